@@ -1,0 +1,271 @@
+/*
+ * cluster — devices, links and the compiled-in presets.
+ *
+ * Invariant: the link matrices always have n_dev*n_dev entries; presets are
+ * built by code from documented device figures (docs/FORMAT.md lists them),
+ * so they validate like any loaded cluster.
+ */
+#include "cluster.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+/* Placeto's reference parameters (AWS p2.8xlarge). */
+struct pl_placeto_params
+pl_placeto_defaults(void)
+{
+	return (struct pl_placeto_params){ .delta1 = 5.7, .delta2 = 25,
+		.transfer_speed = 7600, .init_offset = 0 };
+}
+
+/* A new empty cluster. */
+struct pl_cluster *
+pl_cluster_new(const char *name)
+{
+	struct pl_cluster *c = pl_xcalloc(1, sizeof *c);
+	c->name = pl_xstrdup(name != NULL ? name : "cluster");
+	c->description = pl_xstrdup("");
+	c->placeto = pl_placeto_defaults();
+	return c;
+}
+
+/* Append a device and grow the link matrices. */
+int
+pl_cluster_add_device(struct pl_cluster *c, const struct pl_device *d,
+    double bw, double lat_us)
+{
+	int n = c->n_dev, m = n + 1;
+	c->dev = pl_xreallocarray(c->dev, m, sizeof *c->dev);
+	c->dev[n] = *d;
+	c->dev[n].name = pl_xstrdup(d->name != NULL ? d->name : "");
+	double *nbw = pl_xmalloc(sizeof *nbw * m * m);
+	double *nlat = pl_xmalloc(sizeof *nlat * m * m);
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < m; j++) {
+			int old = i < n && j < n;
+			nbw[i * m + j] = old ? c->bw[i * n + j] : (i == j ? 0 : bw);
+			nlat[i * m + j] = old ? c->lat_us[i * n + j] : (i == j ? 0 : lat_us);
+		}
+	free(c->bw);
+	free(c->lat_us);
+	c->bw = nbw;
+	c->lat_us = nlat;
+	c->n_dev = m;
+	return n;
+}
+
+/* Set one directed link. */
+void
+pl_cluster_set_link(struct pl_cluster *c, int src, int dst, double bw, double lat_us)
+{
+	c->bw[src * c->n_dev + dst] = bw;
+	c->lat_us[src * c->n_dev + dst] = lat_us;
+}
+
+/* Whether x is finite and within (lo, hi]. */
+static int
+in_range(double x, double lo, double hi)
+{
+	return isfinite(x) && x > lo && x <= hi;
+}
+
+/* Check the invariant. */
+int
+pl_cluster_validate(const struct pl_cluster *c, char **cause)
+{
+	if (c->n_dev < 1 || c->n_dev > PL_MAX_DEVICES) {
+		*cause = pl_xasprintf("cluster '%s': %d devices (expected 1 to %d)",
+		    c->name, c->n_dev, PL_MAX_DEVICES);
+		return -1;
+	}
+	for (int i = 0; i < c->n_dev; i++) {
+		const struct pl_device *d = &c->dev[i];
+		if (d->name == NULL || !*d->name) {
+			*cause = pl_xasprintf("device #%d: empty name (expected a string such as \"/gpu:0\")", i);
+			return -1;
+		}
+		for (int j = 0; j < i; j++)
+			if (strcmp(c->dev[j].name, d->name) == 0) {
+				*cause = pl_xasprintf("device '%s': duplicate name", d->name);
+				return -1;
+			}
+		if (!in_range(d->peak_flops, 0, 1e18)) {
+			*cause = pl_xasprintf("device '%s': peak_flops %g (expected a positive FLOP/s figure up to 1e18)", d->name, d->peak_flops);
+			return -1;
+		}
+		if (d->mem_bytes <= 0 || d->mem_bytes > PL_MAX_BYTES) {
+			*cause = pl_xasprintf("device '%s': memory %lld bytes (expected a positive size up to 2^50)", d->name, (long long)d->mem_bytes);
+			return -1;
+		}
+		if (!in_range(d->mem_bw, 0, 1e16)) {
+			*cause = pl_xasprintf("device '%s': mem_bw %g (expected positive bytes/s)", d->name, d->mem_bw);
+			return -1;
+		}
+		if (!isfinite(d->launch_us) || d->launch_us < 0 || d->launch_us > 1e9) {
+			*cause = pl_xasprintf("device '%s': launch_us %g (expected a non-negative time)", d->name, d->launch_us);
+			return -1;
+		}
+	}
+	for (int i = 0; i < c->n_dev; i++)
+		for (int j = 0; j < c->n_dev; j++) {
+			if (i == j)
+				continue;
+			double bw = c->bw[i * c->n_dev + j], lat = c->lat_us[i * c->n_dev + j];
+			if (!in_range(bw, 0, 1e16) || !isfinite(lat) || lat < 0 || lat > 1e9) {
+				*cause = pl_xasprintf("link '%s' -> '%s': bandwidth %g B/s, latency %g us (expected positive bandwidth, non-negative latency)",
+				    c->dev[i].name, c->dev[j].name, bw, lat);
+				return -1;
+			}
+		}
+	const struct pl_placeto_params *p = &c->placeto;
+	if (!isfinite(p->delta1) || p->delta1 < 0 || !isfinite(p->delta2) || p->delta2 < 0 ||
+	    !in_range(p->transfer_speed, 0, 1e15) || !isfinite(p->init_offset) || p->init_offset < 0) {
+		*cause = pl_xasprintf("cluster '%s': placeto parameters (expected delta1, delta2, init_offset >= 0 and transfer_speed > 0)", c->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Deep copy. */
+struct pl_cluster *
+pl_cluster_clone(const struct pl_cluster *c)
+{
+	struct pl_cluster *n = pl_cluster_new(c->name);
+	free(n->description);
+	n->description = pl_xstrdup(c->description);
+	for (int i = 0; i < c->n_dev; i++)
+		pl_cluster_add_device(n, &c->dev[i], 1, 0);
+	memcpy(n->bw, c->bw, sizeof *n->bw * c->n_dev * c->n_dev);
+	memcpy(n->lat_us, c->lat_us, sizeof *n->lat_us * c->n_dev * c->n_dev);
+	n->shared_bus = c->shared_bus;
+	n->placeto = c->placeto;
+	return n;
+}
+
+/* Free a cluster. */
+void
+pl_cluster_free(struct pl_cluster *c)
+{
+	if (c == NULL)
+		return;
+	for (int i = 0; i < c->n_dev; i++)
+		free(c->dev[i].name);
+	free(c->dev);
+	free(c->bw);
+	free(c->lat_us);
+	free(c->name);
+	free(c->description);
+	free(c);
+}
+
+/* Device index by name. */
+int
+pl_cluster_find(const struct pl_cluster *c, const char *name)
+{
+	for (int i = 0; i < c->n_dev; i++)
+		if (strcmp(c->dev[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Sum of peak FLOP/s. */
+double
+pl_cluster_total_flops(const struct pl_cluster *c)
+{
+	double s = 0;
+	for (int i = 0; i < c->n_dev; i++)
+		s += c->dev[i].peak_flops;
+	return s;
+}
+
+/* ---- presets ------------------------------------------------------------ */
+
+#define GB 1000000000.0
+#define GiB (1024LL * 1024 * 1024)
+
+/* Host CPU of an AWS p2.8xlarge / a K40 box: 2-socket Xeon, effective
+ * (not theoretical) throughput for DL kernels. */
+static const struct pl_device cpu_xeon = { "/cpu:0", PL_DEV_CPU, 0.5e12, 64 * GiB, 60 * GB, 2.0 };
+/* One GK210 die of a Tesla K80 (each K80 board holds two). */
+static const struct pl_device gpu_k80 = { NULL, PL_DEV_GPU, 4.37e12, 12 * GiB, 240 * GB, 5.0 };
+/* Tesla K40. */
+static const struct pl_device gpu_k40 = { NULL, PL_DEV_GPU, 4.29e12, 12 * GiB, 288 * GB, 5.0 };
+/* H100 SXM, TF32 tensor-core dense throughput. */
+static const struct pl_device gpu_h100 = { NULL, PL_DEV_GPU, 495e12, 80 * GiB, 3350 * GB, 3.0 };
+
+/* One CPU plus n GPUs of one model on PCIe 3.0 x16 (12 GB/s, 10 us). */
+static struct pl_cluster *
+cpu_plus_gpus(const char *name, const char *desc, const struct pl_device *gpu, int n)
+{
+	struct pl_cluster *c = pl_cluster_new(name);
+	free(c->description);
+	c->description = pl_xstrdup(desc);
+	pl_cluster_add_device(c, &cpu_xeon, 12 * GB, 10);
+	for (int i = 0; i < n; i++) {
+		struct pl_device d = *gpu;
+		char buf[32];
+		snprintf(buf, sizeof buf, "/gpu:%d", i);
+		d.name = buf;
+		pl_cluster_add_device(c, &d, 12 * GB, 10);
+	}
+	return c;
+}
+
+static struct pl_cluster *k80x2(void) { return cpu_plus_gpus("k80x2", "1 CPU + 2 K80 GPUs on PCIe (Placeto's setup)", &gpu_k80, 2); }
+static struct pl_cluster *k80x4(void) { return cpu_plus_gpus("k80x4", "1 CPU + 4 K80 GPUs on PCIe (Placeto's setup)", &gpu_k80, 4); }
+static struct pl_cluster *k80x8(void) { return cpu_plus_gpus("k80x8", "1 CPU + 8 K80 GPUs on PCIe (AWS p2.8xlarge)", &gpu_k80, 8); }
+static struct pl_cluster *k40x2(void) { return cpu_plus_gpus("k40x2", "1 CPU + 2 K40 GPUs on PCIe (hierarchical planner's setup)", &gpu_k40, 2); }
+static struct pl_cluster *k40x4(void) { return cpu_plus_gpus("k40x4", "1 CPU + 4 K40 GPUs on PCIe (hierarchical planner's setup)", &gpu_k40, 4); }
+static struct pl_cluster *k40x8(void) { return cpu_plus_gpus("k40x8", "1 CPU + 8 K40 GPUs on PCIe (hierarchical planner's setup)", &gpu_k40, 8); }
+
+/* Eight H100s on NVLink 4 through NVSwitch (450 GB/s each way, 2 us). */
+static struct pl_cluster *
+h100x8(void)
+{
+	struct pl_cluster *c = pl_cluster_new("h100x8");
+	free(c->description);
+	c->description = pl_xstrdup("8 H100 SXM GPUs on NVLink/NVSwitch");
+	for (int i = 0; i < 8; i++) {
+		struct pl_device d = gpu_h100;
+		char buf[32];
+		snprintf(buf, sizeof buf, "/gpu:%d", i);
+		d.name = buf;
+		pl_cluster_add_device(c, &d, 450 * GB, 2);
+	}
+	return c;
+}
+
+/* Four K80s and a CPU sharing one PCIe bus (a single channel). */
+static struct pl_cluster *
+k80x4_bus(void)
+{
+	struct pl_cluster *c = cpu_plus_gpus("k80x4-bus", "1 CPU + 4 K80 GPUs sharing one PCIe bus", &gpu_k80, 4);
+	c->shared_bus = 1;
+	return c;
+}
+
+const struct pl_cluster_preset pl_cluster_presets[] = {
+	{ "k80x2", "1 CPU + 2 K80 GPUs on PCIe (Placeto's setup)", k80x2 },
+	{ "k80x4", "1 CPU + 4 K80 GPUs on PCIe (Placeto's setup)", k80x4 },
+	{ "k80x8", "1 CPU + 8 K80 GPUs on PCIe (AWS p2.8xlarge)", k80x8 },
+	{ "k40x2", "1 CPU + 2 K40 GPUs on PCIe (hierarchical planner)", k40x2 },
+	{ "k40x4", "1 CPU + 4 K40 GPUs on PCIe (hierarchical planner)", k40x4 },
+	{ "k40x8", "1 CPU + 8 K40 GPUs on PCIe (hierarchical planner)", k40x8 },
+	{ "k80x4-bus", "1 CPU + 4 K80 GPUs sharing one PCIe bus", k80x4_bus },
+	{ "h100x8", "8 H100 SXM GPUs on NVLink/NVSwitch", h100x8 },
+	{ NULL, NULL, NULL },
+};
+
+/* A preset by name, or NULL. */
+struct pl_cluster *
+pl_cluster_preset(const char *name)
+{
+	for (const struct pl_cluster_preset *p = pl_cluster_presets; p->name != NULL; p++)
+		if (strcmp(p->name, name) == 0)
+			return p->make();
+	return NULL;
+}

@@ -1,0 +1,20 @@
+/*
+ * fileio — reading whole files and writing them atomically.
+ *
+ * Invariant: pl_file_write_atomic() never leaves a partial file at `path`:
+ * it writes a temporary file in the same directory, fsyncs it and renames
+ * it over the target, so a crash leaves either the old or the new content.
+ */
+#ifndef PL_FILEIO_H
+#define PL_FILEIO_H
+
+#include <stddef.h>
+
+/* Read a whole file (NUL-terminated, *len without the NUL).  NULL + *cause. */
+char *pl_file_read(const char *path, size_t *len, char **cause);
+/* Write data atomically.  0, or -1 + *cause. */
+int pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause);
+/* Line and column (1-based) of byte offset off in text. */
+void pl_text_position(const char *text, size_t off, int *line, int *col);
+
+#endif

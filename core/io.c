@@ -1,0 +1,966 @@
+/*
+ * io — JSON loading and saving with cJSON (formats in docs/FORMAT.md).
+ *
+ * Invariant: loaders check every field's type and range before building,
+ * and report the line and column of the offending array element (found by
+ * a small scanner over the text, since cJSON keeps no positions).
+ */
+#include "io.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "strmap.h"
+#include "xmalloc.h"
+
+/* ---- positions ---------------------------------------------------------- */
+
+/* Skip white space. */
+static size_t
+skip_ws(const char *s, size_t i, size_t n)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* Skip one JSON value starting at i (already known to be valid JSON). */
+static size_t
+skip_value(const char *s, size_t i, size_t n)
+{
+	if (i >= n)
+		return n;
+	if (s[i] == '"') {
+		for (i++; i < n && s[i] != '"'; i++)
+			if (s[i] == '\\')
+				i++;
+		return i + 1;
+	}
+	if (s[i] == '{' || s[i] == '[') {
+		int depth = 0;
+		for (; i < n; i++) {
+			char ch = s[i];
+			if (ch == '"') {
+				i = skip_value(s, i, n) - 1;
+			} else if (ch == '{' || ch == '[') {
+				depth++;
+			} else if (ch == '}' || ch == ']') {
+				if (--depth == 0)
+					return i + 1;
+			}
+		}
+		return n;
+	}
+	while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' &&
+	    s[i] != '\n' && s[i] != '\t' && s[i] != '\r')
+		i++;
+	return i;
+}
+
+/*
+ * Offsets of the elements of the array under top-level key `key`.
+ * Returns the count; *offs is allocated (caller frees).  Only used on text
+ * cJSON has already accepted.
+ */
+static int
+locate_elements(const char *s, size_t n, const char *key, size_t **offs)
+{
+	*offs = NULL;
+	size_t i = skip_ws(s, 0, n);
+	if (i >= n || s[i] != '{')
+		return 0;
+	i++;
+	size_t klen = strlen(key);
+	while (i < n) {
+		i = skip_ws(s, i, n);
+		if (i >= n || s[i] != '"')
+			return 0;
+		size_t kstart = i + 1;
+		size_t kend = skip_value(s, i, n) - 1;
+		i = skip_ws(s, kend + 1, n);
+		if (i >= n || s[i] != ':')
+			return 0;
+		i = skip_ws(s, i + 1, n);
+		if (kend - kstart == klen && memcmp(s + kstart, key, klen) == 0 && s[i] == '[') {
+			int cnt = 0, cap = 1024;
+			size_t *o = pl_xmalloc(sizeof *o * cap);
+			i = skip_ws(s, i + 1, n);
+			while (i < n && s[i] != ']') {
+				if (cnt == cap) {
+					cap *= 2;
+					o = pl_xreallocarray(o, cap, sizeof *o);
+				}
+				o[cnt++] = i;
+				i = skip_ws(s, skip_value(s, i, n), n);
+				if (i < n && s[i] == ',')
+					i = skip_ws(s, i + 1, n);
+			}
+			*offs = o;
+			return cnt;
+		}
+		i = skip_ws(s, skip_value(s, i, n), n);
+		if (i < n && s[i] == ',')
+			i++;
+		else
+			return 0;
+	}
+	return 0;
+}
+
+/* Whether the text ends inside an object, array or string (truncated). */
+static int
+unclosed(const char *s, size_t n)
+{
+	int depth = 0, in_str = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (in_str) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				in_str = 0;
+		} else if (s[i] == '"') {
+			in_str = 1;
+		} else if (s[i] == '{' || s[i] == '[') {
+			depth++;
+		} else if (s[i] == '}' || s[i] == ']') {
+			depth--;
+		}
+	}
+	return in_str || depth > 0;
+}
+
+/* Parse context: text and element positions for messages. */
+struct ctx {
+	const char *name;
+	const char *text;
+	size_t len;
+	size_t *op_off, *edge_off, *dev_off;
+	int n_op_off, n_edge_off, n_dev_off;
+	char *err;
+};
+
+/* Set the error once, with the position of element idx of an array. */
+static void
+fail_at(struct ctx *x, const size_t *offs, int n_offs, int idx, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void
+fail_at(struct ctx *x, const size_t *offs, int n_offs, int idx, const char *fmt, ...)
+{
+	if (x->err != NULL)
+		return;
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (offs != NULL && idx >= 0 && idx < n_offs) {
+		int line, col;
+		pl_text_position(x->text, offs[idx], &line, &col);
+		x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, msg);
+	} else {
+		x->err = pl_xasprintf("%s: %s", x->name, msg);
+	}
+}
+
+/* Parse the text with cJSON, reporting syntax errors with a position. */
+static cJSON *
+parse_text(struct ctx *x)
+{
+	const char *end = NULL;
+	if (x->len == 0) {
+		x->err = pl_xasprintf("%s: empty file (expected a JSON object)", x->name);
+		return NULL;
+	}
+	cJSON *root = cJSON_ParseWithLengthOpts(x->text, x->len, &end, 0);
+	if (root == NULL) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t off = at != NULL && at >= x->text && at <= x->text + x->len ? (size_t)(at - x->text) : x->len;
+		int line, col;
+		pl_text_position(x->text, off, &line, &col);
+		if (off >= x->len || unclosed(x->text, x->len))
+			x->err = pl_xasprintf("%s:%d:%d: unexpected end of file (truncated JSON?)", x->name, line, col);
+		else
+			x->err = pl_xasprintf("%s:%d:%d: JSON syntax error near '%.12s'", x->name, line, col, x->text + off);
+		return NULL;
+	}
+	if (!cJSON_IsObject(root)) {
+		x->err = pl_xasprintf("%s:1:1: expected a JSON object at the top level", x->name);
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* Check the format tag against "placelab-<kind>/1". */
+static int
+check_format(struct ctx *x, const cJSON *root, const char *want)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, "format");
+	if (!cJSON_IsString(f)) {
+		x->err = pl_xasprintf("%s: missing \"format\" field (expected \"%s\")", x->name, want);
+		return -1;
+	}
+	if (strcmp(f->valuestring, want) != 0) {
+		const char *slash = strrchr(want, '/');
+		size_t stem = (size_t)(slash - want);
+		if (strncmp(f->valuestring, want, stem) == 0 && f->valuestring[stem] == '/')
+			x->err = pl_xasprintf("%s: format version \"%s\" is not supported (expected \"%s\")",
+			    x->name, f->valuestring, want);
+		else
+			x->err = pl_xasprintf("%s: format \"%s\" (expected \"%s\")", x->name, f->valuestring, want);
+		return -1;
+	}
+	return 0;
+}
+
+/* Optional number field; returns 0 ok (default kept if absent), -1 bad. */
+static int
+get_num(const cJSON *obj, const char *key, double *out)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (it == NULL)
+		return 0;
+	if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble))
+		return -1;
+	*out = it->valuedouble;
+	return 0;
+}
+
+/* Optional byte-count field: a whole number in [0, 2^50]. */
+static int
+get_bytes(const cJSON *obj, const char *key, int64_t *out)
+{
+	double v = (double)*out;
+	if (get_num(obj, key, &v) != 0 || v < 0 || v > (double)PL_MAX_BYTES || v != floor(v))
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* Optional string field. */
+static int
+get_str(const cJSON *obj, const char *key, const char **out)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (it == NULL)
+		return 0;
+	if (!cJSON_IsString(it))
+		return -1;
+	*out = it->valuestring;
+	return 0;
+}
+
+/* ---- graphs ------------------------------------------------------------- */
+
+/* Parse a device constraint text: any, a kind, or a device name. */
+static void
+parse_constraint(const char *s, struct pl_constraint *c)
+{
+	memset(c, 0, sizeof *c);
+	if (s == NULL || !*s || strcmp(s, "any") == 0)
+		return;
+	int k = pl_dev_kind_parse(s);
+	if (k >= 0) {
+		c->kind = PL_CONS_KIND;
+		c->dev_kind = k;
+		return;
+	}
+	c->kind = PL_CONS_DEVICE;
+	c->device = (char *)s;	/* duplicated by pl_graph_add_op */
+}
+
+/* Read one op object into the builder. */
+static void
+read_op(struct ctx *x, struct pl_graph_builder *b, const cJSON *o, int i)
+{
+#define BAD(...) do { fail_at(x, x->op_off, x->n_op_off, i, __VA_ARGS__); return; } while (0)
+	if (!cJSON_IsObject(o))
+		BAD("ops[%d]: expected an object", i);
+	const char *name = NULL, *type = "", *scope = "", *group = NULL, *device = NULL;
+	if (get_str(o, "name", &name) != 0 || name == NULL || !*name)
+		BAD("ops[%d]: field 'name' (expected a non-empty string)", i);
+	struct pl_op op;
+	memset(&op, 0, sizeof op);
+	for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+		op.measured_us[k] = -1;
+	if (get_str(o, "type", &type) != 0)
+		BAD("op '%s': field 'type' (expected a string)", name);
+	if (get_str(o, "scope", &scope) != 0)
+		BAD("op '%s': field 'scope' (expected a string such as \"enc/l2/t7\")", name);
+	if (get_str(o, "group", &group) != 0)
+		BAD("op '%s': field 'group' (expected a colocation group name)", name);
+	if (get_str(o, "device", &device) != 0)
+		BAD("op '%s': field 'device' (expected \"any\", \"cpu\", \"gpu\" or a device name)", name);
+	if (get_num(o, "flops", &op.flops) != 0 || op.flops < 0 || op.flops > PL_MAX_FLOPS)
+		BAD("op '%s': field 'flops' (expected a finite number in [0, 1e18])", name);
+	static const char *const bf[] = { "param_bytes", "out_bytes", "temp_bytes" };
+	int64_t *bv[] = { &op.param_bytes, &op.out_bytes, &op.temp_bytes };
+	for (int k = 0; k < 3; k++)
+		if (get_bytes(o, bf[k], bv[k]) != 0)
+			BAD("op '%s': field '%s' (expected a whole number of bytes in [0, 2^50])", name, bf[k]);
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "measured_us");
+	if (m != NULL) {
+		if (!cJSON_IsObject(m))
+			BAD("op '%s': field 'measured_us' (expected an object such as {\"gpu\": 12.5})", name);
+		const cJSON *it;
+		cJSON_ArrayForEach(it, m) {
+			int k = pl_dev_kind_parse(it->string);
+			if (k < 0)
+				BAD("op '%s': measured_us has unknown device kind '%s' (expected cpu, gpu or tpu)", name, it->string);
+			if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0 || it->valuedouble > 1e12)
+				BAD("op '%s': measured_us.%s (expected a finite time >= 0 in us)", name, it->string);
+			op.measured_us[k] = it->valuedouble;
+		}
+	}
+	op.name = (char *)name;
+	op.type = (char *)type;
+	op.scope = (char *)scope;
+	parse_constraint(device, &op.cons);
+	if (i < x->n_op_off) {
+		int line, col;
+		pl_text_position(x->text, x->op_off[i], &line, &col);
+		pl_graph_builder_set_line(b, line, col);
+	}
+	pl_graph_add_op(b, &op, group);
+#undef BAD
+}
+
+/* Read one edge: {"src","dst","bytes","output"} or ["src","dst",bytes,output]. */
+static void
+read_edge(struct ctx *x, struct pl_graph_builder *b, const cJSON *e, int i)
+{
+#define BAD(...) do { fail_at(x, x->edge_off, x->n_edge_off, i, __VA_ARGS__); return; } while (0)
+	const char *src = NULL, *dst = NULL;
+	double bytes = 0, out = 0;
+	if (cJSON_IsArray(e)) {
+		int n = cJSON_GetArraySize(e);
+		const cJSON *a = cJSON_GetArrayItem(e, 0), *c = cJSON_GetArrayItem(e, 1);
+		const cJSON *d = cJSON_GetArrayItem(e, 2), *f = cJSON_GetArrayItem(e, 3);
+		if (n < 2 || n > 4 || !cJSON_IsString(a) || !cJSON_IsString(c) ||
+		    (d != NULL && !cJSON_IsNumber(d)) || (f != NULL && !cJSON_IsNumber(f)))
+			BAD("edges[%d]: expected [\"src\", \"dst\", bytes, output]", i);
+		src = a->valuestring;
+		dst = c->valuestring;
+		bytes = d != NULL ? d->valuedouble : 0;
+		out = f != NULL ? f->valuedouble : 0;
+	} else if (cJSON_IsObject(e)) {
+		if (get_str(e, "src", &src) != 0 || src == NULL || get_str(e, "dst", &dst) != 0 || dst == NULL)
+			BAD("edges[%d]: fields 'src' and 'dst' (expected op names)", i);
+		if (get_num(e, "bytes", &bytes) != 0 || get_num(e, "output", &out) != 0)
+			BAD("edge '%s' -> '%s': 'bytes' and 'output' must be numbers", src, dst);
+	} else {
+		BAD("edges[%d]: expected an object or an array", i);
+	}
+	if (!isfinite(bytes) || bytes < 0 || bytes > (double)PL_MAX_BYTES || bytes != floor(bytes))
+		BAD("edge '%s' -> '%s': bytes %g (expected a whole number of bytes in [0, 2^50])", src, dst, bytes);
+	if (!isfinite(out) || out < 0 || out >= PL_MAX_OUTPUTS || out != floor(out))
+		BAD("edge '%s' -> '%s': output %g (expected an output index 0..%d)", src, dst, out, PL_MAX_OUTPUTS - 1);
+	if (i < x->n_edge_off) {
+		int line, col;
+		pl_text_position(x->text, x->edge_off[i], &line, &col);
+		pl_graph_builder_set_line(b, line, col);
+	}
+	pl_graph_add_edge_named(b, src, dst, (int)out, (int64_t)bytes);
+#undef BAD
+}
+
+/* Free the position tables of a context. */
+static void
+ctx_free(struct ctx *x)
+{
+	free(x->op_off);
+	free(x->edge_off);
+	free(x->dev_off);
+}
+
+/* Parse a graph from JSON text. */
+struct pl_graph *
+pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause)
+{
+	struct ctx x = { .name = name, .text = text, .len = len };
+	cJSON *root = parse_text(&x);
+	struct pl_graph *g = NULL;
+	if (root == NULL || check_format(&x, root, PL_FORMAT_GRAPH) != 0)
+		goto out;
+	const char *gname = NULL;
+	if (get_str(root, "name", &gname) != 0) {
+		x.err = pl_xasprintf("%s: field 'name' (expected a string)", name);
+		goto out;
+	}
+	const cJSON *ops = cJSON_GetObjectItemCaseSensitive(root, "ops");
+	const cJSON *edges = cJSON_GetObjectItemCaseSensitive(root, "edges");
+	if (!cJSON_IsArray(ops)) {
+		x.err = pl_xasprintf("%s: missing 'ops' array (expected \"ops\": [ ... ])", name);
+		goto out;
+	}
+	if (edges != NULL && !cJSON_IsArray(edges)) {
+		x.err = pl_xasprintf("%s: 'edges' (expected an array)", name);
+		goto out;
+	}
+	x.n_op_off = locate_elements(text, len, "ops", &x.op_off);
+	x.n_edge_off = locate_elements(text, len, "edges", &x.edge_off);
+	struct pl_graph_builder *b = pl_graph_builder_new(gname != NULL ? gname : name);
+	pl_graph_builder_set_source(b, name);
+	int i = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, ops) {
+		read_op(&x, b, it, i++);
+		if (x.err != NULL)
+			break;
+	}
+	i = 0;
+	if (x.err == NULL && edges != NULL)
+		cJSON_ArrayForEach(it, edges) {
+			read_edge(&x, b, it, i++);
+			if (x.err != NULL)
+				break;
+		}
+	if (x.err != NULL) {
+		pl_graph_builder_free(b);
+		goto out;
+	}
+	g = pl_graph_build(b, &x.err);
+out:
+	cJSON_Delete(root);
+	ctx_free(&x);
+	if (g == NULL)
+		*cause = x.err;
+	return g;
+}
+
+/* Load a graph file. */
+struct pl_graph *
+pl_graph_load_json(const char *path, char **cause)
+{
+	size_t len;
+	char *text = pl_file_read(path, &len, cause);
+	if (text == NULL)
+		return NULL;
+	struct pl_graph *g = pl_graph_parse_json(text, len, path, cause);
+	free(text);
+	return g;
+}
+
+/* Append a JSON-escaped string. */
+struct sbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void
+sb_put(struct sbuf *s, const char *t, size_t len)
+{
+	if (s->n + len + 1 > s->cap) {
+		while (s->n + len + 1 > s->cap)
+			s->cap = s->cap ? s->cap * 2 : 4096;
+		s->p = pl_xreallocarray(s->p, s->cap, 1);
+	}
+	memcpy(s->p + s->n, t, len);
+	s->n += len;
+	s->p[s->n] = '\0';
+}
+
+static void
+sb_printf(struct sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void
+sb_printf(struct sbuf *s, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof buf) {
+		char *big = pl_xmalloc((size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		sb_put(s, big, (size_t)n);
+		free(big);
+	} else if (n > 0) {
+		sb_put(s, buf, (size_t)n);
+	}
+}
+
+static void
+sb_str(struct sbuf *s, const char *t)
+{
+	sb_put(s, "\"", 1);
+	for (const unsigned char *c = (const unsigned char *)t; *c; c++) {
+		if (*c == '"' || *c == '\\') {
+			char e[2] = { '\\', (char)*c };
+			sb_put(s, e, 2);
+		} else if (*c < 0x20) {
+			sb_printf(s, "\\u%04x", *c);
+		} else {
+			sb_put(s, (const char *)c, 1);
+		}
+	}
+	sb_put(s, "\"", 1);
+}
+
+/* Shortest text that reads back as the same double. */
+static void
+sb_num(struct sbuf *s, double v)
+{
+	char buf[40];
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, sizeof buf, "%.0f", v);
+	} else {
+		for (int prec = 6; prec <= 17; prec++) {
+			snprintf(buf, sizeof buf, "%.*g", prec, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+	}
+	sb_put(s, buf, strlen(buf));
+}
+
+/* Serialise a graph (ops one per line, compact edges). */
+char *
+pl_graph_to_json(const struct pl_graph *g)
+{
+	struct sbuf s = { 0 };
+	sb_printf(&s, "{\n\"format\": \"%s\",\n\"name\": ", PL_FORMAT_GRAPH);
+	sb_str(&s, g->name);
+	sb_printf(&s, ",\n\"ops\": [\n");
+	for (int v = 0; v < g->n_ops; v++) {
+		const struct pl_op *o = &g->ops[v];
+		sb_printf(&s, "{\"name\": ");
+		sb_str(&s, o->name);
+		if (*o->type) {
+			sb_printf(&s, ", \"type\": ");
+			sb_str(&s, o->type);
+		}
+		if (*o->scope) {
+			sb_printf(&s, ", \"scope\": ");
+			sb_str(&s, o->scope);
+		}
+		sb_printf(&s, ", \"flops\": ");
+		sb_num(&s, o->flops);
+		if (o->param_bytes)
+			sb_printf(&s, ", \"param_bytes\": %lld", (long long)o->param_bytes);
+		sb_printf(&s, ", \"out_bytes\": %lld", (long long)o->out_bytes);
+		if (o->temp_bytes)
+			sb_printf(&s, ", \"temp_bytes\": %lld", (long long)o->temp_bytes);
+		int first = 1;
+		for (int k = 0; k < PL_DEV_KIND_COUNT; k++) {
+			if (o->measured_us[k] < 0)
+				continue;
+			sb_printf(&s, first ? ", \"measured_us\": {\"%s\": " : ", \"%s\": ", pl_dev_kind_name(k));
+			sb_num(&s, o->measured_us[k]);
+			first = 0;
+		}
+		if (!first)
+			sb_put(&s, "}", 1);
+		const struct pl_group *gr = &g->groups[o->group];
+		if (gr->name != NULL) {
+			sb_printf(&s, ", \"group\": ");
+			sb_str(&s, gr->name);
+		}
+		if (o->cons.kind == PL_CONS_KIND)
+			sb_printf(&s, ", \"device\": \"%s\"", pl_dev_kind_name(o->cons.dev_kind));
+		else if (o->cons.kind == PL_CONS_DEVICE) {
+			sb_printf(&s, ", \"device\": ");
+			sb_str(&s, o->cons.device);
+		}
+		sb_printf(&s, "}%s\n", v + 1 < g->n_ops ? "," : "");
+	}
+	sb_printf(&s, "],\n\"edges\": [\n");
+	for (int e = 0; e < g->n_edges; e++) {
+		const struct pl_edge *ed = &g->edges[e];
+		const struct pl_tensor *t = &g->tensors[ed->tensor];
+		sb_put(&s, "[", 1);
+		sb_str(&s, g->ops[ed->src].name);
+		sb_put(&s, ", ", 2);
+		sb_str(&s, g->ops[ed->dst].name);
+		sb_printf(&s, ", %lld, %d]%s\n", (long long)t->bytes, t->index, e + 1 < g->n_edges ? "," : "");
+	}
+	sb_printf(&s, "]\n}\n");
+	return s.p;
+}
+
+/* Save a graph atomically. */
+int
+pl_graph_save_json(const struct pl_graph *g, const char *path, char **cause)
+{
+	char *text = pl_graph_to_json(g);
+	int rc = pl_file_write_atomic(path, text, strlen(text), cause);
+	free(text);
+	return rc;
+}
+
+/* ---- clusters ----------------------------------------------------------- */
+
+/* Read a link field: a number (all pairs) or an n x n matrix. */
+static int
+read_link_field(struct ctx *x, const cJSON *links, const char *key, struct pl_cluster *c, int bw)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(links, key);
+	if (f == NULL)
+		return 0;
+	int n = c->n_dev;
+	double *dst = bw ? c->bw : c->lat_us;
+	if (cJSON_IsNumber(f)) {
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				if (i != j)
+					dst[i * n + j] = f->valuedouble;
+		return 0;
+	}
+	if (!cJSON_IsArray(f) || cJSON_GetArraySize(f) != n)
+		goto bad;
+	for (int i = 0; i < n; i++) {
+		const cJSON *row = cJSON_GetArrayItem(f, i);
+		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != n)
+			goto bad;
+		for (int j = 0; j < n; j++) {
+			const cJSON *v = cJSON_GetArrayItem(row, j);
+			if (!cJSON_IsNumber(v))
+				goto bad;
+			if (i != j)
+				dst[i * n + j] = v->valuedouble;
+		}
+	}
+	return 0;
+bad:
+	x->err = pl_xasprintf("%s: links.%s (expected a number or a %dx%d matrix of numbers)", x->name, key, n, n);
+	return -1;
+}
+
+/* Parse a cluster from JSON text. */
+struct pl_cluster *
+pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cause)
+{
+	struct ctx x = { .name = name, .text = text, .len = len };
+	cJSON *root = parse_text(&x);
+	struct pl_cluster *c = NULL;
+	if (root == NULL || check_format(&x, root, PL_FORMAT_CLUSTER) != 0)
+		goto out;
+	const char *cname = name, *desc = "";
+	if (get_str(root, "name", &cname) != 0 || get_str(root, "description", &desc) != 0) {
+		x.err = pl_xasprintf("%s: 'name' and 'description' must be strings", name);
+		goto out;
+	}
+	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(root, "devices");
+	if (!cJSON_IsArray(devs) || cJSON_GetArraySize(devs) < 1) {
+		x.err = pl_xasprintf("%s: missing 'devices' array (expected at least one device)", name);
+		goto out;
+	}
+	x.n_dev_off = locate_elements(text, len, "devices", &x.dev_off);
+	const cJSON *links = cJSON_GetObjectItemCaseSensitive(root, "links");
+	double bw = 12e9, lat = 10;
+	if (links != NULL && !cJSON_IsObject(links)) {
+		x.err = pl_xasprintf("%s: 'links' (expected an object)", name);
+		goto out;
+	}
+	c = pl_cluster_new(cname);
+	free(c->description);
+	c->description = pl_xstrdup(desc);
+	int i = 0;
+	const cJSON *d;
+	cJSON_ArrayForEach(d, devs) {
+		struct pl_device dev = { 0 };
+		const char *dname = NULL, *kind = "gpu";
+		double mem = 0;
+		if (!cJSON_IsObject(d) || get_str(d, "name", &dname) != 0 || dname == NULL) {
+			fail_at(&x, x.dev_off, x.n_dev_off, i, "devices[%d]: field 'name' (expected a string such as \"/gpu:0\")", i);
+			goto out;
+		}
+		if (get_str(d, "kind", &kind) != 0 || pl_dev_kind_parse(kind) < 0) {
+			fail_at(&x, x.dev_off, x.n_dev_off, i, "device '%s': field 'kind' (expected cpu, gpu or tpu)", dname);
+			goto out;
+		}
+		dev.name = (char *)dname;
+		dev.kind = pl_dev_kind_parse(kind);
+		if (get_num(d, "peak_flops", &dev.peak_flops) != 0 || get_num(d, "mem_bytes", &mem) != 0 ||
+		    get_num(d, "mem_bw", &dev.mem_bw) != 0 || get_num(d, "launch_us", &dev.launch_us) != 0 ||
+		    mem != floor(mem) || mem < 0 || mem > (double)PL_MAX_BYTES) {
+			fail_at(&x, x.dev_off, x.n_dev_off, i, "device '%s': peak_flops, mem_bytes, mem_bw and launch_us must be finite numbers (mem_bytes whole, up to 2^50)", dname);
+			goto out;
+		}
+		dev.mem_bytes = (int64_t)mem;
+		pl_cluster_add_device(c, &dev, bw, lat);
+		i++;
+	}
+	if (links != NULL) {
+		const cJSON *sb = cJSON_GetObjectItemCaseSensitive(links, "shared_bus");
+		if (sb != NULL && !cJSON_IsBool(sb)) {
+			x.err = pl_xasprintf("%s: links.shared_bus (expected true or false)", name);
+			goto out;
+		}
+		c->shared_bus = cJSON_IsTrue(sb);
+		if (read_link_field(&x, links, "bandwidth", c, 1) != 0 ||
+		    read_link_field(&x, links, "latency_us", c, 0) != 0)
+			goto out;
+	}
+	const cJSON *pp = cJSON_GetObjectItemCaseSensitive(root, "placeto");
+	if (pp != NULL) {
+		if (!cJSON_IsObject(pp) || get_num(pp, "delta1", &c->placeto.delta1) != 0 ||
+		    get_num(pp, "delta2", &c->placeto.delta2) != 0 ||
+		    get_num(pp, "transfer_speed", &c->placeto.transfer_speed) != 0 ||
+		    get_num(pp, "init_offset", &c->placeto.init_offset) != 0) {
+			x.err = pl_xasprintf("%s: 'placeto' (expected numbers delta1, delta2, transfer_speed, init_offset)", name);
+			goto out;
+		}
+	}
+	char *verr = NULL;
+	if (pl_cluster_validate(c, &verr) != 0) {
+		x.err = pl_xasprintf("%s: %s", name, verr);
+		free(verr);
+	}
+out:
+	cJSON_Delete(root);
+	ctx_free(&x);
+	if (x.err != NULL) {
+		pl_cluster_free(c);
+		*cause = x.err;
+		return NULL;
+	}
+	return c;
+}
+
+/* Load a cluster file. */
+struct pl_cluster *
+pl_cluster_load_json(const char *path, char **cause)
+{
+	size_t len;
+	char *text = pl_file_read(path, &len, cause);
+	if (text == NULL)
+		return NULL;
+	struct pl_cluster *c = pl_cluster_parse_json(text, len, path, cause);
+	free(text);
+	return c;
+}
+
+/* Write an n x n matrix. */
+static void
+sb_matrix(struct sbuf *s, const double *m, int n)
+{
+	sb_put(&*s, "[", 1);
+	for (int i = 0; i < n; i++) {
+		sb_printf(s, "%s[", i ? ",\n    " : "");
+		for (int j = 0; j < n; j++) {
+			if (j)
+				sb_put(s, ", ", 2);
+			sb_num(s, m[i * n + j]);
+		}
+		sb_put(s, "]", 1);
+	}
+	sb_put(s, "]", 1);
+}
+
+/* Serialise a cluster. */
+char *
+pl_cluster_to_json(const struct pl_cluster *c)
+{
+	struct sbuf s = { 0 };
+	sb_printf(&s, "{\n\"format\": \"%s\",\n\"name\": ", PL_FORMAT_CLUSTER);
+	sb_str(&s, c->name);
+	sb_printf(&s, ",\n\"description\": ");
+	sb_str(&s, c->description);
+	sb_printf(&s, ",\n\"devices\": [\n");
+	for (int i = 0; i < c->n_dev; i++) {
+		const struct pl_device *d = &c->dev[i];
+		sb_printf(&s, "  {\"name\": ");
+		sb_str(&s, d->name);
+		sb_printf(&s, ", \"kind\": \"%s\", \"peak_flops\": ", pl_dev_kind_name(d->kind));
+		sb_num(&s, d->peak_flops);
+		sb_printf(&s, ", \"mem_bytes\": %lld, \"mem_bw\": ", (long long)d->mem_bytes);
+		sb_num(&s, d->mem_bw);
+		sb_printf(&s, ", \"launch_us\": ");
+		sb_num(&s, d->launch_us);
+		sb_printf(&s, "}%s\n", i + 1 < c->n_dev ? "," : "");
+	}
+	sb_printf(&s, "],\n\"links\": {\"shared_bus\": %s,\n  \"bandwidth\": ", c->shared_bus ? "true" : "false");
+	sb_matrix(&s, c->bw, c->n_dev);
+	sb_printf(&s, ",\n  \"latency_us\": ");
+	sb_matrix(&s, c->lat_us, c->n_dev);
+	sb_printf(&s, "},\n\"placeto\": {\"delta1\": ");
+	sb_num(&s, c->placeto.delta1);
+	sb_printf(&s, ", \"delta2\": ");
+	sb_num(&s, c->placeto.delta2);
+	sb_printf(&s, ", \"transfer_speed\": ");
+	sb_num(&s, c->placeto.transfer_speed);
+	sb_printf(&s, ", \"init_offset\": ");
+	sb_num(&s, c->placeto.init_offset);
+	sb_printf(&s, "}\n}\n");
+	return s.p;
+}
+
+/* Save a cluster atomically. */
+int
+pl_cluster_save_json(const struct pl_cluster *c, const char *path, char **cause)
+{
+	char *text = pl_cluster_to_json(c);
+	int rc = pl_file_write_atomic(path, text, strlen(text), cause);
+	free(text);
+	return rc;
+}
+
+/* A preset name or a cluster file. */
+struct pl_cluster *
+pl_cluster_from_arg(const char *arg, char **cause)
+{
+	struct pl_cluster *c = pl_cluster_preset(arg);
+	if (c != NULL)
+		return c;
+	if (strchr(arg, '/') == NULL && strchr(arg, '.') == NULL) {
+		char names[512] = "";
+		size_t used = 0;
+		for (const struct pl_cluster_preset *p = pl_cluster_presets; p->name && used < sizeof names - 32; p++)
+			used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", p->name);
+		*cause = pl_xasprintf("no cluster preset '%s' (expected one of %s, or a cluster file)", arg, names);
+		return NULL;
+	}
+	return pl_cluster_load_json(arg, cause);
+}
+
+/* ---- placements --------------------------------------------------------- */
+
+/* Parse a placement against a graph and cluster. */
+struct pl_placement *
+pl_placement_parse_json(const char *text, size_t len, const char *name,
+    const struct pl_graph *g, const struct pl_cluster *c, char **cause)
+{
+	struct ctx x = { .name = name, .text = text, .len = len };
+	cJSON *root = parse_text(&x);
+	struct pl_placement *p = NULL;
+	char *seen = NULL;
+	struct pl_strmap names = { 0 };
+	if (root == NULL || check_format(&x, root, PL_FORMAT_PLACEMENT) != 0)
+		goto out;
+	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(root, "devices");
+	const cJSON *prio = cJSON_GetObjectItemCaseSensitive(root, "priorities");
+	if (!cJSON_IsObject(devs)) {
+		x.err = pl_xasprintf("%s: missing 'devices' object (expected {\"op\": \"/gpu:0\", ...})", name);
+		goto out;
+	}
+	if (prio != NULL && !cJSON_IsObject(prio)) {
+		x.err = pl_xasprintf("%s: 'priorities' (expected an object of op: number)", name);
+		goto out;
+	}
+	p = pl_placement_new(g->n_ops, c->n_dev);
+	seen = pl_xcalloc(g->n_ops, 1);
+	pl_strmap_init(&names, (size_t)g->n_ops);
+	for (int v = 0; v < g->n_ops; v++)
+		pl_strmap_put(&names, g->ops[v].name, v);
+	const cJSON *it;
+	int count = 0;
+	cJSON_ArrayForEach(it, devs) {
+		int v = pl_strmap_get(&names, it->string);
+		if (v < 0) {
+			x.err = pl_xasprintf("%s: op '%s' is not in graph '%s'", name, it->string, g->name);
+			goto out;
+		}
+		if (!cJSON_IsString(it)) {
+			x.err = pl_xasprintf("%s: op '%s': expected a device name string", name, it->string);
+			goto out;
+		}
+		int d = pl_cluster_find(c, it->valuestring);
+		if (d < 0) {
+			x.err = pl_xasprintf("%s: op '%s': device '%s' is not in cluster '%s'", name, it->string, it->valuestring, c->name);
+			goto out;
+		}
+		if (!seen[v])
+			count++;
+		seen[v] = 1;
+		p->dev[v] = d;
+	}
+	if (count != g->n_ops) {
+		for (int v = 0; v < g->n_ops; v++)
+			if (!seen[v]) {
+				x.err = pl_xasprintf("%s: op '%s' has no device (expected every op of graph '%s' placed)", name, g->ops[v].name, g->name);
+				goto out;
+			}
+	}
+	if (prio != NULL) {
+		pl_placement_ensure_prio(p);
+		cJSON_ArrayForEach(it, prio) {
+			int v = pl_strmap_get(&names, it->string);
+			if (v < 0 || !cJSON_IsNumber(it) || !isfinite(it->valuedouble)) {
+				x.err = pl_xasprintf("%s: priorities.'%s' (expected an op of the graph and a finite number)", name, it->string);
+				goto out;
+			}
+			p->prio[v] = it->valuedouble;
+		}
+	}
+	char *verr = NULL;
+	if (pl_placement_check(p, g, c, &verr) != 0) {
+		x.err = pl_xasprintf("%s: %s", name, verr);
+		free(verr);
+	}
+out:
+	pl_strmap_free(&names);
+	free(seen);
+	cJSON_Delete(root);
+	ctx_free(&x);
+	if (x.err != NULL) {
+		pl_placement_free(p);
+		*cause = x.err;
+		return NULL;
+	}
+	return p;
+}
+
+/* Load a placement file. */
+struct pl_placement *
+pl_placement_load_json(const char *path, const struct pl_graph *g,
+    const struct pl_cluster *c, char **cause)
+{
+	size_t len;
+	char *text = pl_file_read(path, &len, cause);
+	if (text == NULL)
+		return NULL;
+	struct pl_placement *p = pl_placement_parse_json(text, len, path, g, c, cause);
+	free(text);
+	return p;
+}
+
+/* Serialise a placement. */
+char *
+pl_placement_to_json(const struct pl_placement *p, const struct pl_graph *g,
+    const struct pl_cluster *c)
+{
+	struct sbuf s = { 0 };
+	sb_printf(&s, "{\n\"format\": \"%s\",\n\"graph\": ", PL_FORMAT_PLACEMENT);
+	sb_str(&s, g->name);
+	sb_printf(&s, ",\n\"cluster\": ");
+	sb_str(&s, c->name);
+	sb_printf(&s, ",\n\"devices\": {\n");
+	for (int v = 0; v < g->n_ops; v++) {
+		sb_str(&s, g->ops[v].name);
+		sb_put(&s, ": ", 2);
+		sb_str(&s, c->dev[p->dev[v]].name);
+		sb_printf(&s, "%s\n", v + 1 < g->n_ops ? "," : "");
+	}
+	sb_printf(&s, "}");
+	if (p->prio != NULL) {
+		sb_printf(&s, ",\n\"priorities\": {\n");
+		for (int v = 0; v < g->n_ops; v++) {
+			sb_str(&s, g->ops[v].name);
+			sb_put(&s, ": ", 2);
+			sb_num(&s, p->prio[v]);
+			sb_printf(&s, "%s\n", v + 1 < g->n_ops ? "," : "");
+		}
+		sb_printf(&s, "}");
+	}
+	sb_printf(&s, "\n}\n");
+	return s.p;
+}
+
+/* Save a placement atomically. */
+int
+pl_placement_save_json(const struct pl_placement *p, const struct pl_graph *g,
+    const struct pl_cluster *c, const char *path, char **cause)
+{
+	char *text = pl_placement_to_json(p, g, c);
+	int rc = pl_file_write_atomic(path, text, strlen(text), cause);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * io — placelab's JSON formats (docs/FORMAT.md): graphs, clusters and
+ * placements, each tagged "format": "placelab-<kind>/<version>".
+ *
+ * Invariant: a loader either returns a complete, validated object or NULL
+ * with *cause naming the file, the line and column where known, the item
+ * and what was expected; it never returns something half-loaded.  Savers
+ * write atomically.  load -> save -> load gives identical data.
+ *
+ * Ownership: returned objects belong to the caller (pl_graph_free, ...);
+ * *cause strings too.
+ */
+#ifndef PL_IO_H
+#define PL_IO_H
+
+#include <stddef.h>
+
+#include "cluster.h"
+#include "graph.h"
+#include "placement.h"
+
+#define PL_FORMAT_GRAPH "placelab-graph/1"
+#define PL_FORMAT_CLUSTER "placelab-cluster/1"
+#define PL_FORMAT_PLACEMENT "placelab-placement/1"
+#define PL_FORMAT_RESULT "placelab-result/1"
+
+/* Graphs.  `name` labels messages (usually the path). */
+struct pl_graph *pl_graph_load_json(const char *path, char **cause);
+struct pl_graph *pl_graph_parse_json(const char *text, size_t len,
+    const char *name, char **cause);
+/* Serialise (caller frees) or save atomically. */
+char *pl_graph_to_json(const struct pl_graph *g);
+int pl_graph_save_json(const struct pl_graph *g, const char *path, char **cause);
+
+/* Clusters. */
+struct pl_cluster *pl_cluster_load_json(const char *path, char **cause);
+struct pl_cluster *pl_cluster_parse_json(const char *text, size_t len,
+    const char *name, char **cause);
+char *pl_cluster_to_json(const struct pl_cluster *c);
+int pl_cluster_save_json(const struct pl_cluster *c, const char *path, char **cause);
+/* A preset name or a cluster file (what -c takes). */
+struct pl_cluster *pl_cluster_from_arg(const char *arg, char **cause);
+
+/* Placements: devices by op and device name, optional priorities.  The
+ * loaded placement is checked against g and c. */
+struct pl_placement *pl_placement_load_json(const char *path,
+    const struct pl_graph *g, const struct pl_cluster *c, char **cause);
+struct pl_placement *pl_placement_parse_json(const char *text, size_t len,
+    const char *name, const struct pl_graph *g, const struct pl_cluster *c,
+    char **cause);
+char *pl_placement_to_json(const struct pl_placement *p,
+    const struct pl_graph *g, const struct pl_cluster *c);
+int pl_placement_save_json(const struct pl_placement *p,
+    const struct pl_graph *g, const struct pl_cluster *c, const char *path,
+    char **cause);
+
+#endif

@@ -1,0 +1,185 @@
+/*
+ * options — typed option tables parsed from text.
+ * Invariant: values[i] always holds valid text for defs[i]'s type.
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+struct pl_options {
+	const struct pl_option_def *defs;
+	int n;
+	char **values;
+};
+
+/* Check that text is a valid value of type t. */
+static int
+valid_value(enum pl_opt_type t, const char *v)
+{
+	char *end;
+	errno = 0;
+	switch (t) {
+	case PL_OPT_INT:
+		(void)strtoll(v, &end, 10);
+		return *v && *end == '\0' && errno == 0;
+	case PL_OPT_DOUBLE: {
+		double d = strtod(v, &end);
+		return *v && *end == '\0' && errno == 0 && isfinite(d);
+	}
+	case PL_OPT_BOOL:
+		return !strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "true") ||
+		    !strcmp(v, "false") || !strcmp(v, "yes") || !strcmp(v, "no") ||
+		    !strcmp(v, "on") || !strcmp(v, "off");
+	case PL_OPT_STRING:
+		return 1;
+	}
+	return 0;
+}
+
+static const char *const type_names[] = { "an integer", "a number", "a string", "a boolean" };
+
+/* Index of name in the table, or -1. */
+static int
+find(const struct pl_options *o, const char *name)
+{
+	for (int i = 0; i < o->n; i++)
+		if (strcmp(o->defs[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Set one option from text. */
+int
+pl_options_set(struct pl_options *o, const char *name, const char *value, char **cause)
+{
+	int i = find(o, name);
+	if (i < 0) {
+		char known[512] = "";
+		size_t used = 0;
+		for (int k = 0; k < o->n && used < sizeof known - 40; k++)
+			used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "", o->defs[k].name);
+		*cause = pl_xasprintf("unknown option '%s' (expected one of: %s)", name, o->n ? known : "none");
+		return -1;
+	}
+	if (!valid_value(o->defs[i].type, value)) {
+		*cause = pl_xasprintf("option '%s': '%s' is not %s", name, value, type_names[o->defs[i].type]);
+		return -1;
+	}
+	free(o->values[i]);
+	o->values[i] = pl_xstrdup(value);
+	return 0;
+}
+
+/* Parse "a=1,b=2" against defs. */
+int
+pl_options_parse(const struct pl_option_def *defs, const char *spec,
+    struct pl_options **out, char **cause)
+{
+	static const struct pl_option_def none[] = { { NULL, 0, NULL, NULL } };
+	struct pl_options *o = pl_xcalloc(1, sizeof *o);
+	o->defs = defs != NULL ? defs : none;
+	while (o->defs[o->n].name != NULL)
+		o->n++;
+	o->values = pl_xcalloc(o->n ? o->n : 1, sizeof *o->values);
+	for (int i = 0; i < o->n; i++)
+		o->values[i] = pl_xstrdup(o->defs[i].def != NULL ? o->defs[i].def : "");
+	if (spec != NULL && *spec) {
+		char *copy = pl_xstrdup(spec), *save = NULL;
+		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(tok, '=');
+			const char *val = "1";
+			if (eq != NULL) {
+				*eq = '\0';
+				val = eq + 1;
+			}
+			if (pl_options_set(o, tok, val, cause) != 0) {
+				free(copy);
+				pl_options_free(o);
+				return -1;
+			}
+		}
+		free(copy);
+	}
+	*out = o;
+	return 0;
+}
+
+/* Whether name is in the table. */
+int
+pl_options_has(const struct pl_options *o, const char *name)
+{
+	return find(o, name) >= 0;
+}
+
+/* Free parsed options. */
+void
+pl_options_free(struct pl_options *o)
+{
+	if (o == NULL)
+		return;
+	for (int i = 0; i < o->n; i++)
+		free(o->values[i]);
+	free(o->values);
+	free(o);
+}
+
+/* Text of a known option; aborts on a programming error. */
+static const char *
+must(const struct pl_options *o, const char *name)
+{
+	int i = find(o, name);
+	if (i < 0) {
+		fprintf(stderr, "placelab: internal error: option '%s' not declared\n", name);
+		abort();
+	}
+	return o->values[i];
+}
+
+/* Integer option. */
+int64_t
+pl_opt_int(const struct pl_options *o, const char *name)
+{
+	return strtoll(must(o, name), NULL, 10);
+}
+
+/* Number option. */
+double
+pl_opt_double(const struct pl_options *o, const char *name)
+{
+	return strtod(must(o, name), NULL);
+}
+
+/* String option. */
+const char *
+pl_opt_str(const struct pl_options *o, const char *name)
+{
+	return must(o, name);
+}
+
+/* Boolean option. */
+int
+pl_opt_bool(const struct pl_options *o, const char *name)
+{
+	const char *v = must(o, name);
+	return !strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "on");
+}
+
+/* The option table. */
+const struct pl_option_def *
+pl_options_defs(const struct pl_options *o)
+{
+	return o->defs;
+}
+
+/* Text of option i. */
+const char *
+pl_options_value(const struct pl_options *o, int i)
+{
+	return o->values[i];
+}

@@ -1,0 +1,47 @@
+/*
+ * options — typed option tables, declared once per placer (name, type,
+ * default, help) and parsed from "key=value,key=value" strings or from
+ * command-line "--key value" pairs.  --help, the explorer and docs list the
+ * same tables.
+ *
+ * Invariant: a parsed struct pl_options holds one value for every option of
+ * its table (the default when not given) and nothing else.
+ */
+#ifndef PL_OPTIONS_H
+#define PL_OPTIONS_H
+
+#include <stdint.h>
+
+enum pl_opt_type { PL_OPT_INT, PL_OPT_DOUBLE, PL_OPT_STRING, PL_OPT_BOOL };
+
+struct pl_option_def {
+	const char *name;	/* NULL ends a table */
+	enum pl_opt_type type;
+	const char *def;	/* default as text */
+	const char *help;
+};
+
+struct pl_options;
+
+/* Parse spec ("a=1,b=x"; NULL or "" for all defaults).  -1 + *cause on an
+ * unknown name or a malformed value. */
+int pl_options_parse(const struct pl_option_def *defs, const char *spec,
+    struct pl_options **out, char **cause);
+/* Set one option by name from text.  -1 + *cause on error. */
+int pl_options_set(struct pl_options *o, const char *name, const char *value,
+    char **cause);
+/* Whether name is in the table. */
+int pl_options_has(const struct pl_options *o, const char *name);
+void pl_options_free(struct pl_options *o);
+
+/* Typed getters; the name must be in the table (abort otherwise). */
+int64_t pl_opt_int(const struct pl_options *o, const char *name);
+double pl_opt_double(const struct pl_options *o, const char *name);
+const char *pl_opt_str(const struct pl_options *o, const char *name);
+int pl_opt_bool(const struct pl_options *o, const char *name);
+/* The table the options were parsed with. */
+const struct pl_option_def *pl_options_defs(const struct pl_options *o);
+/* Text value of option i of the table. */
+const char *pl_options_value(const struct pl_options *o, int i);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * placement — per-op devices and priorities, and the validity check.
+ * Invariant: see placement.h.
+ */
+#include "placement.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+/* A placement with every op on device 0 and no priorities. */
+struct pl_placement *
+pl_placement_new(int n_ops, int n_dev)
+{
+	struct pl_placement *p = pl_xcalloc(1, sizeof *p);
+	p->n_ops = n_ops;
+	p->n_dev = n_dev;
+	p->dev = pl_xcalloc(n_ops ? n_ops : 1, sizeof *p->dev);
+	return p;
+}
+
+/* Deep copy. */
+struct pl_placement *
+pl_placement_clone(const struct pl_placement *p)
+{
+	struct pl_placement *n = pl_placement_new(p->n_ops, p->n_dev);
+	pl_placement_copy(n, p);
+	return n;
+}
+
+/* Copy src into dst of the same shape. */
+void
+pl_placement_copy(struct pl_placement *dst, const struct pl_placement *src)
+{
+	memcpy(dst->dev, src->dev, sizeof *dst->dev * src->n_ops);
+	if (src->prio != NULL) {
+		if (dst->prio == NULL)
+			dst->prio = pl_xmalloc(sizeof *dst->prio * (src->n_ops ? src->n_ops : 1));
+		memcpy(dst->prio, src->prio, sizeof *dst->prio * src->n_ops);
+	} else {
+		free(dst->prio);
+		dst->prio = NULL;
+	}
+	/* Tensor priorities belong to the decoder that made them (BRKGA); a
+	 * copy keeps none, so no two placements share an array. */
+	free(dst->tprio);
+	dst->tprio = NULL;
+}
+
+/* Free a placement. */
+void
+pl_placement_free(struct pl_placement *p)
+{
+	if (p == NULL)
+		return;
+	free(p->dev);
+	free(p->prio);
+	free(p->tprio);
+	free(p);
+}
+
+/* Add zeroed op priorities. */
+void
+pl_placement_ensure_prio(struct pl_placement *p)
+{
+	if (p->prio == NULL)
+		p->prio = pl_xcalloc(p->n_ops ? p->n_ops : 1, sizeof *p->prio);
+}
+
+/* Whether device d satisfies a constraint. */
+int
+pl_constraint_allows(const struct pl_constraint *cons, const struct pl_cluster *c, int d)
+{
+	switch (cons->kind) {
+	case PL_CONS_ANY:
+		return 1;
+	case PL_CONS_KIND:
+		return c->dev[d].kind == cons->dev_kind;
+	case PL_CONS_DEVICE:
+		return strcmp(c->dev[d].name, cons->device) == 0;
+	}
+	return 0;
+}
+
+/* Check a placement against a graph and a cluster. */
+int
+pl_placement_check(const struct pl_placement *p, const struct pl_graph *g,
+    const struct pl_cluster *c, char **cause)
+{
+	if (p->n_ops != g->n_ops) {
+		*cause = pl_xasprintf("placement has %d ops, graph '%s' has %d", p->n_ops, g->name, g->n_ops);
+		return -1;
+	}
+	for (int v = 0; v < g->n_ops; v++) {
+		int d = p->dev[v];
+		if (d < 0 || d >= c->n_dev) {
+			*cause = pl_xasprintf("op '%s': device %d (expected 0..%d)", g->ops[v].name, d, c->n_dev - 1);
+			return -1;
+		}
+		if (!pl_constraint_allows(&g->ops[v].cons, c, d)) {
+			*cause = pl_xasprintf("op '%s': placed on '%s', which its device constraint forbids",
+			    g->ops[v].name, c->dev[d].name);
+			return -1;
+		}
+		if (p->prio != NULL && !isfinite(p->prio[v])) {
+			*cause = pl_xasprintf("op '%s': priority is not a finite number", g->ops[v].name);
+			return -1;
+		}
+	}
+	for (int k = 0; k < g->n_groups; k++) {
+		const struct pl_group *gr = &g->groups[k];
+		int d0 = p->dev[g->group_ops[gr->first]];
+		for (int i = 1; i < gr->count; i++) {
+			int v = g->group_ops[gr->first + i];
+			if (p->dev[v] != d0) {
+				*cause = pl_xasprintf("op '%s': on '%s' but its colocation group '%s' is on '%s'",
+				    g->ops[v].name, c->dev[p->dev[v]].name, gr->name ? gr->name : "?",
+				    c->dev[d0].name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}

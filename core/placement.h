@@ -1,0 +1,47 @@
+/*
+ * placement — a device for every op, and optionally a scheduling priority.
+ *
+ * Invariant: dev[i] is in [0, n_dev) for every op once a placement has been
+ * checked with pl_placement_check(); prio is NULL (no priorities: the
+ * simulator schedules first-ready first) or holds one finite value per op,
+ * higher running first.  tprio optionally holds one priority per
+ * (tensor, destination device): tprio[t * n_dev + d].
+ *
+ * Ownership: pl_placement_free() frees the arrays and the struct.
+ */
+#ifndef PL_PLACEMENT_H
+#define PL_PLACEMENT_H
+
+#include "cluster.h"
+#include "graph.h"
+
+struct pl_placement {
+	int n_ops;
+	int n_dev;
+	int *dev;
+	double *prio;		/* may be NULL */
+	double *tprio;		/* may be NULL */
+};
+
+struct pl_placement *pl_placement_new(int n_ops, int n_dev);
+struct pl_placement *pl_placement_clone(const struct pl_placement *p);
+/* Copy src into dst (same sizes), including priorities (allocating them in
+ * dst when needed, dropping them when src has none). */
+void pl_placement_copy(struct pl_placement *dst, const struct pl_placement *src);
+void pl_placement_free(struct pl_placement *p);
+/* Give p an op priority array (zeroed) if it has none. */
+void pl_placement_ensure_prio(struct pl_placement *p);
+
+/*
+ * Check a placement against a graph and cluster: every op on a device, the
+ * op's constraint satisfied, all ops of a colocation group together.
+ * Returns 0 or -1 with *cause naming the op.
+ */
+int pl_placement_check(const struct pl_placement *p, const struct pl_graph *g,
+    const struct pl_cluster *c, char **cause);
+
+/* Whether device d satisfies op's constraint. */
+int pl_constraint_allows(const struct pl_constraint *cons,
+    const struct pl_cluster *c, int d);
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * placer — the driver every front end uses to run placement methods.
+ * Invariant: see placer.h; best only changes through pl_placer_offer().
+ */
+#include "placer.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "xmalloc.h"
+
+/* Monotonic seconds. */
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A registered class by name. */
+const struct pl_placer_class *
+pl_placer_find(const char *name)
+{
+	for (int i = 0; pl_placer_classes[i] != NULL; i++)
+		if (strcmp(pl_placer_classes[i]->name, name) == 0)
+			return pl_placer_classes[i];
+	return NULL;
+}
+
+/* Create a placer and run its class's create(). */
+struct pl_placer *
+pl_placer_new(const struct pl_placer_class *cls, const struct pl_problem *prob,
+    const char *optspec, const struct pl_run_opts *run, char **cause)
+{
+	struct pl_placer *pl = pl_xcalloc(1, sizeof *pl);
+	pl->cls = cls;
+	pl->prob = prob;
+	pl->run = *run;
+	if (pl->run.threads < 1)
+		pl->run.threads = 1;
+	pl->best_res.makespan_us = INFINITY;
+	if (pl_options_parse(cls->options, optspec, &pl->opts, cause) != 0) {
+		char *inner = *cause;
+		*cause = pl_xasprintf("%s: %s", cls->name, inner);
+		free(inner);
+		free(pl);
+		return NULL;
+	}
+	pl->ws = pl_sim_ws_new(prob);
+	pl->status = pl_xstrdup("ready");
+	if (cls->create != NULL && cls->create(pl, cause) != 0) {
+		pl->cls = NULL;	/* destroy() must not run on a failed create */
+		pl_placer_free(pl);
+		return NULL;
+	}
+	return pl;
+}
+
+/* Free the placer and all it owns. */
+void
+pl_placer_free(struct pl_placer *pl)
+{
+	if (pl == NULL)
+		return;
+	if (pl->cls != NULL && pl->cls->destroy != NULL)
+		pl->cls->destroy(pl);
+	pl_options_free(pl->opts);
+	pl_placement_free(pl->best);
+	pl_sim_ws_free(pl->ws);
+	for (int i = 0; i < pl->n_hist; i++)
+		free(pl->hist[i].what);
+	free(pl->hist);
+	free(pl->error);
+	free(pl->status);
+	free(pl->note);
+	free(pl);
+}
+
+/* One timed step, with its history row. */
+enum pl_step_status
+pl_placer_step(struct pl_placer *pl)
+{
+	if (pl->done)
+		return PL_STEP_DONE;
+	double t0 = now_s();
+	enum pl_step_status st = pl->cls->step(pl);
+	pl->search_s += now_s() - t0;
+	pl->n_steps++;
+	if (st != PL_STEP_MORE)
+		pl->done = 1;
+	if (st == PL_STEP_ERROR && pl->error == NULL)
+		pl->error = pl_xstrdup(pl->note != NULL ? pl->note : "step failed");
+	if (pl->n_hist == pl->cap_hist) {
+		pl->cap_hist = pl->cap_hist ? pl->cap_hist * 2 : 64;
+		pl->hist = pl_xreallocarray(pl->hist, pl->cap_hist, sizeof *pl->hist);
+	}
+	pl->hist[pl->n_hist++] = (struct pl_hist_entry){
+		.step = pl->n_steps,
+		.evals = pl->evals,
+		.best_us = pl->best != NULL ? pl->best_res.makespan_us : INFINITY,
+		.wall_s = pl->search_s,
+		.what = pl->note != NULL ? pl->note : pl_xstrdup(""),
+	};
+	pl->note = NULL;
+	return st;
+}
+
+/* Step until done or a budget runs out. */
+enum pl_step_status
+pl_placer_run(struct pl_placer *pl, int max_steps, double max_seconds)
+{
+	enum pl_step_status st = pl->done ? PL_STEP_DONE : PL_STEP_MORE;
+	double t0 = now_s();
+	for (int i = 0; st == PL_STEP_MORE; i++) {
+		if (max_steps > 0 && i >= max_steps)
+			break;
+		if (max_seconds > 0 && now_s() - t0 >= max_seconds)
+			break;
+		st = pl_placer_step(pl);
+	}
+	return st;
+}
+
+/* Evaluate with the placer's workspace. */
+void
+pl_placer_evaluate(struct pl_placer *pl, const struct pl_placement *cand,
+    struct pl_sim_result *r)
+{
+	pl_sim_eval(pl->ws, cand, &pl->run.sim, r);
+	pl->evals++;
+}
+
+/* Result ordering: fits first, then makespan, then memory excess. */
+int
+pl_result_better(const struct pl_sim_result *a, const struct pl_sim_result *b)
+{
+	int aok = a->oom_mask == 0, bok = b->oom_mask == 0;
+	if (aok != bok)
+		return aok;
+	if (!aok && a->oom_excess != b->oom_excess)
+		return a->oom_excess < b->oom_excess;
+	return a->makespan_us < b->makespan_us;
+}
+
+/* Keep cand if it beats the best. */
+int
+pl_placer_offer(struct pl_placer *pl, const struct pl_placement *cand,
+    const struct pl_sim_result *r)
+{
+	if (pl->best != NULL && !pl_result_better(r, &pl->best_res))
+		return 0;
+	if (pl->best == NULL)
+		pl->best = pl_placement_clone(cand);
+	else
+		pl_placement_copy(pl->best, cand);
+	pl->best_res = *r;
+	return 1;
+}
+
+/* Evaluate and offer. */
+int
+pl_placer_try(struct pl_placer *pl, const struct pl_placement *cand)
+{
+	struct pl_sim_result r;
+	pl_placer_evaluate(pl, cand, &r);
+	return pl_placer_offer(pl, cand, &r);
+}
+
+/* Replace a string field with formatted text. */
+static void
+set_text(char **field, const char *fmt, va_list ap)
+{
+	char buf[512];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	free(*field);
+	*field = pl_xstrdup(buf);
+}
+
+/* Set the status line. */
+void
+pl_placer_set_status(struct pl_placer *pl, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_text(&pl->status, fmt, ap);
+	va_end(ap);
+}
+
+/* Describe the current step. */
+void
+pl_placer_note(struct pl_placer *pl, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_text(&pl->note, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,125 @@
+/*
+ * placer — every placement method behind one steppable interface.
+ *
+ * A method is a `const struct pl_placer_class` (name, title, options,
+ * create, step, destroy) with designated initializers.  pl_placer_step()
+ * does one meaningful unit of the method (one MDP decision for Placeto, one
+ * generation for BRKGA, the whole pass for a one-shot heuristic) and must
+ * return within a bounded time so a front end can interleave steps with
+ * drawing.  The TUI, the batch runner and the tests drive every placer the
+ * same way: create, step until PL_STEP_DONE (or a budget), read best.
+ *
+ * Invariant: best is NULL until a step has offered a placement; after that
+ * it is always a valid placement (pl_placement_check passes) and best_res
+ * is its simulated result under the placer's simulator options.  The
+ * history only grows.
+ *
+ * Ownership: the placer borrows the problem; pl_placer_free() frees the
+ * placer, its best placement, options and history.
+ */
+#ifndef PL_PLACER_H
+#define PL_PLACER_H
+
+#include <stdint.h>
+
+#include "options.h"
+#include "placement.h"
+#include "problem.h"
+#include "sim.h"
+
+enum pl_step_status { PL_STEP_MORE, PL_STEP_DONE, PL_STEP_ERROR };
+
+struct pl_placer;
+
+struct pl_placer_class {
+	const char *name;		/* "heft" */
+	const char *title;		/* "HEFT list scheduling" */
+	const char *summary;		/* one sentence for --help and docs */
+	const struct pl_option_def *options;	/* NULL-name terminated */
+	/* Set up pl->priv.  0, or -1 + *cause. */
+	int (*create)(struct pl_placer *pl, char **cause);
+	/* One unit of work; offers candidates with pl_placer_offer(). */
+	enum pl_step_status (*step)(struct pl_placer *pl);
+	void (*destroy)(struct pl_placer *pl);
+	int quick;	/* finishes within seconds on the largest sample */
+};
+
+/* What the driver gives every placer. */
+struct pl_run_opts {
+	struct pl_sim_opts sim;		/* simulator used for evaluation */
+	uint64_t seed;
+	int threads;			/* worker threads a step may use; >= 1 */
+};
+
+/* One history row per step (placer-specific detail lives in the placer). */
+struct pl_hist_entry {
+	int step;
+	long evals;		/* simulator evaluations so far */
+	double best_us;		/* best makespan after this step (INFINITY: none) */
+	double wall_s;		/* search time so far */
+	char *what;		/* what the step did, one line */
+};
+
+struct pl_placer {
+	const struct pl_placer_class *cls;
+	const struct pl_problem *prob;
+	struct pl_options *opts;
+	struct pl_run_opts run;
+	void *priv;
+
+	struct pl_placement *best;
+	struct pl_sim_result best_res;
+	int n_steps;
+	long evals;
+	double search_s;
+	int done;
+	char *error;		/* set when a step returned PL_STEP_ERROR */
+	char *status;		/* short, human: "generation 12", "OOM: ..." */
+	char *note;		/* set by the step for its history row */
+
+	int n_hist, cap_hist;
+	struct pl_hist_entry *hist;
+
+	struct pl_sim_ws *ws;	/* for pl_placer_evaluate() */
+};
+
+/* Registry: NULL-terminated list of every method. */
+extern const struct pl_placer_class *const pl_placer_classes[];
+const struct pl_placer_class *pl_placer_find(const char *name);
+
+/* Create a placer; optspec as in pl_options_parse().  NULL + *cause. */
+struct pl_placer *pl_placer_new(const struct pl_placer_class *cls,
+    const struct pl_problem *prob, const char *optspec,
+    const struct pl_run_opts *run, char **cause);
+void pl_placer_free(struct pl_placer *pl);
+
+/* One step (timed, logged).  No-op returning PL_STEP_DONE once done. */
+enum pl_step_status pl_placer_step(struct pl_placer *pl);
+/* Step until done, or until max_steps (<= 0: no limit) or max_seconds
+ * (<= 0: no limit).  Returns the last status. */
+enum pl_step_status pl_placer_run(struct pl_placer *pl, int max_steps,
+    double max_seconds);
+
+/* ---- for implementations ---------------------------------------------- */
+
+/* Simulate cand with the placer's workspace and options; counts an eval. */
+void pl_placer_evaluate(struct pl_placer *pl, const struct pl_placement *cand,
+    struct pl_sim_result *r);
+/* Offer a candidate with its result: kept (copied) if better than best.
+ * Returns 1 if it became the best. */
+int pl_placer_offer(struct pl_placer *pl, const struct pl_placement *cand,
+    const struct pl_sim_result *r);
+/* Evaluate and offer. */
+int pl_placer_try(struct pl_placer *pl, const struct pl_placement *cand);
+/* Set the status line (printf-style). */
+void pl_placer_set_status(struct pl_placer *pl, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Describe the current step for the history row (printf-style). */
+void pl_placer_note(struct pl_placer *pl, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Whether result a is better than b: fitting in memory beats OOM; then the
+ * shorter makespan; among OOM results the smaller excess. */
+int pl_result_better(const struct pl_sim_result *a, const struct pl_sim_result *b);
+
+#endif

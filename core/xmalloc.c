@@ -1,0 +1,112 @@
+/*
+ * xmalloc — aborting allocation wrappers with an allocation counter.
+ * Invariant: no function here returns NULL.
+ */
+#include "xmalloc.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void (*fail_hook)(void);
+static atomic_ulong n_allocs;
+
+/* Report exhaustion and abort. */
+static void
+die_oom(size_t size)
+{
+	if (fail_hook != NULL)
+		fail_hook();
+	fprintf(stderr, "placelab: out of memory allocating %zu bytes\n", size);
+	abort();
+}
+
+/* Install the hook that runs before an out-of-memory abort. */
+void
+pl_alloc_set_fail_hook(void (*hook)(void))
+{
+	fail_hook = hook;
+}
+
+/* Allocations so far, all threads. */
+unsigned long
+pl_alloc_count(void)
+{
+	return atomic_load(&n_allocs);
+}
+
+/* malloc that never fails; size 0 gives a unique pointer. */
+void *
+pl_xmalloc(size_t size)
+{
+	void *p = malloc(size == 0 ? 1 : size);
+	atomic_fetch_add(&n_allocs, 1);
+	if (p == NULL)
+		die_oom(size);
+	return p;
+}
+
+/* calloc that never fails. */
+void *
+pl_xcalloc(size_t n, size_t size)
+{
+	if (n == 0 || size == 0)
+		n = size = 1;
+	void *p = calloc(n, size);
+	atomic_fetch_add(&n_allocs, 1);
+	if (p == NULL)
+		die_oom(n * size);
+	return p;
+}
+
+/* realloc of n*size bytes with overflow check; never fails. */
+void *
+pl_xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		die_oom(SIZE_MAX);
+	size_t total = n * size;
+	void *q = realloc(p, total == 0 ? 1 : total);
+	atomic_fetch_add(&n_allocs, 1);
+	if (q == NULL)
+		die_oom(total);
+	return q;
+}
+
+/* strdup that never fails. */
+char *
+pl_xstrdup(const char *s)
+{
+	return pl_xstrndup(s, strlen(s));
+}
+
+/* strndup that never fails. */
+char *
+pl_xstrndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = pl_xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+/* vasprintf into a fresh buffer. */
+char *
+pl_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		len = 0;
+	char *p = pl_xmalloc((size_t)len + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}

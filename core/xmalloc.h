@@ -1,0 +1,27 @@
+/*
+ * xmalloc — the one allocation entry point of placelab.
+ *
+ * Invariant: every allocation in core/, viz/ and tui/ goes through these
+ * functions.  They never return NULL: on exhaustion they call the fail hook
+ * (which restores the terminal in the explorer) and abort.  The counter lets
+ * benchmarks and tests check that hot paths do not allocate.
+ */
+#ifndef PL_XMALLOC_H
+#define PL_XMALLOC_H
+
+#include <stddef.h>
+
+void *pl_xmalloc(size_t size);
+void *pl_xcalloc(size_t n, size_t size);
+void *pl_xreallocarray(void *p, size_t n, size_t size);
+char *pl_xstrdup(const char *s);
+char *pl_xstrndup(const char *s, size_t n);
+/* printf into a fresh string; the caller frees it. */
+char *pl_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Called before aborting on exhaustion (e.g. to restore the terminal). */
+void pl_alloc_set_fail_hook(void (*hook)(void));
+/* Number of allocations made so far (for allocation-count benchmarks). */
+unsigned long pl_alloc_count(void);
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * cmd-common — helpers shared by the subcommands: error printing, loading
+ * inputs, finding the data directory.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "io.h"
+#include "viz/load.h"
+#include "xmalloc.h"
+
+/* Print and free msg; status 2. */
+int
+cmd_fail(char *msg)
+{
+	fprintf(stderr, "placelab: %s\n", msg);
+	free(msg);
+	return 2;
+}
+
+/* printf-style error; status 2. */
+int
+cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("placelab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+/* Load a graph or report why not. */
+struct pl_graph *
+cmd_load_graph(const char *path)
+{
+	char *cause = NULL;
+	struct pl_graph *g = plv_graph_load(path, &cause);
+	if (g == NULL)
+		cmd_fail(cause);
+	return g;
+}
+
+/* Load a cluster (preset or file) or report why not. */
+struct pl_cluster *
+cmd_load_cluster(const char *arg)
+{
+	char *cause = NULL;
+	struct pl_cluster *c = pl_cluster_from_arg(arg != NULL ? arg : PL_DEFAULT_CLUSTER, &cause);
+	if (c == NULL)
+		cmd_fail(cause);
+	return c;
+}
+
+/* Whether path is a directory. */
+static int
+is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The data directory, found once. */
+const char *
+cmd_datadir(void)
+{
+	static char *dir;
+	if (dir != NULL)
+		return dir;
+	const char *env = getenv("PLACELAB_DATADIR");
+	if (env != NULL && *env) {
+		dir = pl_xstrdup(env);
+		return dir;
+	}
+	/* Run from the build tree: the samples are in the source tree. */
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		char build[PATH_MAX];
+		if (realpath(PL_BUILDDIR, build) != NULL && strcmp(build, exe) == 0 &&
+		    is_dir(PL_SRCDIR "/samples")) {
+			dir = pl_xstrdup(PL_SRCDIR);
+			return dir;
+		}
+	}
+	dir = pl_xstrdup(PL_PKGDATADIR);
+	return dir;
+}
+
+/* A path under the data directory. */
+char *
+cmd_data_path(const char *rel)
+{
+	return pl_xasprintf("%s/%s", cmd_datadir(), rel);
+}

@@ -1,0 +1,46 @@
+/*
+ * cmd — the placelab program's subcommands.
+ *
+ * Every subcommand is one entry of the table in main.c: a name, a one-line
+ * summary, a usage string and a function taking argc/argv (argv[0] is the
+ * subcommand's name) and returning the exit status: 0 success, 1 a failed
+ * run (e.g. a check that did not pass), 2 bad usage or bad input.
+ * Messages go to stderr as "placelab: ..."; results to stdout.
+ */
+#ifndef PL_CMD_H
+#define PL_CMD_H
+
+#include "cluster.h"
+#include "graph.h"
+
+struct pl_command {
+	const char *name;
+	const char *summary;
+	const char *usage;
+	int (*run)(int argc, char **argv);
+};
+
+extern const struct pl_command pl_commands[];
+
+int cmd_info(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_clusters(int argc, char **argv);
+
+/* Shared helpers for subcommands (cmd-common.c). */
+
+/* Print "placelab: msg" to stderr, free msg, return 2. */
+int cmd_fail(char *msg);
+/* printf-style error: "placelab: ..." on stderr; returns 2. */
+int cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Load a graph / a cluster (preset or file) or print the error. */
+struct pl_graph *cmd_load_graph(const char *path);
+struct pl_cluster *cmd_load_cluster(const char *arg);
+/* The data directory (samples/ lives below it): $PLACELAB_DATADIR, the
+ * source tree when run from the build tree, else the installed one. */
+const char *cmd_datadir(void);
+/* Path of a file under the data directory (caller frees). */
+char *cmd_data_path(const char *rel);
+/* The default cluster when -c is not given. */
+#define PL_DEFAULT_CLUSTER "k80x4"
+
+#endif

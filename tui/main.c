@@ -1,0 +1,78 @@
+/*
+ * main — the placelab program: dispatch to a subcommand, or open the
+ * explorer when there is none.
+ *
+ * Invariant: the table below is the only list of subcommands; --help is
+ * generated from it.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+const struct pl_command pl_commands[] = {
+	{ "info", "summarise a graph (and its fit on a cluster)",
+	  "info GRAPH [-c CLUSTER] [--json]", cmd_info },
+	{ "validate", "check graph, cluster and placement files",
+	  "validate FILE...", cmd_validate },
+	{ "clusters", "list the compiled-in cluster presets",
+	  "clusters [--json]", cmd_clusters },
+	{ NULL, NULL, NULL, NULL },
+};
+
+/* Print the program's usage. */
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: placelab [GRAPH [-c CLUSTER]]\n"
+	    "       placelab COMMAND [ARGS]\n\n"
+	    "Explore and improve how a computation graph is placed on devices.\n\n"
+	    "Commands:\n");
+	for (const struct pl_command *c = pl_commands; c->name != NULL; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fprintf(f, "\nRun 'placelab COMMAND --help' for a command's options.\n"
+	    "GRAPH is a placelab JSON graph or a DOT file; CLUSTER a preset name\n"
+	    "('placelab clusters') or a cluster file.\n");
+}
+
+/* Dispatch. */
+int
+main(int argc, char **argv)
+{
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+		printf("placelab %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (argc >= 2 && argv[1][0] != '-') {
+		for (const struct pl_command *c = pl_commands; c->name != NULL; c++)
+			if (strcmp(argv[1], c->name) == 0)
+				return c->run(argc - 1, argv + 1);
+	}
+	const struct pl_command *explore = NULL;
+	for (const struct pl_command *c = pl_commands; c->name != NULL; c++)
+		if (strcmp(c->name, "explore") == 0)
+			explore = c;
+	if (explore != NULL) {
+		/* placelab [GRAPH] [-c CLUSTER] [--demo]: the explorer. */
+		argv[0] = (char *)"explore";
+		return explore->run(argc, argv);
+	}
+	if (argc == 1) {
+		/* No explorer in this build: summarise the default sample. */
+		char *path = cmd_data_path("samples/nmt4.json");
+		char *args[] = { (char *)"info", path, NULL };
+		int rc = cmd_info(2, args);
+		free(path);
+		return rc;
+	}
+	fprintf(stderr, "placelab: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

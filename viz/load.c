@@ -1,0 +1,30 @@
+/*
+ * load — open a graph file, JSON or DOT, chosen by content.
+ */
+#include "viz/load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "io.h"
+
+/* Load JSON or DOT. */
+struct pl_graph *
+plv_graph_load(const char *path, char **cause)
+{
+	size_t len;
+	char *text = pl_file_read(path, &len, cause);
+	if (text == NULL)
+		return NULL;
+	size_t i = 0;
+	while (i < len && strchr(" \t\r\n", text[i]) != NULL)
+		i++;
+	struct pl_graph *g;
+	if (i < len && text[i] == '{')
+		g = pl_graph_parse_json(text, len, path, cause);
+	else
+		g = plv_graph_parse_dot(text, len, path, cause);
+	free(text);
+	return g;
+}
