@@ -21,6 +21,7 @@
 #define PL_PLACER_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "options.h"
 #include "placement.h"
@@ -41,6 +42,9 @@ struct pl_placer_class {
 	/* One unit of work; offers candidates with pl_placer_offer(). */
 	enum pl_step_status (*step)(struct pl_placer *pl);
 	void (*destroy)(struct pl_placer *pl);
+	/* Optional: write the placer's own per-step history as CSV (header
+	 * line first), for `placelab run --history FILE`.  0 or -1. */
+	int (*history_csv)(const struct pl_placer *pl, FILE *f);
 	int quick;	/* finishes within seconds on the largest sample */
 };
 

@@ -100,9 +100,18 @@ cmd_datadir(void)
 	return dir;
 }
 
-/* A path under the data directory. */
+/* A path under the data directory.  From the build tree, files generated
+ * at build time (under the build directory) come before the source tree's. */
 char *
 cmd_data_path(const char *rel)
 {
-	return pl_xasprintf("%s/%s", cmd_datadir(), rel);
+	const char *dir = cmd_datadir();
+	if (strcmp(dir, PL_SRCDIR) == 0) {
+		char *built = pl_xasprintf("%s/%s", PL_BUILDDIR, rel);
+		struct stat st;
+		if (stat(built, &st) == 0)
+			return built;
+		free(built);
+	}
+	return pl_xasprintf("%s/%s", dir, rel);
 }
