@@ -4,12 +4,17 @@
  */
 #include "cost.h"
 
+#include <string.h>
+
 /* Time of op v on device d: measured for the kind, else roofline + launch. */
 double
 pl_cost_op_us(const struct pl_graph *g, int v, const struct pl_cluster *c, int d)
 {
 	const struct pl_op *o = &g->ops[v];
 	const struct pl_device *dev = &c->dev[d];
+	for (int i = 0; i < o->n_dev_times; i++)
+		if (strcmp(o->dev_times[i].device, dev->name) == 0)
+			return o->dev_times[i].us;
 	double m = o->measured_us[dev->kind];
 	if (m >= 0)
 		return m;

@@ -1,7 +1,8 @@
 /*
  * cost — how long an op takes on a device and a tensor on a link.
  *
- * Op time: the measured time for the device's kind when the graph has one;
+ * Op time: the measured time for that device (by name) or for the device's
+ * kind when the graph has one;
  * otherwise the roofline estimate max(flops / peak, bytes touched / memory
  * bandwidth) plus the device's launch overhead, where bytes touched are the
  * op's inputs, outputs and parameters.  Transfer: latency + bytes/bandwidth.

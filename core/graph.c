@@ -82,6 +82,9 @@ op_free_strings(struct pl_op *op)
 	free(op->type);
 	free(op->scope);
 	free(op->cons.device);
+	for (int i = 0; i < op->n_dev_times; i++)
+		free(op->dev_times[i].device);
+	free(op->dev_times);
 }
 
 /* Free a builder and everything it holds. */
@@ -143,6 +146,14 @@ pl_graph_add_op(struct pl_graph_builder *b, const struct pl_op *op,
 	o->type = pl_xstrdup(op->type != NULL ? op->type : "");
 	o->scope = pl_xstrdup(op->scope != NULL ? op->scope : "");
 	o->cons.device = op->cons.device != NULL ? pl_xstrdup(op->cons.device) : NULL;
+	o->dev_times = NULL;
+	if (op->n_dev_times > 0) {
+		o->dev_times = pl_xmalloc(sizeof *o->dev_times * op->n_dev_times);
+		for (int i = 0; i < op->n_dev_times; i++) {
+			o->dev_times[i].device = pl_xstrdup(op->dev_times[i].device);
+			o->dev_times[i].us = op->dev_times[i].us;
+		}
+	}
 	o->group = -1;
 	o->first_tensor = o->n_tensors = 0;
 	b->op_group[id] = group_name != NULL && *group_name ? pl_xstrdup(group_name) : NULL;
@@ -266,6 +277,12 @@ check_op(const struct pl_graph_builder *b, int i)
 		if (isnan(t) || isinf(t) || t > 1e12)
 			return errat(b, pos, "op '%s': measured time on %s is %g (expected a finite number of us)",
 			    o->name, pl_dev_kind_name(k), t);
+	}
+	for (int k = 0; k < o->n_dev_times; k++) {
+		double t = o->dev_times[k].us;
+		if (isnan(t) || t < 0 || t > 1e12)
+			return errat(b, pos, "op '%s': measured time on '%s' is %g (expected a finite number of us >= 0)",
+			    o->name, o->dev_times[k].device, t);
 	}
 	if (o->cons.kind == PL_CONS_DEVICE && (o->cons.device == NULL || !*o->cons.device))
 		return errat(b, pos, "op '%s': device constraint without a device name", o->name);

@@ -46,6 +46,12 @@ struct pl_constraint {
 	char *device;			/* PL_CONS_DEVICE: device name */
 };
 
+/* A measured time on one named device (overrides the kind's time). */
+struct pl_dev_time {
+	char *device;
+	double us;
+};
+
 struct pl_op {
 	char *name;
 	char *type;		/* e.g. "MatMul"; never NULL ("" if unknown) */
@@ -55,6 +61,8 @@ struct pl_op {
 	int64_t out_bytes;	/* sum of the op's output tensors */
 	int64_t temp_bytes;	/* scratch memory while the op runs */
 	double measured_us[PL_DEV_KIND_COUNT];	/* < 0: not measured */
+	int n_dev_times;	/* measured times on named devices */
+	struct pl_dev_time *dev_times;
 	int group;		/* index into graph->groups */
 	struct pl_constraint cons;
 	int first_tensor;	/* tensors of this op: [first_tensor, first_tensor+n_tensors) */
@@ -148,5 +156,6 @@ double pl_graph_longest_flops_path(const struct pl_graph *g, int *path, int *len
 #define PL_MAX_BYTES ((int64_t)1 << 50)	/* 1 PiB: anything larger is absurd */
 #define PL_MAX_FLOPS 1e18
 #define PL_MAX_OUTPUTS 4096
+#define PL_MAX_DEV_TIMES 64
 
 #endif

@@ -304,19 +304,25 @@ read_op(struct ctx *x, struct pl_graph_builder *b, const cJSON *o, int i)
 		if (get_bytes(o, bf[k], bv[k]) != 0)
 			BAD("op '%s': field '%s' (expected a whole number of bytes in [0, 2^50])", name, bf[k]);
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "measured_us");
+	struct pl_dev_time times[PL_MAX_DEV_TIMES];
 	if (m != NULL) {
 		if (!cJSON_IsObject(m))
-			BAD("op '%s': field 'measured_us' (expected an object such as {\"gpu\": 12.5})", name);
+			BAD("op '%s': field 'measured_us' (expected an object such as {\"gpu\": 12.5, \"/gpu:1\": 11})", name);
 		const cJSON *it;
 		cJSON_ArrayForEach(it, m) {
-			int k = pl_dev_kind_parse(it->string);
-			if (k < 0)
-				BAD("op '%s': measured_us has unknown device kind '%s' (expected cpu, gpu or tpu)", name, it->string);
 			if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0 || it->valuedouble > 1e12)
 				BAD("op '%s': measured_us.%s (expected a finite time >= 0 in us)", name, it->string);
-			op.measured_us[k] = it->valuedouble;
+			int k = pl_dev_kind_parse(it->string);
+			if (k >= 0) {
+				op.measured_us[k] = it->valuedouble;
+				continue;
+			}
+			if (op.n_dev_times == PL_MAX_DEV_TIMES)
+				BAD("op '%s': more than %d per-device times", name, PL_MAX_DEV_TIMES);
+			times[op.n_dev_times++] = (struct pl_dev_time){ it->string, it->valuedouble };
 		}
 	}
+	op.dev_times = times;
 	op.name = (char *)name;
 	op.type = (char *)type;
 	op.scope = (char *)scope;
@@ -554,6 +560,13 @@ pl_graph_to_json(const struct pl_graph *g)
 				continue;
 			sb_printf(&s, first ? ", \"measured_us\": {\"%s\": " : ", \"%s\": ", pl_dev_kind_name(k));
 			sb_num(&s, o->measured_us[k]);
+			first = 0;
+		}
+		for (int k = 0; k < o->n_dev_times; k++) {
+			sb_printf(&s, first ? ", \"measured_us\": {" : ", ");
+			sb_str(&s, o->dev_times[k].device);
+			sb_put(&s, ": ", 2);
+			sb_num(&s, o->dev_times[k].us);
 			first = 0;
 		}
 		if (!first)
