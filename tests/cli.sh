@@ -1,0 +1,49 @@
+#!/bin/sh
+# cli — the program's foundation commands from the outside: exit codes,
+# messages on stderr naming file and line, --help, --version, info --json.
+# Prints TAP.
+set -u
+: "${PLACELAB:=./placelab}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
+
+echo "1..14"
+check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
+check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
+
+cat > "$tmp/g.json" <<'JSON'
+{"format": "placelab-graph/1", "name": "cli",
+ "ops": [{"name": "a", "type": "MatMul", "flops": 2e9, "param_bytes": 4000000},
+         {"name": "b", "type": "Relu", "flops": 1e6}],
+ "edges": [["a", "b", 1000]]}
+JSON
+check "info prints the op count" sh -c "$PLACELAB info '$tmp/g.json' | grep -q '^ops *2$'"
+check "info --json is JSON with the right figures" sh -c "$PLACELAB info '$tmp/g.json' --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"ops\"]==2 and d[\"edges\"]==1 and abs(d[\"gflops\"]-2.001)<1e-9 and abs(d[\"param_mb\"]-4)<1e-9'"
+check "info -c shows the cluster's devices" sh -c "$PLACELAB info '$tmp/g.json' -c k80x4 | grep -q '/gpu:3'"
+check "validate accepts a good graph" sh -c "$PLACELAB validate '$tmp/g.json' | grep -q ': ok'"
+
+printf '{"format": "placelab-graph/1",\n "ops": [{"name": "a"},\n  {"name": "a"}]}\n' > "$tmp/dup.json"
+$PLACELAB validate "$tmp/dup.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "duplicate name: exit 2" test "$rc" = 2
+check "duplicate name: file, line and op named" grep -q "dup.json:3:3: op 'a': duplicate name" "$tmp/err"
+
+$PLACELAB info /nonexistent.json >/dev/null 2>"$tmp/err"; rc=$?
+check "missing file: exit 2 and the path named" sh -c "test $rc = 2 && grep -q '/nonexistent.json' '$tmp/err'"
+
+$PLACELAB info "$tmp/g.json" -c nosuch >/dev/null 2>"$tmp/err"; rc=$?
+check "unknown preset: exit 2 and presets listed" sh -c "test $rc = 2 && grep -q 'k80x4' '$tmp/err'"
+
+$PLACELAB info >/dev/null 2>&1; rc=$?
+check "bad usage: exit 2" test "$rc" = 2
+$PLACELAB frobnicate >/dev/null 2>&1; rc=$?
+check "unknown command: exit 2" test "$rc" = 2
+
+$PLACELAB clusters k40x4 > "$tmp/c.json"
+check "a preset saved as a file loads back" sh -c "$PLACELAB validate '$tmp/c.json' | grep -q '5 devices'"
+check "clusters lists the H100 preset" sh -c "$PLACELAB clusters | grep -q h100x8"
+exit 0

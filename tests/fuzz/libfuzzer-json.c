@@ -1,0 +1,12 @@
+/* libfuzzer-json — libFuzzer entry for the JSON loaders (make fuzz). */
+#include "tests/fuzz/fuzz-load.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* One input. */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	pl_fuzz_json(data, size);
+	return 0;
+}

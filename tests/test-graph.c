@@ -1,0 +1,252 @@
+/*
+ * test-graph — the graph model: building, CSR, topological order, groups,
+ * tensors, and one test per class of bad input.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "graph.h"
+#include "io.h"
+#include "problem.h"
+
+/* Parse JSON text as a graph, expecting success. */
+static struct pl_graph *
+parse_ok(const char *text)
+{
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_parse_json(text, strlen(text), "t.json", &cause);
+	if (g == NULL)
+		fail_msg("unexpected error: %s", cause);
+	return g;
+}
+
+/* Parse JSON text expecting an error that contains every given fragment. */
+static void
+parse_bad(const char *text, const char *frag1, const char *frag2)
+{
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_parse_json(text, strlen(text), "t.json", &cause);
+	assert_null(g);
+	assert_non_null(cause);
+	if (strstr(cause, frag1) == NULL || (frag2 != NULL && strstr(cause, frag2) == NULL))
+		fail_msg("error '%s' lacks '%s' / '%s'", cause, frag1, frag2 ? frag2 : "");
+	free(cause);
+}
+
+#define HDR "{\"format\": \"placelab-graph/1\", \"name\": \"t\",\n"
+
+/* A diamond: CSR, topo order, tensors and groups. */
+static void
+test_diamond(void **state)
+{
+	(void)state;
+	struct pl_graph *g = parse_ok(HDR
+	    "\"ops\": [{\"name\": \"d\", \"flops\": 4}, {\"name\": \"a\", \"flops\": 1, \"group\": \"G\"},\n"
+	    " {\"name\": \"b\", \"flops\": 2, \"group\": \"G\"}, {\"name\": \"c\", \"flops\": 3}],\n"
+	    "\"edges\": [[\"a\", \"b\", 10, 0], [\"a\", \"c\", 10, 0], [\"b\", \"d\", 7, 1], [\"c\", \"d\", 5]]}");
+	assert_int_equal(g->n_ops, 4);
+	assert_int_equal(g->n_edges, 4);
+	assert_int_equal(g->n_tensors, 3);	/* a:0, b:1, c:0 */
+	/* topological order, ties by list order: a b c d */
+	int want[] = { 1, 2, 3, 0 };
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(g->topo[i], want[i]);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(g->topo_pos[g->topo[i]], i);
+	/* out edges of a, in input order */
+	assert_int_equal(g->out_off[2] - g->out_off[1], 2);
+	assert_int_equal(g->edges[g->out_edge[g->out_off[1]]].dst, 2);
+	assert_int_equal(g->edges[g->out_edge[g->out_off[1] + 1]].dst, 3);
+	/* in edges of d */
+	assert_int_equal(g->in_off[1] - g->in_off[0], 2);
+	/* groups: G holds a and b; d and c are singletons */
+	assert_int_equal(g->n_groups, 3);
+	assert_int_equal(g->ops[1].group, g->ops[2].group);
+	assert_string_equal(g->groups[g->ops[1].group].name, "G");
+	assert_null(g->groups[g->ops[0].group].name);
+	/* out_bytes filled from tensors */
+	assert_int_equal(g->ops[1].out_bytes, 10);
+	assert_int_equal(g->ops[2].out_bytes, 7);
+	assert_true(pl_graph_total_flops(g) == 10);
+	int path[4], len;
+	assert_true(pl_graph_longest_flops_path(g, path, &len) == 8);	/* a c d */
+	assert_int_equal(len, 3);
+	assert_int_equal(path[0], 1);
+	assert_int_equal(path[1], 3);
+	assert_int_equal(path[2], 0);
+	assert_int_equal(pl_graph_find(g, "c"), 3);
+	assert_int_equal(pl_graph_find(g, "zz"), -1);
+	pl_graph_free(g);
+}
+
+/* Every class of bad input gets a clear error with a position. */
+static void
+test_syntax_error(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\",, }]}", "t.json:2:", "syntax error");
+}
+
+static void
+test_truncated(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": 1", "unexpected end of file", NULL);
+}
+
+static void
+test_cycle(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"x\"}, {\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}],\n"
+	    "\"edges\": [[\"x\", \"a\"], [\"a\", \"b\"], [\"b\", \"c\"], [\"c\", \"a\"]]}",
+	    "cycle of 3 ops", "'a'");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}], \"edges\": [[\"a\", \"a\"]]}", "cycle of 1 op", NULL);
+}
+
+static void
+test_unknown_op(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}],\n\"edges\": [\n[\"a\", \"ghost\", 4]]}",
+	    "t.json:4:1", "unknown op 'ghost'");
+}
+
+static void
+test_duplicate(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [\n{\"name\": \"a\"},\n{\"name\": \"a\"}]}", "t.json:4:1: op 'a': duplicate name", "line 3");
+}
+
+static void
+test_bad_numbers(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": -1}]}", "op 'a'", "flops");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": 1e300}]}", "op 'a'", "flops");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"out_bytes\": 1.5}]}", "out_bytes", "whole number");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"param_bytes\": 1e17}]}", "param_bytes", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": \"many\"}]}", "flops", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"measured_us\": {\"gpu\": -3}}]}", "measured_us", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}], \"edges\": [[\"a\", \"b\", -5]]}", "bytes", NULL);
+	/* NaN cannot be written in JSON; the builder rejects it from other sources */
+	struct pl_graph_builder *b = pl_graph_builder_new("nan");
+	struct pl_op op;
+	memset(&op, 0, sizeof op);
+	for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+		op.measured_us[k] = -1;
+	op.name = "n";
+	op.flops = 0.0 / 0.0;
+	pl_graph_add_op(b, &op, NULL);
+	char *cause = NULL;
+	assert_null(pl_graph_build(b, &cause));
+	assert_non_null(strstr(cause, "flops"));
+	free(cause);
+}
+
+static void
+test_inconsistent_tensor(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}],\n"
+	    "\"edges\": [[\"a\", \"b\", 8, 0], [\"a\", \"c\", 9, 0]]}", "one size per tensor", NULL);
+}
+
+static void
+test_empty(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": []}", "no ops", NULL);
+	parse_bad("", "empty file", NULL);
+	parse_bad("   [1, 2]", "expected a JSON object", NULL);
+}
+
+static void
+test_format_tag(void **state)
+{
+	(void)state;
+	parse_bad("{\"name\": \"x\", \"ops\": []}", "missing \"format\"", NULL);
+	parse_bad("{\"format\": \"placelab-graph/9\", \"ops\": []}", "version", "placelab-graph/1");
+	parse_bad("{\"format\": \"placelab-cluster/1\", \"ops\": []}", "format \"placelab-cluster/1\"", NULL);
+}
+
+/* A constraint no device satisfies is caught when the problem is built. */
+static void
+test_unsatisfiable_constraint(void **state)
+{
+	(void)state;
+	struct pl_graph *g = parse_ok(HDR "\"ops\": [{\"name\": \"a\", \"device\": \"tpu\"}, {\"name\": \"b\", \"device\": \"/gpu:7\"}]}");
+	struct pl_cluster *c = pl_cluster_preset("k80x2");
+	char *cause = NULL;
+	assert_null(pl_problem_new(g, c, &cause));
+	assert_non_null(strstr(cause, "op 'a'"));
+	assert_non_null(strstr(cause, "matches no device"));
+	free(cause);
+	pl_graph_free(g);
+	/* group whose members' constraints are disjoint */
+	g = parse_ok(HDR "\"ops\": [{\"name\": \"a\", \"device\": \"cpu\", \"group\": \"G\"}, {\"name\": \"b\", \"device\": \"gpu\", \"group\": \"G\"}]}");
+	assert_null(pl_problem_new(g, c, &cause));
+	assert_non_null(strstr(cause, "group 'G'"));
+	free(cause);
+	pl_graph_free(g);
+	pl_cluster_free(c);
+}
+
+/* Save -> load -> save gives the same text and the same data. */
+static void
+test_round_trip(void **state)
+{
+	(void)state;
+	struct pl_graph *g = parse_ok(HDR
+	    "\"ops\": [{\"name\": \"in put\", \"type\": \"Placeholder\", \"scope\": \"data\", \"flops\": 0, \"out_bytes\": 64},\n"
+	    " {\"name\": \"mm\", \"type\": \"MatMul\", \"scope\": \"enc/l0/t1\", \"flops\": 123456.75, \"param_bytes\": 4096,\n"
+	    "  \"temp_bytes\": 12, \"measured_us\": {\"gpu\": 3.25, \"/cpu:0\": 40}, \"group\": \"g\\\"q\", \"device\": \"gpu\"},\n"
+	    " {\"name\": \"x\", \"flops\": 0.1, \"device\": \"/gpu:1\"}],\n"
+	    "\"edges\": [[\"in put\", \"mm\", 64], {\"src\": \"mm\", \"dst\": \"x\", \"bytes\": 32, \"output\": 2}]}");
+	char *t1 = pl_graph_to_json(g);
+	char *cause = NULL;
+	struct pl_graph *h = pl_graph_parse_json(t1, strlen(t1), "rt", &cause);
+	assert_non_null(h);
+	char *t2 = pl_graph_to_json(h);
+	assert_string_equal(t1, t2);
+	assert_int_equal(h->n_ops, 3);
+	assert_true(h->ops[1].flops == 123456.75);
+	assert_true(h->ops[1].measured_us[PL_DEV_GPU] == 3.25);
+	assert_int_equal(h->ops[1].n_dev_times, 1);
+	assert_string_equal(h->ops[1].dev_times[0].device, "/cpu:0");
+	assert_true(h->ops[2].flops == 0.1);
+	assert_int_equal(h->ops[2].cons.kind, PL_CONS_DEVICE);
+	assert_string_equal(h->ops[2].cons.device, "/gpu:1");
+	assert_int_equal(h->tensors[h->edges[1].tensor].index, 2);
+	assert_string_equal(h->groups[h->ops[1].group].name, "g\"q");
+	free(t1);
+	free(t2);
+	pl_graph_free(g);
+	pl_graph_free(h);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diamond),
+		cmocka_unit_test(test_syntax_error),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_cycle),
+		cmocka_unit_test(test_unknown_op),
+		cmocka_unit_test(test_duplicate),
+		cmocka_unit_test(test_bad_numbers),
+		cmocka_unit_test(test_inconsistent_tensor),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_format_tag),
+		cmocka_unit_test(test_unsatisfiable_constraint),
+		cmocka_unit_test(test_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,273 @@
+/*
+ * test-io — clusters and placements in JSON, the DOT loader, atomic saves.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <cmocka.h>
+
+#include "fileio.h"
+#include "io.h"
+#include "viz/load.h"
+
+/* Assert that msg contains frag. */
+static void
+assert_has(const char *msg, const char *frag)
+{
+	if (msg == NULL || strstr(msg, frag) == NULL)
+		fail_msg("'%s' lacks '%s'", msg ? msg : "(null)", frag);
+}
+
+/* Every preset validates and survives a JSON round trip unchanged. */
+static void
+test_cluster_presets_round_trip(void **state)
+{
+	(void)state;
+	int n = 0;
+	for (const struct pl_cluster_preset *p = pl_cluster_presets; p->name != NULL; p++, n++) {
+		struct pl_cluster *c = p->make();
+		char *cause = NULL;
+		if (pl_cluster_validate(c, &cause) != 0)
+			fail_msg("preset %s: %s", p->name, cause);
+		char *t1 = pl_cluster_to_json(c);
+		struct pl_cluster *d = pl_cluster_parse_json(t1, strlen(t1), p->name, &cause);
+		if (d == NULL)
+			fail_msg("preset %s: %s", p->name, cause);
+		char *t2 = pl_cluster_to_json(d);
+		assert_string_equal(t1, t2);
+		assert_int_equal(c->n_dev, d->n_dev);
+		assert_int_equal(c->shared_bus, d->shared_bus);
+		for (int i = 0; i < c->n_dev * c->n_dev; i++)
+			assert_true(c->bw[i] == d->bw[i] && c->lat_us[i] == d->lat_us[i]);
+		free(t1);
+		free(t2);
+		pl_cluster_free(c);
+		pl_cluster_free(d);
+	}
+	assert_true(n >= 7);
+	/* the presets the papers need */
+	const char *need[] = { "k80x2", "k80x4", "k80x8", "k40x2", "k40x4", "k40x8", "h100x8" };
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+		struct pl_cluster *c = pl_cluster_preset(need[i]);
+		assert_non_null(c);
+		pl_cluster_free(c);
+	}
+}
+
+/* Cluster files: uniform links, matrices and bad input. */
+static void
+test_cluster_parse(void **state)
+{
+	(void)state;
+	const char *ok = "{\"format\": \"placelab-cluster/1\", \"name\": \"two\",\n"
+	    "\"devices\": [{\"name\": \"/cpu:0\", \"kind\": \"cpu\", \"peak_flops\": 1e12, \"mem_bytes\": 1e10, \"mem_bw\": 5e10, \"launch_us\": 1},\n"
+	    "  {\"name\": \"/gpu:0\", \"kind\": \"gpu\", \"peak_flops\": 1e13, \"mem_bytes\": 8e9, \"mem_bw\": 3e11}],\n"
+	    "\"links\": {\"bandwidth\": [[0, 1e9], [2e9, 0]], \"latency_us\": 7},\n"
+	    "\"placeto\": {\"delta1\": 1, \"delta2\": 2, \"transfer_speed\": 3}}";
+	char *cause = NULL;
+	struct pl_cluster *c = pl_cluster_parse_json(ok, strlen(ok), "c.json", &cause);
+	if (c == NULL)
+		fail_msg("%s", cause);
+	assert_int_equal(c->n_dev, 2);
+	assert_true(c->bw[1] == 1e9 && c->bw[2] == 2e9);
+	assert_true(c->lat_us[1] == 7 && c->lat_us[2] == 7);
+	assert_true(c->placeto.delta1 == 1 && c->placeto.transfer_speed == 3 && c->placeto.init_offset == 0);
+	pl_cluster_free(c);
+
+	const char *bad[][2] = {
+		{ "{\"format\": \"placelab-cluster/1\", \"devices\": []}", "at least one device" },
+		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [\n{\"name\": \"a\", \"kind\": \"fpga\"}]}", "c.json:2:1: device 'a': field 'kind'" },
+		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 0, \"mem_bytes\": 1, \"mem_bw\": 1}]}", "peak_flops" },
+		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1},"
+		  "{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1}]}", "duplicate" },
+		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1},"
+		  "{\"name\": \"b\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1}], \"links\": {\"bandwidth\": [[1]]}}", "2x2 matrix" },
+		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1},"
+		  "{\"name\": \"b\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1}], \"links\": {\"bandwidth\": -4}}", "link 'a' -> 'b'" },
+		{ "{\"format\": \"placelab-graph/1\"}", "expected \"placelab-cluster/1\"" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cause = NULL;
+		assert_null(pl_cluster_parse_json(bad[i][0], strlen(bad[i][0]), "c.json", &cause));
+		assert_has(cause, bad[i][1]);
+		free(cause);
+	}
+	/* -c takes presets or files; unknown names list the presets */
+	assert_null(pl_cluster_from_arg("k99", &cause));
+	assert_has(cause, "k80x4");
+	free(cause);
+	assert_null(pl_cluster_from_arg("/nonexistent/c.json", &cause));
+	assert_has(cause, "/nonexistent/c.json");
+	free(cause);
+}
+
+static const char graph_json[] = "{\"format\": \"placelab-graph/1\", \"name\": \"g\",\n"
+    "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\", \"group\": \"G\"}, {\"name\": \"c\", \"group\": \"G\"},"
+    " {\"name\": \"d\", \"device\": \"cpu\"}],\n"
+    "\"edges\": [[\"a\", \"b\", 4], [\"b\", \"c\", 4], [\"c\", \"d\", 4]]}";
+
+/* Placements: round trip with priorities, and every check. */
+static void
+test_placement(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_parse_json(graph_json, strlen(graph_json), "g", &cause);
+	assert_non_null(g);
+	struct pl_cluster *c = pl_cluster_preset("k80x2");
+	struct pl_placement *p = pl_placement_new(4, c->n_dev);
+	p->dev[0] = 1;
+	p->dev[1] = p->dev[2] = 2;
+	p->dev[3] = 0;
+	pl_placement_ensure_prio(p);
+	p->prio[2] = 2.5;
+	assert_int_equal(pl_placement_check(p, g, c, &cause), 0);
+	char path[] = "/tmp/pl-test-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pl_placement_save_json(p, g, c, path, &cause), 0);
+	struct pl_placement *q = pl_placement_load_json(path, g, c, &cause);
+	if (q == NULL)
+		fail_msg("%s", cause);
+	assert_memory_equal(p->dev, q->dev, sizeof *p->dev * 4);
+	assert_non_null(q->prio);
+	assert_true(q->prio[2] == 2.5);
+	pl_placement_free(q);
+	unlink(path);
+
+	/* colocation group split */
+	p->dev[2] = 1;
+	assert_int_equal(pl_placement_check(p, g, c, &cause), -1);
+	assert_has(cause, "colocation group 'G'");
+	free(cause);
+	/* constraint broken */
+	p->dev[2] = 2;
+	p->dev[3] = 1;
+	assert_int_equal(pl_placement_check(p, g, c, &cause), -1);
+	assert_has(cause, "op 'd'");
+	free(cause);
+
+	const char *bad[][2] = {
+		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\"}}", "op 'b' has no device" },
+		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"zz\": \"/gpu:0\"}}", "op 'zz' is not in graph" },
+		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/tpu:9\"}}", "device '/tpu:9'" },
+		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:1\", \"d\": \"/cpu:0\"}}", "colocation group" },
+		{ "{\"format\": \"placelab-placement/1\"}", "missing 'devices'" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cause = NULL;
+		assert_null(pl_placement_parse_json(bad[i][0], strlen(bad[i][0]), "p.json", g, c, &cause));
+		assert_has(cause, bad[i][1]);
+		free(cause);
+	}
+	pl_placement_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
+/* DOT as people write it: quoted names with spaces, subgraphs, defaults. */
+static void
+test_dot(void **state)
+{
+	(void)state;
+	const char *dot =
+	    "// a hand-written graph\n"
+	    "digraph \"tiny net\" {\n"
+	    "  node [type=\"MatMul\", flops=\"2e6\", out_bytes=400];\n"
+	    "  edge [bytes=400];\n"
+	    "  \"input data\" [type=Placeholder, flops=0];\n"
+	    "  subgraph cluster_enc { label=\"encoder\"; \"enc 1\" [scope=\"enc/l0\"]; \"enc 2\" [scope=\"enc/l1\", group=g1]; }\n"
+	    "  subgraph { rank=same; loss [device=cpu, measured_gpu_us=\"12.5\"]; }\n"
+	    "  \"input data\" -> \"enc 1\" -> \"enc 2\";\n"
+	    "  \"enc 2\" -> loss [bytes=16, output=1];\n"
+	    "}\n";
+	char *cause = NULL;
+	struct pl_graph *g = plv_graph_parse_dot(dot, strlen(dot), "t.dot", &cause);
+	if (g == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(g->name, "tiny net");
+	assert_int_equal(g->n_ops, 4);
+	assert_int_equal(g->n_edges, 3);
+	assert_string_equal(g->ops[0].name, "input data");
+	assert_string_equal(g->ops[0].type, "Placeholder");
+	assert_true(g->ops[0].flops == 0);
+	assert_true(g->ops[1].flops == 2e6);
+	assert_string_equal(g->ops[1].type, "MatMul");
+	assert_string_equal(g->ops[2].scope, "enc/l1");
+	assert_string_equal(g->groups[g->ops[2].group].name, "g1");
+	assert_int_equal(g->ops[3].cons.kind, PL_CONS_KIND);
+	assert_true(g->ops[3].measured_us[PL_DEV_GPU] == 12.5);
+	int e = g->out_edge[g->out_off[2]];
+	assert_int_equal(g->tensors[g->edges[e].tensor].bytes, 16);
+	assert_int_equal(g->tensors[g->edges[e].tensor].index, 1);
+	pl_graph_free(g);
+
+	const char *bad[][2] = {
+		{ "digraph g { a -> b; b -> a; }", "cycle" },
+		{ "digraph g { a [flops=\"lots\"]; }", "node 'a'" },
+		{ "graph g { a -- b; }", "undirected" },
+		{ "digraph g { a -> b [bytes=\"-1\"]; }", "edge 'a' -> 'b'" },
+		{ "digraph g { a -> ; }", "syntax error in line 1" },
+		{ "digraph g { }", "no ops" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cause = NULL;
+		assert_null(plv_graph_parse_dot(bad[i][0], strlen(bad[i][0]), "t.dot", &cause));
+		assert_has(cause, bad[i][1]);
+		assert_has(cause, "t.dot");
+		free(cause);
+	}
+}
+
+/* Loading by content and from missing files. */
+static void
+test_load_any(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pl-test-dir-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof path, "%s/g.gv", dir);
+	char *cause = NULL;
+	assert_int_equal(pl_file_write_atomic(path, "digraph x { a -> b }", 20, &cause), 0);
+	struct pl_graph *g = plv_graph_load(path, &cause);
+	assert_non_null(g);
+	assert_int_equal(g->n_ops, 2);
+	/* save as JSON over the same name: atomic, no temporary left behind */
+	assert_int_equal(pl_graph_save_json(g, path, &cause), 0);
+	pl_graph_free(g);
+	g = plv_graph_load(path, &cause);
+	assert_non_null(g);
+	pl_graph_free(g);
+	DIR *d = opendir(dir);
+	int files = 0;
+	for (struct dirent *de; (de = readdir(d)) != NULL;)
+		files += de->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(files, 1);
+	unlink(path);
+	rmdir(dir);
+	assert_null(plv_graph_load("/nonexistent/g.json", &cause));
+	assert_has(cause, "/nonexistent/g.json");
+	free(cause);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cluster_presets_round_trip),
+		cmocka_unit_test(test_cluster_parse),
+		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_dot),
+		cmocka_unit_test(test_load_any),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
