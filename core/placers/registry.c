@@ -7,6 +7,18 @@
 
 #include <stddef.h>
 
+#include "placers/baselines.h"
+
 const struct pl_placer_class *const pl_placer_classes[] = {
+	&pl_placer_single_cpu,
+	&pl_placer_single_gpu,
+	&pl_placer_expert,
+	&pl_placer_random,
+	&pl_placer_scotch,
+	&pl_placer_scotch_mem,
+	&pl_placer_mincut,
+	&pl_placer_heft,
+	&pl_placer_mtopo,
+	&pl_placer_metf,
 	NULL,
 };

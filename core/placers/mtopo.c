@@ -1,0 +1,142 @@
+/*
+ * mtopo — Baechi's memory-constrained topological placer, m-TOPO (Jeon et
+ * al., SoCC 2020).  Colocation groups are walked in topological order (of
+ * their first op) and packed onto devices in turn, fastest devices first:
+ * a device takes groups until its share of the total compute (proportional
+ * to its speed) is reached or its memory is full, then the next device
+ * takes over.  Memory follows Baechi's model: an op holds its parameter,
+ * output and temporary bytes on its device for the whole step.
+ * Invariant: a group is only put on a device where it fits, unless no
+ * allowed device has room; then it goes where the most room is left and the
+ * status says OOM.
+ */
+#include <stdlib.h>
+
+#include "baselines.h"
+#include "xmalloc.h"
+
+/* Sort groups by the topological position of their earliest op. */
+static int
+cmp_int_key(const void *a, const void *b, void *ctx)
+{
+	const int *key = ctx;
+	int x = *(const int *)a, y = *(const int *)b;
+	return key[x] != key[y] ? (key[x] < key[y] ? -1 : 1) : x - y;
+}
+
+/* Order devices by speed, fastest first. */
+static int
+cmp_speed(const void *a, const void *b, void *ctx)
+{
+	const double *speed = ctx;
+	int x = *(const int *)a, y = *(const int *)b;
+	if (speed[x] != speed[y])
+		return speed[x] > speed[y] ? -1 : 1;
+	return x - y;
+}
+
+/* One pass of m-TOPO. */
+static enum pl_step_status
+mtopo_step(struct pl_placer *pl)
+{
+	const struct pl_problem *p = pl->prob;
+	const struct pl_graph *g = p->g;
+	int nd = p->n_dev, ng = g->n_groups;
+	double speed[PL_MAX_DEVICES], target[PL_MAX_DEVICES], load[PL_MAX_DEVICES] = { 0 };
+	int64_t used[PL_MAX_DEVICES] = { 0 };
+	int order_dev[PL_MAX_DEVICES];
+	pl_pu_device_speed(p, speed);
+	for (int d = 0; d < nd; d++)
+		order_dev[d] = d;
+	qsort_r(order_dev, nd, sizeof *order_dev, cmp_speed, speed);
+
+	int *first = pl_xmalloc(sizeof *first * (size_t)(ng ? ng : 1));
+	int *gord = pl_xmalloc(sizeof *gord * (size_t)(ng ? ng : 1));
+	double *gw = pl_xcalloc(ng ? ng : 1, sizeof *gw);
+	for (int k = 0; k < ng; k++) {
+		first[k] = g->n_ops;
+		gord[k] = k;
+	}
+	double total = 0, sum_speed = 0;
+	for (int v = 0; v < g->n_ops; v++) {
+		int k = g->ops[v].group;
+		if (g->topo_pos[v] < first[k])
+			first[k] = g->topo_pos[v];
+		double w = pl_pu_op_mean_us(p, v);
+		gw[k] += w;
+		total += w;
+	}
+	qsort_r(gord, ng, sizeof *gord, cmp_int_key, first);
+	for (int d = 0; d < nd; d++)
+		sum_speed += speed[d];
+	for (int d = 0; d < nd; d++)
+		target[d] = total * speed[d] / sum_speed;
+
+	struct pl_placement *cand = pl_placement_new(g->n_ops, nd);
+	int cur = 0, oom = 0;
+	for (int i = 0; i < ng; i++) {
+		int k = gord[i];
+		uint64_t mask = p->group_allowed[k];
+		int64_t m = pl_pu_group_mem(g, k);
+		int d = -1;
+		/* the current device, moving on while it is full */
+		while (cur < nd) {
+			int c = order_dev[cur];
+			if (!((mask >> c) & 1))
+				break;
+			if (used[c] + m <= p->c->dev[c].mem_bytes) {
+				d = c;
+				break;
+			}
+			if (cur == nd - 1)
+				break;
+			cur++;
+		}
+		if (d < 0) {
+			/* not allowed here, or nothing left: any allowed device
+			 * with room, earliest in the device order */
+			for (int j = 0; j < nd && d < 0; j++) {
+				int c = order_dev[j];
+				if (((mask >> c) & 1) && used[c] + m <= p->c->dev[c].mem_bytes)
+					d = c;
+			}
+		}
+		if (d < 0) {
+			/* OOM: the allowed device with the most room left */
+			int64_t room = 0;
+			for (int c = 0; c < nd; c++) {
+				int64_t r = p->c->dev[c].mem_bytes - used[c];
+				if (((mask >> c) & 1) && (d < 0 || r > room)) {
+					d = c;
+					room = r;
+				}
+			}
+			oom = 1;
+		}
+		pl_pu_set_group(p, cand, k, d);
+		used[d] += m;
+		load[d] += gw[k];
+		if (cur < nd - 1 && d == order_dev[cur] && load[d] >= target[d])
+			cur++;
+	}
+	enum pl_step_status st = pl_pu_finish(pl, cand,
+	    oom ? "m-TOPO (static memory exceeded)" : "m-TOPO");
+	free(first);
+	free(gord);
+	free(gw);
+	pl_placement_free(cand);
+	return st;
+}
+
+static const struct pl_option_def mtopo_options[] = {
+	{ NULL, 0, NULL, NULL },
+};
+
+const struct pl_placer_class pl_placer_mtopo = {
+	.name = "m-topo",
+	.title = "m-TOPO",
+	.summary = "Baechi's memory-constrained topological packing: balanced by compute, never above a device's memory",
+	.options = mtopo_options,
+	.step = mtopo_step,
+	.quick = 1,
+};
