@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "placers/baselines.h"
+#include "placers/brkga.h"
 
 const struct pl_placer_class *const pl_placer_classes[] = {
 	&pl_placer_single_cpu,
@@ -20,5 +21,6 @@ const struct pl_placer_class *const pl_placer_classes[] = {
 	&pl_placer_heft,
 	&pl_placer_mtopo,
 	&pl_placer_metf,
+	&pl_placer_brkga,
 	NULL,
 };
