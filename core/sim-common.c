@@ -1,0 +1,551 @@
+/*
+ * sim-common — what both simulation models share: names, the workspace and
+ * its precomputed graph structure, memory accounting, the lean and the
+ * recording entry points, and the critical path.
+ *
+ * Invariant: pl_sim_ws_new() is the only place that allocates for the lean
+ * path; pl_sim_eval() and the runners it calls only write into the
+ * workspace.  pl_sim_trace() runs exactly the same runner with a recorder
+ * attached, so both paths give the same numbers.
+ */
+#include "sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim-int.h"
+#include "xmalloc.h"
+
+static const char *const kind_names[] = {
+#define PL_X(e, s) s,
+	PL_SIM_KINDS(PL_X)
+#undef PL_X
+};
+#define N_KINDS ((int)(sizeof kind_names / sizeof kind_names[0]))
+
+/* Kind by name, or -1. */
+int
+pl_sim_kind_parse(const char *s)
+{
+	if (s == NULL)
+		return -1;
+	for (int k = 0; k < N_KINDS; k++)
+		if (strcmp(s, kind_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* Name of a kind. */
+const char *
+pl_sim_kind_name(enum pl_sim_kind k)
+{
+	return (unsigned)k < (unsigned)N_KINDS ? kind_names[k] : "?";
+}
+
+/* Memory model by name, or -1. */
+int
+pl_mem_model_parse(const char *s)
+{
+	if (s == NULL)
+		return -1;
+	if (strcmp(s, "native") == 0)
+		return PL_MEM_NATIVE;
+	if (strcmp(s, "placeto") == 0)
+		return PL_MEM_PLACETO;
+	return -1;
+}
+
+/* ---- workspace ---------------------------------------------------------- */
+
+/* An allocation counted into the workspace's size. */
+static void *
+ws_alloc(struct pl_sim_ws *ws, size_t n, size_t size)
+{
+	if (n == 0)
+		n = 1;
+	ws->bytes += n * size;
+	return pl_xcalloc(n, size);
+}
+
+struct name_id {
+	const char *name;
+	int id;
+};
+
+/* Order names by strcmp (names are unique). */
+static int
+name_id_cmp(const void *a, const void *b)
+{
+	const struct name_id *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c != 0 ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/* Ranks of n names by strcmp: rank[id] and its inverse inv[rank]. */
+static void
+name_ranks(const char *const *names, int n, int *rank, int *inv)
+{
+	struct name_id *a = pl_xmalloc(sizeof *a * (n ? n : 1));
+	for (int i = 0; i < n; i++)
+		a[i] = (struct name_id){ names[i], i };
+	qsort(a, n, sizeof *a, name_id_cmp);
+	for (int r = 0; r < n; r++) {
+		rank[a[r].id] = r;
+		inv[r] = a[r].id;
+	}
+	free(a);
+}
+
+/* Distinct input tensors per op and their transpose, consumers per tensor. */
+static void
+build_native(struct pl_sim_ws *ws)
+{
+	const struct pl_graph *g = ws->g;
+	int n = ws->n, T = ws->n_tensors, E = g->n_edges;
+	int *mark = pl_xmalloc(sizeof *mark * (T ? T : 1));
+	for (int t = 0; t < T; t++)
+		mark[t] = -1;
+	ws->in_t_off = ws_alloc(ws, n + 1, sizeof(int));
+	ws->in_t = ws_alloc(ws, E, sizeof(int));
+	ws->in_to_cons = ws_alloc(ws, E, sizeof(int));
+	ws->t_cons_off = ws_alloc(ws, T + 1, sizeof(int));
+	ws->t_cons = ws_alloc(ws, E, sizeof(int));
+	int k = 0;
+	for (int v = 0; v < n; v++) {
+		ws->in_t_off[v] = k;
+		for (int j = g->in_off[v]; j < g->in_off[v + 1]; j++) {
+			int t = g->edges[g->in_edge[j]].tensor;
+			if (mark[t] != v) {
+				mark[t] = v;
+				ws->in_t[k++] = t;
+			}
+		}
+	}
+	ws->in_t_off[n] = k;
+	/* Transpose: consumers of each tensor in op id order. */
+	for (int i = 0; i < k; i++)
+		ws->t_cons_off[ws->in_t[i] + 1]++;
+	for (int t = 0; t < T; t++)
+		ws->t_cons_off[t + 1] += ws->t_cons_off[t];
+	int *fill = pl_xmalloc(sizeof *fill * (T ? T : 1));
+	for (int t = 0; t < T; t++)
+		fill[t] = ws->t_cons_off[t];
+	for (int v = 0; v < n; v++)
+		for (int i = ws->in_t_off[v]; i < ws->in_t_off[v + 1]; i++) {
+			int c = fill[ws->in_t[i]]++;
+			ws->t_cons[c] = v;
+			ws->in_to_cons[i] = c;
+		}
+	free(fill);
+	free(mark);
+}
+
+/*
+ * Placeto's view: distinct parents per op with idx(u, v) = the output index
+ * of the last edge u -> v in input order, children by op id, and per child
+ * entry the group slot of its index among the parent's children and the
+ * size of that output.
+ */
+static void
+build_placeto(struct pl_sim_ws *ws)
+{
+	const struct pl_graph *g = ws->g;
+	int n = ws->n, E = g->n_edges;
+	int *mark = pl_xmalloc(sizeof *mark * (n ? n : 1));
+	int *pos = pl_xmalloc(sizeof *pos * (n ? n : 1));
+	int *pidx = pl_xmalloc(sizeof *pidx * (E ? E : 1));
+	for (int v = 0; v < n; v++)
+		mark[v] = -1;
+	ws->par_off = ws_alloc(ws, n + 1, sizeof(int));
+	ws->par = ws_alloc(ws, E, sizeof(int));
+	ws->par_ce = ws_alloc(ws, E, sizeof(int));
+	ws->ch_off = ws_alloc(ws, n + 1, sizeof(int));
+	ws->ch = ws_alloc(ws, E, sizeof(int));
+	ws->ch_slot = ws_alloc(ws, E, sizeof(int));
+	ws->ch_bytes = ws_alloc(ws, E, sizeof(int64_t));
+	ws->ch_tensor = ws_alloc(ws, E, sizeof(int));
+	int k = 0;
+	for (int v = 0; v < n; v++) {
+		ws->par_off[v] = k;
+		for (int j = g->in_off[v]; j < g->in_off[v + 1]; j++) {
+			const struct pl_edge *e = &g->edges[g->in_edge[j]];
+			int idx = g->tensors[e->tensor].index;
+			if (mark[e->src] != v) {
+				mark[e->src] = v;
+				pos[e->src] = k;
+				ws->par[k] = e->src;
+				pidx[k++] = idx;
+			} else
+				pidx[pos[e->src]] = idx;	/* the last edge wins */
+		}
+	}
+	ws->par_off[n] = k;
+	for (int i = 0; i < k; i++)
+		ws->ch_off[ws->par[i] + 1]++;
+	for (int v = 0; v < n; v++)
+		ws->ch_off[v + 1] += ws->ch_off[v];
+	int *fill = pos;
+	for (int v = 0; v < n; v++)
+		fill[v] = ws->ch_off[v];
+	int *cidx = pl_xmalloc(sizeof *cidx * (E ? E : 1));
+	for (int w = 0; w < n; w++)
+		for (int i = ws->par_off[w]; i < ws->par_off[w + 1]; i++) {
+			int c = fill[ws->par[i]]++;
+			ws->ch[c] = w;
+			cidx[c] = pidx[i];
+			ws->par_ce[i] = c;
+		}
+	/* Slots: distinct indices in order of first use among the children. */
+	int *slot_of = pl_xmalloc(sizeof *slot_of * PL_MAX_OUTPUTS);
+	int *slot_gen = pl_xcalloc(PL_MAX_OUTPUTS, sizeof *slot_gen);
+	for (int u = 0; u < n; u++) {
+		int ns = 0;
+		const struct pl_op *o = &g->ops[u];
+		for (int c = ws->ch_off[u]; c < ws->ch_off[u + 1]; c++) {
+			int idx = cidx[c];
+			if (slot_gen[idx] != u + 1) {
+				slot_gen[idx] = u + 1;
+				slot_of[idx] = ns++;
+			}
+			ws->ch_slot[c] = slot_of[idx];
+			int64_t bytes = 0;
+			ws->ch_tensor[c] = -1;
+			for (int t = o->first_tensor; t < o->first_tensor + o->n_tensors; t++)
+				if (g->tensors[t].index == idx) {
+					bytes = g->tensors[t].bytes;
+					ws->ch_tensor[c] = t;
+					break;
+				}
+			ws->ch_bytes[c] = bytes;
+		}
+	}
+	free(slot_of);
+	free(slot_gen);
+	free(cidx);
+	free(pidx);
+	free(pos);
+	free(mark);
+
+	/* Name ranks replace strcmp in the event key. */
+	const char **names = pl_xmalloc(sizeof *names * (n ? n : 1));
+	for (int v = 0; v < n; v++)
+		names[v] = g->ops[v].name;
+	ws->op_rank = ws_alloc(ws, n, sizeof(int));
+	ws->rank_op = ws_alloc(ws, n, sizeof(int));
+	name_ranks(names, n, ws->op_rank, ws->rank_op);
+	free(names);
+	const char *dn[PL_MAX_DEVICES];
+	for (int d = 0; d < ws->n_dev; d++)
+		dn[d] = ws->p->c->dev[d].name;
+	ws->dev_rank = ws_alloc(ws, ws->n_dev, sizeof(int));
+	ws->rank_dev = ws_alloc(ws, ws->n_dev, sizeof(int));
+	name_ranks(dn, ws->n_dev, ws->dev_rank, ws->rank_dev);
+}
+
+/* A workspace sized for problem p. */
+struct pl_sim_ws *
+pl_sim_ws_new(const struct pl_problem *p)
+{
+	struct pl_sim_ws *ws = pl_xcalloc(1, sizeof *ws);
+	const struct pl_graph *g = p->g;
+	ws->bytes = sizeof *ws;
+	ws->p = p;
+	ws->g = g;
+	ws->n = g->n_ops;
+	ws->n_dev = p->n_dev;
+	ws->n_tensors = g->n_tensors;
+	int n = ws->n, E = g->n_edges, D = ws->n_dev;
+	build_native(ws);
+	build_placeto(ws);
+	ws->dev = ws_alloc(ws, n, sizeof(int));
+	ws->start = ws_alloc(ws, n, sizeof(double));
+	ws->end = ws_alloc(ws, n, sizeof(double));
+	ws->ready = ws_alloc(ws, n, sizeof(double));
+	ws->maxend = ws_alloc(ws, n, sizeof(double));
+	ws->pending = ws_alloc(ws, n, sizeof(int));
+	ws->pred = ws_alloc(ws, n, sizeof(int));
+	ws->prev_on_dev = ws_alloc(ws, n, sizeof(int));
+	ws->ref = ws_alloc(ws, n, sizeof(int));
+	ws->stamp = ws_alloc(ws, E, sizeof(int));
+	ws->xfer_of = ws_alloc(ws, E, sizeof(int));
+	ws->cref = ws_alloc(ws, E, sizeof(int));
+	ws->cmax = ws_alloc(ws, E, sizeof(double));
+	ws->cbytes = ws_alloc(ws, E, sizeof(int64_t));
+	ws->cdev = ws_alloc(ws, E, sizeof(int));
+	ws->x_a = ws_alloc(ws, E, sizeof(int));
+	ws->x_b = ws_alloc(ws, E, sizeof(int));
+	ws->x_src = ws_alloc(ws, E, sizeof(int));
+	int nq = D + (D * D > D ? D * D : D);
+	ws->q_off = ws_alloc(ws, nq + 1, sizeof(int));
+	ws->q_n = ws_alloc(ws, nq, sizeof(int));
+	ws->q_busy = ws_alloc(ws, nq, sizeof(int));
+	ws->cnt = ws_alloc(ws, nq + 1, sizeof(int));
+	ws->qmem = ws_alloc(ws, (size_t)n + E + 1, sizeof(struct pl_hent));
+	ws->ev = ws_alloc(ws, (size_t)E + nq + D + 1, sizeof(struct pl_hent));
+	ws->fr = ws_alloc(ws, (size_t)2 * n + E + 1, sizeof(struct pl_hent));
+	return ws;
+}
+
+/* Free a workspace. */
+void
+pl_sim_ws_free(struct pl_sim_ws *ws)
+{
+	if (ws == NULL)
+		return;
+	void *arrays[] = { ws->in_t_off, ws->in_t, ws->in_to_cons, ws->t_cons_off,
+	    ws->t_cons, ws->par_off, ws->par, ws->par_ce, ws->ch_off, ws->ch,
+	    ws->ch_slot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->rank_op, ws->dev_rank,
+	    ws->rank_dev, ws->dev, ws->start, ws->end, ws->ready, ws->maxend,
+	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref, ws->stamp,
+	    ws->xfer_of, ws->cref, ws->cmax, ws->cbytes, ws->cdev, ws->x_a,
+	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_busy, ws->cnt,
+	    ws->qmem, ws->ev, ws->fr };
+	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+		free(arrays[i]);
+	free(ws);
+}
+
+/* Bytes held by the workspace. */
+size_t
+pl_sim_ws_bytes(const struct pl_sim_ws *ws)
+{
+	return ws->bytes;
+}
+
+/* ---- memory ------------------------------------------------------------- */
+
+/* Append a memory point for device d (trace only). */
+static void
+rec_mem(struct pl_sim_ws *ws, int d, double t)
+{
+	struct pl_trace *tr = ws->tr;
+	int n = tr->n_mem[d];
+	if (n > 0 && tr->mem[d][n - 1].t == t) {
+		tr->mem[d][n - 1].live = ws->live[d];
+		return;
+	}
+	if (n == ws->cap_mem[d]) {
+		ws->cap_mem[d] = ws->cap_mem[d] ? 2 * ws->cap_mem[d] : 64;
+		tr->mem[d] = pl_xreallocarray(tr->mem[d], ws->cap_mem[d],
+		    sizeof *tr->mem[d]);
+	}
+	tr->mem[d][n] = (struct pl_mem_point){ t, ws->live[d] };
+	tr->n_mem[d] = n + 1;
+}
+
+/*
+ * Start accounting: parameters are resident from time 0 in the native
+ * model; the Placeto model counts outputs only.  strict: a free at time t
+ * counts after the allocations at t (Placeto's additions before removals).
+ */
+void
+pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
+    enum pl_mem_model mem, int strict)
+{
+	ws->n_fr = 0;
+	ws->mem_strict = strict;
+	for (int d = 0; d < ws->n_dev; d++)
+		ws->live[d] = 0;
+	if (mem == PL_MEM_NATIVE)
+		for (int v = 0; v < ws->n; v++)
+			ws->live[ws->dev[v]] += ws->g->ops[v].param_bytes;
+	for (int d = 0; d < ws->n_dev; d++) {
+		r->peak_bytes[d] = ws->live[d];
+		if (ws->tr != NULL)
+			rec_mem(ws, d, 0);
+	}
+}
+
+/* Apply the pending frees due before an allocation at t. */
+static void
+apply_frees(struct pl_sim_ws *ws, double t, int all)
+{
+	while (ws->n_fr > 0 && (all || ws->fr[0].t < t ||
+	    (!ws->mem_strict && ws->fr[0].t == t))) {
+		struct pl_hent f = pl_heap_pop(ws->fr, &ws->n_fr);
+		int d = (int)(f.k >> 56);
+		ws->live[d] -= (int64_t)(f.k & (((uint64_t)1 << 56) - 1));
+		if (ws->tr != NULL)
+			rec_mem(ws, d, f.t);
+	}
+}
+
+/* Allocate bytes on d at time t (times of allocations never decrease). */
+void
+pl_sim_mem_alloc(struct pl_sim_ws *ws, struct pl_sim_result *r, double t,
+    int d, int64_t bytes)
+{
+	if (bytes <= 0)
+		return;
+	apply_frees(ws, t, 0);
+	ws->live[d] += bytes;
+	if (ws->live[d] > r->peak_bytes[d])
+		r->peak_bytes[d] = ws->live[d];
+	if (ws->tr != NULL)
+		rec_mem(ws, d, t);
+}
+
+/* End accounting (the trace records the remaining frees). */
+void
+pl_sim_mem_end(struct pl_sim_ws *ws, struct pl_sim_result *r)
+{
+	(void)r;
+	if (ws->tr != NULL)
+		apply_frees(ws, 0, 1);
+	ws->n_fr = 0;
+}
+
+/* Totals that follow from the peaks. */
+void
+pl_sim_finish(struct pl_sim_ws *ws, struct pl_sim_result *r)
+{
+	const struct pl_cluster *c = ws->p->c;
+	r->oom_mask = 0;
+	r->peak_max = 0;
+	r->oom_excess = 0;
+	for (int d = 0; d < ws->n_dev; d++) {
+		if (r->peak_bytes[d] > r->peak_max)
+			r->peak_max = r->peak_bytes[d];
+		if (r->peak_bytes[d] > c->dev[d].mem_bytes) {
+			r->oom_mask |= (uint64_t)1 << d;
+			r->oom_excess += r->peak_bytes[d] - c->dev[d].mem_bytes;
+		}
+	}
+}
+
+/* Record one transfer into the trace. */
+void
+pl_sim_rec_xfer(struct pl_sim_ws *ws, const struct pl_trace_xfer *x)
+{
+	struct pl_trace *tr = ws->tr;
+	if (tr->n_xfers == ws->cap_x) {
+		ws->cap_x = ws->cap_x ? 2 * ws->cap_x : 64;
+		tr->xfers = pl_xreallocarray(tr->xfers, ws->cap_x, sizeof *tr->xfers);
+	}
+	tr->xfers[tr->n_xfers++] = *x;
+}
+
+/* ---- entry points ------------------------------------------------------- */
+
+/* The lean path. */
+int
+pl_sim_eval(struct pl_sim_ws *ws, const struct pl_placement *pl,
+    const struct pl_sim_opts *o, struct pl_sim_result *r)
+{
+	enum pl_sim_kind kind = o != NULL ? o->kind : PL_SIM_NATIVE;
+	enum pl_mem_model mem = o != NULL ? o->mem : PL_MEM_NATIVE;
+	int rc;
+	memset(r, 0, sizeof *r);
+	r->n_dev = ws->n_dev;
+	if (kind == PL_SIM_PLACETO)
+		rc = pl_sim_run_placeto(ws, pl, mem, r);
+	else
+		rc = pl_sim_run_native(ws, pl, mem, r);
+	pl_sim_finish(ws, r);
+	return rc;
+}
+
+/*
+ * The critical path: from the op that ends last, follow what held each op
+ * back: its device when it started after it was ready, else the op whose
+ * output released it.
+ */
+static void
+critical_path(struct pl_sim_ws *ws, struct pl_trace *tr)
+{
+	int n = ws->n, last = -1;
+	tr->critical_mask = pl_xcalloc(n ? n : 1, 1);
+	tr->critical = pl_xmalloc(sizeof *tr->critical * (n ? n : 1));
+	for (int v = 0; v < n; v++)
+		if (last < 0 || ws->end[v] > ws->end[last])
+			last = v;
+	int k = 0;
+	for (int v = last; v >= 0 && k < n && !tr->critical_mask[v];) {
+		tr->critical[k++] = v;
+		tr->critical_mask[v] = 1;
+		if (ws->prev_on_dev[v] >= 0 && ws->start[v] > ws->ready[v])
+			v = ws->prev_on_dev[v];
+		else
+			v = ws->pred[v];
+	}
+	for (int i = 0; i < k / 2; i++) {
+		int x = tr->critical[i];
+		tr->critical[i] = tr->critical[k - 1 - i];
+		tr->critical[k - 1 - i] = x;
+	}
+	tr->n_critical = k;
+}
+
+/* The full path. */
+struct pl_trace *
+pl_sim_trace(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_sim_opts *o, char **cause)
+{
+	if (pl_placement_check(pl, p->g, p->c, cause) != 0)
+		return NULL;
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	struct pl_trace *tr = pl_xcalloc(1, sizeof *tr);
+	int D = p->n_dev;
+	tr->n_dev = D;
+	tr->n_mem = pl_xcalloc(D, sizeof *tr->n_mem);
+	tr->mem = pl_xcalloc(D, sizeof *tr->mem);
+	ws->cap_mem = pl_xcalloc(D, sizeof *ws->cap_mem);
+	ws->tr = tr;
+	int rc = pl_sim_eval(ws, pl, o, &tr->res);
+	free(ws->cap_mem);
+	ws->cap_mem = NULL;
+	ws->tr = NULL;
+	if (rc != 0) {
+		*cause = pl_xasprintf("graph '%s': simulation did not complete (a cycle?)",
+		    p->g->name);
+		pl_sim_ws_free(ws);
+		pl_trace_free(tr);
+		return NULL;
+	}
+	int n = p->n_ops;
+	tr->n_ops = n;
+	tr->ops = pl_xmalloc(sizeof *tr->ops * (n ? n : 1));
+	for (int v = 0; v < n; v++)
+		tr->ops[v] = (struct pl_trace_op){ ws->start[v], ws->end[v], pl->dev[v] };
+	const struct pl_cluster *c = p->c;
+	if (o != NULL && o->kind == PL_SIM_PLACETO) {
+		tr->n_channels = D;
+		tr->channel_name = pl_xmalloc(sizeof *tr->channel_name * D);
+		for (int d = 0; d < D; d++)
+			tr->channel_name[d] = pl_xasprintf("/bus%s", c->dev[d].name);
+	} else if (c->shared_bus) {
+		tr->n_channels = 1;
+		tr->channel_name = pl_xmalloc(sizeof *tr->channel_name);
+		tr->channel_name[0] = pl_xstrdup("bus");
+	} else {
+		tr->n_channels = D * D;
+		tr->channel_name = pl_xmalloc(sizeof *tr->channel_name * D * D);
+		for (int a = 0; a < D; a++)
+			for (int b = 0; b < D; b++)
+				tr->channel_name[a * D + b] = pl_xasprintf("%s->%s",
+				    c->dev[a].name, c->dev[b].name);
+	}
+	critical_path(ws, tr);
+	pl_sim_ws_free(ws);
+	return tr;
+}
+
+/* Free a trace. */
+void
+pl_trace_free(struct pl_trace *t)
+{
+	if (t == NULL)
+		return;
+	free(t->ops);
+	free(t->xfers);
+	for (int i = 0; i < t->n_channels; i++)
+		free(t->channel_name[i]);
+	free(t->channel_name);
+	for (int d = 0; d < t->n_dev; d++)
+		free(t->mem != NULL ? t->mem[d] : NULL);
+	free(t->mem);
+	free(t->n_mem);
+	free(t->critical);
+	free(t->critical_mask);
+	free(t);
+}

@@ -1,0 +1,160 @@
+/*
+ * sim-int — what the simulator files (sim-common.c, sim-native.c,
+ * sim-placeto.c) share: the workspace, a binary heap on a flat array and
+ * the memory accounting engine.  Not a public header.
+ *
+ * Invariant: everything in a workspace is sized once, from the problem, in
+ * pl_sim_ws_new(); an evaluation only writes into those arrays, so the lean
+ * path allocates nothing.  Arrays marked "per eval" are overwritten by each
+ * evaluation; the others depend on the graph alone.
+ */
+#ifndef PL_SIM_INT_H
+#define PL_SIM_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim.h"
+
+/* A heap entry: ordered by (t, k); k carries the payload in its low bits. */
+struct pl_hent {
+	double t;
+	uint64_t k;
+};
+
+/* Whether a sorts before b. */
+static inline int
+pl_hent_less(const struct pl_hent *a, const struct pl_hent *b)
+{
+	return a->t < b->t || (a->t == b->t && a->k < b->k);
+}
+
+/* Push e onto the min-heap h of *n entries (capacity is the caller's). */
+static inline void
+pl_heap_push(struct pl_hent *h, int *n, struct pl_hent e)
+{
+	int i = (*n)++;
+	while (i > 0) {
+		int up = (i - 1) >> 1;
+		if (!pl_hent_less(&e, &h[up]))
+			break;
+		h[i] = h[up];
+		i = up;
+	}
+	h[i] = e;
+}
+
+/* Pop the smallest entry of a non-empty heap. */
+static inline struct pl_hent
+pl_heap_pop(struct pl_hent *h, int *n)
+{
+	struct pl_hent top = h[0];
+	struct pl_hent last = h[--(*n)];
+	int m = *n, i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= m)
+			break;
+		if (c + 1 < m && pl_hent_less(&h[c + 1], &h[c]))
+			c++;
+		if (!pl_hent_less(&h[c], &last))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (m > 0)
+		h[i] = last;
+	return top;
+}
+
+struct pl_sim_ws {
+	const struct pl_problem *p;
+	const struct pl_graph *g;
+	int n, n_dev, n_tensors;
+	size_t bytes;
+
+	/* Graph structure (native model). */
+	int *in_t_off, *in_t;		/* distinct input tensors per op */
+	int *in_to_cons;		/* per in_t entry: its t_cons entry */
+	int *t_cons_off, *t_cons;	/* distinct consumers per tensor, edge order */
+
+	/* Graph structure (Placeto model). */
+	int *par_off, *par;		/* distinct parents per op */
+	int *par_ce;			/* per par entry: the matching ch entry */
+	int *ch_off, *ch;		/* distinct children per op, by id */
+	int *ch_slot;			/* group slot of the child's output index */
+	int64_t *ch_bytes;		/* S(u)[idx(u, w)] */
+	int *ch_tensor;			/* tensor (u, idx(u, w)), or -1 */
+	int *op_rank, *rank_op;		/* op names by strcmp */
+	int *dev_rank, *rank_dev;	/* device names by strcmp */
+
+	/* Per eval. */
+	int *dev;
+	double *start, *end;
+	int *pending;
+	int *pred;			/* op that released this one, or -1 */
+	int *prev_on_dev;		/* op that ran before on its device, or -1 */
+	double *ready;
+	int *ref;			/* memory: holders of the op's outputs */
+	double *maxend;
+	int *stamp;			/* per ch entry: Placeto group seen */
+	unsigned stamp_gen;
+	int *xfer_of;			/* native: per t_cons entry; Placeto: copy owner per ch entry */
+	int *cref;			/* received copies: holders */
+	double *cmax;
+	int64_t *cbytes;
+	int *cdev;
+	/* transfers (at most one per t_cons / ch entry) */
+	int n_x;
+	int *x_a, *x_b;			/* native: tensor, dst; Placeto: op, slot */
+	int *x_src;
+	/* heaps */
+	struct pl_hent *qmem;		/* all device / channel waiting lists */
+	int *q_off, *q_n;		/* per queue: offset into qmem and size */
+	int n_queues;
+	int *q_busy;
+	struct pl_hent *ev;		/* event queue */
+	int n_ev;
+	struct pl_hent *fr;		/* pending memory frees */
+	int n_fr;
+	int *cnt;			/* scratch per queue */
+
+	/* memory engine */
+	int mem_strict;			/* 1: frees at t count after allocs at t */
+	int64_t live[PL_MAX_DEVICES];
+
+	/* recording (pl_sim_trace only) */
+	struct pl_trace *tr;
+	int cap_x;
+	int *cap_mem;
+};
+
+/* Model runners (sim-native.c, sim-placeto.c).  0 or -1 (incomplete). */
+int pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
+    enum pl_mem_model mem, struct pl_sim_result *r);
+int pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
+    enum pl_mem_model mem, struct pl_sim_result *r);
+
+/* Memory engine (sim-common.c). */
+void pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
+    enum pl_mem_model mem, int strict);
+void pl_sim_mem_alloc(struct pl_sim_ws *ws, struct pl_sim_result *r,
+    double t, int d, int64_t bytes);
+/* Schedule a free of bytes on d at time t (t >= every alloc so far). */
+static inline void
+pl_sim_mem_free(struct pl_sim_ws *ws, double t, int d, int64_t bytes)
+{
+	if (bytes <= 0)
+		return;
+	pl_heap_push(ws->fr, &ws->n_fr,
+	    (struct pl_hent){ t, ((uint64_t)d << 56) | (uint64_t)bytes });
+}
+void pl_sim_mem_end(struct pl_sim_ws *ws, struct pl_sim_result *r);
+
+/* Recording a transfer (trace only). */
+void pl_sim_rec_xfer(struct pl_sim_ws *ws, const struct pl_trace_xfer *x);
+
+/* Fill the per-device totals of r from the run (busy time). */
+void pl_sim_finish(struct pl_sim_ws *ws, struct pl_sim_result *r);
+
+#endif

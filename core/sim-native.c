@@ -1,0 +1,258 @@
+/*
+ * sim-native — the native model: heterogeneous devices running one op at a
+ * time, list scheduling by priority (or first-ready first, ties by
+ * topological index), one transfer per (tensor, destination device) on its
+ * link channel, and memory per device over time (docs/SIMULATION.md).
+ *
+ * Invariant: the simulation advances in batches of equal time: all
+ * completions at time t are handled (releasing ops and creating transfers)
+ * before any idle device or channel picks its next item at t, so the choice
+ * among items that become ready together follows the priorities, never the
+ * order of the completions.  Nothing here allocates.
+ */
+#include "cost.h"
+#include "sim-int.h"
+
+/* Mark queue q to be looked at before time advances. */
+static inline void
+mark(struct pl_sim_ws *ws, int *ndirty, int q)
+{
+	if (!(ws->q_busy[q] & 2)) {
+		ws->q_busy[q] |= 2;
+		ws->cnt[(*ndirty)++] = q;
+	}
+}
+
+/* Push an item onto queue q. */
+static inline void
+qpush(struct pl_sim_ws *ws, int q, double k1, uint64_t k2)
+{
+	pl_heap_push(ws->qmem + ws->q_off[q], &ws->q_n[q], (struct pl_hent){ k1, k2 });
+}
+
+/* Op w has all its inputs at time t, the last from op `by`. */
+static inline void
+release(struct pl_sim_ws *ws, const struct pl_placement *pl, int *ndirty,
+    int w, double t, int by)
+{
+	ws->ready[w] = t;
+	ws->pred[w] = by;
+	int d = ws->dev[w];
+	qpush(ws, d, pl->prio != NULL ? -pl->prio[w] : t,
+	    (uint64_t)ws->g->topo_pos[w]);
+	mark(ws, ndirty, d);
+}
+
+/* One more holder of u's outputs is done at e. */
+static inline void
+dec_out(struct pl_sim_ws *ws, int u, double e)
+{
+	if (e > ws->maxend[u])
+		ws->maxend[u] = e;
+	if (--ws->ref[u] == 0)
+		pl_sim_mem_free(ws, ws->maxend[u], ws->dev[u], ws->g->ops[u].out_bytes);
+}
+
+/* One more consumer of received copy x is done at e. */
+static inline void
+dec_copy(struct pl_sim_ws *ws, int x, double e)
+{
+	if (e > ws->cmax[x])
+		ws->cmax[x] = e;
+	if (--ws->cref[x] == 0)
+		pl_sim_mem_free(ws, ws->cmax[x], ws->cdev[x], ws->cbytes[x]);
+}
+
+/* Memory when op v starts on d and runs [s, e). */
+static void
+mem_op(struct pl_sim_ws *ws, struct pl_sim_result *r, enum pl_mem_model mem,
+    int v, int d, double s, double e)
+{
+	const struct pl_op *o = &ws->g->ops[v];
+	if (mem == PL_MEM_PLACETO) {
+		pl_sim_mem_alloc(ws, r, s, d, o->out_bytes);
+		dec_out(ws, v, e);
+		for (int i = ws->par_off[v]; i < ws->par_off[v + 1]; i++)
+			dec_out(ws, ws->par[i], e);
+		return;
+	}
+	pl_sim_mem_alloc(ws, r, s, d, o->out_bytes + o->temp_bytes);
+	pl_sim_mem_free(ws, e, d, o->temp_bytes);
+	dec_out(ws, v, e);
+	for (int i = ws->in_t_off[v]; i < ws->in_t_off[v + 1]; i++) {
+		int u = ws->g->tensors[ws->in_t[i]].op;
+		if (ws->dev[u] == d)
+			dec_out(ws, u, e);
+		else
+			dec_copy(ws, ws->xfer_of[ws->in_to_cons[i]], e);
+	}
+}
+
+/* Run the native model. */
+int
+pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
+    enum pl_mem_model mem, struct pl_sim_result *r)
+{
+	const struct pl_graph *g = ws->g;
+	const struct pl_cluster *c = ws->p->c;
+	const double *tt = ws->p->time_us;
+	int n = ws->n, D = ws->n_dev;
+	int shared = c->shared_bus;
+	int nq = D + (shared ? 1 : D * D);
+	int last[PL_MAX_DEVICES];
+
+	/* Setup: devices, pending inputs, holders of outputs, queue sizes. */
+	for (int q = 0; q <= nq; q++)
+		ws->cnt[q] = 0;
+	for (int v = 0; v < n; v++) {
+		int d = pl->dev[v];
+		ws->dev[v] = d;
+		ws->cnt[d]++;
+		ws->pending[v] = ws->in_t_off[v + 1] - ws->in_t_off[v];
+		ws->ref[v] = 1 + (mem == PL_MEM_PLACETO ? ws->ch_off[v + 1] - ws->ch_off[v] : 0);
+		ws->maxend[v] = 0;
+		ws->pred[v] = -1;
+		ws->prev_on_dev[v] = -1;
+	}
+	for (int t = 0; t < ws->n_tensors; t++) {
+		int u = g->tensors[t].op, du = ws->dev[u];
+		uint64_t seen = 0;
+		for (int k = ws->t_cons_off[t]; k < ws->t_cons_off[t + 1]; k++) {
+			int dw = ws->dev[ws->t_cons[k]];
+			if (dw == du) {
+				if (mem == PL_MEM_NATIVE)
+					ws->ref[u]++;
+			} else if (!((seen >> dw) & 1)) {
+				seen |= (uint64_t)1 << dw;
+				if (mem == PL_MEM_NATIVE)
+					ws->ref[u]++;
+				ws->cnt[D + (shared ? 0 : du * D + dw)]++;
+			}
+		}
+	}
+	int off = 0;
+	for (int q = 0; q < nq; q++) {
+		ws->q_off[q] = off;
+		off += ws->cnt[q];
+		ws->q_n[q] = 0;
+		ws->q_busy[q] = 0;
+	}
+	for (int d = 0; d < D; d++)
+		last[d] = -1;
+	ws->n_x = 0;
+	ws->n_ev = 0;
+	pl_sim_mem_begin(ws, r, mem, mem == PL_MEM_PLACETO);
+
+	int ndirty = 0, done = 0;
+	double t = 0;
+	for (int v = 0; v < n; v++)
+		if (ws->pending[v] == 0)
+			release(ws, pl, &ndirty, v, 0, -1);
+	for (;;) {
+		/* Idle devices and channels take their best waiting item. */
+		while (ndirty > 0) {
+			int q = ws->cnt[--ndirty];
+			ws->q_busy[q] &= ~2;
+			if ((ws->q_busy[q] & 1) || ws->q_n[q] == 0)
+				continue;
+			struct pl_hent it = pl_heap_pop(ws->qmem + ws->q_off[q], &ws->q_n[q]);
+			ws->q_busy[q] |= 1;
+			if (q < D) {
+				int v = g->topo[it.k];
+				double cost = tt[(size_t)v * D + q];
+				double e = t + cost;
+				ws->start[v] = t;
+				ws->end[v] = e;
+				ws->prev_on_dev[v] = last[q];
+				last[q] = v;
+				r->busy_us[q] += cost;
+				pl_heap_push(ws->ev, &ws->n_ev, (struct pl_hent){ e, (uint64_t)v });
+				mem_op(ws, r, mem, v, q, t, e);
+			} else {
+				int x = (int)it.k;
+				int src = ws->x_src[x], dst = ws->x_b[x];
+				int64_t bytes = ws->cbytes[x];
+				double e = t + pl_cost_xfer_us(c, src, dst, bytes);
+				pl_heap_push(ws->ev, &ws->n_ev, (struct pl_hent){ e, (uint64_t)(n + x) });
+				r->bytes_moved += bytes;
+				r->bytes_out[src] += bytes;
+				r->bytes_in[dst] += bytes;
+				r->n_transfers++;
+				if (mem == PL_MEM_NATIVE) {
+					dec_out(ws, g->tensors[ws->x_a[x]].op, e);
+					ws->cmax[x] = e;
+					pl_sim_mem_alloc(ws, r, t, dst, bytes);
+				}
+				if (ws->tr != NULL)
+					pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
+					    .tensor = ws->x_a[x], .src_dev = src, .dst_dev = dst,
+					    .channel = q - D, .start = t, .end = e,
+					    .busy_until = e, .bytes = bytes });
+			}
+		}
+		if (ws->n_ev == 0)
+			break;
+		/* Every completion at the next time. */
+		t = ws->ev[0].t;
+		while (ws->n_ev > 0 && ws->ev[0].t == t) {
+			int k = (int)pl_heap_pop(ws->ev, &ws->n_ev).k;
+			if (k < n) {
+				int v = k, d = ws->dev[v];
+				ws->q_busy[d] &= ~1;
+				mark(ws, &ndirty, d);
+				done++;
+				const struct pl_op *o = &g->ops[v];
+				for (int tn = o->first_tensor; tn < o->first_tensor + o->n_tensors; tn++) {
+					int x0 = ws->n_x;
+					uint64_t seen = 0;
+					for (int kc = ws->t_cons_off[tn]; kc < ws->t_cons_off[tn + 1]; kc++) {
+						int w = ws->t_cons[kc], dw = ws->dev[w];
+						if (dw == d) {
+							if (--ws->pending[w] == 0)
+								release(ws, pl, &ndirty, w, t, v);
+							continue;
+						}
+						int x;
+						if (!((seen >> dw) & 1)) {
+							seen |= (uint64_t)1 << dw;
+							x = ws->n_x++;
+							ws->x_a[x] = tn;
+							ws->x_b[x] = dw;
+							ws->x_src[x] = d;
+							ws->cref[x] = 0;
+							ws->cbytes[x] = g->tensors[tn].bytes;
+							ws->cdev[x] = dw;
+							int q = D + (shared ? 0 : d * D + dw);
+							qpush(ws, q, pl->tprio != NULL ?
+							    -pl->tprio[(size_t)tn * D + dw] : t, (uint64_t)x);
+							mark(ws, &ndirty, q);
+						} else {
+							for (x = x0; ws->x_b[x] != dw; x++)
+								;
+						}
+						ws->xfer_of[kc] = x;
+						ws->cref[x]++;
+					}
+				}
+			} else {
+				int x = k - n, tn = ws->x_a[x], dst = ws->x_b[x];
+				int q = D + (shared ? 0 : ws->x_src[x] * D + dst);
+				ws->q_busy[q] &= ~1;
+				mark(ws, &ndirty, q);
+				int u = g->tensors[tn].op;
+				for (int kc = ws->t_cons_off[tn]; kc < ws->t_cons_off[tn + 1]; kc++) {
+					int w = ws->t_cons[kc];
+					if (ws->dev[w] == dst && --ws->pending[w] == 0)
+						release(ws, pl, &ndirty, w, t, u);
+				}
+			}
+		}
+	}
+	pl_sim_mem_end(ws, r);
+	double ms = 0;
+	for (int v = 0; v < n; v++)
+		if (ws->end[v] > ms)
+			ms = ws->end[v];
+	r->makespan_us = ms;
+	return done == n ? 0 : -1;
+}

@@ -1,0 +1,294 @@
+/*
+ * sim-placeto — Placeto's reference simulator, reimplemented from
+ * specs/placeto-sim.md: one global event queue ordered by
+ * (time, kind REMOVE < BUS < DEV, key), FIFO waiting lists keyed
+ * (ready time, sequence number), one compute queue and one outgoing bus per
+ * device, one broadcast transfer per output index with a remote consumer,
+ * delta1 after every non-zero-cost op, delta2 after every transfer, and the
+ * run time as the time of the last event popped.
+ *
+ * Invariant: the key's string comparisons are replaced by ranks of the
+ * names under strcmp (computed once per workspace), which order events
+ * exactly as the strings do; every time is computed with the same double
+ * operations in the same order as the reference, so results are bit-exact.
+ * A resource has one pending event while busy and none while idle.
+ */
+#include "sim-int.h"
+
+#define K_REMOVE ((uint64_t)0)
+#define K_BUS ((uint64_t)1 << 62)
+#define K_DEV ((uint64_t)2 << 62)
+#define RANK_MASK (((uint64_t)1 << 24) - 1)
+
+/* Offer node v to device d's waiting list, ready at r. */
+static inline void
+offer_dev(struct pl_sim_ws *ws, uint32_t *seq, int v, int d, double r)
+{
+	++*seq;
+	pl_heap_push(ws->qmem + ws->q_off[d], &ws->q_n[d],
+	    (struct pl_hent){ r, ((uint64_t)*seq << 32) | (uint32_t)v });
+	if (!ws->q_busy[d]) {
+		ws->q_busy[d] = 1;
+		pl_heap_push(ws->ev, &ws->n_ev,
+		    (struct pl_hent){ r, K_DEV | (uint64_t)ws->dev_rank[d] });
+	}
+}
+
+/* Offer transfer x to the bus of device d, ready at r. */
+static inline void
+offer_bus(struct pl_sim_ws *ws, uint32_t *seq, int x, int d, double r)
+{
+	int q = ws->n_dev + d;
+	++*seq;
+	pl_heap_push(ws->qmem + ws->q_off[q], &ws->q_n[q],
+	    (struct pl_hent){ r, ((uint64_t)*seq << 32) | (uint32_t)x });
+	if (!ws->q_busy[q]) {
+		ws->q_busy[q] = 1;
+		pl_heap_push(ws->ev, &ws->n_ev,
+		    (struct pl_hent){ r, K_BUS | (uint64_t)ws->dev_rank[d] });
+	}
+}
+
+/* The event that delivers parent u to child w at t. */
+static inline void
+push_remove(struct pl_sim_ws *ws, int u, int w, double t)
+{
+	pl_heap_push(ws->ev, &ws->n_ev, (struct pl_hent){ t, K_REMOVE |
+	    ((uint64_t)ws->op_rank[u] << 24) | (uint64_t)ws->op_rank[w] });
+}
+
+/* One more holder of u's outputs is done at e. */
+static inline void
+dec_out(struct pl_sim_ws *ws, int u, double e)
+{
+	if (e > ws->maxend[u])
+		ws->maxend[u] = e;
+	if (--ws->ref[u] == 0)
+		pl_sim_mem_free(ws, ws->maxend[u], ws->dev[u], ws->g->ops[u].out_bytes);
+}
+
+/* One more consumer of the received copy owned by entry x is done at e. */
+static inline void
+dec_copy(struct pl_sim_ws *ws, int x, double e)
+{
+	if (e > ws->cmax[x])
+		ws->cmax[x] = e;
+	if (--ws->cref[x] == 0)
+		pl_sim_mem_free(ws, ws->cmax[x], ws->cdev[x], ws->cbytes[x]);
+}
+
+/* Memory when op v starts on d and runs [s, e). */
+static void
+mem_op(struct pl_sim_ws *ws, struct pl_sim_result *r, enum pl_mem_model mem,
+    int v, int d, double s, double e)
+{
+	const struct pl_op *o = &ws->g->ops[v];
+	if (mem == PL_MEM_PLACETO) {
+		pl_sim_mem_alloc(ws, r, s, d, o->out_bytes);
+		dec_out(ws, v, e);
+		for (int i = ws->par_off[v]; i < ws->par_off[v + 1]; i++)
+			dec_out(ws, ws->par[i], e);
+		return;
+	}
+	pl_sim_mem_alloc(ws, r, s, d, o->out_bytes + o->temp_bytes);
+	pl_sim_mem_free(ws, e, d, o->temp_bytes);
+	dec_out(ws, v, e);
+	for (int i = ws->par_off[v]; i < ws->par_off[v + 1]; i++) {
+		int u = ws->par[i];
+		if (ws->dev[u] == d)
+			dec_out(ws, u, e);
+		else
+			dec_copy(ws, ws->xfer_of[ws->par_ce[i]], e);
+	}
+}
+
+/* Next stamp generation (stamps mark groups already seen for an op). */
+static inline unsigned
+next_gen(struct pl_sim_ws *ws)
+{
+	if (++ws->stamp_gen == 0) {
+		for (int i = 0; i < ws->ch_off[ws->n]; i++)
+			ws->stamp[i] = 0;
+		ws->stamp_gen = 1;
+	}
+	return ws->stamp_gen;
+}
+
+/* Run the Placeto model. */
+int
+pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
+    enum pl_mem_model mem, struct pl_sim_result *r)
+{
+	const struct pl_cluster *c = ws->p->c;
+	const double *tt = ws->p->time_us;
+	const double delta1 = c->placeto.delta1, delta2 = c->placeto.delta2;
+	const double speed = c->placeto.transfer_speed;
+	int n = ws->n, D = ws->n_dev, nq = 2 * D;
+	int last[PL_MAX_DEVICES];
+
+	/* Setup: devices, pending parents, holders of outputs, queue sizes. */
+	for (int q = 0; q < nq; q++)
+		ws->cnt[q] = 0;
+	for (int v = 0; v < n; v++) {
+		int d = pl->dev[v];
+		ws->dev[v] = d;
+		ws->cnt[d]++;
+		ws->pending[v] = ws->par_off[v + 1] - ws->par_off[v];
+		ws->ref[v] = 1 + (mem == PL_MEM_PLACETO ? ws->ch_off[v + 1] - ws->ch_off[v] : 0);
+		ws->maxend[v] = 0;
+		ws->pred[v] = -1;
+		ws->prev_on_dev[v] = -1;
+	}
+	unsigned gen = next_gen(ws);
+	for (int u = 0; u < n; u++) {
+		int du = ws->dev[u], base = ws->ch_off[u];
+		for (int k = base; k < ws->ch_off[u + 1]; k++) {
+			if (ws->dev[ws->ch[k]] == du) {
+				if (mem == PL_MEM_NATIVE)
+					ws->ref[u]++;
+				continue;
+			}
+			int s = base + ws->ch_slot[k];
+			if (ws->stamp[s] != (int)gen) {
+				ws->stamp[s] = (int)gen;
+				ws->cnt[D + du]++;
+				if (mem == PL_MEM_NATIVE)
+					ws->ref[u]++;
+			}
+		}
+	}
+	int off = 0;
+	for (int q = 0; q < nq; q++) {
+		ws->q_off[q] = off;
+		off += ws->cnt[q];
+		ws->q_n[q] = 0;
+		ws->q_busy[q] = 0;
+	}
+	for (int d = 0; d < D; d++)
+		last[d] = -1;
+	ws->n_x = 0;
+	ws->n_ev = 0;
+	pl_sim_mem_begin(ws, r, mem, mem == PL_MEM_PLACETO);
+	gen = next_gen(ws);
+
+	/* Sources, in list order, at init_offset. */
+	uint32_t seq = 0;
+	for (int v = 0; v < n; v++)
+		if (ws->pending[v] == 0) {
+			ws->ready[v] = c->placeto.init_offset;
+			offer_dev(ws, &seq, v, ws->dev[v], c->placeto.init_offset);
+		}
+
+	double run_time = 0;
+	int done = 0;
+	while (ws->n_ev > 0) {
+		struct pl_hent e = pl_heap_pop(ws->ev, &ws->n_ev);
+		double t = e.t;
+		if (t > run_time)
+			run_time = t;
+		uint64_t kind = e.k & ((uint64_t)3 << 62);
+		if (kind == K_REMOVE) {
+			int w = ws->rank_op[e.k & RANK_MASK];
+			if (--ws->pending[w] == 0) {
+				ws->ready[w] = t;
+				ws->pred[w] = ws->rank_op[(e.k >> 24) & RANK_MASK];
+				offer_dev(ws, &seq, w, ws->dev[w], t);
+			}
+		} else if (kind == K_DEV) {
+			int d = ws->rank_dev[e.k & RANK_MASK];
+			if (ws->q_n[d] == 0) {
+				ws->q_busy[d] = 0;
+				continue;
+			}
+			struct pl_hent it = pl_heap_pop(ws->qmem + ws->q_off[d], &ws->q_n[d]);
+			int v = (int)(it.k & 0xffffffffu);
+			double cost = tt[(size_t)v * D + d];
+			double end = t + cost;
+			ws->start[v] = t;
+			ws->end[v] = end;
+			ws->prev_on_dev[v] = last[d];
+			last[d] = v;
+			done++;
+			r->busy_us[d] += cost;
+			pl_heap_push(ws->ev, &ws->n_ev, (struct pl_hent){
+			    cost == 0 ? end : end + delta1, K_DEV | (uint64_t)ws->dev_rank[d] });
+			mem_op(ws, r, mem, v, d, t, end);
+			int base = ws->ch_off[v];
+			for (int k = base; k < ws->ch_off[v + 1]; k++) {
+				int w = ws->ch[k];
+				if (ws->dev[w] == d) {
+					push_remove(ws, v, w, end);
+					continue;
+				}
+				int s = base + ws->ch_slot[k];
+				if (ws->stamp[s] == (int)gen)
+					continue;
+				ws->stamp[s] = (int)gen;
+				int x = ws->n_x++;
+				ws->x_a[x] = v;
+				ws->x_b[x] = ws->ch_slot[k];
+				ws->x_src[x] = k;	/* first receiver entry */
+				offer_bus(ws, &seq, x, d, end);
+			}
+		} else {
+			int d = ws->rank_dev[e.k & RANK_MASK];
+			int q = D + d;
+			if (ws->q_n[q] == 0) {
+				ws->q_busy[q] = 0;
+				continue;
+			}
+			struct pl_hent *top = ws->qmem + ws->q_off[q];
+			if (top->t > t) {
+				pl_heap_push(ws->ev, &ws->n_ev,
+				    (struct pl_hent){ top->t, K_BUS | (uint64_t)ws->dev_rank[d] });
+				continue;
+			}
+			struct pl_hent it = pl_heap_pop(top, &ws->q_n[q]);
+			int x = (int)(it.k & 0xffffffffu);
+			int u = ws->x_a[x], slot = ws->x_b[x], k0 = ws->x_src[x];
+			int64_t bytes = ws->ch_bytes[k0];
+			double delay = (double)bytes / speed;
+			double arrive = t + delay;
+			uint64_t seen = 0;
+			int own[PL_MAX_DEVICES];
+			if (mem == PL_MEM_NATIVE)
+				dec_out(ws, u, arrive);
+			for (int k = k0; k < ws->ch_off[u + 1]; k++) {
+				int w = ws->ch[k], dw = ws->dev[w];
+				if (ws->ch_slot[k] != slot || dw == d)
+					continue;
+				push_remove(ws, u, w, arrive);
+				if (!((seen >> dw) & 1)) {
+					seen |= (uint64_t)1 << dw;
+					own[dw] = k;
+					r->bytes_in[dw] += bytes;
+					if (mem == PL_MEM_NATIVE) {
+						ws->cref[k] = 0;
+						ws->cmax[k] = arrive;
+						ws->cbytes[k] = bytes;
+						ws->cdev[k] = dw;
+						pl_sim_mem_alloc(ws, r, t, dw, bytes);
+					}
+				}
+				if (mem == PL_MEM_NATIVE) {
+					/* the copy's owner: the first receiver on dw */
+					ws->xfer_of[k] = own[dw];
+					ws->cref[own[dw]]++;
+				}
+			}
+			pl_heap_push(ws->ev, &ws->n_ev,
+			    (struct pl_hent){ arrive + delta2, K_BUS | (uint64_t)ws->dev_rank[d] });
+			r->bytes_moved += bytes;
+			r->bytes_out[d] += bytes;
+			r->n_transfers++;
+			if (ws->tr != NULL)
+				pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
+				    .tensor = ws->ch_tensor[k0], .src_dev = d, .dst_dev = -1,
+				    .channel = d, .start = t, .end = arrive,
+				    .busy_until = arrive + delta2, .bytes = bytes });
+		}
+	}
+	pl_sim_mem_end(ws, r);
+	r->makespan_us = run_time;
+	return done == n ? 0 : -1;
+}

@@ -1,0 +1,486 @@
+/*
+ * test-sim-placeto — the Placeto simulator against the two worked examples
+ * of specs/placeto-sim.md (exact equality on doubles), and against a second,
+ * deliberately naive implementation written straight from the spec (linear
+ * scans, string comparisons, no precomputation) on random and tie-heavy
+ * graphs, plus schedule invariants.
+ *
+ * Invariant: every comparison of times is exact (==); tie-heavy cases use
+ * integer costs and sizes that are multiples of transfer_speed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "sim-testutil.h"
+#include "sim.h"
+#include "xmalloc.h"
+
+/* ---- the naive reference ------------------------------------------------ */
+
+enum { R_REMOVE, R_BUS, R_DEV };
+
+struct r_event {
+	double t;
+	int kind, a, b;
+};
+
+struct r_item {
+	double ready;
+	int seq;
+	int v;			/* node, or producer of a transfer */
+	int idx;		/* transfer: output index */
+	double delay;
+};
+
+struct r_sim {
+	const struct pl_graph *g;
+	const struct pl_cluster *c;
+	const struct pl_problem *p;
+	const int *dev;
+	struct r_event *ev;
+	int n_ev, cap_ev;
+	struct r_item **wait;	/* 2 * n_dev lists: devices then buses */
+	int *n_wait;
+	int *busy;
+	int seq;
+	double *start, *end;
+};
+
+/* Event order of spec section 3, with strcmp on the names. */
+static int
+r_less(const struct r_sim *s, const struct r_event *x, const struct r_event *y)
+{
+	if (x->t != y->t)
+		return x->t < y->t;
+	if (x->kind != y->kind)
+		return x->kind < y->kind;
+	if (x->kind == R_REMOVE) {
+		int k = strcmp(s->g->ops[x->a].name, s->g->ops[y->a].name);
+		if (k == 0)
+			k = strcmp(s->g->ops[x->b].name, s->g->ops[y->b].name);
+		return k < 0;
+	}
+	return strcmp(s->c->dev[x->a].name, s->c->dev[y->a].name) < 0;
+}
+
+/* Push an event. */
+static void
+r_push(struct r_sim *s, double t, int kind, int a, int b)
+{
+	if (s->n_ev == s->cap_ev) {
+		s->cap_ev = s->cap_ev ? 2 * s->cap_ev : 16;
+		s->ev = realloc(s->ev, sizeof *s->ev * s->cap_ev);
+	}
+	s->ev[s->n_ev++] = (struct r_event){ t, kind, a, b };
+}
+
+/* Offer an item to waiting list q (devices 0..D-1, buses D..2D-1). */
+static void
+r_offer(struct r_sim *s, int q, struct r_item it)
+{
+	int D = s->c->n_dev;
+	it.seq = ++s->seq;
+	s->wait[q][s->n_wait[q]++] = it;
+	if (!s->busy[q]) {
+		s->busy[q] = 1;
+		r_push(s, it.ready, q < D ? R_DEV : R_BUS, q % D, 0);
+	}
+}
+
+/* Index of the first item of waiting list q (smallest (ready, seq)). */
+static int
+r_first(struct r_sim *s, int q)
+{
+	int best = 0;
+	for (int i = 1; i < s->n_wait[q]; i++) {
+		struct r_item *a = &s->wait[q][i], *b = &s->wait[q][best];
+		if (a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq))
+			best = i;
+	}
+	return best;
+}
+
+/* Remove item i of list q. */
+static struct r_item
+r_take(struct r_sim *s, int q, int i)
+{
+	struct r_item it = s->wait[q][i];
+	s->wait[q][i] = s->wait[q][--s->n_wait[q]];
+	return it;
+}
+
+/* Whether u is a parent of w (some edge u -> w). */
+static int
+r_parent(const struct pl_graph *g, int u, int w)
+{
+	for (int e = 0; e < g->n_edges; e++)
+		if (g->edges[e].src == u && g->edges[e].dst == w)
+			return 1;
+	return 0;
+}
+
+/* idx(u, w): output index of the last edge u -> w in input order. */
+static int
+r_idx(const struct pl_graph *g, int u, int w)
+{
+	int idx = -1;
+	for (int e = 0; e < g->n_edges; e++)
+		if (g->edges[e].src == u && g->edges[e].dst == w)
+			idx = g->tensors[g->edges[e].tensor].index;
+	return idx;
+}
+
+/* S(u)[idx], 0 when missing. */
+static int64_t
+r_size(const struct pl_graph *g, int u, int idx)
+{
+	for (int t = 0; t < g->n_tensors; t++)
+		if (g->tensors[t].op == u && g->tensors[t].index == idx)
+			return g->tensors[t].bytes;
+	return 0;
+}
+
+/* Simulate; fills start/end, returns run_time. */
+static double
+r_simulate(const struct pl_problem *p, const int *dev, double *start, double *end)
+{
+	const struct pl_graph *g = p->g;
+	const struct pl_cluster *c = p->c;
+	int n = g->n_ops, D = c->n_dev;
+	struct r_sim s = { .g = g, .c = c, .p = p, .dev = dev, .start = start, .end = end };
+	s.wait = calloc(2 * D, sizeof *s.wait);
+	s.n_wait = calloc(2 * D, sizeof *s.n_wait);
+	s.busy = calloc(2 * D, sizeof *s.busy);
+	for (int q = 0; q < 2 * D; q++)
+		s.wait[q] = calloc((size_t)n * (n + 1) + 1, sizeof **s.wait);
+	int *missing = calloc(n, sizeof *missing);
+	for (int w = 0; w < n; w++)
+		for (int u = 0; u < n; u++)
+			missing[w] += r_parent(g, u, w);
+	const struct pl_placeto_params *pp = &c->placeto;
+	for (int v = 0; v < n; v++)
+		if (missing[v] == 0)
+			r_offer(&s, dev[v], (struct r_item){ .ready = pp->init_offset, .v = v });
+	double run_time = 0;
+	int *gidx = calloc(n + 1, sizeof *gidx);
+	while (s.n_ev > 0) {
+		int bi = 0;
+		for (int i = 1; i < s.n_ev; i++)
+			if (r_less(&s, &s.ev[i], &s.ev[bi]))
+				bi = i;
+		struct r_event e = s.ev[bi];
+		s.ev[bi] = s.ev[--s.n_ev];
+		if (e.t > run_time)
+			run_time = e.t;
+		if (e.kind == R_DEV) {
+			int d = e.a;
+			if (s.n_wait[d] == 0) {
+				s.busy[d] = 0;
+				continue;
+			}
+			struct r_item it = r_take(&s, d, r_first(&s, d));
+			int v = it.v;
+			double cost = pl_problem_op_us(p, v, d);
+			start[v] = e.t;
+			end[v] = e.t + cost;
+			r_push(&s, cost == 0 ? end[v] : end[v] + pp->delta1, R_DEV, d, 0);
+			int ng = 0;
+			for (int w = 0; w < n; w++) {
+				if (!r_parent(g, v, w))
+					continue;
+				if (dev[w] == d) {
+					r_push(&s, end[v], R_REMOVE, v, w);
+					continue;
+				}
+				int idx = r_idx(g, v, w), k;
+				for (k = 0; k < ng && gidx[k] != idx; k++)
+					;
+				if (k == ng)
+					gidx[ng++] = idx;
+			}
+			for (int k = 0; k < ng; k++)
+				r_offer(&s, D + d, (struct r_item){ .ready = end[v], .v = v,
+				    .idx = gidx[k], .delay = (double)r_size(g, v, gidx[k]) / pp->transfer_speed });
+		} else if (e.kind == R_BUS) {
+			int q = D + e.a;
+			if (s.n_wait[q] == 0) {
+				s.busy[q] = 0;
+				continue;
+			}
+			int i = r_first(&s, q);
+			if (s.wait[q][i].ready > e.t) {
+				r_push(&s, s.wait[q][i].ready, R_BUS, e.a, 0);
+				continue;
+			}
+			struct r_item it = r_take(&s, q, i);
+			double arrive = e.t + it.delay;
+			for (int w = 0; w < n; w++)
+				if (r_parent(g, it.v, w) && dev[w] != e.a && r_idx(g, it.v, w) == it.idx)
+					r_push(&s, arrive, R_REMOVE, it.v, w);
+			r_push(&s, arrive + pp->delta2, R_BUS, e.a, 0);
+		} else {
+			if (--missing[e.b] == 0)
+				r_offer(&s, dev[e.b], (struct r_item){ .ready = e.t, .v = e.b });
+		}
+	}
+	for (int q = 0; q < 2 * D; q++)
+		free(s.wait[q]);
+	free(s.wait);
+	free(s.n_wait);
+	free(s.busy);
+	free(s.ev);
+	free(missing);
+	free(gidx);
+	return run_time;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static const struct pl_sim_opts placeto_opts = { PL_SIM_PLACETO, PL_MEM_PLACETO };
+
+/* Trace of placement dev (array) or fail the test. */
+static struct pl_trace *
+run_trace(const struct pl_problem *p, const int *dev)
+{
+	struct pl_placement *pl = pl_placement_new(p->n_ops, p->n_dev);
+	memcpy(pl->dev, dev, sizeof *dev * p->n_ops);
+	char *cause = NULL;
+	struct pl_trace *tr = pl_sim_trace(p, pl, &placeto_opts, &cause);
+	if (tr == NULL)
+		fail_msg("trace: %s", cause);
+	pl_placement_free(pl);
+	return tr;
+}
+
+/* ---- worked examples ---------------------------------------------------- */
+
+/* Spec section 8: the 4-node example, run_time 70.5. */
+static void
+test_worked_example(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("example");
+	int a = tu_op(b, "a", 10, 76000);
+	int bb = tu_op(b, "b", 20, 3800);
+	int c = tu_op(b, "c", 0, 0);
+	int d = tu_op(b, "d", 5, 8);
+	pl_graph_add_edge(b, a, bb, 0, 76000);
+	pl_graph_add_edge(b, a, c, 0, 76000);
+	pl_graph_add_edge(b, a, d, 0, 76000);
+	pl_graph_add_edge(b, bb, d, 0, 3800);
+	pl_graph_add_edge(b, c, d, 0, 0);
+	struct pl_graph *g = tu_build(b);
+	struct pl_cluster *cl = tu_cluster(3, 1e9, 0, (int64_t)1 << 34);
+	struct pl_problem *p = tu_problem(g, cl);
+	int dev[] = { 0, 0, 1, 2 };
+	struct pl_trace *tr = run_trace(p, dev);
+	assert_true(tr->ops[a].start == 0 && tr->ops[a].end == 10);
+	double sb = 10.0 + 5.7, eb = sb + 20.0;
+	assert_true(tr->ops[bb].start == sb && tr->ops[bb].end == eb);
+	assert_true(eb + 5.7 == 41.400000000000006);
+	assert_true(tr->ops[c].start == 20 && tr->ops[c].end == 20);
+	assert_true(tr->ops[d].start == 45.5 && tr->ops[d].end == 50.5);
+	assert_true(tr->res.makespan_us == 70.5);
+	/* a's one broadcast, c's 0-byte transfer, b's transfer */
+	assert_int_equal(tr->n_xfers, 3);
+	assert_true(tr->xfers[0].start == 10 && tr->xfers[0].end == 20 &&
+	    tr->xfers[0].busy_until == 45);
+	assert_true(tr->xfers[1].start == 20 && tr->xfers[1].end == 20 &&
+	    tr->xfers[1].bytes == 0);
+	assert_true(tr->xfers[2].start == 45 && tr->xfers[2].end == 45.5 &&
+	    tr->xfers[2].busy_until == 70.5);
+	assert_int_equal(tr->res.n_transfers, 3);
+	assert_int_equal(tr->res.bytes_moved, 76000 + 3800);
+
+	/* The lean path gives the same run time. */
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	struct pl_placement *pl = pl_placement_new(4, 3);
+	memcpy(pl->dev, dev, sizeof dev);
+	struct pl_sim_result r;
+	assert_int_equal(pl_sim_eval(ws, pl, &placeto_opts, &r), 0);
+	assert_true(r.makespan_us == 70.5);
+	/* and so does the naive reference */
+	double st[4], en[4];
+	assert_true(r_simulate(p, dev, st, en) == 70.5);
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	pl_trace_free(tr);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
+/* Spec section 8: the tie-break example, REMOVE events ordered by name. */
+static void
+test_tie_break_example(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("tie");
+	int p2 = tu_op(b, "p2", 10, 7600);
+	int p1 = tu_op(b, "p1", 10, 7600);
+	int c1 = tu_op(b, "c1", 5, 0);
+	int c2 = tu_op(b, "c2", 7, 0);
+	pl_graph_add_edge(b, p2, c1, 0, 7600);
+	pl_graph_add_edge(b, p1, c2, 0, 7600);
+	struct pl_graph *g = tu_build(b);
+	struct pl_cluster *cl = tu_cluster(3, 1e9, 0, (int64_t)1 << 34);
+	struct pl_problem *p = tu_problem(g, cl);
+	int dev[] = { 1, 2, 0, 0 };
+	struct pl_trace *tr = run_trace(p, dev);
+	assert_true(tr->ops[c2].start == 11 && tr->ops[c2].end == 18);
+	double s1 = 18.0 + 5.7;
+	assert_true(tr->ops[c1].start == s1 && tr->ops[c1].end == s1 + 5);
+	assert_true(tr->res.makespan_us == 36);
+	pl_trace_free(tr);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
+/* ---- properties --------------------------------------------------------- */
+
+/* Compare with the reference and check invariants on one case. */
+static void
+check_case(const struct pl_problem *p, const struct pl_placement *pl,
+    struct pl_sim_ws *ws)
+{
+	const struct pl_graph *g = p->g;
+	int n = g->n_ops;
+	double *st = calloc(n ? n : 1, sizeof *st), *en = calloc(n ? n : 1, sizeof *en);
+	double ref = r_simulate(p, pl->dev, st, en);
+	char *cause = NULL;
+	struct pl_trace *tr = pl_sim_trace(p, pl, &placeto_opts, &cause);
+	assert_non_null(tr);
+	assert_true(tr->res.makespan_us == ref);
+	for (int v = 0; v < n; v++) {
+		if (tr->ops[v].start != st[v] || tr->ops[v].end != en[v])
+			fail_msg("op %s: %.17g..%.17g, reference %.17g..%.17g",
+			    g->ops[v].name, tr->ops[v].start, tr->ops[v].end, st[v], en[v]);
+	}
+	struct pl_sim_result r;
+	assert_int_equal(pl_sim_eval(ws, pl, &placeto_opts, &r), 0);
+	assert_true(r.makespan_us == ref);
+	assert_memory_equal(r.peak_bytes, tr->res.peak_bytes, sizeof r.peak_bytes);
+	/* Invariants: dependencies respected, devices never overlap. */
+	const struct pl_placeto_params *pp = &p->c->placeto;
+	for (int e = 0; e < g->n_edges; e++)
+		assert_true(st[g->edges[e].dst] >= en[g->edges[e].src]);
+	for (int u = 0; u < n; u++)
+		for (int v = 0; v < n; v++) {
+			if (u == v || pl->dev[u] != pl->dev[v] || st[u] > st[v])
+				continue;
+			double cu = pl_problem_op_us(p, u, pl->dev[u]);
+			double cv = pl_problem_op_us(p, v, pl->dev[v]);
+			if (st[u] == st[v])
+				assert_true(cu == 0 || cv == 0);
+			else
+				assert_true(st[v] >= en[u] + (cu == 0 ? 0 : pp->delta1));
+		}
+	for (int v = 0; v < n; v++)
+		assert_true(ref >= en[v]);
+	pl_trace_free(tr);
+	free(st);
+	free(en);
+}
+
+/* Random real-valued-parameter cases and tie-heavy integer cases. */
+static void
+test_random_vs_reference(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 12345);
+	for (int cs = 0; cs < 120; cs++) {
+		int tie = cs % 2;
+		int n = 2 + (int)pl_rng_below(&r, cs < 100 ? 40 : 150);
+		int D = 2 + (int)pl_rng_below(&r, 6);
+		struct pl_graph *g = tu_random_dag(&r, n, 3, tie ? 4 : 20, tie ? 3 : 100,
+		    tie ? 0.4 : 0.15, tie ? 7600 : 1000 + (int64_t)pl_rng_below(&r, 9000), 3);
+		struct pl_cluster *cl = tu_cluster(D, 1e9, 0, (int64_t)1 << 34);
+		if (!tie && cs % 4 == 1) {
+			cl->placeto.delta1 = pl_rng_uniform(&r) * 10;
+			cl->placeto.delta2 = pl_rng_uniform(&r) * 40;
+			cl->placeto.init_offset = pl_rng_uniform(&r) * 3;
+		}
+		struct pl_problem *p = tu_problem(g, cl);
+		struct pl_sim_ws *ws = pl_sim_ws_new(p);
+		for (int k = 0; k < 3; k++) {
+			struct pl_placement *pl = tu_random_placement(&r, p);
+			check_case(p, pl, ws);
+			pl_placement_free(pl);
+		}
+		pl_sim_ws_free(ws);
+		pl_problem_free(p);
+		pl_cluster_free(cl);
+		pl_graph_free(g);
+	}
+}
+
+/* Duplicate (src, dst) pairs: the last edge's output index is sent. */
+static void
+test_last_index_wins(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("dup");
+	int u = tu_op(b, "u", 1, 0);
+	int w = tu_op(b, "w", 1, 0);
+	pl_graph_add_edge(b, u, w, 1, 76000);	/* 10 us */
+	pl_graph_add_edge(b, u, w, 0, 7600);	/* 1 us: the last one wins */
+	struct pl_graph *g = tu_build(b);
+	struct pl_cluster *cl = tu_cluster(2, 1e9, 0, (int64_t)1 << 34);
+	struct pl_problem *p = tu_problem(g, cl);
+	int dev[] = { 0, 1 };
+	struct pl_trace *tr = run_trace(p, dev);
+	assert_true(tr->ops[w].start == 2);
+	assert_int_equal(tr->n_xfers, 1);
+	assert_int_equal(tr->xfers[0].bytes, 7600);
+	pl_trace_free(tr);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
+/* The lean path allocates nothing after the first evaluation. */
+static void
+test_no_alloc(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 7);
+	struct pl_graph *g = tu_random_dag(&r, 300, 3, 30, 50, 0.1, 7600, 2);
+	struct pl_cluster *cl = tu_cluster(4, 1e9, 0, (int64_t)1 << 34);
+	struct pl_problem *p = tu_problem(g, cl);
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	struct pl_placement *pl = tu_random_placement(&r, p);
+	struct pl_sim_result res;
+	struct pl_sim_opts o[] = { { PL_SIM_PLACETO, PL_MEM_PLACETO },
+	    { PL_SIM_PLACETO, PL_MEM_NATIVE } };
+	pl_sim_eval(ws, pl, &o[0], &res);
+	unsigned long before = pl_alloc_count();
+	for (int i = 0; i < 20; i++) {
+		pl->dev[i] = (pl->dev[i] + 1) % 4;
+		assert_int_equal(pl_sim_eval(ws, pl, &o[i % 2], &res), 0);
+	}
+	assert_int_equal(pl_alloc_count(), before);
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_worked_example),
+		cmocka_unit_test(test_tie_break_example),
+		cmocka_unit_test(test_last_index_wins),
+		cmocka_unit_test(test_random_vs_reference),
+		cmocka_unit_test(test_no_alloc),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
