@@ -1,0 +1,417 @@
+/*
+ * test-sim-native — the native model on hand-computed cases (transfers per
+ * (tensor, destination), per-pair channels and the shared bus, priorities,
+ * memory, out-of-memory), schedule invariants on random graphs, equality
+ * of the lean and the tracing paths, and no allocation after warm-up.
+ *
+ * Invariant: hand-computed cases use integer times and links of 1e6 B/s,
+ * so that N bytes cost exactly N us and all comparisons are exact.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "sim-testutil.h"
+#include "sim.h"
+#include "xmalloc.h"
+
+static const struct pl_sim_opts native = { PL_SIM_NATIVE, PL_MEM_NATIVE };
+
+/* A placement from an array. */
+static struct pl_placement *
+placement(const struct pl_problem *p, const int *dev)
+{
+	struct pl_placement *pl = pl_placement_new(p->n_ops, p->n_dev);
+	memcpy(pl->dev, dev, sizeof *dev * p->n_ops);
+	return pl;
+}
+
+/* Trace or fail. */
+static struct pl_trace *
+trace(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_sim_opts *o)
+{
+	char *cause = NULL;
+	struct pl_trace *tr = pl_sim_trace(p, pl, o, &cause);
+	if (tr == NULL)
+		fail_msg("trace: %s", cause);
+	return tr;
+}
+
+struct fix {
+	struct pl_graph *g;
+	struct pl_cluster *c;
+	struct pl_problem *p;
+};
+
+/* Build the problem of g on n devices with 1e6 B/s links. */
+static struct fix
+fix_new(struct pl_graph *g, int n, int shared)
+{
+	struct fix f = { g, tu_cluster(n, 1e6, 0, (int64_t)1 << 40), NULL };
+	f.c->shared_bus = shared;
+	f.p = tu_problem(f.g, f.c);
+	return f;
+}
+
+/* Free a fixture. */
+static void
+fix_free(struct fix *f)
+{
+	pl_problem_free(f->p);
+	pl_cluster_free(f->c);
+	pl_graph_free(f->g);
+}
+
+/* a -> b across devices: b waits for the transfer (20 bytes = 20 us). */
+static void
+test_transfer_delay(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("t");
+	tu_op(b, "a", 10, 20);
+	tu_op(b, "b", 5, 0);
+	pl_graph_add_edge(b, 0, 1, 0, 20);
+	struct fix f = fix_new(tu_build(b), 2, 0);
+	struct pl_placement *pl = placement(f.p, (int[]){ 0, 1 });
+	struct pl_trace *tr = trace(f.p, pl, &native);
+	assert_true(tr->ops[1].start == 30 && tr->ops[1].end == 35);
+	assert_true(tr->res.makespan_us == 35);
+	assert_int_equal(tr->n_xfers, 1);
+	assert_true(tr->xfers[0].start == 10 && tr->xfers[0].end == 30);
+	assert_int_equal(tr->xfers[0].src_dev, 0);
+	assert_int_equal(tr->xfers[0].dst_dev, 1);
+	assert_int_equal(tr->res.bytes_in[1], 20);
+	assert_int_equal(tr->res.bytes_out[0], 20);
+	assert_true(tr->res.busy_us[0] == 10 && tr->res.busy_us[1] == 5);
+	/* critical path: a then b */
+	assert_int_equal(tr->n_critical, 2);
+	assert_int_equal(tr->critical[0], 0);
+	assert_int_equal(tr->critical[1], 1);
+	/* On one device there is no transfer. */
+	pl->dev[1] = 0;
+	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+	struct pl_sim_result r;
+	assert_int_equal(pl_sim_eval(ws, pl, &native, &r), 0);
+	assert_true(r.makespan_us == 15);
+	assert_int_equal(r.n_transfers, 0);
+	pl_sim_ws_free(ws);
+	pl_trace_free(tr);
+	pl_placement_free(pl);
+	fix_free(&f);
+}
+
+/* One transfer per (tensor, destination device), whatever the consumers. */
+static void
+test_one_transfer_per_destination(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("t");
+	tu_op(b, "a", 10, 100);
+	tu_op(b, "b", 1, 0);
+	tu_op(b, "c", 1, 0);
+	tu_op(b, "d", 1, 0);
+	pl_graph_add_edge(b, 0, 1, 0, 100);
+	pl_graph_add_edge(b, 0, 2, 0, 100);
+	pl_graph_add_edge(b, 0, 3, 0, 100);
+	pl_graph_add_edge(b, 0, 3, 0, 100);	/* duplicate edge */
+	struct fix f = fix_new(tu_build(b), 3, 0);
+	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+	struct pl_sim_result r;
+	struct pl_placement *pl = placement(f.p, (int[]){ 0, 1, 1, 1 });
+	assert_int_equal(pl_sim_eval(ws, pl, &native, &r), 0);
+	assert_int_equal(r.n_transfers, 1);
+	assert_int_equal(r.bytes_moved, 100);
+	/* b, c, d all wait for the one copy (ready at 110), then run in turn */
+	assert_true(r.makespan_us == 113);
+	pl->dev[3] = 2;
+	assert_int_equal(pl_sim_eval(ws, pl, &native, &r), 0);
+	assert_int_equal(r.n_transfers, 2);
+	assert_int_equal(r.bytes_moved, 200);
+	/* per-pair channels: both copies move at once */
+	assert_true(r.makespan_us == 112);
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	fix_free(&f);
+}
+
+/* A shared bus serialises transfers that per-pair links run together. */
+static void
+test_shared_bus(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("t");
+	tu_op(b, "a", 10, 100);
+	tu_op(b, "b", 10, 50);
+	tu_op(b, "c", 1, 0);
+	tu_op(b, "d", 1, 0);
+	pl_graph_add_edge(b, 0, 2, 0, 100);
+	pl_graph_add_edge(b, 1, 3, 0, 50);
+	struct pl_graph *g = tu_build(b);
+	int dev[] = { 0, 1, 2, 3 };
+	struct fix f = fix_new(g, 4, 0);
+	struct pl_placement *pl = placement(f.p, dev);
+	struct pl_trace *tr = trace(f.p, pl, &native);
+	/* a's 100 B: 10 -> 110; b's 50 B: 10 -> 60 on its own link */
+	assert_true(tr->ops[2].start == 110 && tr->ops[3].start == 60);
+	assert_true(tr->res.makespan_us == 111);
+	pl_trace_free(tr);
+	f.c->shared_bus = 1;
+	tr = trace(f.p, pl, &native);
+	/* one bus, first ready first, ties by tensor creation: a's (op 0) first */
+	assert_int_equal(tr->n_channels, 1);
+	assert_true(tr->xfers[0].start == 10 && tr->xfers[0].end == 110);
+	assert_true(tr->xfers[1].start == 110 && tr->xfers[1].end == 160);
+	assert_true(tr->res.makespan_us == 161);
+	pl_trace_free(tr);
+	/* transfer priorities reorder the bus */
+	pl->tprio = pl_xcalloc((size_t)g->n_tensors * 4, sizeof *pl->tprio);
+	pl->tprio[1 * 4 + 3] = 5;	/* tensor 1 (b's) to device 3 */
+	tr = trace(f.p, pl, &native);
+	assert_true(tr->ops[3].start == 60 && tr->ops[2].start == 160);
+	pl_trace_free(tr);
+	pl_placement_free(pl);
+	fix_free(&f);
+}
+
+/* Priorities: highest first; without them, topological index order. */
+static void
+test_priorities(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("t");
+	tu_op(b, "x", 1, 0);
+	tu_op(b, "y", 2, 0);
+	tu_op(b, "z", 4, 0);
+	struct fix f = fix_new(tu_build(b), 1, 0);
+	struct pl_placement *pl = placement(f.p, (int[]){ 0, 0, 0 });
+	struct pl_trace *tr = trace(f.p, pl, &native);
+	assert_true(tr->ops[0].start == 0 && tr->ops[1].start == 1 && tr->ops[2].start == 3);
+	pl_trace_free(tr);
+	pl_placement_ensure_prio(pl);
+	pl->prio[0] = 1;
+	pl->prio[1] = 3;
+	pl->prio[2] = 2;
+	tr = trace(f.p, pl, &native);
+	assert_true(tr->ops[1].start == 0 && tr->ops[2].start == 2 && tr->ops[0].start == 6);
+	assert_true(tr->res.makespan_us == 7);
+	pl_trace_free(tr);
+	pl_placement_free(pl);
+	fix_free(&f);
+}
+
+/* Per-device measured times: the table picks the device's own time. */
+static void
+test_heterogeneous(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("t");
+	struct pl_op o;
+	memset(&o, 0, sizeof o);
+	o.name = (char *)"k";
+	for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+		o.measured_us[k] = 10;
+	struct pl_dev_time dt = { (char *)"/gpu:1", 3 };
+	o.n_dev_times = 1;
+	o.dev_times = &dt;
+	pl_graph_add_op(b, &o, NULL);
+	struct fix f = fix_new(tu_build(b), 2, 0);
+	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+	struct pl_sim_result r;
+	struct pl_placement *pl = placement(f.p, (int[]){ 0 });
+	pl_sim_eval(ws, pl, &native, &r);
+	assert_true(r.makespan_us == 10);
+	pl->dev[0] = 1;
+	pl_sim_eval(ws, pl, &native, &r);
+	assert_true(r.makespan_us == 3);
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	fix_free(&f);
+}
+
+/* Memory: parameters, outputs, temporaries, received copies; OOM. */
+static void
+test_memory(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("t");
+	int a = tu_op(b, "a", 10, 50);
+	int bb = tu_op(b, "b", 5, 20);
+	int c = tu_op(b, "c", 3, 0);
+	pl_graph_builder_op(b, a)->param_bytes = 100;
+	pl_graph_builder_op(b, a)->temp_bytes = 10;
+	pl_graph_builder_op(b, bb)->temp_bytes = 5;
+	pl_graph_add_edge(b, a, bb, 0, 50);
+	pl_graph_add_edge(b, a, c, 0, 50);
+	struct fix f = fix_new(tu_build(b), 2, 0);
+	struct pl_placement *pl = placement(f.p, (int[]){ 0, 0, 1 });
+	struct pl_trace *tr = trace(f.p, pl, &native);
+	/* d0: 100 params; a +60 = 160; a's temp freed at 10, b +25 = 175 */
+	assert_int_equal(tr->res.peak_bytes[0], 175);
+	/* d1: a's copy from 10 to c's end at 63 */
+	assert_int_equal(tr->res.peak_bytes[1], 50);
+	assert_true(tr->ops[c].start == 60);
+	/* the memory curve of d0 ends with the parameters alone */
+	assert_int_equal(tr->mem[0][tr->n_mem[0] - 1].live, 100);
+	assert_int_equal(tr->mem[1][tr->n_mem[1] - 1].live, 0);
+	assert_int_equal(tr->res.oom_mask, 0);
+	pl_trace_free(tr);
+	/* Placeto's model: outputs only, until the consumers' latest end */
+	struct pl_sim_opts po = { PL_SIM_NATIVE, PL_MEM_PLACETO };
+	tr = trace(f.p, pl, &po);
+	assert_int_equal(tr->res.peak_bytes[0], 70);
+	assert_int_equal(tr->res.peak_bytes[1], 0);
+	pl_trace_free(tr);
+	/* out of memory */
+	f.c->dev[0].mem_bytes = 170;
+	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+	struct pl_sim_result r;
+	pl_sim_eval(ws, pl, &native, &r);
+	assert_int_equal(r.oom_mask, 1);
+	assert_int_equal(r.oom_excess, 5);
+	assert_int_equal(r.peak_max, 175);
+	pl_sim_ws_free(ws);
+	pl_placement_free(pl);
+	fix_free(&f);
+}
+
+/* Schedule invariants and lean == trace on random graphs and placements. */
+static void
+test_random_invariants(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 99);
+	for (int cs = 0; cs < 60; cs++) {
+		int n = 2 + (int)pl_rng_below(&r, 120);
+		int D = 1 + (int)pl_rng_below(&r, 5);
+		struct pl_graph *g = tu_random_dag(&r, n, 3, 10, 20, 0.2, 1 + (int64_t)pl_rng_below(&r, 30), 3);
+		struct fix f = fix_new(g, D, cs % 3 == 0);
+		for (int a = 0; a < D; a++)
+			for (int b2 = 0; b2 < D; b2++)
+				if (a != b2)
+					pl_cluster_set_link(f.c, a, b2, 1e6, (double)pl_rng_below(&r, 3));
+		pl_problem_free(f.p);
+		f.p = tu_problem(g, f.c);
+		struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+		for (int k = 0; k < 3; k++) {
+			struct pl_placement *pl = tu_random_placement(&r, f.p);
+			if (k == 1) {
+				pl_placement_ensure_prio(pl);
+				for (int v = 0; v < n; v++)
+					pl->prio[v] = (double)pl_rng_below(&r, 4);
+			}
+			struct pl_trace *tr = trace(f.p, pl, &native);
+			struct pl_sim_result res;
+			assert_int_equal(pl_sim_eval(ws, pl, &native, &res), 0);
+			assert_memory_equal(&res, &tr->res, sizeof res);
+			/* dependencies: local producer's end, or the copy's arrival */
+			for (int e = 0; e < g->n_edges; e++) {
+				int u = g->edges[e].src, w = g->edges[e].dst;
+				double need = tr->ops[u].end;
+				if (pl->dev[u] != pl->dev[w])
+					need += pl_problem_xfer_us(f.p, pl->dev[u], pl->dev[w],
+					    g->tensors[g->edges[e].tensor].bytes);
+				assert_true(tr->ops[w].start >= need);
+			}
+			/* a device runs one op at a time */
+			for (int u = 0; u < n; u++)
+				for (int v = 0; v < n; v++)
+					if (u != v && pl->dev[u] == pl->dev[v] &&
+					    tr->ops[u].start < tr->ops[v].start)
+						assert_true(tr->ops[v].start >= tr->ops[u].end);
+			/* a channel carries one transfer at a time, in start order */
+			for (int i = 0; i < tr->n_xfers; i++)
+				for (int j = i + 1; j < tr->n_xfers; j++) {
+					assert_true(tr->xfers[j].start >= tr->xfers[i].start);
+					if (tr->xfers[i].channel == tr->xfers[j].channel)
+						assert_true(tr->xfers[j].start >= tr->xfers[i].end);
+				}
+			/* makespan is the last end; the critical path ends there */
+			double ms = 0;
+			for (int v = 0; v < n; v++)
+				if (tr->ops[v].end > ms)
+					ms = tr->ops[v].end;
+			assert_true(tr->res.makespan_us == ms);
+			assert_true(tr->n_critical >= 1);
+			assert_true(tr->ops[tr->critical[tr->n_critical - 1]].end == ms);
+			/* memory never negative and back to the parameters at the end */
+			for (int d = 0; d < D; d++) {
+				int64_t params = 0;
+				for (int v = 0; v < n; v++)
+					if (pl->dev[v] == d)
+						params += g->ops[v].param_bytes;
+				for (int i = 0; i < tr->n_mem[d]; i++) {
+					assert_true(tr->mem[d][i].live >= 0);
+					assert_true(tr->mem[d][i].live <= tr->res.peak_bytes[d]);
+					if (i > 0)
+						assert_true(tr->mem[d][i].t >= tr->mem[d][i - 1].t);
+				}
+				assert_int_equal(tr->mem[d][tr->n_mem[d] - 1].live, params);
+			}
+			pl_trace_free(tr);
+			pl_placement_free(pl);
+		}
+		pl_sim_ws_free(ws);
+		fix_free(&f);
+	}
+}
+
+/* The lean path allocates nothing after the first evaluation. */
+static void
+test_no_alloc(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 5);
+	struct pl_graph *g = tu_random_dag(&r, 400, 3, 30, 50, 0.1, 100, 2);
+	struct fix f = fix_new(g, 4, 0);
+	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+	struct pl_placement *pl = tu_random_placement(&r, f.p);
+	struct pl_sim_result res;
+	struct pl_sim_opts o[] = { { PL_SIM_NATIVE, PL_MEM_NATIVE },
+	    { PL_SIM_NATIVE, PL_MEM_PLACETO } };
+	pl_sim_eval(ws, pl, &o[0], &res);
+	unsigned long before = pl_alloc_count();
+	for (int i = 0; i < 20; i++) {
+		pl->dev[i] = (pl->dev[i] + 1) % 4;
+		assert_int_equal(pl_sim_eval(ws, pl, &o[i % 2], &res), 0);
+	}
+	assert_int_equal(pl_alloc_count(), before);
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	fix_free(&f);
+}
+
+/* Names of kinds and memory models. */
+static void
+test_names(void **state)
+{
+	(void)state;
+	assert_int_equal(pl_sim_kind_parse("native"), PL_SIM_NATIVE);
+	assert_int_equal(pl_sim_kind_parse("placeto"), PL_SIM_PLACETO);
+	assert_int_equal(pl_sim_kind_parse("heft"), -1);
+	assert_string_equal(pl_sim_kind_name(PL_SIM_PLACETO), "placeto");
+	assert_int_equal(pl_mem_model_parse("placeto"), PL_MEM_PLACETO);
+	assert_int_equal(pl_mem_model_parse("native"), PL_MEM_NATIVE);
+	assert_int_equal(pl_mem_model_parse(""), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_transfer_delay),
+		cmocka_unit_test(test_one_transfer_per_destination),
+		cmocka_unit_test(test_shared_bus),
+		cmocka_unit_test(test_priorities),
+		cmocka_unit_test(test_heterogeneous),
+		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_random_invariants),
+		cmocka_unit_test(test_no_alloc),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
