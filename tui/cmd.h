@@ -25,6 +25,7 @@ extern const struct pl_command pl_commands[];
 int cmd_info(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_clusters(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* Shared helpers for subcommands (cmd-common.c). */
 

@@ -20,6 +20,8 @@ const struct pl_command pl_commands[] = {
 	  "validate FILE...", cmd_validate },
 	{ "clusters", "list the compiled-in cluster presets",
 	  "clusters [--json]", cmd_clusters },
+	{ "export", "draw a placement (diagram or timeline) for a paper",
+	  "export GRAPH -c CLUSTER (-p PLACEMENT | -a PLACER) -o FILE", cmd_export },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -1,0 +1,312 @@
+/*
+ * coarsen — scope-depth coarsening of a placed graph: see coarsen.h.
+ *
+ * Invariant: every op lands in exactly one node (keyed by device and path
+ * prefix), so the sums in the header hold by construction; merged edges are
+ * sorted by (src, dst) and never connect a node to itself.
+ */
+#include "coarsen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strmap.h"
+#include "xmalloc.h"
+
+/* An op's path: scope components then the name (without a repeated scope). */
+static char *
+op_path(const struct pl_op *op)
+{
+	size_t sl = strlen(op->scope);
+	if (sl == 0 || (strncmp(op->name, op->scope, sl) == 0 && op->name[sl] == '/'))
+		return pl_xstrdup(op->name);
+	if (strcmp(op->name, op->scope) == 0)
+		return pl_xstrdup(op->name);
+	return pl_xasprintf("%s/%s", op->scope, op->name);
+}
+
+/* Number of '/'-separated non-empty components of a path. */
+static int
+path_depth(const char *s)
+{
+	int n = 0, in = 0;
+	for (; *s; s++) {
+		if (*s == '/')
+			in = 0;
+		else if (!in) {
+			in = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Length of the first L components of path s (without the trailing '/'),
+ * or -1 when s has at most L components (the op stays by itself). */
+static int
+prefix_len(const char *s, int level)
+{
+	if (level < 0)
+		return -1;
+	int n = 0, in = 0;
+	const char *end = s;
+	for (const char *q = s; *q; q++) {
+		if (*q == '/')
+			in = 0;
+		else if (!in) {
+			if (n == level)
+				return (int)(end - s);
+			in = 1;
+			n++;
+		}
+		if (*q != '/')
+			end = q + 1;
+	}
+	return -1;
+}
+
+/* The node key of op v at level: "dev|prefix" when collapsed, "#v" alone.
+ * *collapsed tells which; *plen is the prefix length. */
+static char *
+node_key(const char *path, int v, int dev, int level, int *collapsed, int *plen)
+{
+	int n = prefix_len(path, level);
+	*plen = n;
+	*collapsed = n >= 0;
+	if (n < 0)
+		return pl_xasprintf("#%d", v);
+	return pl_xasprintf("%d|%.*s", dev, n, path);
+}
+
+/* Keys of every op at a level: fills map with key -> node in topological
+ * order of first ops; returns the node count.  keys[v] is op v's key. */
+static int
+assign_nodes(const struct pl_graph *g, const struct pl_placement *pl,
+    char **paths, int level, char **keys, int *node_of, struct pl_strmap *m,
+    int *collapsed, int *plen)
+{
+	int n = 0;
+	for (int i = 0; i < g->n_ops; i++) {
+		int v = g->topo[i];
+		keys[v] = node_key(paths[v], v, pl->dev[v], level, &collapsed[v], &plen[v]);
+		int id = pl_strmap_put(m, keys[v], n);
+		if (id < 0)
+			id = n++;
+		node_of[v] = id;
+	}
+	return n;
+}
+
+/* Every op's path. */
+static char **
+all_paths(const struct pl_graph *g)
+{
+	char **paths = pl_xcalloc(g->n_ops > 0 ? g->n_ops : 1, sizeof *paths);
+	for (int v = 0; v < g->n_ops; v++)
+		paths[v] = op_path(&g->ops[v]);
+	return paths;
+}
+
+/* Free an array of n strings. */
+static void
+free_strings(char **s, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
+/* One cross-node edge before merging. */
+struct raw_edge {
+	int src, dst;
+	int64_t bytes;
+	int critical;
+};
+
+/* Order raw edges by (src, dst). */
+static int
+raw_cmp(const void *a, const void *b)
+{
+	const struct raw_edge *x = a, *y = b;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	return 0;
+}
+
+/* Build the coarse graph. */
+struct pl_coarse *
+pl_coarsen(const struct pl_problem *p, const struct pl_placement *pl,
+    int level, const int *critical, int n_critical)
+{
+	const struct pl_graph *g = p->g;
+	int nops = g->n_ops;
+	struct pl_coarse *c = pl_xcalloc(1, sizeof *c);
+	c->level = level < 0 ? PL_COARSE_FULL : level;
+	c->node_of = pl_xcalloc(nops > 0 ? nops : 1, sizeof *c->node_of);
+
+	char **paths = all_paths(g);
+	char **keys = pl_xcalloc(nops > 0 ? nops : 1, sizeof *keys);
+	int *collapsed = pl_xcalloc(nops > 0 ? nops : 1, sizeof *collapsed);
+	int *plen = pl_xcalloc(nops > 0 ? nops : 1, sizeof *plen);
+	struct pl_strmap m;
+	pl_strmap_init(&m, (size_t)nops);
+	c->n_nodes = assign_nodes(g, pl, paths, c->level, keys, c->node_of, &m,
+	    collapsed, plen);
+	pl_strmap_free(&m);
+
+	int *pos = pl_xcalloc(nops > 0 ? nops : 1, sizeof *pos);
+	for (int v = 0; v < nops; v++)
+		pos[v] = -1;
+	for (int i = 0; critical != NULL && i < n_critical; i++)
+		if (critical[i] >= 0 && critical[i] < nops)
+			pos[critical[i]] = i;
+
+	c->nodes = pl_xcalloc(c->n_nodes > 0 ? c->n_nodes : 1, sizeof *c->nodes);
+	for (int i = 0; i < nops; i++) {
+		int v = g->topo[i];
+		struct pl_coarse_node *nd = &c->nodes[c->node_of[v]];
+		if (nd->n_ops == 0) {
+			nd->dev = pl->dev[v];
+			nd->op = v;
+			nd->collapsed = collapsed[v];
+			if (!collapsed[v])
+				nd->label = pl_xstrdup(g->ops[v].name);
+			else if (plen[v] == 0)
+				nd->label = pl_xstrdup("(all ops)");
+			else
+				nd->label = pl_xstrndup(paths[v], (size_t)plen[v]);
+		}
+		nd->n_ops++;
+		nd->time_us += pl_problem_op_us(p, v, pl->dev[v]);
+		if (pos[v] >= 0)
+			nd->n_critical++;
+	}
+
+	struct raw_edge *raw = pl_xcalloc(g->n_edges > 0 ? g->n_edges : 1, sizeof *raw);
+	int nraw = 0;
+	for (int e = 0; e < g->n_edges; e++) {
+		const struct pl_edge *ed = &g->edges[e];
+		int64_t bytes = g->tensors[ed->tensor].bytes;
+		int a = c->node_of[ed->src], b = c->node_of[ed->dst];
+		if (a == b) {
+			c->internal_bytes += bytes;
+			c->n_internal++;
+			continue;
+		}
+		raw[nraw].src = a;
+		raw[nraw].dst = b;
+		raw[nraw].bytes = bytes;
+		raw[nraw].critical = pos[ed->src] >= 0 && pos[ed->dst] == pos[ed->src] + 1;
+		nraw++;
+	}
+	qsort(raw, (size_t)nraw, sizeof *raw, raw_cmp);
+	c->edges = pl_xcalloc(nraw > 0 ? nraw : 1, sizeof *c->edges);
+	for (int i = 0; i < nraw; i++) {
+		struct pl_coarse_edge *last = c->n_edges > 0 ? &c->edges[c->n_edges - 1] : NULL;
+		if (last == NULL || last->src != raw[i].src || last->dst != raw[i].dst) {
+			last = &c->edges[c->n_edges++];
+			last->src = raw[i].src;
+			last->dst = raw[i].dst;
+		}
+		last->bytes += raw[i].bytes;
+		last->n_edges++;
+		last->critical |= raw[i].critical;
+	}
+	free(raw);
+	free(pos);
+	free(plen);
+	free(collapsed);
+	free_strings(keys, nops);
+	free_strings(paths, nops);
+	return c;
+}
+
+/* Free a coarse graph. */
+void
+pl_coarse_free(struct pl_coarse *c)
+{
+	if (c == NULL)
+		return;
+	for (int i = 0; i < c->n_nodes; i++)
+		free(c->nodes[i].label);
+	free(c->nodes);
+	free(c->edges);
+	free(c->node_of);
+	free(c);
+}
+
+/* Count nodes at a level, given the paths. */
+static int
+count_with(const struct pl_graph *g, const struct pl_placement *pl,
+    char **paths, int level)
+{
+	if (level < 0)
+		return g->n_ops;
+	int nops = g->n_ops;
+	char **keys = pl_xcalloc(nops > 0 ? nops : 1, sizeof *keys);
+	int *node_of = pl_xcalloc(nops > 0 ? nops : 1, sizeof *node_of);
+	int *collapsed = pl_xcalloc(nops > 0 ? nops : 1, sizeof *collapsed);
+	int *plen = pl_xcalloc(nops > 0 ? nops : 1, sizeof *plen);
+	struct pl_strmap m;
+	pl_strmap_init(&m, (size_t)nops);
+	int n = assign_nodes(g, pl, paths, level, keys, node_of, &m, collapsed, plen);
+	pl_strmap_free(&m);
+	free(plen);
+	free(collapsed);
+	free(node_of);
+	free_strings(keys, nops);
+	return n;
+}
+
+/* Node count at a level. */
+int
+pl_coarse_count(const struct pl_graph *g, const struct pl_placement *pl, int level)
+{
+	char **paths = all_paths(g);
+	int n = count_with(g, pl, paths, level);
+	free_strings(paths, g->n_ops);
+	return n;
+}
+
+/* Deepest path. */
+int
+pl_coarse_max_depth(const struct pl_graph *g)
+{
+	int best = 0;
+	for (int v = 0; v < g->n_ops; v++) {
+		char *s = op_path(&g->ops[v]);
+		int d = path_depth(s);
+		free(s);
+		if (d > best)
+			best = d;
+	}
+	return best;
+}
+
+/* Finest level within max_nodes.  Counts grow with the level, so scan
+ * upwards and stop at the first level that no longer fits. */
+int
+pl_coarse_pick_level(const struct pl_graph *g, const struct pl_placement *pl,
+    int max_nodes)
+{
+	if (g->n_ops <= max_nodes)
+		return PL_COARSE_FULL;
+	char **paths = all_paths(g);
+	int depth = 0;
+	for (int v = 0; v < g->n_ops; v++) {
+		int d = path_depth(paths[v]);
+		if (d > depth)
+			depth = d;
+	}
+	int best = 0;
+	for (int level = 1; level < depth; level++) {
+		if (count_with(g, pl, paths, level) > max_nodes)
+			break;
+		best = level;
+	}
+	free_strings(paths, g->n_ops);
+	return best;
+}

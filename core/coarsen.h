@@ -1,0 +1,83 @@
+/*
+ * coarsen — collapse a placed graph by scope depth so that big graphs stay
+ * readable in pictures.
+ *
+ * An op's path is its scope's components followed by its name (the name's
+ * own scope prefix is not repeated when the name already starts with the
+ * scope).  At level L, ops on the same device whose paths share their first
+ * L components and have more than L components become one node; an op whose
+ * path has at most L components stays a node of its own.  Level 0 gives one
+ * node per device; PL_COARSE_FULL keeps every op.  Edges between two nodes
+ * are merged into one, with their bytes summed; edges inside a node are
+ * counted as internal.
+ *
+ * Invariant: every op belongs to exactly one node, all of a node's ops are
+ * on one device, and the totals are conserved: the nodes' times sum to the
+ * ops' times on their devices, their op counts to n_ops, and the merged
+ * edges' bytes plus the internal bytes to the sum of every edge's tensor
+ * bytes.  Node ids follow the topological position of each node's first
+ * op, so a coarse graph is deterministic.
+ *
+ * Ownership: pl_coarse_free() frees the struct and everything in it.
+ */
+#ifndef PL_COARSEN_H
+#define PL_COARSEN_H
+
+#include <stdint.h>
+
+#include "placement.h"
+#include "problem.h"
+
+#define PL_COARSE_FULL (-1)
+
+struct pl_coarse_node {
+	char *label;		/* scope prefix when collapsed, else the op name */
+	int dev;
+	int n_ops;
+	int op;			/* the op when n_ops == 1, else its first op */
+	int collapsed;		/* 1: stands for a scope prefix */
+	double time_us;		/* sum of its ops' times on dev */
+	int n_critical;		/* its ops on the critical path */
+};
+
+struct pl_coarse_edge {
+	int src, dst;
+	int64_t bytes;		/* sum over the merged edges */
+	int n_edges;
+	int critical;		/* contains a step of the critical path */
+};
+
+struct pl_coarse {
+	int level;		/* PL_COARSE_FULL or >= 0 */
+	int n_nodes, n_edges;
+	struct pl_coarse_node *nodes;
+	struct pl_coarse_edge *edges;	/* sorted by (src, dst) */
+	int *node_of;		/* n_ops: op -> node */
+	int64_t internal_bytes;	/* bytes of edges inside one node */
+	int n_internal;
+};
+
+/*
+ * Coarsen placement pl of problem p at level (PL_COARSE_FULL or >= 0).
+ * critical (may be NULL) holds the critical path's op ids in order; a
+ * merged edge is critical when it contains an edge between two consecutive
+ * ops of it.  The placement must be valid.
+ */
+struct pl_coarse *pl_coarsen(const struct pl_problem *p,
+    const struct pl_placement *pl, int level, const int *critical,
+    int n_critical);
+void pl_coarse_free(struct pl_coarse *c);
+
+/* Number of nodes pl_coarsen() would make at level, without building it. */
+int pl_coarse_count(const struct pl_graph *g, const struct pl_placement *pl,
+    int level);
+/* The largest number of path components of any op. */
+int pl_coarse_max_depth(const struct pl_graph *g);
+/*
+ * The finest level whose node count is at most max_nodes: PL_COARSE_FULL
+ * when the whole graph fits, else the largest level L that fits, else 0.
+ */
+int pl_coarse_pick_level(const struct pl_graph *g,
+    const struct pl_placement *pl, int max_nodes);
+
+#endif

@@ -1,0 +1,445 @@
+/*
+ * test-viz — pictures of placements: coarsening conserves time, ops and
+ * bytes; the DOT output parses back with cgraph with one cluster per device
+ * and the right node count; every format renders (magic bytes, size); the
+ * timeline is well-formed; the teaching graph's DOT matches its golden file
+ * (GENERATE=1 rewrites it).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include <graphviz/cgraph.h>
+
+#include "coarsen.h"
+#include "fileio.h"
+#include "io.h"
+#include "problem.h"
+#include "sim.h"
+#include "viz/diagram.h"
+#include "viz/export.h"
+#include "viz/timeline.h"
+#include "xmalloc.h"
+
+/* A small placed training graph with scopes, on k80x4 (gpu:3 left idle). */
+struct fixture {
+	struct pl_graph *g;
+	struct pl_cluster *c;
+	struct pl_problem *p;
+	struct pl_placement *pl;
+	struct pl_trace *t;
+};
+
+/* Add an op with a scope and flops. */
+static int
+add(struct pl_graph_builder *b, const char *name, const char *scope, const char *type,
+    double flops, int64_t out)
+{
+	struct pl_op op;
+	memset(&op, 0, sizeof op);
+	op.name = (char *)name;
+	op.scope = (char *)scope;
+	op.type = (char *)type;
+	op.flops = flops;
+	op.out_bytes = out;
+	op.param_bytes = flops > 1e9 ? 4 << 20 : 0;
+	for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+		op.measured_us[k] = -1;
+	return pl_graph_add_op(b, &op, NULL);
+}
+
+/* Build the mini encoder-decoder: 2 encoder layers x 3 steps, a decoder
+ * layer x 3 steps, a loss; forward only, with "odd" names to check escaping. */
+static struct pl_graph *
+mini_graph(void)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("mini");
+	int emb = add(b, "emb/lookup", "emb", "Gather", 1e6, 1 << 20);
+	int prev[2] = { -1, -1 };
+	int last_enc = -1;
+	char name[64], scope[64];
+	for (int t = 0; t < 3; t++) {
+		int below = emb;
+		for (int l = 0; l < 2; l++) {
+			snprintf(scope, sizeof scope, "enc/l%d/t%d", l, t);
+			snprintf(name, sizeof name, "enc/l%d/t%d/matmul", l, t);
+			int mm = add(b, name, scope, "MatMul", 2e9, 1 << 20);
+			snprintf(name, sizeof name, "enc/l%d/t%d/lstm", l, t);
+			int cell = add(b, name, scope, "LSTMCell", 1e8, 1 << 19);
+			pl_graph_add_edge(b, below, mm, 0, below == emb ? 1 << 20 : 1 << 19);
+			if (prev[l] >= 0)
+				pl_graph_add_edge(b, prev[l], mm, 0, 1 << 19);
+			pl_graph_add_edge(b, mm, cell, 0, 1 << 20);
+			prev[l] = cell;
+			below = cell;
+		}
+		last_enc = below;
+	}
+	int dprev = last_enc;
+	for (int t = 0; t < 3; t++) {
+		snprintf(scope, sizeof scope, "dec/l0/t%d", t);
+		snprintf(name, sizeof name, "dec/l0/t%d/matmul", t);
+		int mm = add(b, name, scope, "MatMul", 2e9, 1 << 20);
+		snprintf(name, sizeof name, "dec/l0/t%d/lstm \"<&>\\N", t);
+		int cell = add(b, name, scope, "LSTMCell", 1e8, 1 << 19);
+		pl_graph_add_edge(b, dprev, mm, 0, 1 << 19);
+		pl_graph_add_edge(b, emb, mm, 0, 1 << 20);
+		pl_graph_add_edge(b, mm, cell, 0, 1 << 20);
+		dprev = cell;
+	}
+	int loss = add(b, "softmax/loss", "softmax", "SoftmaxXent", 5e8, 4096);
+	pl_graph_add_edge(b, dprev, loss, 0, 1 << 19);
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_build(b, &cause);
+	if (g == NULL)
+		fail_msg("mini graph: %s", cause);
+	return g;
+}
+
+/* Device of an op of the mini graph by scope: emb cpu, enc/l0 gpu0,
+ * enc/l1 gpu1, the rest gpu2. */
+static int
+mini_dev(const struct pl_op *op)
+{
+	if (strncmp(op->scope, "emb", 3) == 0)
+		return 0;
+	if (strncmp(op->scope, "enc/l0", 6) == 0)
+		return 1;
+	if (strncmp(op->scope, "enc/l1", 6) == 0)
+		return 2;
+	return 3;
+}
+
+/* Set up a fixture from a graph, a cluster preset and a device rule. */
+static void
+fixture_init(struct fixture *f, struct pl_graph *g, const char *cluster,
+    int (*rule)(const struct pl_op *))
+{
+	char *cause = NULL;
+	f->g = g;
+	f->c = pl_cluster_preset(cluster);
+	assert_non_null(f->c);
+	f->p = pl_problem_new(f->g, f->c, &cause);
+	if (f->p == NULL)
+		fail_msg("problem: %s", cause);
+	f->pl = pl_placement_new(g->n_ops, f->c->n_dev);
+	for (int v = 0; v < g->n_ops; v++)
+		f->pl->dev[v] = rule(&g->ops[v]);
+	if (pl_placement_check(f->pl, g, f->c, &cause) != 0)
+		fail_msg("placement: %s", cause);
+	struct pl_sim_opts so = { .kind = PL_SIM_NATIVE, .mem = PL_MEM_NATIVE };
+	f->t = pl_sim_trace(f->p, f->pl, &so, &cause);
+	if (f->t == NULL)
+		fail_msg("trace: %s", cause);
+}
+
+/* Free a fixture. */
+static void
+fixture_free(struct fixture *f)
+{
+	pl_trace_free(f->t);
+	pl_placement_free(f->pl);
+	pl_problem_free(f->p);
+	pl_cluster_free(f->c);
+	pl_graph_free(f->g);
+}
+
+/* Coarsening at every level conserves ops, time and bytes; nodes never mix
+ * devices; counts agree with pl_coarse_count(); picking respects the cap. */
+static void
+test_coarsen_conserves(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, mini_graph(), "k80x4", mini_dev);
+	double total_us = 0;
+	int64_t total_bytes = 0;
+	for (int v = 0; v < f.g->n_ops; v++)
+		total_us += pl_problem_op_us(f.p, v, f.pl->dev[v]);
+	for (int e = 0; e < f.g->n_edges; e++)
+		total_bytes += f.g->tensors[f.g->edges[e].tensor].bytes;
+	assert_true(total_us > 0);
+	int levels[] = { PL_COARSE_FULL, 0, 1, 2, 3, 4, 9 };
+	int prev_nodes = 0;
+	for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+		struct pl_coarse *cg = pl_coarsen(f.p, f.pl, levels[k], f.t->critical, f.t->n_critical);
+		double us = 0;
+		int ops = 0, crit = 0;
+		int64_t bytes = cg->internal_bytes;
+		for (int i = 0; i < cg->n_nodes; i++) {
+			us += cg->nodes[i].time_us;
+			ops += cg->nodes[i].n_ops;
+			crit += cg->nodes[i].n_critical;
+		}
+		for (int e = 0; e < cg->n_edges; e++) {
+			bytes += cg->edges[e].bytes;
+			assert_int_not_equal(cg->edges[e].src, cg->edges[e].dst);
+			if (e > 0)
+				assert_true(cg->edges[e - 1].src < cg->edges[e].src ||
+				    (cg->edges[e - 1].src == cg->edges[e].src &&
+				    cg->edges[e - 1].dst < cg->edges[e].dst));
+		}
+		for (int v = 0; v < f.g->n_ops; v++)
+			assert_int_equal(cg->nodes[cg->node_of[v]].dev, f.pl->dev[v]);
+		assert_true(us > total_us * (1 - 1e-12) && us < total_us * (1 + 1e-12));
+		assert_int_equal(ops, f.g->n_ops);
+		assert_int_equal(crit, f.t->n_critical);
+		assert_true(bytes == total_bytes);
+		assert_int_equal(cg->n_nodes, pl_coarse_count(f.g, f.pl, levels[k]));
+		if (levels[k] == PL_COARSE_FULL)
+			assert_int_equal(cg->n_nodes, f.g->n_ops);
+		if (levels[k] == 0)
+			assert_int_equal(cg->n_nodes, 4);	/* four devices used */
+		if (levels[k] == 1)
+			/* cpu: emb; gpu0: enc; gpu1: enc; gpu2: dec, softmax */
+			assert_int_equal(cg->n_nodes, 5);
+		if (levels[k] >= 1)
+			assert_true(cg->n_nodes >= prev_nodes);
+		prev_nodes = cg->n_nodes;
+		pl_coarse_free(cg);
+	}
+	assert_int_equal(pl_coarse_max_depth(f.g), 4);
+	/* The cap: the whole graph fits in 100 nodes; 5 nodes is level 2
+	 * (emb/lookup and softmax/loss alone, enc/l0, enc/l1, dec/l0). */
+	assert_int_equal(pl_coarse_pick_level(f.g, f.pl, 100), PL_COARSE_FULL);
+	assert_int_equal(pl_coarse_pick_level(f.g, f.pl, 5), 2);
+	assert_int_equal(pl_coarse_pick_level(f.g, f.pl, 4), 0);
+	assert_int_equal(pl_coarse_pick_level(f.g, f.pl, 2), 0);
+	int lv = pl_coarse_pick_level(f.g, f.pl, 12);
+	assert_true(pl_coarse_count(f.g, f.pl, lv) <= 12);
+	assert_true(pl_coarse_count(f.g, f.pl, lv + 1) > 12);
+	fixture_free(&f);
+}
+
+/* Render o into memory, expecting success. */
+static char *
+render(struct fixture *f, const struct plv_opts *o, size_t *len)
+{
+	char *data = NULL, *cause = NULL;
+	if (plv_export_data(f->p, f->pl, f->t, o, &data, len, &cause) != 0)
+		fail_msg("export: %s", cause);
+	return data;
+}
+
+/* Count the clusters of a parsed graph and check their names. */
+static int
+count_clusters(Agraph_t *g)
+{
+	int n = 0;
+	for (Agraph_t *s = agfstsubg(g); s != NULL; s = agnxtsubg(s))
+		if (strncmp(agnameof(s), "cluster", 7) == 0)
+			n++;
+	return n;
+}
+
+/* The DOT text parses back: one cluster per device, one node per coarse
+ * node plus one per idle device, edges as merged, every node in the
+ * cluster of its device. */
+static void
+test_dot_parses_back(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, mini_graph(), "k80x4", mini_dev);
+	struct plv_opts o;
+	plv_opts_init(&o);
+	o.format = PLV_FMT_DOT;
+	int levels[] = { PL_COARSE_FULL, 1, 2 };
+	for (size_t k = 0; k < 3; k++) {
+		o.max_nodes = 0;
+		o.level = levels[k];
+		size_t len;
+		char *dot = render(&f, &o, &len);
+		assert_true(strncmp(dot, "digraph", 7) == 0);
+		Agraph_t *g = agmemread(dot);
+		assert_non_null(g);
+		struct pl_coarse *cg = pl_coarsen(f.p, f.pl, levels[k], NULL, 0);
+		assert_int_equal(count_clusters(g), f.c->n_dev);
+		assert_int_equal(agnnodes(g), cg->n_nodes + 1);	/* gpu:3 idle */
+		assert_int_equal(agnedges(g), cg->n_edges);
+		for (int i = 0; i < cg->n_nodes; i++) {
+			char nm[32], cl[32];
+			snprintf(nm, sizeof nm, "n%d", i);
+			snprintf(cl, sizeof cl, "cluster_d%d", cg->nodes[i].dev);
+			Agraph_t *sub = agsubg(g, cl, 0);
+			assert_non_null(sub);
+			assert_non_null(agnode(sub, nm, 0));
+		}
+		/* the odd op name comes back intact in full detail */
+		if (levels[k] == PL_COARSE_FULL) {
+			int v = pl_graph_find(f.g, "dec/l0/t1/lstm \"<&>\\N");
+			assert_true(v >= 0);
+			char nm[32];
+			snprintf(nm, sizeof nm, "n%d", cg->node_of[v]);
+			Agnode_t *n = agnode(g, nm, 0);
+			assert_non_null(n);
+			const char *label = agget(n, (char *)"label");
+			assert_non_null(strstr(label, "dec/l0/t1/lstm \"<&>\\\\N"));
+		}
+		pl_coarse_free(cg);
+		agclose(g);
+		free(dot);
+	}
+	fixture_free(&f);
+}
+
+/* Every format renders and starts with its magic. */
+static void
+test_formats_render(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, mini_graph(), "k80x4", mini_dev);
+	static const struct {
+		enum plv_format fmt;
+		const char *magic;
+		size_t mlen;
+	} want[] = {
+		{ PLV_FMT_SVG, "<?xml", 5 },
+		{ PLV_FMT_PDF, "%PDF", 4 },
+		{ PLV_FMT_PNG, "\x89PNG", 4 },
+		{ PLV_FMT_DOT, "digraph", 7 },
+	};
+	for (int timeline = 0; timeline <= 1; timeline++) {
+		for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+			if (timeline && want[k].fmt == PLV_FMT_DOT)
+				continue;
+			struct plv_opts o;
+			plv_opts_init(&o);
+			o.format = want[k].fmt;
+			o.timeline = timeline;
+			o.dpi = 72;
+			size_t len;
+			char *data = render(&f, &o, &len);
+			if (len < 1000 || memcmp(data, want[k].magic, want[k].mlen) != 0)
+				fail_msg("%s %s: %zu bytes starting '%.8s'", timeline ? "timeline" : "diagram",
+				    plv_format_name(want[k].fmt), len, data);
+			if (want[k].fmt == PLV_FMT_SVG)
+				assert_non_null(strstr(data, "<svg"));
+			free(data);
+		}
+	}
+	/* A bad engine and a timeline in DOT are errors with a cause. */
+	struct plv_opts o;
+	plv_opts_init(&o);
+	o.layout = "nosuchlayout";
+	char *data = NULL, *cause = NULL;
+	size_t len;
+	assert_int_equal(plv_export_data(f.p, f.pl, f.t, &o, &data, &len, &cause), -1);
+	assert_non_null(strstr(cause, "nosuchlayout"));
+	free(cause);
+	cause = NULL;
+	o.layout = "dot";
+	o.timeline = 1;
+	o.format = PLV_FMT_DOT;
+	assert_int_equal(plv_export_data(f.p, f.pl, f.t, &o, &data, &len, &cause), -1);
+	assert_non_null(cause);
+	free(cause);
+	/* sfdp lays it out too */
+	plv_opts_init(&o);
+	o.layout = "sfdp";
+	data = render(&f, &o, &len);
+	assert_non_null(strstr(data, "<svg"));
+	free(data);
+	fixture_free(&f);
+}
+
+/* Count occurrences of needle in hay. */
+static int
+count_str(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *s = hay; (s = strstr(s, needle)) != NULL; s++)
+		n++;
+	return n;
+}
+
+/* The timeline: a lane label per device and used channel, one bar per op
+ * of non-zero time (none merge at this scale), the critical path, the axis
+ * unit; escaping of names. */
+static void
+test_timeline(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, mini_graph(), "k80x4", mini_dev);
+	struct plv_opts o;
+	plv_opts_init(&o);
+	o.width_in = 40;	/* wide enough that no bars merge */
+	char *svg;
+	size_t len;
+	double w, h;
+	plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, &w, &h);
+	assert_true(len == strlen(svg));
+	assert_true(w > 39.9 && w < 40.1 && h > 0.5);
+	for (int d = 0; d < f.c->n_dev; d++)
+		assert_non_null(strstr(svg, f.c->dev[d].name));
+	int used = 0;
+	for (int k = 0; k < f.t->n_channels; k++) {
+		int n = 0;
+		for (int i = 0; i < f.t->n_xfers; i++)
+			n += f.t->xfers[i].channel == k;
+		used += n > 0;
+	}
+	assert_true(used > 0);
+	int bars = 0;
+	for (int v = 0; v < f.t->n_ops; v++)
+		bars += f.t->ops[v].end > f.t->ops[v].start;
+	int xfers = 0;
+	for (int i = 0; i < f.t->n_xfers; i++)
+		xfers += f.t->xfers[i].end > f.t->xfers[i].start;
+	/* bars + transfer bars + lane backgrounds + page + 2 legend swatches */
+	int rects = count_str(svg, "<rect");
+	assert_int_equal(rects, bars + xfers + f.c->n_dev + used + 1 + 2);
+	assert_non_null(strstr(svg, "<polyline"));
+	assert_true(strstr(svg, "time (ms)") != NULL || strstr(svg, "time (µs)") != NULL);
+	assert_non_null(strstr(svg, "&quot;&lt;&amp;&gt;"));
+	assert_null(strstr(svg, "\"<&>"));
+	free(svg);
+	/* At column width the 21 ops merge into fewer bars, never more. */
+	o.width_in = 1.5;
+	plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, NULL, NULL);
+	assert_true(count_str(svg, "<rect") <= rects);
+	free(svg);
+	assert_true(plv_nice_step(1000, 5) == 200);
+	assert_true(plv_nice_step(7, 5) == 2);
+	assert_true(plv_nice_step(0.3, 3) == 0.1);
+	fixture_free(&f);
+}
+
+/* Units used in labels. */
+static void
+test_units(void **state)
+{
+	(void)state;
+	char b[32];
+	assert_string_equal(plv_fmt_bytes(b, sizeof b, 12), "12 B");
+	assert_string_equal(plv_fmt_bytes(b, sizeof b, 1048576), "1.05 MB");
+	assert_string_equal(plv_fmt_bytes(b, sizeof b, 340000), "340 kB");
+	assert_string_equal(plv_fmt_time(b, sizeof b, 45), "45 µs");
+	assert_string_equal(plv_fmt_time(b, sizeof b, 12345), "12.3 ms");
+	assert_string_equal(plv_fmt_time(b, sizeof b, 2e6), "2 s");
+	assert_true(plv_dark("#0072B2"));
+	assert_false(plv_dark("#F0E442"));
+	assert_int_equal(plv_format_from_path("a/b.c/x.PNG"), PLV_FMT_PNG);
+	assert_int_equal(plv_format_from_path("x.gv"), PLV_FMT_DOT);
+	assert_int_equal(plv_format_from_path("a.d/x"), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_coarsen_conserves),
+		cmocka_unit_test(test_dot_parses_back),
+		cmocka_unit_test(test_formats_render),
+		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_units),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

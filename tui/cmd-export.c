@@ -1,0 +1,250 @@
+/*
+ * cmd-export — `placelab export`: a placement's diagram or timeline as a
+ * file for a paper (SVG, PDF, PNG or DOT), through viz/export.
+ *
+ * The placement comes from a file (-p) or from running a placer (-a) with
+ * its default budget; the step is simulated (native model unless --sim)
+ * to get loads, memory and the critical path.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "coarsen.h"
+#include "io.h"
+#include "placer.h"
+#include "problem.h"
+#include "sim.h"
+#include "viz/export.h"
+#include "xmalloc.h"
+
+static const char export_usage[] =
+    "usage: placelab export GRAPH [-c CLUSTER] (-p PLACEMENT | -a PLACER) -o FILE\n"
+    "                       [--level N | --max-nodes N] [--timeline]\n"
+    "                       [--layout ENGINE] [--rankdir LR|TB|RL|BT]\n"
+    "                       [--format svg|pdf|png|dot] [--title TEXT] [--no-legend]\n"
+    "                       [--width INCHES] [--dpi N] [--sim native|placeto] [--seed N]\n"
+    "\n"
+    "Draw a placement: one cluster per device (name, load, peak memory), ops in\n"
+    "the device's colour, cross-device tensors dashed with their bytes, the\n"
+    "critical path in red.  The format follows FILE's suffix (.svg .pdf .png\n"
+    ".dot/.gv) unless --format is given.\n"
+    "\n"
+    "  -c, --cluster CLUSTER  preset or cluster file (default " PL_DEFAULT_CLUSTER ")\n"
+    "  -p, --placement FILE   placement to draw\n"
+    "  -a, --placer NAME      run this placer (default options) and draw its best\n"
+    "  -o, --output FILE      file to write\n"
+    "  -l, --level N          collapse ops by their first N scope levels (0: one\n"
+    "                         node per device; 'full': every op)\n"
+    "  -m, --max-nodes N      pick the finest level with at most N nodes (default\n"
+    "                         200 unless --level is given)\n"
+    "  -t, --timeline         the Gantt timeline instead of the diagram\n"
+    "  -L, --layout ENGINE    Graphviz layout: dot (default), sfdp, neato, fdp, ...\n"
+    "  -r, --rankdir DIR      LR (default), TB, RL or BT\n"
+    "  -f, --format FMT       svg, pdf, png or dot\n"
+    "      --title TEXT       title instead of graph, cluster and step time\n"
+    "      --no-legend        leave out the legend\n"
+    "      --width INCHES     timeline width (default 7)\n"
+    "      --dpi N            PNG resolution (default 150)\n"
+    "      --sim KIND         simulator for loads and the critical path (native)\n"
+    "      --seed N           seed for -a (default 1)\n";
+
+/* Parse a non-negative int; -1 if malformed. */
+static int
+parse_count(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < 0 || v > 1000000000)
+		return -1;
+	return (int)v;
+}
+
+/* Run a placer with its defaults and return a copy of its best placement. */
+static struct pl_placement *
+run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opts *so,
+    unsigned long long seed)
+{
+	const struct pl_placer_class *cls = pl_placer_find(name);
+	if (cls == NULL) {
+		cmd_error("unknown placer '%s'", name);
+		return NULL;
+	}
+	struct pl_run_opts run = { .sim = *so, .seed = seed, .threads = 1 };
+	char *cause = NULL;
+	struct pl_placer *pl = pl_placer_new(cls, p, NULL, &run, &cause);
+	if (pl == NULL) {
+		cmd_fail(cause);
+		return NULL;
+	}
+	enum pl_step_status st = pl_placer_run(pl, 0, 0);
+	struct pl_placement *best = NULL;
+	if (st == PL_STEP_ERROR && pl->best == NULL)
+		cmd_error("placer '%s': %s", name, pl->error != NULL ? pl->error : "failed");
+	else if (pl->best == NULL)
+		cmd_error("placer '%s' offered no placement", name);
+	else
+		best = pl_placement_clone(pl->best);
+	pl_placer_free(pl);
+	return best;
+}
+
+/* placelab export. */
+int
+cmd_export(int argc, char **argv)
+{
+	enum { OPT_TITLE = 256, OPT_NOLEGEND, OPT_WIDTH, OPT_DPI, OPT_SIM, OPT_SEED, OPT_HELP };
+	static const struct option longopts[] = {
+		{ "cluster", required_argument, NULL, 'c' },
+		{ "placement", required_argument, NULL, 'p' },
+		{ "placer", required_argument, NULL, 'a' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "max-nodes", required_argument, NULL, 'm' },
+		{ "timeline", no_argument, NULL, 't' },
+		{ "layout", required_argument, NULL, 'L' },
+		{ "rankdir", required_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "no-legend", no_argument, NULL, OPT_NOLEGEND },
+		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "dpi", required_argument, NULL, OPT_DPI },
+		{ "sim", required_argument, NULL, OPT_SIM },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cluster_arg = NULL, *place_path = NULL, *placer = NULL, *out = NULL;
+	const char *fmt = NULL;
+	int level_set = 0, max_set = 0;
+	unsigned long long seed = 1;
+	struct plv_opts o;
+	plv_opts_init(&o);
+	struct pl_sim_opts so = { .kind = PL_SIM_NATIVE, .mem = PL_MEM_NATIVE };
+	int ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:p:a:o:l:m:tL:r:f:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': cluster_arg = optarg; break;
+		case 'p': place_path = optarg; break;
+		case 'a': placer = optarg; break;
+		case 'o': out = optarg; break;
+		case 'l':
+			if (strcmp(optarg, "full") == 0)
+				o.level = PL_COARSE_FULL;
+			else if ((o.level = parse_count(optarg)) < 0)
+				return cmd_error("--level: expected a number >= 0 or 'full', got '%s'", optarg);
+			level_set = 1;
+			break;
+		case 'm':
+			if ((o.max_nodes = parse_count(optarg)) <= 0)
+				return cmd_error("--max-nodes: expected a number >= 1, got '%s'", optarg);
+			max_set = 1;
+			break;
+		case 't': o.timeline = 1; break;
+		case 'L': o.layout = optarg; break;
+		case 'r':
+			if (strcmp(optarg, "LR") != 0 && strcmp(optarg, "TB") != 0 &&
+			    strcmp(optarg, "RL") != 0 && strcmp(optarg, "BT") != 0)
+				return cmd_error("--rankdir: expected LR, TB, RL or BT, got '%s'", optarg);
+			o.rankdir = optarg;
+			break;
+		case 'f': fmt = optarg; break;
+		case OPT_TITLE: o.title = optarg; break;
+		case OPT_NOLEGEND: o.legend = 0; break;
+		case OPT_WIDTH:
+			o.width_in = strtod(optarg, NULL);
+			if (!(o.width_in >= 1 && o.width_in <= 100))
+				return cmd_error("--width: expected inches between 1 and 100, got '%s'", optarg);
+			break;
+		case OPT_DPI:
+			o.dpi = strtod(optarg, NULL);
+			if (!(o.dpi >= 10 && o.dpi <= 2400))
+				return cmd_error("--dpi: expected 10..2400, got '%s'", optarg);
+			break;
+		case OPT_SIM: {
+			int k = pl_sim_kind_parse(optarg);
+			if (k < 0)
+				return cmd_error("--sim: expected native or placeto, got '%s'", optarg);
+			so.kind = (enum pl_sim_kind)k;
+			so.mem = k == PL_SIM_PLACETO ? PL_MEM_PLACETO : PL_MEM_NATIVE;
+			break;
+		}
+		case OPT_SEED: seed = strtoull(optarg, NULL, 10); break;
+		case OPT_HELP:
+			fputs(export_usage, stdout);
+			return 0;
+		default:
+			fputs(export_usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(export_usage, stderr);
+		return cmd_error(optind >= argc ? "export: GRAPH missing" : "export: one GRAPH expected");
+	}
+	if (out == NULL)
+		return cmd_error("export: -o FILE missing");
+	if ((place_path == NULL) == (placer == NULL))
+		return cmd_error("export: give exactly one of -p PLACEMENT and -a PLACER");
+	if (level_set && max_set)
+		return cmd_error("export: --level and --max-nodes exclude each other");
+	if (level_set)
+		o.max_nodes = 0;
+	int f = fmt != NULL ? plv_format_parse(fmt) : plv_format_from_path(out);
+	if (f < 0)
+		return cmd_error(fmt != NULL ? "--format: expected svg, pdf, png or dot, got '%s'" :
+		    "export: cannot tell the format of '%s' (use .svg .pdf .png .dot or --format)",
+		    fmt != NULL ? fmt : out);
+	o.format = (enum plv_format)f;
+
+	const char *graph_path = argv[optind];
+	int rc = 2;
+	struct pl_graph *g = NULL;
+	struct pl_cluster *c = NULL;
+	struct pl_problem *p = NULL;
+	struct pl_placement *pl = NULL;
+	struct pl_trace *t = NULL;
+	char *cause = NULL;
+	if ((g = cmd_load_graph(graph_path)) == NULL)
+		goto out;
+	if ((c = cmd_load_cluster(cluster_arg)) == NULL)
+		goto out;
+	if ((p = pl_problem_new(g, c, &cause)) == NULL) {
+		cmd_fail(cause);
+		goto out;
+	}
+	if (place_path != NULL) {
+		if ((pl = pl_placement_load_json(place_path, g, c, &cause)) == NULL) {
+			cmd_fail(cause);
+			goto out;
+		}
+	} else if ((pl = run_placer(p, placer, &so, seed)) == NULL)
+		goto out;
+	if ((t = pl_sim_trace(p, pl, &so, &cause)) == NULL) {
+		cmd_fail(cause);
+		goto out;
+	}
+	if (plv_export(p, pl, t, &o, out, &cause) != 0) {
+		cmd_fail(pl_xasprintf("%s: %s", out, cause));
+		free(cause);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (t != NULL)
+		pl_trace_free(t);
+	if (pl != NULL)
+		pl_placement_free(pl);
+	if (p != NULL)
+		pl_problem_free(p);
+	if (c != NULL)
+		pl_cluster_free(c);
+	if (g != NULL)
+		pl_graph_free(g);
+	return rc;
+}

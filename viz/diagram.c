@@ -1,0 +1,629 @@
+/*
+ * diagram — the placement diagram built with cgraph and rendered with gvc:
+ * see diagram.h.
+ *
+ * Invariant: nothing here prints DOT by hand; labels are HTML-like labels
+ * made with agstrdup_html() (escaped here) or plain labels whose
+ * backslashes are doubled, so no op name can change the graph's structure.
+ */
+#include "viz/diagram.h"
+
+#include <graphviz/gvc.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "viz/palette.h"
+#include "xmalloc.h"
+
+#define FONT "Helvetica"
+
+/* ---- small helpers -------------------------------------------------- */
+
+/* A growing string. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+/* Append printf-style text. */
+static void __attribute__((format(printf, 2, 3)))
+sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		b->s = pl_xreallocarray(b->s, cap, 1);
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* Append s escaped for an HTML-like label. */
+static void
+sb_html(struct sbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': sb_printf(b, "&amp;"); break;
+		case '<': sb_printf(b, "&lt;"); break;
+		case '>': sb_printf(b, "&gt;"); break;
+		case '"': sb_printf(b, "&quot;"); break;
+		default: sb_printf(b, "%c", *s); break;
+		}
+	}
+}
+
+/* Append s for a plain label: backslashes doubled so that escapes such as
+ * \N in op names stay literal. */
+static void
+sb_plain(struct sbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			sb_printf(b, "\\\\");
+		else
+			sb_printf(b, "%c", *s);
+	}
+}
+
+/* Human bytes (SI units). */
+char *
+plv_fmt_bytes(char *buf, size_t n, double bytes)
+{
+	static const char *unit[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	int u = 0;
+	while (fabs(bytes) >= 1000 && u < 5) {
+		bytes /= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%.0f B", bytes);
+	else
+		snprintf(buf, n, fabs(bytes) < 10 ? "%.2f %s" : fabs(bytes) < 100 ?
+		    "%.1f %s" : "%.0f %s", bytes, unit[u]);
+	return buf;
+}
+
+/* Human time from microseconds. */
+char *
+plv_fmt_time(char *buf, size_t n, double us)
+{
+	double v = us;
+	const char *u = "µs";
+	if (fabs(us) >= 1e6) {
+		v = us / 1e6;
+		u = "s";
+	} else if (fabs(us) >= 1e3) {
+		v = us / 1e3;
+		u = "ms";
+	}
+	snprintf(buf, n, fabs(v) < 10 && v != 0 && fabs(v) != floor(fabs(v)) ? "%.2f %s" :
+	    fabs(v) < 100 && fabs(v) != floor(fabs(v)) ? "%.1f %s" : "%.0f %s", v, u);
+	return buf;
+}
+
+/* Relative luminance test for text colour. */
+int
+plv_dark(const char *hex)
+{
+	unsigned r = 0, g = 0, b = 0;
+	if (hex == NULL || sscanf(hex, "#%2x%2x%2x", &r, &g, &b) != 3)
+		return 0;
+	double l = 0.2126 * r / 255.0 + 0.7152 * g / 255.0 + 0.0722 * b / 255.0;
+	return l < 0.45;
+}
+
+/* Set an attribute on any object, declaring it (default "") if needed. */
+static void
+set(void *obj, const char *name, const char *value)
+{
+	agsafeset(obj, (char *)name, (char *)value, "");
+}
+
+/* Set an attribute from a printf format. */
+static void __attribute__((format(printf, 3, 4)))
+setf(void *obj, const char *name, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	set(obj, name, buf);
+}
+
+/* Set an HTML-like label on obj from the buffer (consumed). */
+static void
+set_html(Agraph_t *g, void *obj, const char *name, struct sbuf *b)
+{
+	char *h = agstrdup_html(g, b->s != NULL ? b->s : (char *)"");
+	agsafeset(obj, (char *)name, h, "");
+	agstrfree(g, h);
+	free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+/* Set a plain attribute from the buffer (consumed). */
+static void
+set_sb(void *obj, const char *name, struct sbuf *b)
+{
+	set(obj, name, b->s != NULL ? b->s : "");
+	free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+/* ---- building ------------------------------------------------------- */
+
+/* Per-device figures for labels. */
+struct dev_stats {
+	int n_ops;
+	double load_us;
+	int64_t peak;
+	int has_peak;
+};
+
+/* Gather load and memory per device: from the trace when there is one. */
+static void
+device_stats(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, struct dev_stats *ds)
+{
+	for (int v = 0; v < p->n_ops; v++) {
+		int d = pl->dev[v];
+		ds[d].n_ops++;
+		if (t == NULL)
+			ds[d].load_us += pl_problem_op_us(p, v, d);
+	}
+	if (t != NULL) {
+		for (int d = 0; d < p->n_dev && d < t->res.n_dev; d++) {
+			ds[d].load_us = t->res.busy_us[d];
+			ds[d].peak = t->res.peak_bytes[d];
+			ds[d].has_peak = 1;
+		}
+	}
+}
+
+/* The cluster label: name, kind, ops, load, peak memory. */
+static void
+cluster_label(Agraph_t *g, Agraph_t *sub, const struct pl_device *dev,
+    const struct dev_stats *ds, double makespan, int oom)
+{
+	struct sbuf b = { 0 };
+	char t1[32], m1[32], m2[32];
+	sb_printf(&b, "<B>");
+	sb_html(&b, dev->name);
+	sb_printf(&b, "</B> <FONT POINT-SIZE=\"9\">%s · %d op%s</FONT><BR ALIGN=\"LEFT\"/>",
+	    pl_dev_kind_name(dev->kind), ds->n_ops, ds->n_ops == 1 ? "" : "s");
+	sb_printf(&b, "<FONT POINT-SIZE=\"9\">load %s", plv_fmt_time(t1, sizeof t1, ds->load_us));
+	if (makespan > 0)
+		sb_printf(&b, " (%.0f%%)", 100.0 * ds->load_us / makespan);
+	sb_printf(&b, "</FONT><BR ALIGN=\"LEFT\"/>");
+	if (ds->has_peak) {
+		plv_fmt_bytes(m1, sizeof m1, (double)ds->peak);
+		plv_fmt_bytes(m2, sizeof m2, (double)dev->mem_bytes);
+		if (oom)
+			sb_printf(&b, "<FONT POINT-SIZE=\"9\" COLOR=\"%s\"><B>peak %s / %s · OOM</B></FONT>",
+			    PLV_OOM_HEX, m1, m2);
+		else
+			sb_printf(&b, "<FONT POINT-SIZE=\"9\">peak mem %s / %s</FONT>", m1, m2);
+		sb_printf(&b, "<BR ALIGN=\"LEFT\"/>");
+	}
+	set_html(g, sub, "label", &b);
+}
+
+/* The node label and tooltip of a coarse node. */
+static void
+node_label(Agnode_t *n, const struct pl_graph *g, const struct pl_coarse_node *nd)
+{
+	struct sbuf b = { 0 }, tip = { 0 };
+	char t1[32];
+	plv_fmt_time(t1, sizeof t1, nd->time_us);
+	if (nd->collapsed && nd->n_ops > 1) {
+		sb_plain(&b, nd->label);
+		sb_printf(&b, "\\n%d ops · %s", nd->n_ops, t1);
+		sb_plain(&tip, nd->label);
+		sb_printf(&tip, ": %d ops, %s", nd->n_ops, t1);
+		if (nd->n_critical > 0)
+			sb_printf(&tip, ", %d on the critical path", nd->n_critical);
+	} else {
+		const struct pl_op *op = &g->ops[nd->op];
+		sb_plain(&b, op->name);
+		if (*op->type)
+			sb_printf(&b, "\\n%s · %s", op->type, t1);
+		else
+			sb_printf(&b, "\\n%s", t1);
+		sb_plain(&tip, op->name);
+		sb_printf(&tip, " (");
+		sb_plain(&tip, *op->type ? op->type : "op");
+		sb_printf(&tip, "): %s", t1);
+	}
+	set_sb(n, "label", &b);
+	set_sb(n, "tooltip", &tip);
+}
+
+/* The legend and title, as the graph's HTML label. */
+static void
+legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct pl_coarse *cg, const struct plv_opts *o)
+{
+	const struct pl_graph *g = p->g;
+	const struct pl_cluster *c = p->c;
+	struct sbuf b = { 0 };
+	char t1[32], b1[32];
+	int used[PL_MAX_DEVICES] = { 0 };
+	for (int v = 0; v < g->n_ops; v++)
+		used[pl->dev[v]] = 1;
+
+	sb_printf(&b, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\">");
+	sb_printf(&b, "<TR><TD ALIGN=\"LEFT\" COLSPAN=\"%d\"><B>", 2 * c->n_dev + 2);
+	if (o->title != NULL)
+		sb_html(&b, o->title);
+	else {
+		sb_html(&b, g->name);
+		sb_printf(&b, " on ");
+		sb_html(&b, c->name);
+		if (t != NULL)
+			sb_printf(&b, " · step %s", plv_fmt_time(t1, sizeof t1, t->res.makespan_us));
+	}
+	sb_printf(&b, "</B></TD></TR>");
+	if (!o->legend) {
+		sb_printf(&b, "</TABLE>");
+		set_html(gr, gr, "label", &b);
+		return;
+	}
+	/* device swatches */
+	sb_printf(&b, "<TR>");
+	for (int d = 0; d < c->n_dev; d++) {
+		const struct plv_colour *col = plv_device_colour(d);
+		sb_printf(&b, "<TD BGCOLOR=\"%s\" WIDTH=\"14\" HEIGHT=\"10\" FIXEDSIZE=\"TRUE\"></TD>", col->hex);
+		sb_printf(&b, "<TD ALIGN=\"LEFT\">");
+		if (!used[d])
+			sb_printf(&b, "<FONT COLOR=\"#808080\">");
+		sb_html(&b, c->dev[d].name);
+		if (!used[d])
+			sb_printf(&b, "</FONT>");
+		sb_printf(&b, "</TD>");
+	}
+	sb_printf(&b, "<TD></TD><TD></TD></TR>");
+	/* line styles */
+	sb_printf(&b, "<TR><TD ALIGN=\"LEFT\" COLSPAN=\"%d\"><FONT POINT-SIZE=\"9\">", 2 * c->n_dev + 2);
+	if (t != NULL && t->n_critical > 0)
+		sb_printf(&b, "<FONT COLOR=\"%s\"><B>━━</B></FONT> critical path (%d ops)    ",
+		    PLV_CRITICAL_HEX, t->n_critical);
+	sb_printf(&b, "<FONT COLOR=\"%s\">╍╍</FONT> cross-device tensors, bytes    ", PLV_EDGE_HEX);
+	int64_t cross = 0;
+	for (int e = 0; e < cg->n_edges; e++)
+		if (cg->nodes[cg->edges[e].src].dev != cg->nodes[cg->edges[e].dst].dev)
+			cross += cg->edges[e].bytes;
+	sb_printf(&b, "(total %s)", plv_fmt_bytes(b1, sizeof b1, (double)cross));
+	sb_printf(&b, "</FONT></TD></TR>");
+	if (cg->level != PL_COARSE_FULL) {
+		sb_printf(&b, "<TR><TD ALIGN=\"LEFT\" COLSPAN=\"%d\"><FONT POINT-SIZE=\"9\">", 2 * c->n_dev + 2);
+		sb_printf(&b, "3-D box: ops grouped by the first %d scope level%s "
+		    "(ops · total time); %d nodes for %d ops", cg->level,
+		    cg->level == 1 ? "" : "s", cg->n_nodes, g->n_ops);
+		sb_printf(&b, "</FONT></TD></TR>");
+	}
+	sb_printf(&b, "</TABLE>");
+	set_html(gr, gr, "label", &b);
+}
+
+/* Declare the defaults every object starts with. */
+static void
+defaults(Agraph_t *g, const struct plv_opts *o)
+{
+	agattr(g, AGRAPH, "label", "");
+	agattr(g, AGRAPH, "style", "");
+	agattr(g, AGRAPH, "fillcolor", "");
+	agattr(g, AGRAPH, "color", "");
+	agattr(g, AGRAPH, "penwidth", "1");
+	set(g, "rankdir", o->rankdir != NULL ? o->rankdir : "LR");
+	set(g, "fontname", FONT);
+	set(g, "fontsize", "11");
+	set(g, "labelloc", "t");
+	set(g, "labeljust", "l");
+	set(g, "newrank", "true");
+	set(g, "nodesep", "0.12");
+	set(g, "ranksep", "0.3");
+	set(g, "outputorder", "edgesfirst");
+	set(g, "bgcolor", "white");
+	set(g, "pad", "0.1");
+	set(g, "overlap", "false");
+	agattr(g, AGNODE, "shape", "box");
+	agattr(g, AGNODE, "style", "filled,rounded");
+	agattr(g, AGNODE, "fontname", FONT);
+	agattr(g, AGNODE, "fontsize", "9");
+	agattr(g, AGNODE, "penwidth", "0.6");
+	agattr(g, AGNODE, "color", "#404040");
+	agattr(g, AGNODE, "margin", "0.06,0.03");
+	agattr(g, AGNODE, "height", "0.3");
+	agattr(g, AGEDGE, "fontname", FONT);
+	agattr(g, AGEDGE, "fontsize", "8");
+	agattr(g, AGEDGE, "arrowsize", "0.5");
+	agattr(g, AGEDGE, "penwidth", "0.7");
+	agattr(g, AGEDGE, "color", PLV_EDGE_HEX);
+}
+
+/* Build the diagram. */
+Agraph_t *
+plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct pl_coarse *cg, const struct plv_opts *o)
+{
+	const struct pl_graph *g = p->g;
+	const struct pl_cluster *c = p->c;
+	Agraph_t *gr = agopen((char *)(g->name[0] ? g->name : "placement"), Agdirected, NULL);
+	defaults(gr, o);
+	legend_label(gr, p, pl, t, cg, o);
+
+	struct dev_stats ds[PL_MAX_DEVICES];
+	memset(ds, 0, sizeof ds);
+	device_stats(p, pl, t, ds);
+	double makespan = t != NULL ? t->res.makespan_us : 0;
+
+	Agraph_t *sub[PL_MAX_DEVICES];
+	char name[64];
+	for (int d = 0; d < c->n_dev; d++) {
+		const struct plv_colour *col = plv_device_colour(d);
+		snprintf(name, sizeof name, "cluster_d%d", d);
+		sub[d] = agsubg(gr, name, 1);
+		int oom = t != NULL && (t->res.oom_mask >> d) & 1;
+		cluster_label(gr, sub[d], &c->dev[d], &ds[d], makespan, oom);
+		set(sub[d], "style", "filled,rounded");
+		set(sub[d], "fillcolor", col->fill);
+		set(sub[d], "color", oom ? PLV_OOM_HEX : col->hex);
+		set(sub[d], "penwidth", oom ? "2.5" : "1.2");
+		set(sub[d], "labeljust", "l");
+		set(sub[d], "fontsize", "10");
+		if (ds[d].n_ops == 0) {
+			snprintf(name, sizeof name, "idle%d", d);
+			Agnode_t *n = agnode(sub[d], name, 1);
+			set(n, "label", "(no ops)");
+			set(n, "shape", "plaintext");
+			set(n, "style", "");
+			set(n, "fontcolor", "#606060");
+		}
+	}
+
+	Agnode_t **nodes = pl_xcalloc(cg->n_nodes > 0 ? cg->n_nodes : 1, sizeof *nodes);
+	for (int i = 0; i < cg->n_nodes; i++) {
+		const struct pl_coarse_node *nd = &cg->nodes[i];
+		const struct plv_colour *col = plv_device_colour(nd->dev);
+		snprintf(name, sizeof name, "n%d", i);
+		Agnode_t *n = agnode(sub[nd->dev], name, 1);
+		nodes[i] = n;
+		node_label(n, g, nd);
+		set(n, "fillcolor", col->hex);
+		if (plv_dark(col->hex))
+			set(n, "fontcolor", "white");
+		if (nd->collapsed && nd->n_ops > 1) {
+			set(n, "shape", "box3d");
+			set(n, "style", "filled");
+		}
+		if (nd->n_critical > 0) {
+			set(n, "color", PLV_CRITICAL_HEX);
+			set(n, "penwidth", "2.2");
+		}
+	}
+	char b1[32];
+	for (int e = 0; e < cg->n_edges; e++) {
+		const struct pl_coarse_edge *ce = &cg->edges[e];
+		int sd = cg->nodes[ce->src].dev, dd = cg->nodes[ce->dst].dev;
+		Agedge_t *ed = agedge(gr, nodes[ce->src], nodes[ce->dst], NULL, 1);
+		if (sd != dd) {
+			set(ed, "style", "dashed");
+			set(ed, "color", ce->critical ? PLV_CRITICAL_HEX : plv_device_colour(sd)->hex);
+			set(ed, "penwidth", ce->critical ? "2.2" : "1.3");
+			set(ed, "label", plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes));
+			set(ed, "fontcolor", "#303030");
+			set(ed, "weight", "1");
+		} else {
+			set(ed, "weight", "3");
+			if (ce->critical) {
+				set(ed, "color", PLV_CRITICAL_HEX);
+				set(ed, "penwidth", "2.2");
+			}
+		}
+		setf(ed, "tooltip", "%d edge%s, %s", ce->n_edges, ce->n_edges == 1 ? "" : "s",
+		    plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes));
+	}
+	free(nodes);
+	return gr;
+}
+
+/* ---- rendering ------------------------------------------------------ */
+
+static char gv_err[512];
+
+/* Keep the first Graphviz error message. */
+static int
+capture_err(char *msg)
+{
+	size_t n = strlen(gv_err);
+	if (n > 0 && gv_err[n - 1] == '\n')
+		return 0;
+	snprintf(gv_err + n, sizeof gv_err - n, "%s", msg);
+	return 0;
+}
+
+/* The captured message without "Error: " and the newline. */
+static const char *
+err_text(void)
+{
+	size_t n = strlen(gv_err);
+	while (n > 0 && (gv_err[n - 1] == '\n' || gv_err[n - 1] == ' '))
+		gv_err[--n] = '\0';
+	const char *s = gv_err;
+	if (strncmp(s, "Error: ", 7) == 0)
+		s += 7;
+	return *s ? s : "unknown Graphviz error";
+}
+
+/* Whether gvc has a plugin of this kind and name; on failure lists them. */
+static int
+have_plugin(GVC_t *gvc, const char *kind, const char *name, char **list)
+{
+	int n = 0, found = 0;
+	char **l = gvPluginList(gvc, kind, &n, NULL);
+	struct sbuf b = { 0 };
+	for (int i = 0; i < n; i++) {
+		if (strcmp(l[i], name) == 0)
+			found = 1;
+		sb_printf(&b, "%s%s", i ? ", " : "", l[i]);
+		free(l[i]);
+	}
+	free(l);
+	if (list != NULL)
+		*list = b.s != NULL ? b.s : pl_xstrdup("none");
+	else
+		free(b.s);
+	return found;
+}
+
+/* The gvc device string of an image format: cairo when installed. */
+static const char *
+device_of(enum plv_format f)
+{
+	switch (f) {
+	case PLV_FMT_PDF: return "pdf";
+	case PLV_FMT_PNG: return "png";
+	default: return "svg";
+	}
+}
+
+/* Render a laid-out graph to memory (copying into our allocator). */
+static int
+render_to(GVC_t *gvc, Agraph_t *g, enum plv_format f, char **data, size_t *len,
+    char **cause)
+{
+	const char *dev = device_of(f);
+	char *list;
+	if (!have_plugin(gvc, "device", dev, &list)) {
+		*cause = pl_xasprintf("Graphviz here cannot write %s (devices: %s)", dev, list);
+		free(list);
+		return -1;
+	}
+	free(list);
+	char want[32];
+	snprintf(want, sizeof want, "%s:cairo", dev);
+	if (f == PLV_FMT_SVG || !have_plugin(gvc, "render", "cairo", NULL))
+		snprintf(want, sizeof want, "%s", dev);
+	char *out = NULL;
+	unsigned int n = 0;
+	if (gvRenderData(gvc, g, want, &out, &n) != 0 || out == NULL || n == 0) {
+		*cause = pl_xasprintf("rendering %s: %s", dev, err_text());
+		if (out != NULL)
+			gvFreeRenderData(out);
+		return -1;
+	}
+	*data = pl_xmalloc((size_t)n + 1);
+	memcpy(*data, out, n);
+	(*data)[n] = '\0';
+	*len = n;
+	gvFreeRenderData(out);
+	return 0;
+}
+
+/* Write g as DOT text (no layout). */
+static int
+write_dot(Agraph_t *g, char **data, size_t *len, char **cause)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	if (f == NULL) {
+		*cause = pl_xasprintf("DOT output: cannot open a memory stream");
+		return -1;
+	}
+	int rc = agwrite(g, f);
+	if (fclose(f) != 0 || rc != 0) {
+		free(buf);
+		*cause = pl_xasprintf("DOT output: agwrite failed");
+		return -1;
+	}
+	*data = pl_xmalloc(n + 1);
+	memcpy(*data, buf, n);
+	(*data)[n] = '\0';
+	*len = n;
+	free(buf);
+	return 0;
+}
+
+/* Lay out and render. */
+int
+plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *len,
+    char **cause)
+{
+	*data = NULL;
+	*len = 0;
+	if (o->format == PLV_FMT_DOT)
+		return write_dot(g, data, len, cause);
+	const char *engine = o->layout != NULL ? o->layout : "dot";
+	gv_err[0] = '\0';
+	agusererrf prev = agseterrf(capture_err);
+	agerrlevel_t prevlevel = agseterr(AGERR);
+	GVC_t *gvc = gvContext();
+	int rc = -1;
+	char *list = NULL;
+	if (!have_plugin(gvc, "layout", engine, &list)) {
+		*cause = pl_xasprintf("layout '%s': unknown (Graphviz here has: %s)", engine, list);
+		goto out;
+	}
+	if (o->format == PLV_FMT_PNG) {
+		char dpi[32];
+		snprintf(dpi, sizeof dpi, "%g", o->dpi > 0 ? o->dpi : 150);
+		set(g, "dpi", dpi);
+	}
+	if (gvLayout(gvc, g, engine) != 0) {
+		*cause = pl_xasprintf("layout '%s' failed: %s", engine, err_text());
+		goto out;
+	}
+	rc = render_to(gvc, g, o->format, data, len, cause);
+	gvFreeLayout(gvc, g);
+out:
+	free(list);
+	gvFreeContext(gvc);
+	agseterr(prevlevel);
+	agseterrf(prev);
+	return rc;
+}
+
+/* Render an image file through a one-node graph. */
+int
+plv_image_render(const char *image_path, double width_in, double height_in,
+    const struct plv_opts *o, char **data, size_t *len, char **cause)
+{
+	*data = NULL;
+	*len = 0;
+	Agraph_t *g = agopen((char *)"image", Agdirected, NULL);
+	set(g, "pad", "0");
+	set(g, "margin", "0");
+	set(g, "bgcolor", "white");
+	Agnode_t *n = agnode(g, (char *)"img", 1);
+	set(n, "shape", "none");
+	set(n, "label", "");
+	set(n, "image", image_path);
+	set(n, "imagescale", "true");
+	set(n, "fixedsize", "true");
+	setf(n, "width", "%g", width_in);
+	setf(n, "height", "%g", height_in);
+	set(n, "margin", "0");
+	struct plv_opts oo = *o;
+	oo.layout = "neato";
+	oo.format = o->format;
+	int rc = plv_diagram_render(g, &oo, data, len, cause);
+	agclose(g);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/*
+ * diagram — the per-device placement diagram as a cgraph graph.
+ *
+ * One cluster per device ("cluster_d<D>", labelled with the device's name,
+ * kind, load and peak memory), one node per coarse node ("n<ID>"; a device
+ * without ops gets one "(no ops)" node "idle<D>" so its cluster shows),
+ * filled with the device's palette colour; cross-device edges dashed in the
+ * source device's colour and labelled with their bytes; the critical path
+ * in red and bold; the title and legend in the graph's label.
+ *
+ * Invariant: the graph is built only through the cgraph API, so every
+ * string is quoted and escaped by cgraph itself; the same inputs give the
+ * same DOT text.
+ *
+ * Ownership: plv_diagram_build() returns a graph the caller closes with
+ * agclose(); inputs are borrowed.
+ */
+#ifndef PLV_DIAGRAM_H
+#define PLV_DIAGRAM_H
+
+#include <stddef.h>
+#include <graphviz/cgraph.h>
+
+#include "coarsen.h"
+#include "viz/export.h"
+
+/* Build the diagram of coarse graph cg of placement pl (t may be NULL). */
+Agraph_t *plv_diagram_build(const struct pl_problem *p,
+    const struct pl_placement *pl, const struct pl_trace *t,
+    const struct pl_coarse *cg, const struct plv_opts *o);
+
+/* Lay g out with o->layout and render it as o->format into *data (caller
+ * frees) and *len; PLV_FMT_DOT writes the graph without layout.  0, or -1
+ * + *cause. */
+int plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data,
+    size_t *len, char **cause);
+
+/* Render an image file (e.g. the timeline's SVG) into format through
+ * Graphviz's image loader: PDF or PNG.  0, or -1 + *cause. */
+int plv_image_render(const char *image_path, double width_in, double height_in,
+    const struct plv_opts *o, char **data, size_t *len, char **cause);
+
+/* Human units shared by the pictures: "1.2 MB", "340 kB", "12 B"; "12.3 ms",
+ * "45 µs", "1.20 s".  Write into buf (size n) and return it. */
+char *plv_fmt_bytes(char *buf, size_t n, double bytes);
+char *plv_fmt_time(char *buf, size_t n, double us);
+/* Whether text drawn on colour hex ("#RRGGBB") should be white. */
+int plv_dark(const char *hex);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * export — one entry point for every picture: see export.h.
+ *
+ * Invariant: the output file is only ever written by pl_file_write_atomic()
+ * after the whole picture has been rendered into memory.
+ */
+#include "viz/export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "coarsen.h"
+#include "fileio.h"
+#include "viz/diagram.h"
+#include "viz/timeline.h"
+#include "xmalloc.h"
+
+static const char *format_names[] = {
+#define PLV_X(e, s) s,
+	PLV_FORMATS(PLV_X)
+#undef PLV_X
+};
+
+/* Defaults. */
+void
+plv_opts_init(struct plv_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->format = PLV_FMT_SVG;
+	o->level = -1;
+	o->max_nodes = 200;
+	o->layout = "dot";
+	o->rankdir = "LR";
+	o->legend = 1;
+	o->width_in = 7.0;
+	o->dpi = 150;
+}
+
+/* Name of a format. */
+const char *
+plv_format_name(enum plv_format f)
+{
+	return (unsigned)f < PLV_FMT_COUNT ? format_names[f] : "?";
+}
+
+/* Format by name. */
+int
+plv_format_parse(const char *s)
+{
+	for (int f = 0; f < PLV_FMT_COUNT; f++)
+		if (strcasecmp(s, format_names[f]) == 0)
+			return f;
+	if (strcasecmp(s, "gv") == 0)
+		return PLV_FMT_DOT;
+	return -1;
+}
+
+/* Format by suffix. */
+int
+plv_format_from_path(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+	if (dot == NULL || (slash != NULL && dot < slash))
+		return -1;
+	return plv_format_parse(dot + 1);
+}
+
+/* The level o asks for. */
+int
+plv_export_level(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct plv_opts *o)
+{
+	if (o->max_nodes > 0)
+		return pl_coarse_pick_level(p->g, pl, o->max_nodes);
+	return o->level < 0 ? PL_COARSE_FULL : o->level;
+}
+
+/* The timeline as PDF or PNG: the SVG through Graphviz's image loader. */
+static int
+timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
+    const struct plv_opts *o, char **data, size_t *len, char **cause)
+{
+	char tmp[] = "/tmp/placelab-timeline-XXXXXX.svg";
+	int fd = mkstemps(tmp, 4);
+	if (fd < 0) {
+		*cause = pl_xasprintf("timeline: cannot create a temporary file in /tmp");
+		return -1;
+	}
+	size_t off = 0;
+	while (off < svglen) {
+		ssize_t n = write(fd, svg + off, svglen - off);
+		if (n <= 0) {
+			close(fd);
+			unlink(tmp);
+			*cause = pl_xasprintf("timeline: writing %s failed", tmp);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	close(fd);
+	int rc = plv_image_render(tmp, w_in, h_in, o, data, len, cause);
+	unlink(tmp);
+	return rc;
+}
+
+/* Render to memory. */
+int
+plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct plv_opts *o, char **data, size_t *len,
+    char **cause)
+{
+	*data = NULL;
+	*len = 0;
+	if ((unsigned)o->format >= PLV_FMT_COUNT) {
+		*cause = pl_xasprintf("unknown output format %d", (int)o->format);
+		return -1;
+	}
+	if (o->timeline) {
+		if (t == NULL) {
+			*cause = pl_xasprintf("timeline: no simulated trace to draw");
+			return -1;
+		}
+		if (o->format == PLV_FMT_DOT) {
+			*cause = pl_xasprintf("timeline: DOT is not a timeline format "
+			    "(use svg, pdf or png)");
+			return -1;
+		}
+		char *svg;
+		size_t n;
+		double w, h;
+		plv_timeline_svg(p, pl, t, o, &svg, &n, &w, &h);
+		if (o->format == PLV_FMT_SVG) {
+			*data = svg;
+			*len = n;
+			return 0;
+		}
+		int rc = timeline_image(svg, n, w, h, o, data, len, cause);
+		free(svg);
+		return rc;
+	}
+	int level = plv_export_level(p, pl, o);
+	struct pl_coarse *cg = pl_coarsen(p, pl, level, t != NULL ? t->critical : NULL,
+	    t != NULL ? t->n_critical : 0);
+	Agraph_t *g = plv_diagram_build(p, pl, t, cg, o);
+	int rc = plv_diagram_render(g, o, data, len, cause);
+	agclose(g);
+	pl_coarse_free(cg);
+	return rc;
+}
+
+/* Render and write atomically. */
+int
+plv_export(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct plv_opts *o, const char *path,
+    char **cause)
+{
+	char *data;
+	size_t len;
+	if (plv_export_data(p, pl, t, o, &data, &len, cause) != 0)
+		return -1;
+	char *why = NULL;
+	int rc = pl_file_write_atomic(path, data, len, &why);
+	free(data);
+	if (rc != 0) {
+		*cause = why;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,74 @@
+/*
+ * export — pictures of a placement for papers, in one call.
+ *
+ * plv_export() writes a file: the per-device placement diagram (Graphviz,
+ * laid out and rendered in-process: SVG, PDF, PNG, or the DOT source), or
+ * with opts.timeline the Gantt timeline of the simulated step (SVG, or PDF
+ * and PNG through Graphviz's image loader).  `placelab export` and the
+ * explorer's Export view both call it.
+ *
+ * Invariant: the file at `path` is written atomically: on failure it is
+ * left as it was and the function returns -1 with *cause (caller frees).
+ *
+ * Ownership: everything passed in is borrowed; nothing is kept.
+ */
+#ifndef PLV_EXPORT_H
+#define PLV_EXPORT_H
+
+#include <stddef.h>
+
+#include "placement.h"
+#include "problem.h"
+#include "sim.h"
+
+#define PLV_FORMATS(X) \
+	X(SVG, "svg") X(PDF, "pdf") X(PNG, "png") X(DOT, "dot")
+enum plv_format {
+#define PLV_X(e, s) PLV_FMT_##e,
+	PLV_FORMATS(PLV_X)
+#undef PLV_X
+	PLV_FMT_COUNT
+};
+
+struct plv_opts {
+	enum plv_format format;
+	int timeline;		/* 1: Gantt timeline instead of the diagram */
+	int level;		/* PL_COARSE_FULL (-1) or a scope depth >= 0 */
+	int max_nodes;		/* > 0: choose the level (overrides level) */
+	const char *layout;	/* Graphviz engine: "dot" (default), "sfdp", ... */
+	const char *rankdir;	/* "LR" (default), "TB", "RL", "BT" */
+	const char *title;	/* NULL: graph, cluster and makespan */
+	int legend;		/* 1 (default): draw the legend */
+	double width_in;	/* timeline width in inches (default 7) */
+	double dpi;		/* PNG resolution (default 150) */
+};
+
+/* Defaults: SVG diagram, full detail unless max_nodes, dot, LR, legend. */
+void plv_opts_init(struct plv_opts *o);
+
+/* Format name ("svg") and back; the format of a path by its suffix (".gv"
+ * is DOT).  -1 when unknown. */
+const char *plv_format_name(enum plv_format f);
+int plv_format_parse(const char *s);
+int plv_format_from_path(const char *path);
+
+/*
+ * Render into memory: *data (caller frees) and *len.  trace may be NULL
+ * (then no critical path, memory or timeline: the timeline needs it).
+ * Returns 0, or -1 + *cause (a bad layout engine name, a format Graphviz
+ * cannot render here, a timeline without a trace).
+ */
+int plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct plv_opts *o, char **data,
+    size_t *len, char **cause);
+
+/* Render and write path atomically.  0, or -1 + *cause. */
+int plv_export(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct plv_opts *o, const char *path,
+    char **cause);
+
+/* The level that o selects for this placement (resolving max_nodes). */
+int plv_export_level(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct plv_opts *o);
+
+#endif

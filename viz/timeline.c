@@ -1,0 +1,433 @@
+/*
+ * timeline — Gantt chart of a simulated step, written as SVG text: see
+ * timeline.h.
+ *
+ * Invariant: coordinates are points (1/72 in) in the viewBox; the plot
+ * maps [0, makespan] onto [x0, x1]; every lane's bars are drawn in start
+ * order, and a bar narrower than MIN_W absorbs the bars that follow it
+ * within MERGE_PT until it is MIN_W wide.
+ */
+#include "viz/timeline.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "viz/diagram.h"
+#include "viz/palette.h"
+#include "xmalloc.h"
+
+#define FONT_FAMILY "Helvetica, Arial, sans-serif"
+#define FS_LABEL 7.0		/* lane labels, tick labels */
+#define FS_TITLE 8.0
+#define FS_LEGEND 6.5
+#define LANE_DEV 11.0		/* device lane height */
+#define LANE_CH 7.0		/* channel lane height */
+#define LANE_GAP 2.0
+#define MERGE_PT 0.35		/* merge bars closer than this ... */
+#define MIN_W 1.0		/* ... while the merged bar is narrower than this */
+
+/* A growing string. */
+struct out {
+	char *s;
+	size_t len, cap;
+};
+
+/* Append printf-style text. */
+static void __attribute__((format(printf, 2, 3)))
+put(struct out *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		b->s = pl_xreallocarray(b->s, cap, 1);
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* Append s escaped for XML text or attributes. */
+static void
+put_esc(struct out *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': put(b, "&amp;"); break;
+		case '<': put(b, "&lt;"); break;
+		case '>': put(b, "&gt;"); break;
+		case '"': put(b, "&quot;"); break;
+		default:
+			if ((unsigned char)*s < 0x20)
+				put(b, " ");
+			else
+				put(b, "%c", *s);
+			break;
+		}
+	}
+}
+
+/* A round step (1, 2, 2.5 or 5 times a power of ten). */
+double
+plv_nice_step(double span, int n)
+{
+	if (!(span > 0) || n < 1)
+		return 1;
+	double raw = span / n;
+	double p = pow(10, floor(log10(raw)));
+	double f = raw / p;
+	double m = f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10;
+	return m * p;
+}
+
+/* One bar before merging. */
+struct bar {
+	double s, e;
+	int colour;		/* device whose colour fills it */
+	int op;			/* op id, or -1 for a transfer */
+	int xfer;		/* transfer index, or -1 */
+};
+
+/* Order bars by start, then end. */
+static int
+bar_cmp(const void *a, const void *b)
+{
+	const struct bar *x = a, *y = b;
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
+	return 0;
+}
+
+/* Approximate text width in points (Helvetica averages ~0.55 em). */
+static double
+text_w(const char *s, double fs)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	return (double)n * fs * 0.52;
+}
+
+/* One legend entry: kind 0 op swatch, 1 transfer swatch, 2 critical line. */
+struct legend_item {
+	int kind;
+	double x, y;
+	const char *text;
+};
+
+/* Layout of the figure. */
+struct geom {
+	double W, H;
+	double x0, x1;		/* plot area */
+	double scale;		/* points per us */
+	double *lane_y;		/* top of each lane */
+	double *lane_h;
+	int n_lanes;
+};
+
+/* Draw one lane's bars, merging those closer than MERGE_PT. */
+static void
+draw_lane(struct out *b, const struct geom *gm, struct bar *bars, int n, int lane,
+    int is_channel, const struct pl_problem *p, const struct pl_trace *t)
+{
+	if (n == 0)
+		return;
+	qsort(bars, (size_t)n, sizeof *bars, bar_cmp);
+	double y = gm->lane_y[lane] + (is_channel ? 0.5 : 0.5);
+	double h = gm->lane_h[lane] - 1.0;
+	int i = 0;
+	char t1[32], b1[32];
+	while (i < n) {
+		int j = i;
+		double e = bars[i].e;
+		while (j + 1 < n && bars[j + 1].colour == bars[i].colour &&
+		    (e - bars[i].s) * gm->scale < MIN_W &&
+		    (bars[j + 1].s - e) * gm->scale < MERGE_PT) {
+			j++;
+			if (bars[j].e > e)
+				e = bars[j].e;
+		}
+		double x = gm->x0 + bars[i].s * gm->scale;
+		double w = (e - bars[i].s) * gm->scale;
+		if (w < 0.15)
+			w = 0.15;
+		const struct plv_colour *col = plv_device_colour(bars[i].colour);
+		put(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"%s>",
+		    x, y, w, h, col->hex, is_channel ? " fill-opacity=\"0.75\"" : "");
+		put(b, "<title>");
+		if (j > i)
+			put(b, "%d %s, %s", j - i + 1, is_channel ? "transfers" : "ops",
+			    plv_fmt_time(t1, sizeof t1, e - bars[i].s));
+		else if (bars[i].op >= 0) {
+			put_esc(b, p->g->ops[bars[i].op].name);
+			put(b, ": %s", plv_fmt_time(t1, sizeof t1, bars[i].e - bars[i].s));
+		} else {
+			const struct pl_trace_xfer *xf = &t->xfers[bars[i].xfer];
+			put_esc(b, p->g->ops[p->g->tensors[xf->tensor].op].name);
+			put(b, ":%d, %s in %s", p->g->tensors[xf->tensor].index,
+			    plv_fmt_bytes(b1, sizeof b1, (double)xf->bytes),
+			    plv_fmt_time(t1, sizeof t1, xf->end - xf->start));
+		}
+		put(b, "</title></rect>\n");
+		i = j + 1;
+	}
+}
+
+/* Channel name for a label: "->" as an arrow. */
+static void
+put_channel(struct out *b, const char *name)
+{
+	const char *arrow = strstr(name, "->");
+	if (arrow == NULL) {
+		put_esc(b, name);
+		return;
+	}
+	char *head = pl_xstrndup(name, (size_t)(arrow - name));
+	put_esc(b, head);
+	free(head);
+	put(b, "→");
+	put_esc(b, arrow + 2);
+}
+
+/* Render. */
+void
+plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct plv_opts *o, char **svg, size_t *len,
+    double *w_in, double *h_in)
+{
+	const struct pl_graph *g = p->g;
+	const struct pl_cluster *c = p->c;
+	(void)pl;
+	double makespan = t->res.makespan_us > 0 ? t->res.makespan_us : 1;
+
+	/* Which channels carry something. */
+	int nch = t->n_channels;
+	int *ch_lane = pl_xcalloc(nch > 0 ? nch : 1, sizeof *ch_lane);
+	int *ch_count = pl_xcalloc(nch > 0 ? nch : 1, sizeof *ch_count);
+	for (int i = 0; i < t->n_xfers; i++)
+		if (t->xfers[i].channel >= 0 && t->xfers[i].channel < nch)
+			ch_count[t->xfers[i].channel]++;
+	int n_lanes = c->n_dev;
+	for (int k = 0; k < nch; k++)
+		ch_lane[k] = ch_count[k] > 0 ? n_lanes++ : -1;
+
+	/* Geometry. */
+	struct geom gm;
+	gm.W = (o->width_in > 0 ? o->width_in : 7.0) * 72.0;
+	double label_w = 0;
+	for (int d = 0; d < c->n_dev; d++)
+		if (text_w(c->dev[d].name, FS_LABEL) > label_w)
+			label_w = text_w(c->dev[d].name, FS_LABEL);
+	for (int k = 0; k < nch; k++)
+		if (ch_lane[k] >= 0 && text_w(t->channel_name[k], FS_LABEL - 1) > label_w)
+			label_w = text_w(t->channel_name[k], FS_LABEL - 1);
+	gm.x0 = 4 + label_w + 4;
+	gm.x1 = gm.W - 10;
+	if (gm.x1 - gm.x0 < 72) {
+		gm.x0 = gm.W * 0.4;
+		gm.x1 = gm.W - 6;
+	}
+	gm.scale = (gm.x1 - gm.x0) / makespan;
+	gm.n_lanes = n_lanes;
+	gm.lane_y = pl_xcalloc((size_t)n_lanes + 1, sizeof *gm.lane_y);
+	gm.lane_h = pl_xcalloc((size_t)n_lanes + 1, sizeof *gm.lane_h);
+	double y = FS_TITLE + 8;
+	for (int l = 0; l < n_lanes; l++) {
+		if (l == c->n_dev && l > 0)
+			y += 3;		/* a gap between devices and links */
+		gm.lane_y[l] = y;
+		gm.lane_h[l] = l < c->n_dev ? LANE_DEV : LANE_CH;
+		y += gm.lane_h[l] + LANE_GAP;
+	}
+	double plot_bottom = y;
+	double axis_y = plot_bottom + 1;
+	double legend_y = axis_y + 2 * FS_LABEL + 14;
+
+	/* Legend items, flowing onto new lines at the figure's width. */
+	struct legend_item items[3];
+	int n_items = 0;
+	char crit[64];
+	snprintf(crit, sizeof crit, "critical path (%d ops)", t->n_critical);
+	const char *texts[3] = { "op (device colour)", "transfer (source colour)", crit };
+	double lx = 4, ly = legend_y;
+	for (int k = 0; o->legend && k < 3; k++) {
+		if (k == 2 && t->n_critical == 0)
+			continue;
+		double w = 10 + text_w(texts[k], FS_LEGEND);
+		if (lx > 4 && lx + w > gm.W - 4) {
+			lx = 4;
+			ly += FS_LEGEND + 4;
+		}
+		items[n_items++] = (struct legend_item){ k, lx, ly, texts[k] };
+		lx += w + 10;
+	}
+	gm.H = (o->legend ? ly : axis_y + 2 * FS_LABEL + 6) + 6;
+
+	struct out b = { 0 };
+	put(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	put(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.2fin\" height=\"%.2fin\" "
+	    "viewBox=\"0 0 %.2f %.2f\" font-family=\"%s\">\n", gm.W / 72, gm.H / 72, gm.W, gm.H,
+	    FONT_FAMILY);
+	put(&b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\"/>\n", gm.W, gm.H);
+
+	/* Title, shrunk to fit the width. */
+	char t1[32], b1[32];
+	char *title;
+	if (o->title != NULL)
+		title = pl_xstrdup(o->title);
+	else {
+		char t2[32], b2[32];
+		title = pl_xasprintf("%s on %s · step %s · %s moved", g->name, c->name,
+		    plv_fmt_time(t2, sizeof t2, t->res.makespan_us),
+		    plv_fmt_bytes(b2, sizeof b2, (double)t->res.bytes_moved));
+	}
+	double fs = FS_TITLE, tw = text_w(title, 1.0) * 1.08;
+	if (tw * fs > gm.W - 8)
+		fs = (gm.W - 8) / tw;
+	if (fs < 5)
+		fs = 5;
+	put(&b, "<text x=\"4\" y=\"%.2f\" font-size=\"%.2f\" font-weight=\"bold\">", FS_TITLE + 2, fs);
+	put_esc(&b, title);
+	put(&b, "</text>\n");
+	free(title);
+
+	/* Axis ticks and grid. */
+	double unit = makespan >= 1e6 ? 1e6 : makespan >= 1e3 ? 1e3 : 1;
+	const char *uname = unit == 1e6 ? "s" : unit == 1e3 ? "ms" : "µs";
+	int want = (int)((gm.x1 - gm.x0) / 45);
+	if (want < 3)
+		want = 3;
+	double step = plv_nice_step(makespan / unit, want);
+	put(&b, "<g stroke=\"#D0D0D0\" stroke-width=\"0.4\">\n");
+	for (int k = 0; k * step * unit <= makespan * (1 + 1e-9); k++) {
+		double x = gm.x0 + k * step * unit * gm.scale;
+		put(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", x, gm.lane_y[0] - 2,
+		    x, axis_y);
+	}
+	put(&b, "</g>\n");
+
+	/* Lane backgrounds and labels. */
+	for (int l = 0; l < n_lanes; l++) {
+		int is_dev = l < c->n_dev;
+		put(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
+		    gm.x0, gm.lane_y[l], gm.x1 - gm.x0, gm.lane_h[l],
+		    is_dev ? plv_device_colour(l)->fill : "#F4F4F4");
+	}
+	for (int d = 0; d < c->n_dev; d++) {
+		int oom = (t->res.oom_mask >> d) & 1;
+		put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"end\"%s>",
+		    gm.x0 - 3, gm.lane_y[d] + gm.lane_h[d] / 2 + FS_LABEL * 0.35, FS_LABEL,
+		    oom ? " fill=\"" PLV_OOM_HEX "\" font-weight=\"bold\"" : "");
+		put_esc(&b, c->dev[d].name);
+		put(&b, "<title>");
+		put_esc(&b, c->dev[d].name);
+		put(&b, ": busy %s, peak %s%s</title></text>\n",
+		    plv_fmt_time(t1, sizeof t1, t->res.busy_us[d]),
+		    plv_fmt_bytes(b1, sizeof b1, (double)t->res.peak_bytes[d]), oom ? " (OOM)" : "");
+	}
+	for (int k = 0; k < nch; k++) {
+		if (ch_lane[k] < 0)
+			continue;
+		int l = ch_lane[k];
+		put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"end\" fill=\"#404040\">",
+		    gm.x0 - 3, gm.lane_y[l] + gm.lane_h[l] / 2 + (FS_LABEL - 1) * 0.35, FS_LABEL - 1);
+		put_channel(&b, t->channel_name[k]);
+		put(&b, "</text>\n");
+	}
+
+	/* Bars. */
+	int cap = g->n_ops > t->n_xfers ? g->n_ops : t->n_xfers;
+	struct bar *bars = pl_xcalloc(cap > 0 ? (size_t)cap : 1, sizeof *bars);
+	for (int d = 0; d < c->n_dev; d++) {
+		int n = 0;
+		for (int v = 0; v < t->n_ops; v++) {
+			if (t->ops[v].dev != d || !(t->ops[v].end > t->ops[v].start))
+				continue;
+			bars[n++] = (struct bar){ t->ops[v].start, t->ops[v].end, d, v, -1 };
+		}
+		draw_lane(&b, &gm, bars, n, d, 0, p, t);
+	}
+	for (int k = 0; k < nch; k++) {
+		if (ch_lane[k] < 0)
+			continue;
+		int n = 0;
+		for (int i = 0; i < t->n_xfers; i++) {
+			const struct pl_trace_xfer *x = &t->xfers[i];
+			if (x->channel != k || !(x->end > x->start))
+				continue;
+			bars[n++] = (struct bar){ x->start, x->end, x->src_dev, -1, i };
+		}
+		draw_lane(&b, &gm, bars, n, ch_lane[k], 1, p, t);
+	}
+	free(bars);
+
+	/* The critical path: a red line through its ops, lane to lane. */
+	if (t->n_critical > 0) {
+		put(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.1\" "
+		    "stroke-linejoin=\"round\" points=\"", PLV_CRITICAL_HEX);
+		for (int i = 0; i < t->n_critical; i++) {
+			int v = t->critical[i];
+			if (v < 0 || v >= t->n_ops)
+				continue;
+			int d = t->ops[v].dev;
+			double cy = gm.lane_y[d] + gm.lane_h[d] / 2;
+			put(&b, "%.2f,%.2f %.2f,%.2f ", gm.x0 + t->ops[v].start * gm.scale, cy,
+			    gm.x0 + t->ops[v].end * gm.scale, cy);
+		}
+		put(&b, "\"/>\n");
+	}
+
+	/* Axis line, tick labels, unit. */
+	put(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"black\" stroke-width=\"0.6\"/>\n",
+	    gm.x0, axis_y, gm.x1, axis_y);
+	for (int k = 0; k * step * unit <= makespan * (1 + 1e-9); k++) {
+		double x = gm.x0 + k * step * unit * gm.scale;
+		put(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"black\" stroke-width=\"0.6\"/>",
+		    x, axis_y, x, axis_y + 2.5);
+		put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+		    x, axis_y + 3 + FS_LABEL, FS_LABEL, k * step);
+	}
+	put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"middle\">time (%s)</text>\n",
+	    (gm.x0 + gm.x1) / 2, axis_y + 5 + 2 * FS_LABEL, FS_LABEL, uname);
+
+	/* Legend. */
+	for (int i = 0; i < n_items; i++) {
+		const struct legend_item *it = &items[i];
+		double ix = it->x, iy = it->y;
+		if (it->kind == 2)
+			put(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.1\"/>",
+			    ix, iy - 2.5, ix + 8, iy - 2.5, PLV_CRITICAL_HEX);
+		else
+			put(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"8\" height=\"5\" fill=\"%s\"%s/>", ix,
+			    iy - 5, plv_device_colour(0)->hex, it->kind == 1 ? " fill-opacity=\"0.75\"" : "");
+		put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\">", ix + 10, iy, FS_LEGEND);
+		put_esc(&b, it->text);
+		put(&b, "</text>\n");
+	}
+	put(&b, "</svg>\n");
+
+	free(gm.lane_y);
+	free(gm.lane_h);
+	free(ch_lane);
+	free(ch_count);
+	*svg = b.s;
+	*len = b.len;
+	if (w_in != NULL)
+		*w_in = gm.W / 72;
+	if (h_in != NULL)
+		*h_in = gm.H / 72;
+}
