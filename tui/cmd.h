@@ -27,6 +27,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_clusters(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
+int cmd_gen(int argc, char **argv);
 /* Shared helpers for subcommands (cmd-common.c). */
 
 /* Print "placelab: msg" to stderr, free msg, return 2. */

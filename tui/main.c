@@ -22,6 +22,7 @@ const struct pl_command pl_commands[] = {
 	  "clusters [--json]", cmd_clusters },
 	{ "export", "draw a placement (diagram or timeline) for a paper",
 	  "export GRAPH -c CLUSTER (-p PLACEMENT | -a PLACER) -o FILE", cmd_export },
+	{ "gen", "generate sample graphs (models, families, toys)", "gen MODEL [options] [-o FILE]", cmd_gen },
 	{ NULL, NULL, NULL, NULL },
 };
 

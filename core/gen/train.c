@@ -1,0 +1,610 @@
+/*
+ * train — the forward-network description (gnet) and the training-step
+ * builder that emits forward, backward and update ops.
+ *
+ * Invariant: emission is a deterministic function of the node list: list
+ * order is forward ops in node order, then backward ops in reverse node
+ * order, each parameter's update op right after its last gradient.  Every backward op carries its
+ * forward op's scope and colocation group; every update op its owner's.
+ * A forward tensor the backward pass needs gets an edge to the backward op
+ * that reads it, so it stays alive until then.
+ */
+#include "net.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+struct gnode {
+	char *name, *scope;
+	const char *type;	/* static string */
+	enum gnet_grad gk;
+	unsigned flags;
+	double flops;
+	int64_t params, out_elems;
+	int n_out;
+	int n_in, cap_in;
+	int *in;
+};
+
+struct gnet {
+	char *name;
+	int dtype, layer, train;
+	const char *optimizer;
+	int n, cap;
+	struct gnode *nodes;
+	char *scope;
+	double macs;
+};
+
+/* A new, empty network. */
+struct gnet *
+gnet_new(const char *name, const struct pl_gen_opts *o, const char *default_optimizer)
+{
+	struct gnet *n = pl_xcalloc(1, sizeof *n);
+	n->name = pl_xstrdup(name);
+	n->dtype = o->dtype_bytes > 0 ? o->dtype_bytes : 4;
+	n->layer = o->granularity == PL_GEN_LAYER;
+	n->train = !o->forward_only;
+	n->optimizer = o->optimizer != NULL ? o->optimizer : default_optimizer;
+	n->scope = pl_xstrdup("");
+	return n;
+}
+
+/* Free a network. */
+void
+gnet_free(struct gnet *n)
+{
+	if (n == NULL)
+		return;
+	for (int i = 0; i < n->n; i++) {
+		free(n->nodes[i].name);
+		free(n->nodes[i].scope);
+		free(n->nodes[i].in);
+	}
+	free(n->nodes);
+	free(n->scope);
+	free(n->name);
+	free(n);
+}
+
+/* Bytes per element. */
+int
+gnet_dtype(const struct gnet *n)
+{
+	return n->dtype;
+}
+
+/* Whether the net is built at layer granularity. */
+int
+gnet_layer(const struct gnet *n)
+{
+	return n->layer;
+}
+
+/* Set the current scope. */
+void
+gnet_scope(struct gnet *n, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	free(n->scope);
+	n->scope = pl_xstrdup(buf);
+}
+
+/* Append an input ref to node id. */
+void
+gnet_add_input(struct gnet *n, int id, int ref)
+{
+	struct gnode *x = &n->nodes[id];
+	if (x->n_in == x->cap_in) {
+		x->cap_in = x->cap_in ? 2 * x->cap_in : 4;
+		x->in = pl_xreallocarray(x->in, x->cap_in, sizeof *x->in);
+	}
+	x->in[x->n_in++] = ref;
+}
+
+/* Add a node with an array of inputs. */
+int
+gnet_opa(struct gnet *n, const char *name, const char *type, enum gnet_grad gk,
+    double flops, int64_t params, int64_t out_elems, int n_in, const int *in)
+{
+	if (n->n == n->cap) {
+		n->cap = n->cap ? 2 * n->cap : 256;
+		n->nodes = pl_xreallocarray(n->nodes, n->cap, sizeof *n->nodes);
+	}
+	int id = n->n++;
+	struct gnode *x = &n->nodes[id];
+	memset(x, 0, sizeof *x);
+	x->name = *n->scope ? pl_xasprintf("%s/%s", n->scope, name) : pl_xstrdup(name);
+	x->scope = pl_xstrdup(n->scope);
+	x->type = type;
+	x->gk = gk;
+	x->flops = flops;
+	x->params = params;
+	x->out_elems = out_elems;
+	x->n_out = 1;
+	for (int i = 0; i < n_in; i++)
+		gnet_add_input(n, id, in[i]);
+	return id;
+}
+
+/* Add a node with inputs as trailing int arguments. */
+int
+gnet_op(struct gnet *n, const char *name, const char *type, enum gnet_grad gk,
+    double flops, int64_t params, int64_t out_elems, int n_in, ...)
+{
+	int in[16];
+	va_list ap;
+	va_start(ap, n_in);
+	for (int i = 0; i < n_in && i < 16; i++)
+		in[i] = va_arg(ap, int);
+	va_end(ap);
+	return gnet_opa(n, name, type, gk, flops, params, out_elems, n_in < 16 ? n_in : 16, in);
+}
+
+/* A variable holding params elements. */
+int
+gnet_var(struct gnet *n, const char *name, int64_t params)
+{
+	return gnet_opa(n, name, "VariableV2", GG_VAR, 0, params, params, 0, NULL);
+}
+
+/* Give node id k equal outputs. */
+void
+gnet_set_outputs(struct gnet *n, int id, int k)
+{
+	n->nodes[id].n_out = k;
+}
+
+/* Set flags on node id. */
+void
+gnet_set_flags(struct gnet *n, int id, unsigned flags)
+{
+	n->nodes[id].flags |= flags;
+}
+
+/* Output elements of node id. */
+int64_t
+gnet_out_elems(const struct gnet *n, int id)
+{
+	return n->nodes[id].out_elems;
+}
+
+/* Number of nodes so far. */
+int
+gnet_count(const struct gnet *n)
+{
+	return n->n;
+}
+
+/* Count multiply-adds. */
+void
+gnet_count_macs(struct gnet *n, double macs)
+{
+	n->macs += macs;
+}
+
+/* Forward figures. */
+void
+gnet_stats(const struct gnet *n, struct pl_gen_stats *st)
+{
+	st->fwd_flops = 0;
+	st->params = 0;
+	st->fwd_macs = n->macs;
+	for (int i = 0; i < n->n; i++) {
+		st->fwd_flops += n->nodes[i].flops;
+		st->params += n->nodes[i].params;
+	}
+}
+
+/* ---- emission ----------------------------------------------------------- */
+
+/* A gradient contribution to one output of a forward node. */
+struct contrib {
+	int src, out;		/* builder op id and output index */
+	int64_t bytes;
+	int node_out;		/* which output of the forward node */
+	int next;
+};
+
+struct emit {
+	struct gnet *n;
+	struct pl_graph_builder *b;
+	struct contrib *c;
+	int nc, capc;
+	int *head;		/* per node: first contribution, -1 */
+	char *active;
+	const char *upd_type;
+	int upd_flops, upd_slots;
+};
+
+/* Bytes of one output of node v. */
+static int64_t
+tbytes(const struct gnet *n, int v)
+{
+	const struct gnode *x = &n->nodes[v];
+	return x->out_elems * n->dtype / x->n_out;
+}
+
+/* Add an op to the builder. */
+static int
+add(struct emit *e, const char *name, const char *type, const char *scope,
+    double flops, int64_t param_bytes, int64_t out_bytes, const char *group)
+{
+	struct pl_op op;
+	memset(&op, 0, sizeof op);
+	for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+		op.measured_us[k] = -1;
+	op.name = (char *)name;
+	op.type = (char *)type;
+	op.scope = (char *)scope;
+	op.flops = flops;
+	op.param_bytes = param_bytes;
+	op.out_bytes = out_bytes;
+	return pl_graph_add_op(e->b, &op, group);
+}
+
+/* Record a gradient contribution to output o of node v. */
+static void
+contribute(struct emit *e, int v, int o, int src, int out, int64_t bytes)
+{
+	if (e->nc == e->capc) {
+		e->capc = e->capc ? 2 * e->capc : 1024;
+		e->c = pl_xreallocarray(e->c, e->capc, sizeof *e->c);
+	}
+	e->c[e->nc] = (struct contrib){ src, out, bytes, o, e->head[v] };
+	e->head[v] = e->nc++;
+}
+
+/* Edges from every gradient source of v into op g. */
+static void
+wire_dy(struct emit *e, int v, int g)
+{
+	for (int k = e->head[v]; k >= 0; k = e->c[k].next)
+		pl_graph_add_edge(e->b, e->c[k].src, g, e->c[k].out, e->c[k].bytes);
+}
+
+/* Edge from forward tensor ref into op g. */
+static void
+wire_fwd(struct emit *e, int ref, int g)
+{
+	int u = GREF_ID(ref);
+	pl_graph_add_edge(e->b, u, g, GREF_OUT(ref), tbytes(e->n, u));
+}
+
+/* At op granularity, sum a forward output's several gradients with AddN. */
+static void
+accumulate(struct emit *e, int v)
+{
+	const struct gnode *x = &e->n->nodes[v];
+	for (int o = 0; o < x->n_out; o++) {
+		int cnt = 0;
+		int64_t bytes = 0;
+		for (int k = e->head[v]; k >= 0; k = e->c[k].next)
+			if (e->c[k].node_out == o) {
+				cnt++;
+				bytes = e->c[k].bytes;
+			}
+		if (cnt < 2)
+			continue;
+		char *nm = x->n_out > 1 ? pl_xasprintf("%s/grad_accum_%d", x->name, o) :
+		    pl_xasprintf("%s/grad_accum", x->name);
+		int g = add(e, nm, "AddN", x->scope, (double)(cnt - 1) * (double)(bytes / e->n->dtype),
+		    0, bytes, x->name);
+		free(nm);
+		/* Move the contributions of output o into the sum. */
+		int *pp = &e->head[v];
+		while (*pp >= 0) {
+			struct contrib *c = &e->c[*pp];
+			if (c->node_out == o) {
+				pl_graph_add_edge(e->b, c->src, g, c->out, c->bytes);
+				*pp = c->next;
+			} else
+				pp = &c->next;
+		}
+		contribute(e, v, o, g, 0, bytes);
+	}
+}
+
+/* Whether node x's backward needs its own output. */
+static int
+needs_output(const struct gnode *x)
+{
+	return x->gk == GG_OUTPUT || x->gk == GG_INPUT;
+}
+
+/* FLOPs of the gradient of x with respect to input i. */
+static double
+grad_flops(const struct emit *e, const struct gnode *x, int i)
+{
+	if (x->flags & GN_SPARSE)
+		return 0;
+	if (x->gk == GG_LINEAR) {
+		double in = (double)e->n->nodes[GREF_ID(x->in[i])].out_elems /
+		    e->n->nodes[GREF_ID(x->in[i])].n_out;
+		return x->flops < in ? x->flops : in;
+	}
+	return x->flops;
+}
+
+/* Bytes of the gradient x sends to input i. */
+static int64_t
+grad_bytes(const struct emit *e, const struct gnode *x, int i)
+{
+	int u = GREF_ID(x->in[i]);
+	if ((x->flags & GN_SPARSE) && e->n->nodes[u].gk == GG_VAR)
+		return x->out_elems * e->n->dtype;
+	return tbytes(e->n, u);
+}
+
+/* The update op of parameter owner v, fed by its weight gradients. */
+static void
+emit_update(struct emit *e, int v, const int *src, const int *src_out,
+    const int64_t *bytes, int k)
+{
+	const struct gnode *x = &e->n->nodes[v];
+	char *nm = pl_xasprintf("%s/update", x->name);
+	int64_t pb = x->params * e->n->dtype;
+	int u = add(e, nm, e->upd_type, x->scope, (double)x->params * e->upd_flops,
+	    pb * e->upd_slots, 0, x->name);
+	free(nm);
+	for (int i = 0; i < k; i++)
+		pl_graph_add_edge(e->b, src[i], u, src_out[i], bytes[i]);
+	if (x->gk == GG_VAR)
+		pl_graph_add_edge(e->b, v, u, 0, tbytes(e->n, v));
+}
+
+/* Layer granularity: one backward op per forward node. */
+static void
+emit_grad_layer(struct emit *e, int v)
+{
+	const struct gnode *x = &e->n->nodes[v];
+	double flops = 0;
+	int64_t out = 0;
+	int k = 0;
+	for (int i = 0; i < x->n_in; i++)
+		if (e->active[GREF_ID(x->in[i])]) {
+			flops += grad_flops(e, x, i);
+			out += grad_bytes(e, x, i);
+		}
+	if (x->params > 0) {
+		flops += x->flops;
+		out += x->params * e->n->dtype;
+	}
+	char *nm = pl_xasprintf("%s/grad", x->name);
+	char *ty = pl_xasprintf("Grad%s", x->type);
+	int g = add(e, nm, ty, x->scope, flops, 0, out, x->name);
+	free(nm);
+	free(ty);
+	wire_dy(e, v, g);
+	for (int i = 0; i < x->n_in; i++)
+		wire_fwd(e, x->in[i], g);
+	if (needs_output(x))
+		wire_fwd(e, GREF(v, 0), g);
+	for (int i = 0; i < x->n_in; i++) {
+		int u = GREF_ID(x->in[i]);
+		if (e->active[u])
+			contribute(e, u, GREF_OUT(x->in[i]), g, k++, grad_bytes(e, x, i));
+	}
+	if (x->params > 0) {
+		int64_t pb = x->params * e->n->dtype;
+		emit_update(e, v, &g, &k, &pb, 1);
+	}
+}
+
+/* TF's gradient of a binary elementwise op: shapes, broadcast arguments,
+ * then per input [Mul] Sum Reshape. */
+static void
+emit_grad_bcast(struct emit *e, int v)
+{
+	const struct gnode *x = &e->n->nodes[v];
+	char *nm;
+	int sh[2], bga;
+	for (int i = 0; i < 2; i++) {
+		nm = pl_xasprintf("%s/grad_shape%d", x->name, i);
+		sh[i] = add(e, nm, "Shape", x->scope, 0, 0, 16, x->name);
+		free(nm);
+	}
+	nm = pl_xasprintf("%s/grad_bcast", x->name);
+	bga = add(e, nm, "BroadcastGradientArgs", x->scope, 0, 0, 32, x->name);
+	free(nm);
+	pl_graph_add_edge(e->b, sh[0], bga, 0, 16);
+	pl_graph_add_edge(e->b, sh[1], bga, 0, 16);
+	for (int i = 0; i < x->n_in && i < 2; i++) {
+		int u = GREF_ID(x->in[i]);
+		if (!e->active[u])
+			continue;
+		int64_t bytes = grad_bytes(e, x, i);
+		double elems = (double)(bytes / e->n->dtype);
+		int src = -1;
+		if (x->gk == GG_PRODUCT) {
+			nm = pl_xasprintf("%s/grad_%d", x->name, i);
+			src = add(e, nm, "Mul", x->scope, elems, 0, bytes, x->name);
+			free(nm);
+			wire_dy(e, v, src);
+			for (int j = 0; j < x->n_in; j++)
+				if (j != i)
+					wire_fwd(e, x->in[j], src);
+		}
+		nm = pl_xasprintf("%s/grad_%d_sum", x->name, i);
+		int s = add(e, nm, "Sum", x->scope, 0, 0, bytes, x->name);
+		free(nm);
+		if (src >= 0)
+			pl_graph_add_edge(e->b, src, s, 0, bytes);
+		else
+			wire_dy(e, v, s);
+		pl_graph_add_edge(e->b, bga, s, 0, 32);
+		nm = pl_xasprintf("%s/grad_%d_reshape", x->name, i);
+		int r = add(e, nm, "Reshape", x->scope, 0, 0, bytes, x->name);
+		free(nm);
+		pl_graph_add_edge(e->b, s, r, 0, bytes);
+		pl_graph_add_edge(e->b, sh[i], r, 0, 16);
+		contribute(e, u, GREF_OUT(x->in[i]), r, 0, bytes);
+	}
+}
+
+/* Op granularity: one backward op per differentiable input, one for the
+ * node's own parameters. */
+static void
+emit_grad_ops(struct emit *e, int v)
+{
+	const struct gnode *x = &e->n->nodes[v];
+	accumulate(e, v);
+	if ((x->flags & GN_BCAST) && x->n_in == 2 && x->params == 0) {
+		emit_grad_bcast(e, v);
+		return;
+	}
+	int count = x->params > 0;
+	for (int i = 0; i < x->n_in; i++)
+		count += e->active[GREF_ID(x->in[i])];
+	char *ty = pl_xasprintf("Grad%s", x->type);
+	for (int i = 0; i < x->n_in; i++) {
+		int u = GREF_ID(x->in[i]);
+		if (!e->active[u])
+			continue;
+		int64_t bytes = grad_bytes(e, x, i);
+		char *nm = count == 1 ? pl_xasprintf("%s/grad", x->name) :
+		    pl_xasprintf("%s/grad_%d", x->name, i);
+		int g = add(e, nm, ty, x->scope, grad_flops(e, x, i), 0, bytes, x->name);
+		free(nm);
+		wire_dy(e, v, g);
+		if (x->gk == GG_PRODUCT) {
+			for (int j = 0; j < x->n_in; j++)
+				if (j != i)
+					wire_fwd(e, x->in[j], g);
+		} else if (x->gk == GG_INPUT) {
+			for (int j = 0; j < x->n_in; j++)
+				wire_fwd(e, x->in[j], g);
+		}
+		if (needs_output(x))
+			wire_fwd(e, GREF(v, 0), g);
+		contribute(e, u, GREF_OUT(x->in[i]), g, 0, bytes);
+	}
+	if (x->params > 0) {
+		int64_t pb = x->params * e->n->dtype;
+		char *nm = count == 1 ? pl_xasprintf("%s/grad", x->name) :
+		    pl_xasprintf("%s/grad_w", x->name);
+		int g = add(e, nm, ty, x->scope, x->flops, 0, pb, x->name);
+		free(nm);
+		wire_dy(e, v, g);
+		for (int j = 0; j < x->n_in; j++)
+			wire_fwd(e, x->in[j], g);
+		int zero = 0;
+		emit_update(e, v, &g, &zero, &pb, 1);
+	}
+	free(ty);
+}
+
+/* Update of a variable from its (possibly several) gradients. */
+static void
+emit_var(struct emit *e, int v)
+{
+	if (!e->n->layer)
+		accumulate(e, v);
+	int k = 0;
+	for (int c = e->head[v]; c >= 0; c = e->c[c].next)
+		k++;
+	if (k == 0)
+		return;
+	int *src = pl_xmalloc(sizeof *src * k), *out = pl_xmalloc(sizeof *out * k);
+	int64_t *bytes = pl_xmalloc(sizeof *bytes * k);
+	int i = 0;
+	for (int c = e->head[v]; c >= 0; c = e->c[c].next, i++) {
+		src[i] = e->c[c].src;
+		out[i] = e->c[c].out;
+		bytes[i] = e->c[c].bytes;
+	}
+	emit_update(e, v, src, out, bytes, k);
+	free(src);
+	free(out);
+	free(bytes);
+}
+
+/* Emit everything and build. */
+struct pl_graph *
+gnet_build(struct gnet *n, char **cause)
+{
+	struct emit e;
+	memset(&e, 0, sizeof e);
+	e.n = n;
+	e.b = pl_graph_builder_new(n->name);
+	int nn = n->n;
+	char *req = pl_xcalloc(nn ? nn : 1, 1), *reach = pl_xcalloc(nn ? nn : 1, 1);
+	e.active = pl_xcalloc(nn ? nn : 1, 1);
+	e.head = pl_xmalloc(sizeof *e.head * (nn ? nn : 1));
+	if (strcmp(n->optimizer, "sgd") == 0) {
+		e.upd_type = "ApplyGradientDescent";
+		e.upd_flops = 2;
+		e.upd_slots = 0;
+	} else if (strcmp(n->optimizer, "momentum") == 0) {
+		e.upd_type = "ApplyMomentum";
+		e.upd_flops = 4;
+		e.upd_slots = 1;
+	} else {
+		e.upd_type = "ApplyAdam";
+		e.upd_flops = 10;
+		e.upd_slots = 2;
+	}
+	for (int v = 0; v < nn; v++) {
+		const struct gnode *x = &n->nodes[v];
+		e.head[v] = -1;
+		if (x->gk == GG_VAR || x->params > 0)
+			req[v] = 1;
+		else if (x->gk != GG_NONE)
+			for (int i = 0; i < x->n_in; i++)
+				req[v] |= req[GREF_ID(x->in[i])];
+	}
+	for (int v = nn - 1; v >= 0; v--) {
+		const struct gnode *x = &n->nodes[v];
+		if (x->flags & GN_LOSS)
+			reach[v] = 1;
+		if (reach[v] && x->gk != GG_NONE)
+			for (int i = 0; i < x->n_in; i++)
+				reach[GREF_ID(x->in[i])] = 1;
+	}
+	for (int v = 0; v < nn; v++)
+		e.active[v] = n->train && req[v] && reach[v];
+
+	/* Forward ops, ids equal to node ids. */
+	for (int v = 0; v < nn; v++) {
+		const struct gnode *x = &n->nodes[v];
+		add(&e, x->name, x->type, x->scope, x->flops, x->params * n->dtype,
+		    tbytes(n, v) * x->n_out, e.active[v] ? x->name : NULL);
+	}
+	for (int v = 0; v < nn; v++) {
+		const struct gnode *x = &n->nodes[v];
+		for (int i = 0; i < x->n_in; i++)
+			wire_fwd(&e, x->in[i], v);
+	}
+	/* Backward, last node first. */
+	for (int v = nn - 1; v >= 0 && n->train; v--) {
+		const struct gnode *x = &n->nodes[v];
+		if (!e.active[v])
+			continue;
+		if (x->gk == GG_VAR) {
+			emit_var(&e, v);
+			continue;
+		}
+		if (e.head[v] < 0 && !(x->flags & GN_LOSS))
+			continue;
+		if (n->layer)
+			emit_grad_layer(&e, v);
+		else
+			emit_grad_ops(&e, v);
+	}
+	free(req);
+	free(reach);
+	free(e.active);
+	free(e.head);
+	free(e.c);
+	struct pl_graph *g = pl_graph_build(e.b, cause);
+	gnet_free(n);
+	return g;
+}

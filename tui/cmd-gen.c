@@ -1,0 +1,252 @@
+/*
+ * cmd-gen — `placelab gen`: write sample graphs (benchmark models as
+ * training steps, random families, toy graphs) and the table of samples
+ * that docs/SAMPLES.md shows.
+ *
+ * Invariant: output depends only on the arguments (models are
+ * deterministic for a seed); files are written atomically.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "gen/gen.h"
+#include "io.h"
+#include "xmalloc.h"
+
+static const char gen_usage[] =
+    "usage: placelab gen MODEL [options] [-o FILE]\n"
+    "       placelab gen family NAME [--count N] [--seed S] [options] -o DIR\n"
+    "       placelab gen table GRAPH...\n"
+    "       placelab gen --list\n"
+    "\n"
+    "Options (0 or absent: the model's default, see docs/SAMPLES.md):\n"
+    "  -g, --granularity op|layer  framework-sized ops (default) or one op per layer\n"
+    "  -F, --forward-only          no backward and update ops\n"
+    "  -b, --batch N               batch size\n"
+    "  -T, --seq-len N             time steps (RNNs, Transformer)\n"
+    "  -H, --hidden N              hidden units / d_model / NAS filters\n"
+    "  -L, --layers N              layers (per side for NMT and Transformer)\n"
+    "  -V, --vocab N               vocabulary size\n"
+    "  -I, --image N               image height and width (CNNs)\n"
+    "  -C, --cells N               NAS cells per stack / ENAS-RNN nodes\n"
+    "  -d, --dtype-bytes N         bytes per element (default 4)\n"
+    "  -O, --optimizer NAME        adam, sgd or momentum\n"
+    "  -s, --seed N                randomise a family model (enas-cnn, enas-rnn, nmt)\n"
+    "  -n, --count N               family members (default 32)\n"
+    "  -S, --stats                 print forward figures instead of the graph\n"
+    "  -o, --output PATH           file (or directory for a family); default stdout\n";
+
+/* Parse a whole non-negative number. */
+static int
+parse_int(const char *s, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > 1 << 30)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* Print the model list. */
+static void
+list_models(void)
+{
+	for (const struct pl_gen_model *m = pl_gen_models; m->name != NULL; m++)
+		printf("%-13s %s%s\n", m->name, m->summary, m->family ? " [family: --seed]" : "");
+}
+
+/* The model a graph name comes from (longest matching prefix), or NULL. */
+static const struct pl_gen_model *
+model_of(const char *gname)
+{
+	const struct pl_gen_model *best = NULL;
+	size_t bl = 0;
+	for (const struct pl_gen_model *m = pl_gen_models; m->name != NULL; m++) {
+		size_t l = strlen(m->name);
+		if (strncmp(gname, m->name, l) == 0 && l > bl) {
+			best = m;
+			bl = l;
+		}
+	}
+	return best;
+}
+
+/* `gen table`: one Markdown row per graph file. */
+static int
+table(int argc, char **argv)
+{
+	printf("| file | graph | ops | edges | GFLOPs/step | params MB | defaults from |\n");
+	printf("|---|---|---:|---:|---:|---:|---|\n");
+	for (int i = 0; i < argc; i++) {
+		char *cause = NULL;
+		struct pl_graph *g = pl_graph_load_json(argv[i], &cause);
+		if (g == NULL)
+			return cmd_fail(cause);
+		/* Parameters: bytes of ops that are not optimizer updates. */
+		int64_t pb = 0;
+		for (int v = 0; v < g->n_ops; v++) {
+			size_t l = strlen(g->ops[v].name);
+			if (l < 7 || strcmp(g->ops[v].name + l - 7, "/update") != 0)
+				pb += g->ops[v].param_bytes;
+		}
+		const char *file = strrchr(argv[i], '/');
+		file = file != NULL ? file + 1 : argv[i];
+		const char *dir = strstr(argv[i], "samples/");
+		const struct pl_gen_model *m = model_of(g->name);
+		printf("| %s | %s | %d | %d | %.1f | %.1f | %s |\n", dir != NULL ? dir + 8 : file,
+		    g->name, g->n_ops, g->n_edges, pl_graph_total_flops(g) / 1e9, (double)pb / 1e6,
+		    m != NULL ? m->source : "");
+		pl_graph_free(g);
+	}
+	return 0;
+}
+
+/* Write a graph to path, or to stdout when path is NULL. */
+static int
+emit(const struct pl_graph *g, const char *path)
+{
+	char *cause = NULL;
+	if (path == NULL || strcmp(path, "-") == 0) {
+		char *s = pl_graph_to_json(g);
+		fputs(s, stdout);
+		free(s);
+		return fflush(stdout) == 0 ? 0 : cmd_error("write error on stdout");
+	}
+	if (pl_graph_save_json(g, path, &cause) != 0)
+		return cmd_fail(cause);
+	return 0;
+}
+
+/* `placelab gen`. */
+int
+cmd_gen(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "granularity", required_argument, NULL, 'g' },
+		{ "forward-only", no_argument, NULL, 'F' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "seq-len", required_argument, NULL, 'T' },
+		{ "hidden", required_argument, NULL, 'H' },
+		{ "layers", required_argument, NULL, 'L' },
+		{ "vocab", required_argument, NULL, 'V' },
+		{ "image", required_argument, NULL, 'I' },
+		{ "cells", required_argument, NULL, 'C' },
+		{ "dtype-bytes", required_argument, NULL, 'd' },
+		{ "optimizer", required_argument, NULL, 'O' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "stats", no_argument, NULL, 'S' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pl_gen_opts o;
+	memset(&o, 0, sizeof o);
+	const char *out = NULL;
+	int count = 32, stats = 0, ch, *ip;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "g:Fb:T:H:L:V:I:C:d:O:s:n:So:lh", longopts, NULL)) != -1) {
+		ip = NULL;
+		switch (ch) {
+		case 'g':
+			if (strcmp(optarg, "op") == 0)
+				o.granularity = PL_GEN_OP;
+			else if (strcmp(optarg, "layer") == 0)
+				o.granularity = PL_GEN_LAYER;
+			else
+				return cmd_error("gen: --granularity '%s' (expected op or layer)", optarg);
+			break;
+		case 'F': o.forward_only = 1; break;
+		case 'b': ip = &o.batch; break;
+		case 'T': ip = &o.seq_len; break;
+		case 'H': ip = &o.hidden; break;
+		case 'L': ip = &o.layers; break;
+		case 'V': ip = &o.vocab; break;
+		case 'I': ip = &o.image; break;
+		case 'C': ip = &o.cells; break;
+		case 'd': ip = &o.dtype_bytes; break;
+		case 'n': ip = &count; break;
+		case 'O': o.optimizer = optarg; break;
+		case 's': {
+			char *end;
+			errno = 0;
+			unsigned long long v = strtoull(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-')
+				return cmd_error("gen: --seed '%s' (expected a whole number)", optarg);
+			o.seed = v;
+			o.seeded = 1;
+			break;
+		}
+		case 'S': stats = 1; break;
+		case 'o': out = optarg; break;
+		case 'l': list_models(); return 0;
+		case 'h': fputs(gen_usage, stdout); return 0;
+		default: fputs(gen_usage, stderr); return 2;
+		}
+		if (ip != NULL && parse_int(optarg, ip) != 0)
+			return cmd_error("gen: -%c '%s' (expected a whole number)", ch, optarg);
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		fputs(gen_usage, stderr);
+		return 2;
+	}
+	if (strcmp(argv[0], "table") == 0)
+		return table(argc - 1, argv + 1);
+	if (strcmp(argv[0], "family") == 0) {
+		if (argc != 2)
+			return cmd_error("gen family: expected one family name (enas-cnn, enas-rnn or nmt)");
+		if (out == NULL)
+			return cmd_error("gen family: -o DIR is required");
+		if (count < 1 || count > 10000)
+			return cmd_error("gen family: --count %d (expected 1..10000)", count);
+		if (mkdir(out, 0777) != 0 && errno != EEXIST)
+			return cmd_error("gen family: cannot create directory '%s': %s", out, strerror(errno));
+		for (int i = 0; i < count; i++) {
+			char *cause = NULL;
+			struct pl_graph *g = pl_gen_family_member(argv[1], i, o.seed, &o, &cause);
+			if (g == NULL)
+				return cmd_fail(cause);
+			char *path = pl_xasprintf("%s/%s-%02d.json", out, argv[1], i);
+			int rc = emit(g, path);
+			free(path);
+			pl_graph_free(g);
+			if (rc != 0)
+				return rc;
+		}
+		return 0;
+	}
+	if (argc != 1)
+		return cmd_error("gen: expected one model (try 'placelab gen --list')");
+	char *cause = NULL;
+	struct pl_gen_stats st;
+	struct pl_graph *g = pl_gen(argv[0], &o, &st, &cause);
+	if (g == NULL)
+		return cmd_fail(cause);
+	int rc = 0;
+	if (stats) {
+		printf("graph          %s\n", g->name);
+		printf("ops            %d\n", g->n_ops);
+		printf("edges          %d\n", g->n_edges);
+		printf("batch          %d\n", st.batch);
+		printf("fwd_gflops     %.6f\n", st.fwd_flops / 1e9);
+		printf("fwd_gmacs      %.6f\n", st.fwd_macs / 1e9);
+		printf("fwd_gmacs_per_sample %.6f\n", st.batch > 0 ? st.fwd_macs / 1e9 / st.batch : 0.0);
+		printf("params_m       %.6f\n", (double)st.params / 1e6);
+		printf("step_gflops    %.6f\n", pl_graph_total_flops(g) / 1e9);
+	} else
+		rc = emit(g, out);
+	pl_graph_free(g);
+	return rc;
+}
