@@ -101,8 +101,9 @@ static const struct pl_option_def brkga_options[] = {
 	    "evaluation budget (0: none); 5000 is REGAL's \"BRKGA 5K\"" },
 	{ "generations", PL_OPT_INT, "0",
 	    "stop after this generation (0: no limit; 0 is the initial population)" },
-	{ "seconds", PL_OPT_DOUBLE, "0",
-	    "stop after this much search time (0: no limit; not reproducible)" },
+	{ "seconds", PL_OPT_DOUBLE, "10",
+	    "stop after this much search time (0: no limit); a run it stops "
+	    "is not reproducible" },
 	{ "patience", PL_OPT_INT, "0",
 	    "stop after this many generations without improvement (0: never)" },
 	{ "pop", PL_OPT_INT, "100", "chromosomes per population" },
@@ -236,14 +237,20 @@ crossover(const struct brkga *b, struct pl_rng *r, const float *elite,
     const float *other, float *x)
 {
 	long G = b->G;
-	unsigned thr = b->rho16;
-	uint64_t bits = 0;
-	for (long i = 0; i < G; i++) {
-		if ((i & 3) == 0)
-			bits = pl_rng_next(r);
-		unsigned u = (unsigned)(bits & 0xffff);
-		bits >>= 16;
-		x[i] = u < thr ? elite[i] : other[i];
+	uint32_t thr = b->rho16;
+	/* branch-free: the bit patterns are blended through a mask */
+	for (long i = 0; i < G; i += 4) {
+		uint64_t bits = pl_rng_next(r);
+		long n = G - i < 4 ? G - i : 4;
+		for (long j = 0; j < n; j++) {
+			uint32_t m = 0u - (uint32_t)((uint32_t)(bits & 0xffff) < thr);
+			uint32_t ev, ov, v;
+			memcpy(&ev, &elite[i + j], sizeof ev);
+			memcpy(&ov, &other[i + j], sizeof ov);
+			v = (ev & m) | (ov & ~m);
+			memcpy(&x[i + j], &v, sizeof v);
+			bits >>= 16;
+		}
 	}
 }
 
