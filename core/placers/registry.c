@@ -9,6 +9,7 @@
 
 #include "placers/baselines.h"
 #include "placers/brkga.h"
+#include "placers/placeto.h"
 
 const struct pl_placer_class *const pl_placer_classes[] = {
 	&pl_placer_single_cpu,
@@ -22,5 +23,6 @@ const struct pl_placer_class *const pl_placer_classes[] = {
 	&pl_placer_mtopo,
 	&pl_placer_metf,
 	&pl_placer_brkga,
+	&pl_placer_placeto,
 	NULL,
 };

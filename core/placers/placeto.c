@@ -1,0 +1,1587 @@
+/*
+ * placeto — the Placeto MDP, its REINFORCE training and the placer class
+ * (see placeto.h and specs/placeto-mdp.md).
+ *
+ * Structure: an `env` is one graph prepared for the MDP (grouped nodes,
+ * their CSR both ways, ancestor/descendant/parallel sets, static features,
+ * visit order, fixed initial placement, baseline history).  An `episode`
+ * is one worker slot playing one episode on one env.  The `engine` holds
+ * the policy, Adam, the worker slots and the pool, and is shared by the
+ * placer class and the multi-graph trainer.
+ *
+ * Invariant: during a batch the policy weights are read-only; every slot
+ * writes only its own buffers; everything order-dependent (offering
+ * placements, summing gradients, baseline updates) happens on the caller's
+ * thread in slot order.  Hence results never depend on the thread count.
+ */
+#include "placeto.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/nn.h"
+#include "nn/policy.h"
+#include "pool.h"
+#include "rng.h"
+#include "sim.h"
+#include "xmalloc.h"
+
+const struct pl_option_def pl_placeto_options[] = {
+	{ "policy", PL_OPT_STRING, "", "trained policy file (.plw); empty: train from scratch" },
+	{ "finetune", PL_OPT_INT, "0", "training episodes on this graph before the greedy run (with policy)" },
+	{ "episodes", PL_OPT_INT, "400", "training episodes without a policy" },
+	{ "workers", PL_OPT_INT, "4", "episodes run in parallel per gradient update" },
+	{ "groups", PL_OPT_INT, "128", "at most this many grouped nodes (colocation groups merged by scope)" },
+	{ "sim", PL_OPT_STRING, "run", "simulator of the MDP: run (the driver's), placeto or native" },
+	{ "k", PL_OPT_INT, "8", "message-passing rounds" },
+	{ "lr", PL_OPT_DOUBLE, "1e-3", "initial learning rate (Adam)" },
+	{ "lr-end", PL_OPT_DOUBLE, "1e-4", "learning rate at the end of training (linear decay)" },
+	{ "entropy", PL_OPT_DOUBLE, "1.0", "entropy bonus weight c" },
+	{ "baseline", PL_OPT_INT, "10", "baseline: mean return per step over the last N episodes" },
+	{ "clip", PL_OPT_DOUBLE, "1.25", "global gradient-norm clipping" },
+	{ "init", PL_OPT_STRING, "random-fixed", "initial placement: random-fixed, zero, random, best" },
+	{ "order", PL_OPT_STRING, "topo", "visit order: topo or random-fixed" },
+	{ "peers", PL_OPT_INT, "0", "parallel set: keep the N closest in start time (0: all)" },
+	{ "pool", PL_OPT_STRING, "sum", "aggregation over node sets: sum (reference) or mean" },
+	{ "mem-feature", PL_OPT_BOOL, "off", "add the memory feature column" },
+	{ "mem-penalty", PL_OPT_DOUBLE, "0", "seconds per GB above max-mem on the worst device" },
+	{ "max-mem", PL_OPT_DOUBLE, "8", "memory limit (GB) of the penalty" },
+	{ "mem-cap", PL_OPT_DOUBLE, "10", "cap of the memory penalty (seconds)" },
+	{ "reward", PL_OPT_STRING, "seconds", "reward unit: seconds (reference) or relative (improvement / initial run time)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+enum init_kind { INIT_RANDOM_FIXED, INIT_ZERO, INIT_RANDOM, INIT_BEST };
+
+/* ---- env: one graph prepared for the MDP ------------------------------- */
+
+struct env {
+	const struct pl_problem *prob;
+	int n;				/* grouped nodes */
+	int *node_of;			/* n_ops */
+	int *nops_off, *nops;		/* ops of node i */
+	char **name;
+	uint64_t *allowed;
+	int *pred_off, *pred_idx, *succ_off, *succ_idx;
+	struct pl_nn_csr adj[2];
+	uint8_t *anc, *desc, *par;	/* n x n, row = current node */
+	int *order;
+	float *stat;			/* n x 3: cost, out bytes, memory */
+	int *init_dev;
+	int *best_dev;
+	double best_R, best_us;
+	int bl_cap, bl_count, bl_head;	/* baseline ring */
+	double *bl_ret;			/* bl_cap x n */
+	int *bl_len;
+};
+
+/* A bucket of colocation groups while coarsening. */
+struct bucket {
+	int depth;
+	int n;
+	int *cg;
+	long ops;
+	uint64_t mask;
+	int stuck;
+};
+
+/* Component L of a slash-separated path; 0 if the path is shorter. */
+static int
+path_comp(const char *s, int L, const char **p, int *len)
+{
+	for (int i = 0; i < L; i++) {
+		s = strchr(s, '/');
+		if (s == NULL)
+			return 0;
+		s++;
+	}
+	if (*s == '\0')
+		return 0;
+	const char *e = strchr(s, '/');
+	*p = s;
+	*len = e != NULL ? (int)(e - s) : (int)strlen(s);
+	return 1;
+}
+
+struct split_item {
+	const char *k;
+	int len;
+	int cg;
+	int leaf;
+};
+
+/* Order split items: keyed by key then cg, leaves last by cg. */
+static int
+split_cmp(const void *a, const void *b)
+{
+	const struct split_item *x = a, *y = b;
+	if (x->leaf != y->leaf)
+		return x->leaf - y->leaf;
+	if (!x->leaf) {
+		int m = x->len < y->len ? x->len : y->len;
+		int c = memcmp(x->k, y->k, (size_t)m);
+		if (c != 0)
+			return c;
+		if (x->len != y->len)
+			return x->len - y->len;
+	}
+	return x->cg - y->cg;
+}
+
+/* Scope of a colocation group: its first op's. */
+static const char *
+cg_scope(const struct pl_graph *g, int cg)
+{
+	return g->ops[g->group_ops[g->groups[cg].first]].scope;
+}
+
+/* Coarsen the colocation groups into at most max_groups buckets. */
+static struct bucket *
+coarsen(const struct pl_problem *p, int max_groups, int *n_out)
+{
+	const struct pl_graph *g = p->g;
+	int nb = 0, cap = 16;
+	struct bucket *b = pl_xcalloc((size_t)cap, sizeof *b);
+	/* one bucket per distinct device mask */
+	for (int cg = 0; cg < g->n_groups; cg++) {
+		uint64_t m = p->group_allowed[cg];
+		int i;
+		for (i = 0; i < nb && b[i].mask != m; i++)
+			;
+		if (i == nb) {
+			if (nb == cap) {
+				cap *= 2;
+				b = pl_xreallocarray(b, (size_t)cap, sizeof *b);
+			}
+			b[nb++] = (struct bucket){ .mask = m, .cg = pl_xcalloc((size_t)g->n_groups, sizeof(int)) };
+		}
+		b[i].cg[b[i].n++] = cg;
+		b[i].ops += g->groups[cg].count;
+	}
+	struct split_item *it = pl_xcalloc((size_t)g->n_groups, sizeof *it);
+	for (;;) {
+		int pick = -1;
+		for (int i = 0; i < nb; i++)
+			if (!b[i].stuck && b[i].n > 1 && (pick < 0 || b[i].ops > b[pick].ops))
+				pick = i;
+		if (pick < 0)
+			break;
+		struct bucket *bk = &b[pick];
+		int nchild = 0;
+		for (;;) {
+			for (int j = 0; j < bk->n; j++) {
+				it[j].cg = bk->cg[j];
+				it[j].leaf = !path_comp(cg_scope(g, bk->cg[j]), bk->depth, &it[j].k, &it[j].len);
+			}
+			qsort(it, (size_t)bk->n, sizeof *it, split_cmp);
+			nchild = 0;
+			for (int j = 0; j < bk->n; j++)
+				if (j == 0 || it[j].leaf || split_cmp(&(struct split_item){ it[j].k, it[j].len, 0, 0 },
+				    &(struct split_item){ it[j - 1].k, it[j - 1].len, 0, 0 }) != 0)
+					nchild++;
+			if (nchild == 1 && !it[0].leaf) {
+				bk->depth++;
+				continue;
+			}
+			break;
+		}
+		if (nchild <= 1 || nb - 1 + nchild > max_groups) {
+			bk->stuck = 1;
+			continue;
+		}
+		/* replace the bucket by its children */
+		if (nb - 1 + nchild > cap) {
+			while (nb - 1 + nchild > cap)
+				cap *= 2;
+			b = pl_xreallocarray(b, (size_t)cap, sizeof *b);
+			bk = &b[pick];
+		}
+		struct bucket parent = *bk;
+		int cur = -1;
+		for (int j = 0; j < parent.n; j++) {
+			int fresh = j == 0 || it[j].leaf || split_cmp(&(struct split_item){ it[j].k, it[j].len, 0, 0 },
+			    &(struct split_item){ it[j - 1].k, it[j - 1].len, 0, 0 }) != 0;
+			if (fresh) {
+				cur = cur < 0 ? pick : nb++;
+				b[cur] = (struct bucket){ .depth = parent.depth + 1, .mask = parent.mask,
+				    .cg = pl_xcalloc((size_t)parent.n, sizeof(int)), .stuck = it[j].leaf };
+			}
+			b[cur].cg[b[cur].n++] = it[j].cg;
+			b[cur].ops += g->groups[it[j].cg].count;
+		}
+		free(parent.cg);
+	}
+	free(it);
+	*n_out = nb;
+	return b;
+}
+
+/* Order node ids by key (ctx: the key array). */
+static int
+key_cmp(const void *a, const void *b, void *ctx)
+{
+	const int *key = ctx;
+	int x = *(const int *)a, y = *(const int *)b;
+	if (key[x] != key[y])
+		return key[x] < key[y] ? -1 : 1;
+	return x - y;
+}
+
+/* Sort and deduplicate each CSR row; returns the new edge count. */
+static int
+csr_build(int n, int m, const int *src, const int *dst, int **off_out, int **idx_out)
+{
+	int *off = pl_xcalloc((size_t)n + 1, sizeof *off);
+	int *idx = pl_xcalloc((size_t)(m ? m : 1), sizeof *idx);
+	for (int i = 0; i < m; i++)
+		off[dst[i] + 1]++;
+	for (int v = 0; v < n; v++)
+		off[v + 1] += off[v];
+	int *fill = pl_xcalloc((size_t)n + 1, sizeof *fill);
+	for (int i = 0; i < m; i++)
+		idx[off[dst[i]] + fill[dst[i]]++] = src[i];
+	/* sort rows, drop duplicates, compact */
+	int w = 0;
+	int *noff = pl_xcalloc((size_t)n + 1, sizeof *noff);
+	for (int v = 0; v < n; v++) {
+		int a = off[v], z = off[v + 1];
+		for (int i = a + 1; i < z; i++)
+			for (int j = i; j > a && idx[j - 1] > idx[j]; j--) {
+				int t = idx[j];
+				idx[j] = idx[j - 1];
+				idx[j - 1] = t;
+			}
+		noff[v] = w;
+		for (int i = a; i < z; i++)
+			if (i == a || idx[i] != idx[i - 1])
+				idx[w++] = idx[i];
+	}
+	noff[n] = w;
+	free(off);
+	free(fill);
+	*off_out = noff;
+	*idx_out = idx;
+	return w;
+}
+
+/* Free an env. */
+static void
+env_free(struct env *e)
+{
+	free(e->node_of);
+	free(e->nops_off);
+	free(e->nops);
+	for (int i = 0; i < e->n; i++)
+		free(e->name[i]);
+	free(e->name);
+	free(e->allowed);
+	free(e->pred_off);
+	free(e->pred_idx);
+	free(e->succ_off);
+	free(e->succ_idx);
+	free(e->anc);
+	free(e->desc);
+	free(e->par);
+	free(e->order);
+	free(e->stat);
+	free(e->init_dev);
+	free(e->best_dev);
+	free(e->bl_ret);
+	free(e->bl_len);
+}
+
+/* A random allowed device of a mask. */
+static int
+random_dev(struct pl_rng *r, uint64_t mask, int n_dev)
+{
+	int cnt = 0;
+	for (int d = 0; d < n_dev; d++)
+		cnt += (mask >> d) & 1;
+	int k = (int)pl_rng_below(r, (uint64_t)(cnt > 0 ? cnt : 1));
+	for (int d = 0; d < n_dev; d++)
+		if ((mask >> d) & 1 && k-- == 0)
+			return d;
+	return 0;
+}
+
+/* First allowed device of a mask. */
+static int
+first_dev(uint64_t mask)
+{
+	for (int d = 0; d < 64; d++)
+		if ((mask >> d) & 1)
+			return d;
+	return 0;
+}
+
+/* Prepare a graph for the MDP. */
+static void
+env_init(struct env *e, const struct pl_problem *p, int max_groups,
+    int random_order, int baseline, uint64_t seed)
+{
+	const struct pl_graph *g = p->g;
+	memset(e, 0, sizeof *e);
+	e->prob = p;
+	if (max_groups < 1)
+		max_groups = 1;
+	int nb;
+	struct bucket *b = coarsen(p, max_groups, &nb);
+	/* order buckets by their first op in topological order */
+	e->n = nb;
+	e->node_of = pl_xcalloc((size_t)g->n_ops, sizeof(int));
+	int *key = pl_xcalloc((size_t)nb, sizeof(int));
+	for (int i = 0; i < nb; i++) {
+		int m = INT32_MAX;
+		for (int j = 0; j < b[i].n; j++) {
+			const struct pl_group *gr = &g->groups[b[i].cg[j]];
+			for (int q = 0; q < gr->count; q++) {
+				int t = g->topo_pos[g->group_ops[gr->first + q]];
+				if (t < m)
+					m = t;
+			}
+		}
+		key[i] = m;
+	}
+	int *perm = pl_xcalloc((size_t)nb, sizeof(int));
+	for (int i = 0; i < nb; i++)
+		perm[i] = i;
+	qsort_r(perm, (size_t)nb, sizeof(int), key_cmp, key);
+	e->nops_off = pl_xcalloc((size_t)nb + 1, sizeof(int));
+	e->nops = pl_xcalloc((size_t)(g->n_ops ? g->n_ops : 1), sizeof(int));
+	e->name = pl_xcalloc((size_t)nb, sizeof(char *));
+	e->allowed = pl_xcalloc((size_t)nb, sizeof(uint64_t));
+	int w = 0;
+	for (int v = 0; v < nb; v++) {
+		struct bucket *bk = &b[perm[v]];
+		e->nops_off[v] = w;
+		e->allowed[v] = bk->mask;
+		for (int j = 0; j < bk->n; j++) {
+			const struct pl_group *gr = &g->groups[bk->cg[j]];
+			for (int q = 0; q < gr->count; q++) {
+				int op = g->group_ops[gr->first + q];
+				e->nops[w++] = op;
+				e->node_of[op] = v;
+			}
+		}
+		/* name: the common scope prefix, or the single group's name */
+		if (bk->n == 1 && bk->stuck && g->groups[bk->cg[0]].name != NULL)
+			e->name[v] = pl_xstrdup(g->groups[bk->cg[0]].name);
+		else if (bk->n == 1)
+			e->name[v] = pl_xstrdup(g->ops[g->group_ops[g->groups[bk->cg[0]].first]].name);
+		else {
+			const char *s = cg_scope(g, bk->cg[0]), *q = s;
+			for (int L = 0; L < bk->depth && q != NULL; L++) {
+				q = strchr(q, '/');
+				if (q != NULL && L + 1 < bk->depth)
+					q++;
+			}
+			size_t len = q != NULL ? (size_t)(q - s) : strlen(s);
+			e->name[v] = len > 0 ? pl_xstrndup(s, len) : pl_xasprintf("(%d groups)", bk->n);
+		}
+	}
+	e->nops_off[nb] = w;
+	for (int i = 0; i < nb; i++)
+		free(b[i].cg);
+	free(b);
+	free(perm);
+	free(key);
+	/* grouped edges */
+	int m = 0;
+	int *src = pl_xcalloc((size_t)(g->n_edges ? g->n_edges : 1), sizeof(int));
+	int *dst = pl_xcalloc((size_t)(g->n_edges ? g->n_edges : 1), sizeof(int));
+	for (int i = 0; i < g->n_edges; i++) {
+		int a = e->node_of[g->edges[i].src], z = e->node_of[g->edges[i].dst];
+		if (a != z) {
+			src[m] = a;
+			dst[m] = z;
+			m++;
+		}
+	}
+	csr_build(nb, m, src, dst, &e->pred_off, &e->pred_idx);
+	csr_build(nb, m, dst, src, &e->succ_off, &e->succ_idx);
+	free(src);
+	free(dst);
+	e->adj[0] = (struct pl_nn_csr){ nb, e->pred_off, e->pred_idx };
+	e->adj[1] = (struct pl_nn_csr){ nb, e->succ_off, e->succ_idx };
+	/* reachability: desc[c][v] = v reachable from c */
+	size_t nn = (size_t)nb * (size_t)nb;
+	e->anc = pl_xcalloc(nn ? nn : 1, 1);
+	e->desc = pl_xcalloc(nn ? nn : 1, 1);
+	e->par = pl_xcalloc(nn ? nn : 1, 1);
+	int *stack = pl_xcalloc((size_t)nb + 1, sizeof(int));
+	for (int c = 0; c < nb; c++) {
+		uint8_t *row = e->desc + (size_t)c * nb;
+		int sp = 0;
+		stack[sp++] = c;
+		while (sp > 0) {
+			int u = stack[--sp];
+			for (int q = e->succ_off[u]; q < e->succ_off[u + 1]; q++) {
+				int v = e->succ_idx[q];
+				if (!row[v]) {
+					row[v] = 1;
+					stack[sp++] = v;
+				}
+			}
+		}
+	}
+	free(stack);
+	for (int c = 0; c < nb; c++)
+		for (int v = 0; v < nb; v++) {
+			int down = e->desc[(size_t)c * nb + v], up = e->desc[(size_t)v * nb + c];
+			/* nodes on a cycle with c (coarsening can make cycles)
+			 * count as parallel */
+			e->anc[(size_t)c * nb + v] = up && !down && v != c;
+			e->par[(size_t)c * nb + v] = v != c && (up == down);
+		}
+	for (int c = 0; c < nb; c++)
+		for (int v = 0; v < nb; v++)
+			if (e->desc[(size_t)c * nb + v] && e->desc[(size_t)v * nb + c])
+				e->desc[(size_t)c * nb + v] = 0;
+	for (int c = 0; c < nb; c++)
+		e->desc[(size_t)c * nb + c] = 0;
+	/* visit order */
+	e->order = pl_xcalloc((size_t)nb, sizeof(int));
+	for (int v = 0; v < nb; v++)
+		e->order[v] = v;	/* nodes are numbered in topological order */
+	struct pl_rng r;
+	pl_rng_stream(&r, seed, 0x6f72646572ULL);
+	if (random_order)
+		pl_rng_shuffle(&r, e->order, nb);
+	/* static features, normalised by the column maximum */
+	e->stat = pl_xcalloc((size_t)nb * 3, sizeof(float));
+	double mx[3] = { 0, 0, 0 };
+	double *raw = pl_xcalloc((size_t)nb * 3, sizeof(double));
+	for (int v = 0; v < nb; v++) {
+		for (int q = e->nops_off[v]; q < e->nops_off[v + 1]; q++) {
+			int op = e->nops[q];
+			raw[v * 3 + 0] += pl_problem_op_min_us(p, op);
+			raw[v * 3 + 1] += (double)g->ops[op].out_bytes;
+			raw[v * 3 + 2] += (double)g->ops[op].out_bytes + (double)g->ops[op].param_bytes;
+		}
+		for (int j = 0; j < 3; j++)
+			if (raw[v * 3 + j] > mx[j])
+				mx[j] = raw[v * 3 + j];
+	}
+	for (int v = 0; v < nb; v++)
+		for (int j = 0; j < 3; j++)
+			e->stat[v * 3 + j] = mx[j] > 0 ? (float)(raw[v * 3 + j] / mx[j]) : 0.0f;
+	free(raw);
+	/* the fixed random initial placement */
+	e->init_dev = pl_xcalloc((size_t)nb, sizeof(int));
+	pl_rng_stream(&r, seed, 0x696e6974ULL);
+	for (int v = 0; v < nb; v++)
+		e->init_dev[v] = random_dev(&r, e->allowed[v], p->n_dev);
+	e->best_dev = pl_xcalloc((size_t)nb, sizeof(int));
+	memcpy(e->best_dev, e->init_dev, (size_t)nb * sizeof(int));
+	e->best_R = INFINITY;
+	e->best_us = INFINITY;
+	e->bl_cap = baseline > 0 ? baseline : 0;
+	e->bl_ret = pl_xcalloc((size_t)(e->bl_cap ? e->bl_cap : 1) * (size_t)(nb ? nb : 1), sizeof(double));
+	e->bl_len = pl_xcalloc((size_t)(e->bl_cap ? e->bl_cap : 1), sizeof(int));
+}
+
+/* Baseline at step t: mean return at t over the recorded episodes. */
+static double
+env_baseline(const struct env *e, int t)
+{
+	double s = 0;
+	int c = 0;
+	for (int i = 0; i < e->bl_count; i++)
+		if (e->bl_len[i] > t) {
+			s += e->bl_ret[(size_t)i * e->n + t];
+			c++;
+		}
+	return c > 0 ? s / c : 0.0;
+}
+
+/* Record an episode's returns in the baseline ring. */
+static void
+env_push_returns(struct env *e, const double *ret, int len)
+{
+	if (e->bl_cap == 0)
+		return;
+	int slot = e->bl_head;
+	memcpy(e->bl_ret + (size_t)slot * e->n, ret, (size_t)len * sizeof(double));
+	e->bl_len[slot] = len;
+	e->bl_head = (e->bl_head + 1) % e->bl_cap;
+	if (e->bl_count < e->bl_cap)
+		e->bl_count++;
+}
+
+/* ---- episodes and the engine ------------------------------------------ */
+
+struct episode {
+	int active, finished;
+	int env_i;
+	long id;
+	int greedy;
+	struct pl_rng rng;
+	int t;
+	int *dev, *done;
+	double *start;
+	struct pl_placement *pl;
+	struct pl_sim_result res;
+	double R, R_init, init_us, best_us;
+	float *x0s;			/* steps x n x d */
+	uint8_t *pars;			/* steps x n (peers > 0) */
+	int *act;
+	double *rew, *ret;
+	double ent_sum;
+	struct pl_placeto_decision *dec;
+	float *gw;
+	struct pl_policy_ws *pws;
+	char *err;
+	int offered;			/* placements not yet offered */
+};
+
+struct engine {
+	int n_env;
+	struct env *envs;
+	int max_n;
+	struct pl_run_opts run;
+	struct pl_sim_opts sim;
+	struct pl_policy *pol;
+	struct pl_nn_adam adam;
+	float *gsum;
+	int workers;
+	struct episode *eps;
+	struct pl_pool *pool;
+	int d, n_dev, memf, peers, groups;
+	double lr, lr_end, c_ent, clip, penalty, max_mem, mem_cap;
+	int rel_reward, init_kind;
+	long budget;			/* training episodes for the LR schedule */
+	long next_id;			/* next episode number */
+	struct pl_placeto_stats st;
+	char **feat_names;
+};
+
+/* R of a simulated result: seconds plus the capped memory penalty. */
+static double
+engine_R(const struct engine *E, const struct pl_sim_result *r)
+{
+	double R = r->makespan_us * 1e-6;
+	if (E->penalty > 0) {
+		double over = (double)r->peak_max / 1e9 - E->max_mem;
+		if (over > 0) {
+			double pen = E->penalty * over;
+			R += pen < E->mem_cap ? pen : E->mem_cap;
+		}
+	}
+	return R;
+}
+
+/* Simulate an episode's placement; fills res, R and group start times. */
+static int
+episode_simulate(struct engine *E, struct episode *ep)
+{
+	struct env *e = &E->envs[ep->env_i];
+	const struct pl_graph *g = e->prob->g;
+	for (int op = 0; op < g->n_ops; op++)
+		ep->pl->dev[op] = ep->dev[e->node_of[op]];
+	char *cause = NULL;
+	struct pl_trace *tr = pl_sim_trace(e->prob, ep->pl, &E->sim, &cause);
+	if (tr == NULL) {
+		free(ep->err);
+		ep->err = cause;
+		return -1;
+	}
+	ep->res = tr->res;
+	for (int v = 0; v < e->n; v++) {
+		double s = INFINITY;
+		for (int q = e->nops_off[v]; q < e->nops_off[v + 1]; q++)
+			if (tr->ops[e->nops[q]].start < s)
+				s = tr->ops[e->nops[q]].start;
+		ep->start[v] = isfinite(s) ? s : 0.0;
+	}
+	pl_trace_free(tr);
+	ep->R = engine_R(E, &ep->res);
+	ep->offered++;
+	if (ep->res.makespan_us < ep->best_us)
+		ep->best_us = ep->res.makespan_us;
+	return 0;
+}
+
+/* Start an episode in slot s on env env_i. */
+static int
+episode_start(struct engine *E, int s, int env_i, int greedy)
+{
+	struct episode *ep = &E->eps[s];
+	struct env *e = &E->envs[env_i];
+	ep->active = 1;
+	ep->finished = 0;
+	ep->env_i = env_i;
+	ep->id = E->next_id++;
+	ep->greedy = greedy;
+	pl_rng_stream(&ep->rng, E->run.seed, 0x1000 + (uint64_t)ep->id);
+	ep->t = 0;
+	ep->ent_sum = 0;
+	ep->best_us = INFINITY;
+	ep->offered = 0;
+	if (ep->pl == NULL || ep->pl->n_ops != e->prob->n_ops) {
+		pl_placement_free(ep->pl);
+		ep->pl = pl_placement_new(e->prob->n_ops, e->prob->n_dev);
+	}
+	for (int v = 0; v < e->n; v++) {
+		switch (E->init_kind) {
+		case INIT_ZERO:
+			ep->dev[v] = first_dev(e->allowed[v]);
+			break;
+		case INIT_RANDOM:
+			ep->dev[v] = random_dev(&ep->rng, e->allowed[v], E->n_dev);
+			break;
+		case INIT_BEST:
+			ep->dev[v] = e->best_dev[v];
+			break;
+		default:
+			ep->dev[v] = e->init_dev[v];
+			break;
+		}
+		ep->done[v] = 0;
+	}
+	if (episode_simulate(E, ep) != 0)
+		return -1;
+	ep->R_init = ep->R;
+	ep->init_us = ep->res.makespan_us;
+	return 0;
+}
+
+/* Column-normalised feature matrix for node cur into x (n x d). */
+static void
+episode_features(const struct engine *E, const struct episode *ep, int cur, float *x)
+{
+	const struct env *e = &E->envs[ep->env_i];
+	int d = E->d, n = e->n;
+	double mx = 0;
+	for (int v = 0; v < n; v++) {
+		double a = fabs(ep->start[v] - ep->start[cur]);
+		if (a > mx)
+			mx = a;
+	}
+	for (int v = 0; v < n; v++) {
+		float *row = x + (size_t)v * d;
+		memset(row, 0, (size_t)d * sizeof *row);
+		row[0] = e->stat[v * 3 + 0];
+		row[1] = e->stat[v * 3 + 1];
+		row[2] = (float)ep->done[v];
+		row[3] = v == cur ? 1.0f : 0.0f;
+		row[4] = mx > 0 ? (float)((ep->start[v] - ep->start[cur]) / mx) : 0.0f;
+		int j = 5;
+		if (E->memf)
+			row[j++] = e->stat[v * 3 + 2];
+		row[j + ep->dev[v]] = 1.0f;
+	}
+}
+
+/* The parallel set of cur, restricted to the `peers` closest in start time. */
+static void
+episode_peers(const struct engine *E, const struct episode *ep, int cur, uint8_t *mask)
+{
+	const struct env *e = &E->envs[ep->env_i];
+	int n = e->n;
+	memcpy(mask, e->par + (size_t)cur * n, (size_t)n);
+	if (E->peers <= 0)
+		return;
+	int cnt = 0;
+	for (int v = 0; v < n; v++)
+		cnt += mask[v];
+	while (cnt > E->peers) {
+		int far = -1;
+		double fd = -1;
+		for (int v = 0; v < n; v++) {
+			if (!mask[v])
+				continue;
+			double dd = fabs(ep->start[v] - ep->start[cur]);
+			if (dd >= fd) {
+				fd = dd;
+				far = v;
+			}
+		}
+		mask[far] = 0;
+		cnt--;
+	}
+}
+
+/* The policy inputs of step t of an episode. */
+static void
+episode_input(const struct engine *E, struct episode *ep, int t, struct pl_policy_in *in,
+    uint8_t *allowed)
+{
+	const struct env *e = &E->envs[ep->env_i];
+	int n = e->n, cur = e->order[t];
+	for (int dv = 0; dv < E->n_dev; dv++)
+		allowed[dv] = (uint8_t)((e->allowed[cur] >> dv) & 1);
+	*in = (struct pl_policy_in){
+		.n = n, .x0 = ep->x0s + (size_t)t * n * E->d,
+		.adj = { &e->adj[0], &e->adj[1] }, .cur = cur,
+		.set = { e->anc + (size_t)cur * n, e->desc + (size_t)cur * n,
+		    E->peers > 0 ? ep->pars + (size_t)t * n : e->par + (size_t)cur * n },
+		.allowed = allowed,
+	};
+}
+
+/* One MDP decision of an episode (runs on a worker thread). */
+static void
+episode_decide(struct engine *E, struct episode *ep)
+{
+	struct env *e = &E->envs[ep->env_i];
+	int t = ep->t, n = e->n, cur = e->order[t];
+	episode_features(E, ep, cur, ep->x0s + (size_t)t * n * E->d);
+	if (E->peers > 0)
+		episode_peers(E, ep, cur, ep->pars + (size_t)t * n);
+	struct pl_policy_in in;
+	uint8_t allowed[PL_MAX_DEVICES];
+	episode_input(E, ep, t, &in, allowed);
+	float logits[PL_MAX_DEVICES], probs[PL_MAX_DEVICES];
+	pl_policy_forward(E->pol, E->pol->m->w, &in, ep->pws, logits, probs);
+	int a = ep->greedy ? pl_nn_argmax(E->n_dev, probs)
+	    : pl_nn_sample(E->n_dev, probs, pl_rng_uniform(&ep->rng));
+	struct pl_placeto_decision *dc = &ep->dec[t];
+	memset(dc, 0, sizeof *dc);
+	dc->episode = ep->id;
+	dc->t = t;
+	dc->greedy = ep->greedy;
+	dc->group = cur;
+	dc->n_feat = E->d;
+	memcpy(dc->feat, in.x0 + (size_t)cur * E->d, (size_t)E->d * sizeof(float));
+	dc->n_dev = E->n_dev;
+	memcpy(dc->probs, probs, (size_t)E->n_dev * sizeof(float));
+	dc->prev_dev = ep->dev[cur];
+	dc->action = a;
+	dc->before_us = ep->res.makespan_us;
+	dc->before_s = ep->R;
+	dc->entropy = pl_nn_entropy(E->n_dev, probs);
+	ep->ent_sum += dc->entropy;
+	ep->act[t] = a;
+	ep->dev[cur] = a;
+	ep->done[cur]++;
+	double before = ep->R;
+	if (episode_simulate(E, ep) != 0) {
+		ep->active = 0;
+		return;
+	}
+	double r = before - ep->R;
+	if (E->rel_reward)
+		r = ep->R_init > 0 ? r / ep->R_init : 0.0;
+	ep->rew[t] = r;
+	dc->after_us = ep->res.makespan_us;
+	dc->after_s = ep->R;
+	dc->reward = r;
+	dc->ret = (t > 0 ? ep->dec[t - 1].ret : 0.0) + r;
+	ep->t++;
+	if (ep->t >= n) {
+		ep->active = 0;
+		ep->finished = 1;
+	}
+}
+
+/* Gradient of an episode's REINFORCE loss into its gw (worker thread). */
+static void
+episode_backward(struct engine *E, struct episode *ep)
+{
+	struct env *e = &E->envs[ep->env_i];
+	int T = ep->t;
+	memset(ep->gw, 0, E->pol->m->n_params * sizeof(float));
+	double acc = 0;
+	for (int t = T - 1; t >= 0; t--) {
+		acc += ep->rew[t];
+		ep->ret[t] = acc;
+	}
+	for (int t = 0; t < T; t++) {
+		double adv = ep->ret[t] - env_baseline(e, t);
+		struct pl_policy_in in;
+		uint8_t allowed[PL_MAX_DEVICES];
+		episode_input(E, ep, t, &in, allowed);
+		float logits[PL_MAX_DEVICES], probs[PL_MAX_DEVICES], dl[PL_MAX_DEVICES];
+		pl_policy_forward(E->pol, E->pol->m->w, &in, ep->pws, logits, probs);
+		memset(dl, 0, sizeof dl);
+		/* loss = -adv log p(a) - c H(p) */
+		pl_nn_softmax_backward(E->n_dev, probs, ep->act[t], -adv, -E->c_ent, dl);
+		pl_policy_backward(E->pol, E->pol->m->w, ep->gw, &in, ep->pws, dl);
+	}
+}
+
+struct pool_ctx {
+	struct engine *E;
+	int backward;
+};
+
+/* Worker body: one decision or one backward pass for slot i. */
+static void
+engine_worker(void *vctx, int i, int worker)
+{
+	struct pool_ctx *c = vctx;
+	struct episode *ep = &c->E->eps[i];
+	(void)worker;
+	if (c->backward) {
+		if (ep->finished && !ep->greedy)
+			episode_backward(c->E, ep);
+	} else if (ep->active)
+		episode_decide(c->E, ep);
+}
+
+/* Parse an option value into an enum index; -1 + cause if unknown. */
+static int
+parse_choice(const char *name, const char *v, const char *const *choices, char **cause)
+{
+	for (int i = 0; choices[i] != NULL; i++)
+		if (strcmp(v, choices[i]) == 0)
+			return i;
+	*cause = pl_xasprintf("option '%s': unknown value '%s'", name, v);
+	return -1;
+}
+
+/* Free the engine. */
+static void
+engine_free(struct engine *E)
+{
+	if (E == NULL)
+		return;
+	for (int i = 0; i < E->n_env; i++)
+		env_free(&E->envs[i]);
+	free(E->envs);
+	for (int s = 0; s < E->workers; s++) {
+		struct episode *ep = &E->eps[s];
+		free(ep->dev);
+		free(ep->done);
+		free(ep->start);
+		pl_placement_free(ep->pl);
+		free(ep->x0s);
+		free(ep->pars);
+		free(ep->act);
+		free(ep->rew);
+		free(ep->ret);
+		free(ep->dec);
+		free(ep->gw);
+		pl_policy_ws_free(ep->pws);
+		free(ep->err);
+	}
+	free(E->eps);
+	if (E->feat_names != NULL)
+		for (int j = 0; j < E->d; j++)
+			free(E->feat_names[j]);
+	free(E->feat_names);
+	pl_policy_free(E->pol);
+	pl_nn_adam_free(&E->adam);
+	free(E->gsum);
+	pl_pool_free(E->pool);
+	free(E);
+}
+
+/* Build the engine over n problems with options o. */
+static struct engine *
+engine_new(const struct pl_problem *const *probs, int n, const struct pl_options *o,
+    const struct pl_run_opts *run, char **cause)
+{
+	static const char *const inits[] = { "random-fixed", "zero", "random", "best", NULL };
+	static const char *const orders[] = { "topo", "random-fixed", NULL };
+	static const char *const pools[] = { "sum", "mean", NULL };
+	static const char *const rewards[] = { "seconds", "relative", NULL };
+	struct engine *E = pl_xcalloc(1, sizeof *E);
+	E->run = *run;
+	if (E->run.threads < 1)
+		E->run.threads = 1;
+	E->sim = run->sim;
+	const char *simv = pl_opt_str(o, "sim");
+	if (strcmp(simv, "run") != 0 && *simv) {
+		int k = pl_sim_kind_parse(simv);
+		if (k < 0) {
+			*cause = pl_xasprintf("option 'sim': unknown simulator '%s' (expected run, placeto or native)", simv);
+			free(E);
+			return NULL;
+		}
+		E->sim.kind = (enum pl_sim_kind)k;
+	}
+	int init = parse_choice("init", pl_opt_str(o, "init"), inits, cause);
+	int order = init < 0 ? -1 : parse_choice("order", pl_opt_str(o, "order"), orders, cause);
+	int pool = order < 0 ? -1 : parse_choice("pool", pl_opt_str(o, "pool"), pools, cause);
+	int rew = pool < 0 ? -1 : parse_choice("reward", pl_opt_str(o, "reward"), rewards, cause);
+	if (rew < 0) {
+		free(E);
+		return NULL;
+	}
+	E->init_kind = init;
+	E->rel_reward = rew == 1;
+	E->workers = (int)pl_opt_int(o, "workers");
+	E->groups = (int)pl_opt_int(o, "groups");
+	E->peers = (int)pl_opt_int(o, "peers");
+	E->memf = pl_opt_bool(o, "mem-feature");
+	E->lr = pl_opt_double(o, "lr");
+	E->lr_end = pl_opt_double(o, "lr-end");
+	E->c_ent = pl_opt_double(o, "entropy");
+	E->clip = pl_opt_double(o, "clip");
+	E->penalty = pl_opt_double(o, "mem-penalty");
+	E->max_mem = pl_opt_double(o, "max-mem");
+	E->mem_cap = pl_opt_double(o, "mem-cap");
+	int k = (int)pl_opt_int(o, "k"), baseline = (int)pl_opt_int(o, "baseline");
+	if (E->workers < 1 || E->workers > 256 || E->groups < 1 || k < 0 || k > 64 || baseline < 0) {
+		*cause = pl_xasprintf("options: expected workers in 1..256, groups >= 1, k in 0..64, baseline >= 0");
+		free(E);
+		return NULL;
+	}
+	E->n_dev = probs[0]->n_dev;
+	for (int i = 1; i < n; i++)
+		if (probs[i]->n_dev != E->n_dev) {
+			*cause = pl_xasprintf("graph '%s' is placed on %d devices, '%s' on %d: one policy needs one cluster",
+			    probs[0]->g->name, E->n_dev, probs[i]->g->name, probs[i]->n_dev);
+			free(E);
+			return NULL;
+		}
+	E->d = 5 + E->memf + E->n_dev;
+	E->n_env = n;
+	E->envs = pl_xcalloc((size_t)n, sizeof *E->envs);
+	for (int i = 0; i < n; i++) {
+		env_init(&E->envs[i], probs[i], E->groups, order == 1, baseline,
+		    run->seed + (uint64_t)i * 7919);
+		if (E->envs[i].n > E->max_n)
+			E->max_n = E->envs[i].n;
+	}
+	struct pl_policy_cfg cfg = { .d = E->d, .n_dev = E->n_dev, .k = k, .pool_mean = pool == 1 };
+	E->pol = pl_policy_new(&cfg, run->seed ^ 0x706f6c696379ULL);
+	pl_nn_adam_init(&E->adam, E->pol->m->n_params);
+	E->gsum = pl_xcalloc(E->pol->m->n_params, sizeof(float));
+	/* OpenBLAS threads would oversubscribe our workers; the products are small */
+	openblas_set_num_threads(1);
+	E->pool = pl_pool_new(E->run.threads);
+	E->eps = pl_xcalloc((size_t)E->workers, sizeof *E->eps);
+	size_t mn = (size_t)(E->max_n ? E->max_n : 1);
+	for (int s = 0; s < E->workers; s++) {
+		struct episode *ep = &E->eps[s];
+		ep->dev = pl_xcalloc(mn, sizeof(int));
+		ep->done = pl_xcalloc(mn, sizeof(int));
+		ep->start = pl_xcalloc(mn, sizeof(double));
+		ep->x0s = pl_xcalloc(mn * mn * (size_t)E->d, sizeof(float));
+		if (E->peers > 0)
+			ep->pars = pl_xcalloc(mn * mn, 1);
+		ep->act = pl_xcalloc(mn, sizeof(int));
+		ep->rew = pl_xcalloc(mn, sizeof(double));
+		ep->ret = pl_xcalloc(mn, sizeof(double));
+		ep->dec = pl_xcalloc(mn, sizeof *ep->dec);
+		ep->gw = pl_xcalloc(E->pol->m->n_params, sizeof(float));
+		ep->pws = pl_policy_ws_new(E->pol, E->max_n);
+	}
+	E->feat_names = pl_xcalloc((size_t)E->d, sizeof(char *));
+	static const char *const fixed[] = { "cost", "out_bytes", "done", "current", "start_offset" };
+	for (int j = 0; j < 5; j++)
+		E->feat_names[j] = pl_xstrdup(fixed[j]);
+	if (E->memf)
+		E->feat_names[5] = pl_xstrdup("memory");
+	for (int dv = 0; dv < E->n_dev; dv++)
+		E->feat_names[5 + E->memf + dv] = pl_xasprintf("on:%s", probs[0]->c->dev[dv].name);
+	E->st.best_us = INFINITY;
+	E->st.last_mean_us = NAN;
+	return E;
+}
+
+/* Replace the engine's policy by one loaded from a file. */
+static int
+engine_load_policy(struct engine *E, const char *path, char **cause)
+{
+	char *meta = NULL;
+	struct pl_policy *p = pl_policy_load(path, &meta, cause);
+	if (p == NULL)
+		return -1;
+	int memf = (int)pl_policy_meta_int(meta, "mem-feature", 0);
+	if (p->cfg.n_dev != E->n_dev || p->cfg.d != 5 + memf + E->n_dev || memf != E->memf) {
+		*cause = pl_xasprintf("%s: trained for %d devices with %d features (mem-feature=%d); "
+		    "this cluster has %d devices and mem-feature=%d",
+		    path, p->cfg.n_dev, p->cfg.d, memf, E->n_dev, E->memf);
+		pl_policy_free(p);
+		free(meta);
+		return -1;
+	}
+	free(meta);
+	pl_policy_free(E->pol);
+	E->pol = p;
+	for (int s = 0; s < E->workers; s++) {
+		pl_policy_ws_free(E->eps[s].pws);
+		E->eps[s].pws = pl_policy_ws_new(p, E->max_n);
+	}
+	return 0;
+}
+
+/* Advance every active slot by one decision. */
+static void
+engine_advance(struct engine *E)
+{
+	struct pool_ctx c = { E, 0 };
+	pl_pool_for(E->pool, E->workers, engine_worker, &c);
+}
+
+/* Whether any slot is still playing. */
+static int
+engine_any_active(const struct engine *E)
+{
+	for (int s = 0; s < E->workers; s++)
+		if (E->eps[s].active)
+			return 1;
+	return 0;
+}
+
+/* First slot error, or NULL. */
+static const char *
+engine_error(const struct engine *E)
+{
+	for (int s = 0; s < E->workers; s++)
+		if (E->eps[s].err != NULL)
+			return E->eps[s].err;
+	return NULL;
+}
+
+/* Start a training batch: slot s plays episode next_id + s. */
+static int
+engine_start_batch(struct engine *E)
+{
+	for (int s = 0; s < E->workers; s++) {
+		int env_i = (int)((E->next_id) % E->n_env);
+		if (episode_start(E, s, env_i, 0) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Finish a batch: backward, summed gradient, clip, Adam, baselines. */
+static void
+engine_finish_batch(struct engine *E)
+{
+	struct pool_ctx c = { E, 1 };
+	pl_pool_for(E->pool, E->workers, engine_worker, &c);
+	size_t np = E->pol->m->n_params;
+	memset(E->gsum, 0, np * sizeof(float));
+	double mean_us = 0, ent = 0;
+	int cnt = 0;
+	long steps = 0;
+	for (int s = 0; s < E->workers; s++) {
+		struct episode *ep = &E->eps[s];
+		if (!ep->finished || ep->greedy)
+			continue;
+		for (size_t q = 0; q < np; q++)
+			E->gsum[q] += ep->gw[q];
+		mean_us += ep->res.makespan_us;
+		ent += ep->ent_sum;
+		steps += ep->t;
+		cnt++;
+	}
+	/* baselines are updated after all gradients used the old ones */
+	for (int s = 0; s < E->workers; s++) {
+		struct episode *ep = &E->eps[s];
+		if (ep->finished && !ep->greedy)
+			env_push_returns(&E->envs[ep->env_i], ep->ret, ep->t);
+	}
+	if (cnt == 0)
+		return;
+	double frac = E->budget > 0 ? (double)E->st.episodes / (double)E->budget : 1.0;
+	if (frac > 1)
+		frac = 1;
+	double lr = E->lr + (E->lr_end - E->lr) * frac;
+	E->st.grad_norm = pl_nn_clip_global(E->gsum, np, E->clip);
+	pl_nn_adam_step(&E->adam, E->pol->m->w, E->gsum, lr);
+	E->st.lr = lr;
+	E->st.updates++;
+	E->st.episodes += cnt;
+	E->st.last_mean_us = mean_us / cnt;
+	E->st.last_entropy = steps > 0 ? ent / (double)steps : 0;
+}
+
+/* Note a simulated placement of slot s in the env's best. */
+static void
+engine_note_best(struct engine *E, struct episode *ep)
+{
+	struct env *e = &E->envs[ep->env_i];
+	E->st.placements++;
+	if (ep->res.makespan_us < E->st.best_us)
+		E->st.best_us = ep->res.makespan_us;
+	if (ep->R < e->best_R) {
+		e->best_R = ep->R;
+		e->best_us = ep->res.makespan_us;
+		memcpy(e->best_dev, ep->dev, (size_t)e->n * sizeof(int));
+	}
+}
+
+/* ---- the placer class --------------------------------------------------- */
+
+/* One row of the per-step log. */
+struct log_row {
+	long episode;
+	int worker, t, group, prev, action, greedy;
+	float p_action, entropy;
+	double before_us, after_us, reward, ret;
+};
+
+struct priv {
+	struct engine *E;
+	int phase;			/* 0 training, 1 greedy, 2 done */
+	long budget;
+	int in_batch, in_greedy;
+	struct log_row *log;
+	long n_log, cap_log;
+};
+
+#define LOG_MAX 4000000L
+
+/* Offer slot s's newest placement to the placer and log its decision. */
+static void
+placer_collect(struct pl_placer *pl, struct priv *P, int s, int logged_t)
+{
+	struct engine *E = P->E;
+	struct episode *ep = &E->eps[s];
+	if (ep->offered == 0)
+		return;
+	ep->offered = 0;
+	pl->evals++;
+	engine_note_best(E, ep);
+	if (E->sim.kind == pl->run.sim.kind && E->sim.mem == pl->run.sim.mem)
+		pl_placer_offer(pl, ep->pl, &ep->res);
+	else {
+		struct pl_sim_result r;
+		pl_placer_evaluate(pl, ep->pl, &r);
+		pl_placer_offer(pl, ep->pl, &r);
+	}
+	if (logged_t < 0 || P->n_log >= LOG_MAX)
+		return;
+	if (P->n_log == P->cap_log) {
+		P->cap_log = P->cap_log ? 2 * P->cap_log : 1024;
+		P->log = pl_xreallocarray(P->log, (size_t)P->cap_log, sizeof *P->log);
+	}
+	const struct pl_placeto_decision *dc = &ep->dec[logged_t];
+	P->log[P->n_log++] = (struct log_row){
+		.episode = dc->episode, .worker = s, .t = dc->t, .group = dc->group,
+		.prev = dc->prev_dev, .action = dc->action, .greedy = dc->greedy,
+		.p_action = dc->probs[dc->action], .entropy = (float)dc->entropy,
+		.before_us = dc->before_us, .after_us = dc->after_us,
+		.reward = dc->reward, .ret = dc->ret,
+	};
+}
+
+/* Fail the step with the engine's error. */
+static enum pl_step_status
+placer_fail(struct pl_placer *pl, struct priv *P)
+{
+	const char *e = engine_error(P->E);
+	pl_placer_note(pl, "simulation failed: %s", e != NULL ? e : "unknown error");
+	return PL_STEP_ERROR;
+}
+
+/* Set up the engine and load a policy when given. */
+static int
+placeto_create(struct pl_placer *pl, char **cause)
+{
+	struct priv *P = pl_xcalloc(1, sizeof *P);
+	const struct pl_problem *probs[1] = { pl->prob };
+	P->E = engine_new(probs, 1, pl->opts, &pl->run, cause);
+	if (P->E == NULL) {
+		free(P);
+		return -1;
+	}
+	const char *path = pl_opt_str(pl->opts, "policy");
+	if (*path) {
+		if (engine_load_policy(P->E, path, cause) != 0) {
+			engine_free(P->E);
+			free(P);
+			return -1;
+		}
+		P->budget = pl_opt_int(pl->opts, "finetune");
+	} else
+		P->budget = pl_opt_int(pl->opts, "episodes");
+	if (P->budget < 0)
+		P->budget = 0;
+	P->E->budget = P->budget;
+	P->phase = P->budget > 0 ? 0 : 1;
+	pl->priv = P;
+	pl_placer_set_status(pl, "%d groups, %s", P->E->envs[0].n,
+	    P->phase == 0 ? "training" : "greedy episode");
+	return 0;
+}
+
+/* One MDP decision in every playing slot. */
+static enum pl_step_status
+placeto_step(struct pl_placer *pl)
+{
+	struct priv *P = pl->priv;
+	struct engine *E = P->E;
+	if (P->phase == 0) {
+		if (!P->in_batch) {
+			if (engine_start_batch(E) != 0)
+				return placer_fail(pl, P);
+			for (int s = 0; s < E->workers; s++)
+				placer_collect(pl, P, s, -1);
+			P->in_batch = 1;
+		}
+		int t0[256];
+		for (int s = 0; s < E->workers; s++)
+			t0[s] = E->eps[s].active ? E->eps[s].t : -1;
+		engine_advance(E);
+		if (engine_error(E) != NULL)
+			return placer_fail(pl, P);
+		for (int s = 0; s < E->workers; s++)
+			if (t0[s] >= 0)
+				placer_collect(pl, P, s, t0[s]);
+		const struct episode *e0 = &E->eps[0];
+		const struct pl_placeto_decision *dc = &e0->dec[e0->t - 1];
+		pl_placer_note(pl, "episode %ld step %d: group %d -> %s, reward %.4g",
+		    dc->episode, dc->t, dc->group, pl->prob->c->dev[dc->action].name, dc->reward);
+		if (!engine_any_active(E)) {
+			engine_finish_batch(E);
+			P->in_batch = 0;
+			pl_placer_set_status(pl, "episode %ld/%ld, mean %.4g us, best %.4g us, entropy %.3f",
+			    E->st.episodes, P->budget, E->st.last_mean_us, pl->best_res.makespan_us,
+			    E->st.last_entropy);
+			if (E->st.episodes >= P->budget)
+				P->phase = 1;
+		}
+		return PL_STEP_MORE;
+	}
+	if (P->phase == 1) {
+		if (!P->in_greedy) {
+			for (int s = 1; s < E->workers; s++)
+				E->eps[s].active = E->eps[s].finished = 0;
+			if (episode_start(E, 0, 0, 1) != 0)
+				return placer_fail(pl, P);
+			placer_collect(pl, P, 0, -1);
+			P->in_greedy = 1;
+		}
+		int t = E->eps[0].t;
+		engine_advance(E);
+		if (engine_error(E) != NULL)
+			return placer_fail(pl, P);
+		placer_collect(pl, P, 0, t);
+		const struct pl_placeto_decision *dc = &E->eps[0].dec[t];
+		pl_placer_note(pl, "greedy step %d: group %d -> %s, reward %.4g", dc->t, dc->group,
+		    pl->prob->c->dev[dc->action].name, dc->reward);
+		if (!E->eps[0].active) {
+			P->phase = 2;
+			pl_placer_set_status(pl, "done: greedy episode %.4g us, best %.4g us",
+			    E->eps[0].res.makespan_us, pl->best_res.makespan_us);
+			return PL_STEP_DONE;
+		}
+		return PL_STEP_MORE;
+	}
+	return PL_STEP_DONE;
+}
+
+/* Free the placer's state. */
+static void
+placeto_destroy(struct pl_placer *pl)
+{
+	struct priv *P = pl->priv;
+	if (P == NULL)
+		return;
+	engine_free(P->E);
+	free(P->log);
+	free(P);
+	pl->priv = NULL;
+}
+
+/* The per-step log as CSV. */
+static int
+placeto_history_csv(const struct pl_placer *pl, FILE *f)
+{
+	const struct priv *P = pl->priv;
+	const struct env *e = &P->E->envs[0];
+	fprintf(f, "episode,worker,step,greedy,group,group_name,prev_device,device,p_action,entropy,before_us,after_us,reward,return\n");
+	for (long i = 0; i < P->n_log; i++) {
+		const struct log_row *r = &P->log[i];
+		fprintf(f, "%ld,%d,%d,%d,%d,\"%s\",%s,%s,%.6g,%.6g,%.6f,%.6f,%.9g,%.9g\n",
+		    r->episode, r->worker, r->t, r->greedy, r->group, e->name[r->group],
+		    pl->prob->c->dev[r->prev].name, pl->prob->c->dev[r->action].name,
+		    (double)r->p_action, (double)r->entropy, r->before_us, r->after_us,
+		    r->reward, r->ret);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+const struct pl_placer_class pl_placer_placeto = {
+	.name = "placeto",
+	.title = "Placeto (graph-network RL)",
+	.summary = "MDP of per-group placement improvements with a message-passing policy trained by REINFORCE; zero-shot with a trained policy",
+	.options = pl_placeto_options,
+	.create = placeto_create,
+	.step = placeto_step,
+	.destroy = placeto_destroy,
+	.history_csv = placeto_history_csv,
+	.quick = 0,
+};
+
+/* ---- getters ---------------------------------------------------------------- */
+
+/* The placer's private state (NULL for another class). */
+static const struct priv *
+get_priv(const struct pl_placer *pl)
+{
+	if (pl == NULL || pl->cls != &pl_placer_placeto)
+		return NULL;
+	return pl->priv;
+}
+
+/* Number of grouped nodes. */
+int
+pl_placeto_n_groups(const struct pl_placer *pl)
+{
+	const struct priv *P = get_priv(pl);
+	return P != NULL ? P->E->envs[0].n : 0;
+}
+
+/* Name of grouped node i. */
+const char *
+pl_placeto_group_name(const struct pl_placer *pl, int i)
+{
+	const struct priv *P = get_priv(pl);
+	return P != NULL && i >= 0 && i < P->E->envs[0].n ? P->E->envs[0].name[i] : NULL;
+}
+
+/* Ops of grouped node i. */
+const int *
+pl_placeto_group_ops(const struct pl_placer *pl, int i, int *n)
+{
+	const struct priv *P = get_priv(pl);
+	if (P == NULL || i < 0 || i >= P->E->envs[0].n) {
+		*n = 0;
+		return NULL;
+	}
+	const struct env *e = &P->E->envs[0];
+	*n = e->nops_off[i + 1] - e->nops_off[i];
+	return e->nops + e->nops_off[i];
+}
+
+/* Grouped node of every op. */
+const int *
+pl_placeto_group_of(const struct pl_placer *pl)
+{
+	const struct priv *P = get_priv(pl);
+	return P != NULL ? P->E->envs[0].node_of : NULL;
+}
+
+/* Feature width. */
+int
+pl_placeto_n_feat(const struct pl_placer *pl)
+{
+	const struct priv *P = get_priv(pl);
+	return P != NULL ? P->E->d : 0;
+}
+
+/* Name of feature column j. */
+const char *
+pl_placeto_feat_name(const struct pl_placer *pl, int j)
+{
+	const struct priv *P = get_priv(pl);
+	return P != NULL && j >= 0 && j < P->E->d ? P->E->feat_names[j] : NULL;
+}
+
+/* Worker 0's decisions this episode. */
+const struct pl_placeto_decision *
+pl_placeto_decisions(const struct pl_placer *pl, int *n)
+{
+	const struct priv *P = get_priv(pl);
+	*n = 0;
+	if (P == NULL || P->E->eps[0].t == 0)
+		return NULL;
+	*n = P->E->eps[0].t;
+	return P->E->eps[0].dec;
+}
+
+/* Worker 0's last decision. */
+const struct pl_placeto_decision *
+pl_placeto_last(const struct pl_placer *pl)
+{
+	int n;
+	const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
+	return d != NULL ? &d[n - 1] : NULL;
+}
+
+/* Worker 0's current placement. */
+const struct pl_placement *
+pl_placeto_current(const struct pl_placer *pl)
+{
+	const struct priv *P = get_priv(pl);
+	return P != NULL ? P->E->eps[0].pl : NULL;
+}
+
+/* Training statistics. */
+void
+pl_placeto_get_stats(const struct pl_placer *pl, struct pl_placeto_stats *st)
+{
+	const struct priv *P = get_priv(pl);
+	memset(st, 0, sizeof *st);
+	if (P == NULL)
+		return;
+	*st = P->E->st;
+	st->phase = P->phase;
+}
+
+/* Metadata note of a policy file: options that must match at load time. */
+static char *
+policy_note(const struct engine *E, const char *note)
+{
+	return pl_xasprintf("mem-feature=%d groups=%d%s%s", E->memf, E->groups,
+	    note != NULL && *note ? " " : "", note != NULL ? note : "");
+}
+
+/* Save the placer's policy. */
+int
+pl_placeto_save_policy(const struct pl_placer *pl, const char *path, char **cause)
+{
+	const struct priv *P = get_priv(pl);
+	if (P == NULL) {
+		*cause = pl_xstrdup("not a Placeto placer");
+		return -1;
+	}
+	char *note = policy_note(P->E, NULL);
+	int rc = pl_policy_save(P->E->pol, note, path, cause);
+	free(note);
+	return rc;
+}
+
+/* ---- the multi-graph trainer ----------------------------------------------- */
+
+struct pl_placeto_trainer {
+	struct engine *E;
+	struct pl_options *own;
+};
+
+/* A trainer over several problems. */
+struct pl_placeto_trainer *
+pl_placeto_trainer_new(const struct pl_problem *const *probs, int n,
+    const struct pl_options *opts, const struct pl_run_opts *run, char **cause)
+{
+	if (n < 1) {
+		*cause = pl_xstrdup("no graph to train on");
+		return NULL;
+	}
+	struct pl_placeto_trainer *tr = pl_xcalloc(1, sizeof *tr);
+	if (opts == NULL) {
+		if (pl_options_parse(pl_placeto_options, NULL, &tr->own, cause) != 0) {
+			free(tr);
+			return NULL;
+		}
+		opts = tr->own;
+	}
+	tr->E = engine_new(probs, n, opts, run, cause);
+	if (tr->E == NULL) {
+		pl_options_free(tr->own);
+		free(tr);
+		return NULL;
+	}
+	tr->E->budget = pl_opt_int(opts, "episodes");
+	const char *path = pl_opt_str(opts, "policy");
+	if (*path && engine_load_policy(tr->E, path, cause) != 0) {
+		pl_placeto_trainer_free(tr);
+		return NULL;
+	}
+	return tr;
+}
+
+/* Free a trainer. */
+void
+pl_placeto_trainer_free(struct pl_placeto_trainer *tr)
+{
+	if (tr == NULL)
+		return;
+	engine_free(tr->E);
+	pl_options_free(tr->own);
+	free(tr);
+}
+
+/* One batch of episodes and one update. */
+int
+pl_placeto_trainer_batch(struct pl_placeto_trainer *tr,
+    struct pl_placeto_episode_log *logs, int *n_logs, char **cause)
+{
+	struct engine *E = tr->E;
+	*n_logs = 0;
+	if (engine_start_batch(E) != 0)
+		goto fail;
+	for (int s = 0; s < E->workers; s++) {
+		engine_note_best(E, &E->eps[s]);
+		E->eps[s].offered = 0;
+	}
+	while (engine_any_active(E)) {
+		engine_advance(E);
+		if (engine_error(E) != NULL)
+			goto fail;
+		for (int s = 0; s < E->workers; s++)
+			if (E->eps[s].offered) {
+				engine_note_best(E, &E->eps[s]);
+				E->eps[s].offered = 0;
+			}
+	}
+	engine_finish_batch(E);
+	for (int s = 0; s < E->workers; s++) {
+		const struct episode *ep = &E->eps[s];
+		if (!ep->finished)
+			continue;
+		logs[(*n_logs)++] = (struct pl_placeto_episode_log){
+			.episode = ep->id, .graph = ep->env_i, .init_us = ep->init_us,
+			.final_us = ep->res.makespan_us, .best_us = ep->best_us,
+			.entropy = ep->t > 0 ? ep->ent_sum / ep->t : 0,
+			.ret = ep->t > 0 ? ep->ret[0] : 0,
+		};
+	}
+	return 0;
+fail:
+	*cause = pl_xstrdup(engine_error(E) != NULL ? engine_error(E) : "simulation failed");
+	return -1;
+}
+
+/* A greedy episode on problem i. */
+int
+pl_placeto_trainer_greedy(struct pl_placeto_trainer *tr, int i, double *makespan_us,
+    char **cause)
+{
+	struct engine *E = tr->E;
+	if (i < 0 || i >= E->n_env) {
+		*cause = pl_xasprintf("no graph %d", i);
+		return -1;
+	}
+	for (int s = 0; s < E->workers; s++)
+		E->eps[s].active = E->eps[s].finished = 0;
+	long keep = E->next_id;
+	if (episode_start(E, 0, i, 1) != 0)
+		goto fail;
+	while (E->eps[0].active) {
+		episode_decide(E, &E->eps[0]);
+		if (E->eps[0].err != NULL)
+			goto fail;
+	}
+	E->next_id = keep;	/* evaluation does not shift training episodes */
+	E->eps[0].finished = 0;
+	*makespan_us = E->eps[0].res.makespan_us;
+	return 0;
+fail:
+	E->next_id = keep;
+	*cause = pl_xstrdup(E->eps[0].err != NULL ? E->eps[0].err : "simulation failed");
+	return -1;
+}
+
+/* Training statistics. */
+void
+pl_placeto_trainer_stats(const struct pl_placeto_trainer *tr, struct pl_placeto_stats *st)
+{
+	*st = tr->E->st;
+}
+
+/* Best makespan seen on problem i. */
+double
+pl_placeto_trainer_best(const struct pl_placeto_trainer *tr, int i)
+{
+	return tr->E->envs[i].best_us;
+}
+
+/* Episodes per batch. */
+int
+pl_placeto_trainer_workers(const struct pl_placeto_trainer *tr)
+{
+	return tr->E->workers;
+}
+
+/* Save the trainer's policy. */
+int
+pl_placeto_trainer_save(const struct pl_placeto_trainer *tr, const char *path,
+    const char *note, char **cause)
+{
+	char *n = policy_note(tr->E, note);
+	int rc = pl_policy_save(tr->E->pol, n, path, cause);
+	free(n);
+	return rc;
+}

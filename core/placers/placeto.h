@@ -1,0 +1,133 @@
+/*
+ * placeto — Placeto (Addanki et al., NeurIPS 2019): device placement as an
+ * MDP of iterative improvements, a graph-network policy, REINFORCE.
+ *
+ * The graph is coarsened into at most `groups` nodes (colocation groups,
+ * merged by scope); an episode visits every node once and picks a device
+ * for it; after each decision the whole (ungrouped) graph is simulated and
+ * the reward is the drop in run time r_t = R_t - R_{t+1} (seconds, plus an
+ * optional memory penalty).  See specs/placeto-mdp.md and docs/PLACETO.md.
+ *
+ * As a placer (pl_placer_placeto): each pl_placer_step() is ONE MDP
+ * decision in each of the `workers` parallel episodes (the explorer follows
+ * worker 0).  Without a policy it trains from scratch for `episodes`
+ * episodes; with `policy` it runs one greedy (arg-max) episode, after
+ * `finetune` training episodes if asked.  Either way a final greedy episode
+ * ends the run.
+ *
+ * As a trainer (pl_placeto_trainer, for `placelab train placeto`): one
+ * policy trained over several graphs, episodes assigned round-robin.
+ *
+ * Invariant: results depend only on the seed and the options, never on the
+ * number of threads: episode i of a batch draws from rng stream i, writes
+ * its own gradient buffer, and gradients are summed in episode order.
+ *
+ * Ownership: pointers returned by the getters belong to the placer and stay
+ * valid until its next step.
+ */
+#ifndef PL_PLACETO_H
+#define PL_PLACETO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "placer.h"
+
+#define PL_PLACETO_MAX_FEAT (6 + PL_MAX_DEVICES)
+
+extern const struct pl_placer_class pl_placer_placeto;
+extern const struct pl_option_def pl_placeto_options[];
+
+/* One MDP decision, as the explorer's Placeto view shows it. */
+struct pl_placeto_decision {
+	long episode;		/* episode number, from 0 */
+	int worker;		/* slot in the batch */
+	int t;			/* decision index within the episode */
+	int greedy;		/* 1: arg-max (evaluation) episode */
+	int group;		/* the grouped node being placed */
+	int n_feat;
+	float feat[PL_PLACETO_MAX_FEAT];	/* its feature row */
+	int n_dev;
+	float probs[PL_MAX_DEVICES];	/* the policy's distribution */
+	int prev_dev, action;
+	double before_us, after_us;	/* simulated makespan before / after */
+	double before_s, after_s;	/* R_t, R_{t+1}: seconds incl. penalty */
+	double reward;		/* r_t (in the reward unit) */
+	double ret;		/* return so far in this episode */
+	double entropy;
+};
+
+/* Training statistics so far. */
+struct pl_placeto_stats {
+	long episodes;		/* finished training episodes */
+	long updates;		/* gradient steps */
+	long placements;	/* placements simulated */
+	double last_mean_us;	/* mean final makespan of the last batch */
+	double last_entropy;	/* mean per-step entropy of the last batch */
+	double best_us;		/* best makespan seen */
+	double lr;		/* learning rate of the last update */
+	double grad_norm;	/* before clipping */
+	int phase;		/* 0 training, 1 greedy evaluation, 2 done */
+};
+
+/* ---- the placer's view ---------------------------------------------------- */
+
+/* Grouped nodes: count, name, member ops; node of each op (n_ops). */
+int pl_placeto_n_groups(const struct pl_placer *pl);
+const char *pl_placeto_group_name(const struct pl_placer *pl, int i);
+const int *pl_placeto_group_ops(const struct pl_placer *pl, int i, int *n);
+const int *pl_placeto_group_of(const struct pl_placer *pl);
+/* Feature width and the name of feature column j. */
+int pl_placeto_n_feat(const struct pl_placer *pl);
+const char *pl_placeto_feat_name(const struct pl_placer *pl, int j);
+/* The decisions of worker 0's current (or just finished) episode, in
+ * order; *n gets their count.  NULL before the first step. */
+const struct pl_placeto_decision *pl_placeto_decisions(const struct pl_placer *pl,
+    int *n);
+/* The last decision of worker 0, or NULL. */
+const struct pl_placeto_decision *pl_placeto_last(const struct pl_placer *pl);
+/* Worker 0's current placement (ungrouped), or NULL. */
+const struct pl_placement *pl_placeto_current(const struct pl_placer *pl);
+void pl_placeto_get_stats(const struct pl_placer *pl, struct pl_placeto_stats *st);
+/* Save the placer's policy.  0 or -1 + *cause. */
+int pl_placeto_save_policy(const struct pl_placer *pl, const char *path,
+    char **cause);
+
+/* ---- training over several graphs ----------------------------------------- */
+
+struct pl_placeto_trainer;
+
+/* One finished episode, for learning curves. */
+struct pl_placeto_episode_log {
+	long episode;
+	int graph;
+	double init_us;		/* makespan of the initial placement */
+	double final_us;	/* after the last decision */
+	double best_us;		/* best within the episode */
+	double entropy;		/* mean per-step entropy */
+	double ret;		/* the episode's return */
+};
+
+/* A trainer over n problems (same cluster), with placeto options (NULL:
+ * defaults).  NULL + *cause. */
+struct pl_placeto_trainer *pl_placeto_trainer_new(
+    const struct pl_problem *const *probs, int n, const struct pl_options *opts,
+    const struct pl_run_opts *run, char **cause);
+void pl_placeto_trainer_free(struct pl_placeto_trainer *tr);
+/* Run one batch of `workers` episodes and update the policy.  logs gets
+ * one entry per episode of the batch (at most `workers`; *n_logs their
+ * count).  0, or -1 + *cause. */
+int pl_placeto_trainer_batch(struct pl_placeto_trainer *tr,
+    struct pl_placeto_episode_log *logs, int *n_logs, char **cause);
+/* Greedy (zero-shot) makespan on problem i with the current policy. */
+int pl_placeto_trainer_greedy(struct pl_placeto_trainer *tr, int i,
+    double *makespan_us, char **cause);
+void pl_placeto_trainer_stats(const struct pl_placeto_trainer *tr,
+    struct pl_placeto_stats *st);
+/* Best makespan seen so far on problem i. */
+double pl_placeto_trainer_best(const struct pl_placeto_trainer *tr, int i);
+int pl_placeto_trainer_workers(const struct pl_placeto_trainer *tr);
+int pl_placeto_trainer_save(const struct pl_placeto_trainer *tr,
+    const char *path, const char *note, char **cause);
+
+#endif

@@ -1,0 +1,405 @@
+/*
+ * test-placeto — the Placeto MDP and its training: rewards sum to the
+ * episode's improvement; training on a tiny crown graph finds the best
+ * placement (checked by brute force) within a bounded number of episodes
+ * for a fixed seed; results do not depend on the thread count; grouping
+ * respects the group budget; zero-shot runs from a saved policy, and a
+ * policy for another cluster is refused; the per-step CSV log.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fileio.h"
+#include "graph.h"
+#include "placer.h"
+#include "placers/placeto.h"
+#include "problem.h"
+#include "sim.h"
+#include "xmalloc.h"
+
+/* Per-device times of the crown's ops: fast, medium, slow device. */
+static const double crown_us[3] = { 6, 10, 15 };
+
+/* A crown: s -> x0..x(w-1) -> t, costs per device, tiny tensors. */
+static struct pl_graph *
+crown(int w)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("crown");
+	static char *dn[3] = { "P0", "P1", "P2" };
+	for (int i = 0; i < w + 2; i++) {
+		char name[16];
+		if (i == 0)
+			snprintf(name, sizeof name, "s");
+		else if (i == w + 1)
+			snprintf(name, sizeof name, "t");
+		else
+			snprintf(name, sizeof name, "x%d", i - 1);
+		struct pl_dev_time dt[3];
+		for (int d = 0; d < 3; d++)
+			dt[d] = (struct pl_dev_time){ dn[d], (i == 0 || i == w + 1) ? 1 : crown_us[d] };
+		struct pl_op op = { .name = name, .type = "Op", .scope = "",
+			.out_bytes = 100, .n_dev_times = 3, .dev_times = dt };
+		for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+			op.measured_us[k] = -1;
+		pl_graph_add_op(b, &op, NULL);
+	}
+	for (int i = 1; i <= w; i++) {
+		pl_graph_add_edge(b, 0, i, 0, 100);
+		pl_graph_add_edge(b, i, w + 1, 0, 100);
+	}
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_build(b, &cause);
+	if (g == NULL)
+		fail_msg("crown: %s", cause);
+	return g;
+}
+
+/* n devices P0.., fast links. */
+static struct pl_cluster *
+cluster(int n)
+{
+	struct pl_cluster *c = pl_cluster_new("test");
+	for (int d = 0; d < n; d++) {
+		char name[8];
+		snprintf(name, sizeof name, "P%d", d);
+		struct pl_device dev = { name, PL_DEV_GPU, 1e12, 1LL << 30, 1e11, 0 };
+		pl_cluster_add_device(c, &dev, 1e9, 0);
+	}
+	char *cause = NULL;
+	if (pl_cluster_validate(c, &cause) != 0)
+		fail_msg("cluster: %s", cause);
+	return c;
+}
+
+/* The best makespan over every placement, by brute force. */
+static double
+brute_force(const struct pl_problem *p, const struct pl_sim_opts *o)
+{
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	struct pl_placement *pl = pl_placement_new(p->n_ops, p->n_dev);
+	long total = 1;
+	for (int i = 0; i < p->n_ops; i++)
+		total *= p->n_dev;
+	double best = INFINITY;
+	for (long code = 0; code < total; code++) {
+		long c = code;
+		for (int i = 0; i < p->n_ops; i++) {
+			pl->dev[i] = (int)(c % p->n_dev);
+			c /= p->n_dev;
+		}
+		struct pl_sim_result r;
+		assert_int_equal(pl_sim_eval(ws, pl, o, &r), 0);
+		if (r.makespan_us < best)
+			best = r.makespan_us;
+	}
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	return best;
+}
+
+struct fixture {
+	struct pl_graph *g;
+	struct pl_cluster *c;
+	struct pl_problem *p;
+};
+
+/* A crown of width w on n devices. */
+static void
+fixture_init(struct fixture *f, int w, int n)
+{
+	char *cause = NULL;
+	f->g = crown(w);
+	f->c = cluster(n);
+	f->p = pl_problem_new(f->g, f->c, &cause);
+	assert_non_null(f->p);
+}
+
+/* Free a fixture. */
+static void
+fixture_free(struct fixture *f)
+{
+	pl_problem_free(f->p);
+	pl_cluster_free(f->c);
+	pl_graph_free(f->g);
+}
+
+/* A Placeto placer with options spec. */
+static struct pl_placer *
+make(const struct pl_problem *p, const char *spec, int threads, uint64_t seed)
+{
+	struct pl_run_opts run = { .sim = { .kind = PL_SIM_NATIVE }, .seed = seed, .threads = threads };
+	char *cause = NULL;
+	struct pl_placer *pl = pl_placer_new(&pl_placer_placeto, p, spec, &run, &cause);
+	if (pl == NULL)
+		fail_msg("placeto: %s", cause);
+	return pl;
+}
+
+/* Check one full episode's decisions. */
+static void
+check_episode(const struct pl_placeto_decision *d, int n)
+{
+	double sum = 0;
+	for (int t = 0; t < n; t++) {
+		assert_int_equal(d[t].t, t);
+		assert_true(fabs(d[t].reward - (d[t].before_s - d[t].after_s)) < 1e-12);
+		if (t > 0)
+			assert_true(d[t].before_s == d[t - 1].after_s);
+		sum += d[t].reward;
+		assert_true(fabs(d[t].ret - sum) < 1e-12);
+		double ps = 0;
+		for (int k = 0; k < d[t].n_dev; k++)
+			ps += d[t].probs[k];
+		assert_true(fabs(ps - 1) < 1e-5);
+		assert_true(d[t].feat[3] == 1.0f);	/* current */
+		assert_true(d[t].feat[5 + d[t].prev_dev] == 1.0f);	/* device one-hot */
+	}
+	assert_true(fabs(sum - (d[0].before_s - d[n - 1].after_s)) < 1e-12);
+	assert_true(fabs(d[0].before_us * 1e-6 - d[0].before_s) < 1e-12);
+}
+
+/* r_t = R_t - R_{t+1}; the rewards sum to the episode's improvement. */
+static void
+test_rewards_sum(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 4, 3);
+	struct pl_placer *pl = make(f.p, "episodes=4,workers=2,k=2", 1, 5);
+	assert_int_equal(pl_placeto_n_groups(pl), 6);
+	int seen = 0;
+	enum pl_step_status st;
+	do {
+		st = pl_placer_step(pl);
+		int n;
+		const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
+		assert_non_null(d);
+		if (n == 6) {
+			check_episode(d, n);
+			seen++;
+		}
+	} while (st == PL_STEP_MORE);
+	assert_null(pl->error);
+	assert_int_equal(seen, 3);	/* two training batches and the greedy episode */
+	assert_true(pl_placeto_last(pl)->greedy);
+	struct pl_placeto_stats ps;
+	pl_placeto_get_stats(pl, &ps);
+	assert_int_equal(ps.episodes, 4);
+	assert_int_equal(ps.updates, 2);
+	assert_int_equal(ps.phase, 2);
+	/* 4 training + 1 greedy episodes of (1 + 6) simulations */
+	assert_int_equal(pl->evals, 5 * 7);
+	assert_non_null(pl->best);
+	pl_placer_free(pl);
+	fixture_free(&f);
+}
+
+/* Training finds the brute-force optimum: the final greedy episode ends
+ * on an optimal placement. */
+static void
+test_training_finds_best(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 3, 3);
+	struct pl_sim_opts o = { .kind = PL_SIM_NATIVE };
+	double best = brute_force(f.p, &o);
+	struct pl_placer *pl = make(f.p, "episodes=1600,workers=4,k=2,reward=relative,entropy=0.01,lr=0.01,lr-end=0.001", 2, 1);
+	assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+	assert_null(pl->error);
+	int n;
+	const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
+	assert_int_equal(n, 5);
+	assert_true(d[n - 1].greedy);
+	if (fabs(d[n - 1].after_us - best) > 1e-9)
+		fail_msg("greedy episode ends at %.6f us, the optimum is %.6f us", d[n - 1].after_us, best);
+	assert_true(fabs(pl->best_res.makespan_us - best) < 1e-9);
+	pl_placer_free(pl);
+	fixture_free(&f);
+}
+
+/* Save a policy (caller frees the path). */
+static char *
+save_policy(struct pl_placer *pl, const char *dir, const char *name)
+{
+	char *path = pl_xasprintf("%s/%s", dir, name);
+	char *cause = NULL;
+	if (pl_placeto_save_policy(pl, path, &cause) != 0)
+		fail_msg("save: %s", cause);
+	return path;
+}
+
+/* Same seed, 1 or 2 threads: same decisions, same weights. */
+static void
+test_threads_deterministic(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 4, 3);
+	char dir[] = "/tmp/test-placeto-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *paths[2];
+	double best[2];
+	for (int k = 0; k < 2; k++) {
+		struct pl_placer *pl = make(f.p, "episodes=12,workers=3,k=2", k + 1, 77);
+		assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+		best[k] = pl->best_res.makespan_us;
+		paths[k] = save_policy(pl, dir, k ? "b.plw" : "a.plw");
+		pl_placer_free(pl);
+	}
+	assert_true(best[0] == best[1]);
+	size_t la, lb;
+	char *cause = NULL;
+	char *a = pl_file_read(paths[0], &la, &cause), *b = pl_file_read(paths[1], &lb, &cause);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+	/* a different seed trains differently */
+	struct pl_placer *pl = make(f.p, "episodes=12,workers=3,k=2", 1, 78);
+	assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+	char *pc = save_policy(pl, dir, "c.plw");
+	pl_placer_free(pl);
+	size_t lc;
+	char *a2 = pl_file_read(paths[0], &la, &cause), *c = pl_file_read(pc, &lc, &cause);
+	assert_memory_not_equal(a2, c, la);
+	free(a2);
+	free(c);
+
+	/* zero-shot: one greedy episode from the saved policy */
+	char *spec = pl_xasprintf("policy=%s", paths[0]);
+	pl = make(f.p, spec, 1, 3);
+	int steps = 0;
+	while (pl_placer_step(pl) == PL_STEP_MORE)
+		steps++;
+	assert_int_equal(steps + 1, pl_placeto_n_groups(pl));
+	assert_true(pl_placeto_last(pl)->greedy);
+	assert_non_null(pl->best);
+	pl_placer_free(pl);
+	free(spec);
+	/* fine-tuning: 3 training episodes, then the greedy one */
+	spec = pl_xasprintf("policy=%s,finetune=3,workers=3", paths[0]);
+	pl = make(f.p, spec, 1, 3);
+	assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+	struct pl_placeto_stats st;
+	pl_placeto_get_stats(pl, &st);
+	assert_int_equal(st.episodes, 3);
+	pl_placer_free(pl);
+	free(spec);
+	/* a policy for 3 devices on a 2-device cluster is refused clearly */
+	struct fixture f2;
+	fixture_init(&f2, 4, 2);
+	spec = pl_xasprintf("policy=%s", paths[0]);
+	struct pl_run_opts run = { .sim = { .kind = PL_SIM_NATIVE }, .seed = 1, .threads = 1 };
+	assert_null(pl_placer_new(&pl_placer_placeto, f2.p, spec, &run, &cause));
+	assert_non_null(strstr(cause, "trained for 3 devices"));
+	free(cause);
+	free(spec);
+	fixture_free(&f2);
+	for (int k = 0; k < 2; k++) {
+		unlink(paths[k]);
+		free(paths[k]);
+	}
+	unlink(pc);
+	free(pc);
+	assert_int_equal(rmdir(dir), 0);
+	fixture_free(&f);
+}
+
+/* A scoped graph of many colocation groups is coarsened to the budget. */
+static void
+test_grouping(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("nmt-like");
+	int n = 0;
+	for (int l = 0; l < 3; l++)
+		for (int t = 0; t < 6; t++)
+			for (int k = 0; k < 2; k++) {
+				char name[64], scope[64];
+				snprintf(name, sizeof name, "enc/l%d/t%d/op%d", l, t, k);
+				snprintf(scope, sizeof scope, "enc/l%d/t%d", l, t);
+				struct pl_op op = { .name = name, .type = "MatMul", .scope = scope, .flops = 1e6, .out_bytes = 1000 };
+				for (int q = 0; q < PL_DEV_KIND_COUNT; q++)
+					op.measured_us[q] = -1;
+				pl_graph_add_op(b, &op, NULL);
+				if (n > 0)
+					pl_graph_add_edge(b, n - 1, n, 0, 1000);
+				n++;
+			}
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_build(b, &cause);
+	assert_non_null(g);
+	struct pl_cluster *c = cluster(2);
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	static const int budgets[] = { 1, 3, 5, 18, 36, 100 };
+	static const int expect[] = { 1, 3, 3, 18, 36, 36 };
+	for (int i = 0; i < 6; i++) {
+		char spec[64];
+		snprintf(spec, sizeof spec, "groups=%d,episodes=0", budgets[i]);
+		struct pl_placer *pl = make(p, spec, 1, 1);
+		int ng = pl_placeto_n_groups(pl);
+		assert_int_equal(ng, expect[i]);
+		int covered = 0;
+		const int *of = pl_placeto_group_of(pl);
+		for (int v = 0; v < ng; v++) {
+			int cnt;
+			const int *ops = pl_placeto_group_ops(pl, v, &cnt);
+			for (int q = 0; q < cnt; q++)
+				assert_int_equal(of[ops[q]], v);
+			covered += cnt;
+		}
+		assert_int_equal(covered, g->n_ops);
+		if (budgets[i] == 3)
+			assert_string_equal(pl_placeto_group_name(pl, 0), "enc/l0");
+		pl_placer_free(pl);
+	}
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
+/* The per-step log: a header and one row per decision. */
+static void
+test_history_csv(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 2, 2);
+	struct pl_placer *pl = make(f.p, "episodes=2,workers=2,k=1", 1, 9);
+	assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	assert_int_equal(pl_placer_placeto.history_csv(pl, mf), 0);
+	fclose(mf);
+	int lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	assert_int_equal(lines, 1 + 3 * 4);	/* 2 training + 1 greedy, 4 groups each */
+	assert_true(strncmp(buf, "episode,worker,step,greedy,group", 32) == 0);
+	free(buf);
+	pl_placer_free(pl);
+	fixture_free(&f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rewards_sum),
+		cmocka_unit_test(test_training_finds_best),
+		cmocka_unit_test(test_threads_deterministic),
+		cmocka_unit_test(test_grouping),
+		cmocka_unit_test(test_history_csv),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
