@@ -23,6 +23,8 @@ const struct pl_command pl_commands[] = {
 	{ "export", "draw a placement (diagram or timeline) for a paper",
 	  "export GRAPH -c CLUSTER (-p PLACEMENT | -a PLACER) -o FILE", cmd_export },
 	{ "gen", "generate sample graphs (models, families, toys)", "gen MODEL [options] [-o FILE]", cmd_gen },
+	{ "run", "run one placement method and report its best placement", "run -a NAME GRAPH [-c CLUSTER] [--KEY VALUE]... [-o FILE]", cmd_run },
+	{ "compare", "compare placement methods side by side (table, md, csv, tex, json)", "compare GRAPH [-c CLUSTER] [--methods LIST] [--format F] [-o FILE]", cmd_compare },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -7,6 +7,8 @@
  * transfer times from the producers' devices.  The first op of a
  * colocation group reserves the whole group's memory (Baechi's model:
  * param + out + temp bytes per op, held for the step) and fixes its device.
+ * By default only the GPUs take part (Baechi places on GPUs); groups
+ * allowed on no GPU keep to their allowed devices.
  * The schedule's start order becomes the placement's priorities.
  * Invariant: a group is only put on a device where it fits, unless no
  * allowed device has room for it; the status then says OOM.
@@ -40,6 +42,8 @@ metf_step(struct pl_placer *pl)
 		gmem[k] = pl_pu_group_mem(g, k);
 	}
 	int n_ready = 0, oom = 0;
+	uint64_t usable;
+	pl_pu_usable_mask(p, pl_opt_str(pl->opts, "devices"), &usable);
 	for (int v = 0; v < n; v++) {
 		missing[v] = g->in_off[v + 1] - g->in_off[v];
 		if (missing[v] == 0) {
@@ -54,7 +58,8 @@ metf_step(struct pl_placer *pl)
 		/* pairs that fit first; if none fits, OOM fallback below */
 		for (int i = 0; i < n_ready; i++) {
 			int v = ready[i], k = g->ops[v].group;
-			uint64_t mask = group_dev[k] >= 0 ? (uint64_t)1 << group_dev[k] : p->group_allowed[k];
+			uint64_t mask = group_dev[k] >= 0 ? (uint64_t)1 << group_dev[k]
+			    : pl_pu_restrict(p->group_allowed[k], usable);
 			for (int d = 0; d < nd; d++) {
 				if (!((mask >> d) & 1))
 					continue;
@@ -81,7 +86,7 @@ metf_step(struct pl_placer *pl)
 			int64_t room = 0;
 			for (int d = 0; d < nd; d++) {
 				int64_t r = p->c->dev[d].mem_bytes - used[d];
-				if (((p->group_allowed[k] >> d) & 1) && (bd < 0 || r > room)) {
+				if (((pl_pu_restrict(p->group_allowed[k], usable) >> d) & 1) && (bd < 0 || r > room)) {
 					bd = d;
 					room = r;
 				}
@@ -139,14 +144,29 @@ metf_step(struct pl_placer *pl)
 }
 
 static const struct pl_option_def metf_options[] = {
+	{ "devices", PL_OPT_STRING, "gpu", "devices to spread over: gpu (the GPUs, as Baechi; ops allowed nowhere else keep their devices) or all" },
 	{ NULL, 0, NULL, NULL },
 };
+
+/* Check the devices option. */
+static int
+metf_create(struct pl_placer *pl, char **cause)
+{
+	uint64_t m;
+	const char *w = pl_opt_str(pl->opts, "devices");
+	if (pl_pu_usable_mask(pl->prob, w, &m) != 0) {
+		*cause = pl_xasprintf("m-etf: devices '%s' (expected gpu or all)", w);
+		return -1;
+	}
+	return 0;
+}
 
 const struct pl_placer_class pl_placer_metf = {
 	.name = "m-etf",
 	.title = "m-ETF",
 	.summary = "Baechi's memory-constrained earliest-task-first list scheduling: never above a device's memory",
 	.options = metf_options,
+	.create = metf_create,
 	.step = metf_step,
 	.quick = 1,
 };

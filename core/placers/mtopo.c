@@ -6,6 +6,8 @@
  * to its speed) is reached or its memory is full, then the next device
  * takes over.  Memory follows Baechi's model: an op holds its parameter,
  * output and temporary bytes on its device for the whole step.
+ * By default only the GPUs take part (Baechi places on GPUs); groups
+ * allowed on no GPU keep to their allowed devices.
  * Invariant: a group is only put on a device where it fits, unless no
  * allowed device has room; then it goes where the most room is left and the
  * status says OOM.
@@ -24,14 +26,22 @@ cmp_int_key(const void *a, const void *b, void *ctx)
 	return key[x] != key[y] ? (key[x] < key[y] ? -1 : 1) : x - y;
 }
 
-/* Order devices by speed, fastest first. */
+struct dev_key {
+	const double *speed;
+	uint64_t usable;
+};
+
+/* Order devices: usable first, then by speed, fastest first. */
 static int
 cmp_speed(const void *a, const void *b, void *ctx)
 {
-	const double *speed = ctx;
+	const struct dev_key *k = ctx;
 	int x = *(const int *)a, y = *(const int *)b;
-	if (speed[x] != speed[y])
-		return speed[x] > speed[y] ? -1 : 1;
+	int ux = (k->usable >> x) & 1, uy = (k->usable >> y) & 1;
+	if (ux != uy)
+		return uy - ux;
+	if (k->speed[x] != k->speed[y])
+		return k->speed[x] > k->speed[y] ? -1 : 1;
 	return x - y;
 }
 
@@ -45,10 +55,14 @@ mtopo_step(struct pl_placer *pl)
 	double speed[PL_MAX_DEVICES], target[PL_MAX_DEVICES], load[PL_MAX_DEVICES] = { 0 };
 	int64_t used[PL_MAX_DEVICES] = { 0 };
 	int order_dev[PL_MAX_DEVICES];
+	uint64_t usable;
+	pl_pu_usable_mask(p, pl_opt_str(pl->opts, "devices"), &usable);
+	int nu = __builtin_popcountll(usable);
 	pl_pu_device_speed(p, speed);
 	for (int d = 0; d < nd; d++)
 		order_dev[d] = d;
-	qsort_r(order_dev, nd, sizeof *order_dev, cmp_speed, speed);
+	struct dev_key dk = { speed, usable };
+	qsort_r(order_dev, nd, sizeof *order_dev, cmp_speed, &dk);
 
 	int *first = pl_xmalloc(sizeof *first * (size_t)(ng ? ng : 1));
 	int *gord = pl_xmalloc(sizeof *gord * (size_t)(ng ? ng : 1));
@@ -68,19 +82,20 @@ mtopo_step(struct pl_placer *pl)
 	}
 	qsort_r(gord, ng, sizeof *gord, cmp_int_key, first);
 	for (int d = 0; d < nd; d++)
-		sum_speed += speed[d];
+		if ((usable >> d) & 1)
+			sum_speed += speed[d];
 	for (int d = 0; d < nd; d++)
-		target[d] = total * speed[d] / sum_speed;
+		target[d] = ((usable >> d) & 1) ? total * speed[d] / sum_speed : 0;
 
 	struct pl_placement *cand = pl_placement_new(g->n_ops, nd);
 	int cur = 0, oom = 0;
 	for (int i = 0; i < ng; i++) {
 		int k = gord[i];
-		uint64_t mask = p->group_allowed[k];
+		uint64_t mask = pl_pu_restrict(p->group_allowed[k], usable);
 		int64_t m = pl_pu_group_mem(g, k);
 		int d = -1;
 		/* the current device, moving on while it is full */
-		while (cur < nd) {
+		while (cur < nu) {
 			int c = order_dev[cur];
 			if (!((mask >> c) & 1))
 				break;
@@ -88,7 +103,7 @@ mtopo_step(struct pl_placer *pl)
 				d = c;
 				break;
 			}
-			if (cur == nd - 1)
+			if (cur == nu - 1)
 				break;
 			cur++;
 		}
@@ -116,7 +131,7 @@ mtopo_step(struct pl_placer *pl)
 		pl_pu_set_group(p, cand, k, d);
 		used[d] += m;
 		load[d] += gw[k];
-		if (cur < nd - 1 && d == order_dev[cur] && load[d] >= target[d])
+		if (cur < nu - 1 && d == order_dev[cur] && load[d] >= target[d])
 			cur++;
 	}
 	enum pl_step_status st = pl_pu_finish(pl, cand,
@@ -129,14 +144,29 @@ mtopo_step(struct pl_placer *pl)
 }
 
 static const struct pl_option_def mtopo_options[] = {
+	{ "devices", PL_OPT_STRING, "gpu", "devices to spread over: gpu (the GPUs, as Baechi; ops allowed nowhere else keep their devices) or all" },
 	{ NULL, 0, NULL, NULL },
 };
+
+/* Check the devices option. */
+static int
+mtopo_create(struct pl_placer *pl, char **cause)
+{
+	uint64_t m;
+	const char *w = pl_opt_str(pl->opts, "devices");
+	if (pl_pu_usable_mask(pl->prob, w, &m) != 0) {
+		*cause = pl_xasprintf("m-topo: devices '%s' (expected gpu or all)", w);
+		return -1;
+	}
+	return 0;
+}
 
 const struct pl_placer_class pl_placer_mtopo = {
 	.name = "m-topo",
 	.title = "m-TOPO",
 	.summary = "Baechi's memory-constrained topological packing: balanced by compute, never above a device's memory",
 	.options = mtopo_options,
+	.create = mtopo_create,
 	.step = mtopo_step,
 	.quick = 1,
 };

@@ -442,3 +442,20 @@ pl_pu_kind_mask(const struct pl_cluster *c, enum pl_dev_kind k)
 			m |= (uint64_t)1 << d;
 	return m;
 }
+
+/* Devices to spread over. */
+int
+pl_pu_usable_mask(const struct pl_problem *p, const char *which, uint64_t *mask)
+{
+	uint64_t all = ~(uint64_t)0 >> (64 - p->n_dev);
+	if (strcmp(which, "all") == 0) {
+		*mask = all;
+		return 0;
+	}
+	if (strcmp(which, "gpu") == 0) {
+		uint64_t g = pl_pu_kind_mask(p->c, PL_DEV_GPU);
+		*mask = g != 0 ? g : all;
+		return 0;
+	}
+	return -1;
+}

@@ -100,6 +100,17 @@ enum pl_step_status pl_pu_finish(struct pl_placer *pl, struct pl_placement *cand
 void pl_pu_describe_mem(const struct pl_problem *p, const struct pl_sim_result *r,
     char *buf, size_t len);
 
+/* The devices a Baechi-style placer spreads over: "gpu" = the GPUs when
+ * the cluster has any (else all devices), "all" = every device.  -1 for an
+ * unknown name. */
+int pl_pu_usable_mask(const struct pl_problem *p, const char *which, uint64_t *mask);
+/* mask restricted to usable devices, or mask itself when that leaves none. */
+static inline uint64_t
+pl_pu_restrict(uint64_t mask, uint64_t usable)
+{
+	return (mask & usable) != 0 ? mask & usable : mask;
+}
+
 /* Number of devices of a kind, and their mask. */
 int pl_pu_count_kind(const struct pl_cluster *c, enum pl_dev_kind k);
 uint64_t pl_pu_kind_mask(const struct pl_cluster *c, enum pl_dev_kind k);

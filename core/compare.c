@@ -1,0 +1,735 @@
+/*
+ * compare — the comparison table (see compare.h) and its writers.
+ * Invariant: derived columns always reflect the current rows; every writer
+ * prints the same cells (text formats) or the same raw numbers (CSV, JSON).
+ */
+#include "compare.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io.h"
+#include "xmalloc.h"
+
+static const char *const format_names[] = {
+#define PL_X(e, s) s,
+	PL_COMPARE_FORMATS(PL_X)
+#undef PL_X
+};
+
+/* Format by name. */
+int
+pl_compare_format_parse(const char *s)
+{
+	if (s == NULL)
+		return -1;
+	if (strcmp(s, "markdown") == 0)
+		return PL_CMP_MD;
+	if (strcmp(s, "latex") == 0)
+		return PL_CMP_TEX;
+	for (int i = 0; i < (int)(sizeof format_names / sizeof *format_names); i++)
+		if (strcmp(s, format_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* Name of a format. */
+const char *
+pl_compare_format_name(enum pl_compare_format f)
+{
+	return format_names[f];
+}
+
+/* A new, empty table for problem p. */
+struct pl_compare *
+pl_compare_new(const struct pl_problem *p, const struct pl_run_opts *run)
+{
+	struct pl_compare *cmp = pl_xcalloc(1, sizeof *cmp);
+	cmp->prob = p;
+	cmp->run = *run;
+	cmp->graph = pl_xstrdup(p->g->name != NULL ? p->g->name : "");
+	cmp->cluster = pl_xstrdup(p->c->name != NULL ? p->c->name : "");
+	cmp->sim = pl_xstrdup(pl_sim_kind_name(run->sim.kind));
+	struct pl_bounds b;
+	pl_bounds_compute(p, &b);
+	cmp->bound_us = b.best_us;
+	return cmp;
+}
+
+/* Free a row's contents. */
+static void
+row_clear(struct pl_compare_row *r)
+{
+	free(r->method);
+	free(r->title);
+	free(r->status);
+	free(r->peak_dev);
+	pl_placement_free(r->best);
+}
+
+/* Free the table. */
+void
+pl_compare_free(struct pl_compare *cmp)
+{
+	if (cmp == NULL)
+		return;
+	for (int i = 0; i < cmp->n_rows; i++)
+		row_clear(&cmp->rows[i]);
+	free(cmp->rows);
+	free(cmp->graph);
+	free(cmp->cluster);
+	free(cmp->sim);
+	free(cmp);
+}
+
+/* Append a zeroed row. */
+static struct pl_compare_row *
+new_row(struct pl_compare *cmp)
+{
+	if (cmp->n_rows == cmp->cap_rows) {
+		cmp->cap_rows = cmp->cap_rows ? cmp->cap_rows * 2 : 16;
+		cmp->rows = pl_xreallocarray(cmp->rows, cmp->cap_rows, sizeof *cmp->rows);
+	}
+	struct pl_compare_row *r = &cmp->rows[cmp->n_rows++];
+	memset(r, 0, sizeof *r);
+	r->makespan_us = r->vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
+	r->search_s = NAN;
+	return r;
+}
+
+/* Row from a placer. */
+void
+pl_compare_add_placer(struct pl_compare *cmp, const struct pl_placer *pl)
+{
+	struct pl_compare_row *r = new_row(cmp);
+	r->method = pl_xstrdup(pl->cls->name);
+	r->title = pl_xstrdup(pl->cls->title != NULL ? pl->cls->title : pl->cls->name);
+	if (pl->error != NULL && pl->best == NULL)
+		r->status = pl_xasprintf("error: %s", pl->error);
+	else
+		r->status = pl_xstrdup(pl->status != NULL ? pl->status : "");
+	r->search_s = pl->search_s;
+	r->evals = pl->evals;
+	r->steps = pl->n_steps;
+	r->peak_dev = pl_xstrdup("");
+	if (pl->best == NULL)
+		return;
+	const struct pl_sim_result *res = &pl->best_res;
+	const struct pl_cluster *c = pl->prob->c;
+	r->has_result = 1;
+	r->best = pl_placement_clone(pl->best);
+	r->makespan_us = res->makespan_us;
+	r->oom = res->oom_mask != 0;
+	r->bytes_moved = res->bytes_moved;
+	int worst = 0;
+	double fill = -1;
+	for (int d = 0; d < c->n_dev && d < res->n_dev; d++) {
+		double f = (double)res->peak_bytes[d] / (double)c->dev[d].mem_bytes;
+		if (f > fill) {
+			fill = f;
+			worst = d;
+		}
+	}
+	r->peak_bytes = res->peak_bytes[worst];
+	r->peak_cap = c->dev[worst].mem_bytes;
+	free(r->peak_dev);
+	r->peak_dev = pl_xstrdup(c->dev[worst].name);
+	pl_compare_update(cmp);
+}
+
+/* Row for a method that did not run. */
+void
+pl_compare_add_failure(struct pl_compare *cmp, const struct pl_placer_class *cls,
+    const char *why)
+{
+	struct pl_compare_row *r = new_row(cmp);
+	r->method = pl_xstrdup(cls->name);
+	r->title = pl_xstrdup(cls->title != NULL ? cls->title : cls->name);
+	r->status = pl_xasprintf("error: %s", why);
+	r->peak_dev = pl_xstrdup("");
+	r->search_s = 0;
+}
+
+/* Run one method within a budget and add it. */
+int
+pl_compare_run(struct pl_compare *cmp, const struct pl_placer_class *cls,
+    const char *optspec, const struct pl_compare_budget *b)
+{
+	char *cause = NULL;
+	struct pl_placer *pl = pl_placer_new(cls, cmp->prob, optspec, &cmp->run, &cause);
+	if (pl == NULL) {
+		pl_compare_add_failure(cmp, cls, cause);
+		free(cause);
+		return cmp->n_rows - 1;
+	}
+	pl_placer_run(pl, b != NULL ? b->max_steps : 0, b != NULL ? b->max_seconds : 0);
+	pl_compare_add_placer(cmp, pl);
+	pl_placer_free(pl);
+	return cmp->n_rows - 1;
+}
+
+/* Best fitting row. */
+int
+pl_compare_best(const struct pl_compare *cmp)
+{
+	int best = -1;
+	for (int i = 0; i < cmp->n_rows; i++) {
+		const struct pl_compare_row *r = &cmp->rows[i];
+		if (r->has_result && !r->oom &&
+		    (best < 0 || r->makespan_us < cmp->rows[best].makespan_us))
+			best = i;
+	}
+	return best;
+}
+
+/* Derived columns. */
+void
+pl_compare_update(struct pl_compare *cmp)
+{
+	int best = pl_compare_best(cmp);
+	double expert = NAN;
+	for (int i = 0; i < cmp->n_rows; i++) {
+		const struct pl_compare_row *r = &cmp->rows[i];
+		if (strcmp(r->method, "expert") == 0 && r->has_result && !r->oom)
+			expert = r->makespan_us;
+	}
+	for (int i = 0; i < cmp->n_rows; i++) {
+		struct pl_compare_row *r = &cmp->rows[i];
+		r->vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
+		if (!r->has_result)
+			continue;
+		if (expert > 0)
+			r->vs_expert_pct = (expert - r->makespan_us) / expert * 100;
+		if (best >= 0 && cmp->rows[best].makespan_us > 0)
+			r->gap_best_pct = (r->makespan_us - cmp->rows[best].makespan_us) /
+			    cmp->rows[best].makespan_us * 100;
+		if (cmp->bound_us > 0)
+			r->gap_bound_pct = (r->makespan_us - cmp->bound_us) / cmp->bound_us * 100;
+	}
+}
+
+/* Methods from a list. */
+int
+pl_compare_methods(const char *list, const struct pl_placer_class ***out, char **cause)
+{
+	int n = 0;
+	while (pl_placer_classes[n] != NULL)
+		n++;
+	const struct pl_placer_class **m = pl_xcalloc((size_t)n + 1, sizeof *m);
+	int k = 0;
+	if (list == NULL || *list == '\0' || strcmp(list, "all") == 0) {
+		int all = list != NULL && strcmp(list, "all") == 0;
+		for (int i = 0; i < n; i++)
+			if (all || pl_placer_classes[i]->quick)
+				m[k++] = pl_placer_classes[i];
+		*out = m;
+		return 0;
+	}
+	char *copy = pl_xstrdup(list), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
+		while (*t == ' ')
+			t++;
+		const struct pl_placer_class *cls = pl_placer_find(t);
+		if (cls == NULL) {
+			*cause = pl_xasprintf("--methods: unknown method '%s' (expected one of the names 'placelab run --list' prints)", t);
+			free(copy);
+			free(m);
+			return -1;
+		}
+		int dup = 0;
+		for (int i = 0; i < k; i++)
+			if (m[i] == cls)
+				dup = 1;
+		if (!dup && k < n)
+			m[k++] = cls;
+	}
+	free(copy);
+	*out = m;
+	return 0;
+}
+
+/* ---- writers ------------------------------------------------------------ */
+
+#define N_COLS 10
+static const char *const col_head[N_COLS] = {
+	"method", "step time (ms)", "vs expert", "gap to best", "gap to bound",
+	"peak memory (GiB)", "OOM", "moved (MB)", "search (s)", "evals",
+};
+
+/* Format a percentage cell. */
+static void
+pct_cell(char *buf, size_t len, double v, int sign)
+{
+	if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, sign ? "%+.1f%%" : "%.1f%%", v);
+}
+
+/* The human-readable cells of a row. */
+static void
+row_cells(const struct pl_compare_row *r, char cells[N_COLS][96])
+{
+	const double gib = 1024.0 * 1024 * 1024;
+	snprintf(cells[0], 96, "%s", r->title);
+	if (!r->has_result) {
+		for (int i = 1; i < N_COLS; i++)
+			snprintf(cells[i], 96, "n/a");
+		snprintf(cells[8], 96, "%.3f", isnan(r->search_s) ? 0 : r->search_s);
+		snprintf(cells[9], 96, "%ld", r->evals);
+		return;
+	}
+	snprintf(cells[1], 96, "%.3f", r->makespan_us / 1000);
+	pct_cell(cells[2], 96, r->vs_expert_pct, 1);
+	pct_cell(cells[3], 96, r->gap_best_pct, 0);
+	pct_cell(cells[4], 96, r->gap_bound_pct, 0);
+	snprintf(cells[5], 96, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
+	snprintf(cells[6], 96, "%s", r->oom ? "OOM" : "no");
+	snprintf(cells[7], 96, "%.1f", (double)r->bytes_moved / 1e6);
+	snprintf(cells[8], 96, "%.3f", r->search_s);
+	snprintf(cells[9], 96, "%ld", r->evals);
+}
+
+/* One line naming what was compared. */
+static void
+caption(const struct pl_compare *cmp, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s on %s, %s simulator, lower bound %.3f ms", cmp->graph,
+	    cmp->cluster, cmp->sim, cmp->bound_us / 1000);
+}
+
+/* Aligned plain text. */
+static void
+write_table(const struct pl_compare *cmp, FILE *f)
+{
+	int w[N_COLS];
+	char cells[N_COLS][96];
+	for (int c = 0; c < N_COLS; c++)
+		w[c] = (int)strlen(col_head[c]);
+	for (int i = 0; i < cmp->n_rows; i++) {
+		row_cells(&cmp->rows[i], cells);
+		for (int c = 0; c < N_COLS; c++)
+			if ((int)strlen(cells[c]) > w[c])
+				w[c] = (int)strlen(cells[c]);
+	}
+	char cap[512];
+	caption(cmp, cap, sizeof cap);
+	fprintf(f, "%s\n", cap);
+	for (int c = 0; c < N_COLS; c++)
+		fprintf(f, c == 0 ? "%-*s" : "  %*s", w[c], col_head[c]);
+	fputc('\n', f);
+	for (int c = 0; c < N_COLS; c++) {
+		fputs(c == 0 ? "" : "  ", f);
+		for (int k = 0; k < w[c]; k++)
+			fputc('-', f);
+	}
+	fputc('\n', f);
+	for (int i = 0; i < cmp->n_rows; i++) {
+		row_cells(&cmp->rows[i], cells);
+		for (int c = 0; c < N_COLS; c++)
+			fprintf(f, c == 0 ? "%-*s" : "  %*s", w[c], cells[c]);
+		fputc('\n', f);
+	}
+	for (int i = 0; i < cmp->n_rows; i++)
+		if (!cmp->rows[i].has_result || cmp->rows[i].oom)
+			fprintf(f, "%s: %s\n", cmp->rows[i].method, cmp->rows[i].status);
+}
+
+/* Markdown: escape pipes. */
+static void
+md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+/* GitHub-flavoured Markdown table; the best row in bold. */
+static void
+write_md(const struct pl_compare *cmp, FILE *f)
+{
+	char cap[512], cells[N_COLS][96];
+	caption(cmp, cap, sizeof cap);
+	fprintf(f, "%s\n\n|", cap);
+	for (int c = 0; c < N_COLS; c++)
+		fprintf(f, " %s |", col_head[c]);
+	fputs("\n|", f);
+	for (int c = 0; c < N_COLS; c++)
+		fputs(c == 0 || c == 6 ? ":---|" : "---:|", f);
+	fputc('\n', f);
+	int best = pl_compare_best(cmp);
+	for (int i = 0; i < cmp->n_rows; i++) {
+		row_cells(&cmp->rows[i], cells);
+		fputc('|', f);
+		for (int c = 0; c < N_COLS; c++) {
+			fputc(' ', f);
+			int bold = i == best && (c == 0 || c == 1);
+			if (bold)
+				fputs("**", f);
+			md_cell(f, cells[c]);
+			if (bold)
+				fputs("**", f);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* LaTeX: escape the special characters. */
+static void
+tex_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': case '%': case '$': case '#': case '_': case '{': case '}':
+			fputc('\\', f);
+			fputc(*s, f);
+			break;
+		case '~':
+			fputs("\\textasciitilde{}", f);
+			break;
+		case '^':
+			fputs("\\textasciicircum{}", f);
+			break;
+		case '\\':
+			fputs("\\textbackslash{}", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+/* LaTeX booktabs tabular; the best row in bold. */
+static void
+write_tex(const struct pl_compare *cmp, FILE *f)
+{
+	char cap[512], cells[N_COLS][96];
+	caption(cmp, cap, sizeof cap);
+	fputs("% ", f);
+	fputs(cap, f);
+	fputs("\n% needs \\usepackage{booktabs}\n\\begin{tabular}{lrrrrrlrrr}\n\\toprule\n", f);
+	for (int c = 0; c < N_COLS; c++) {
+		tex_cell(f, col_head[c]);
+		fputs(c + 1 < N_COLS ? " & " : " \\\\\n", f);
+	}
+	fputs("\\midrule\n", f);
+	int best = pl_compare_best(cmp);
+	for (int i = 0; i < cmp->n_rows; i++) {
+		row_cells(&cmp->rows[i], cells);
+		for (int c = 0; c < N_COLS; c++) {
+			int bold = i == best && (c == 0 || c == 1);
+			if (bold)
+				fputs("\\textbf{", f);
+			tex_cell(f, cells[c]);
+			if (bold)
+				fputc('}', f);
+			fputs(c + 1 < N_COLS ? " & " : " \\\\\n", f);
+		}
+	}
+	fputs("\\bottomrule\n\\end{tabular}\n", f);
+}
+
+/* CSV: quote fields holding commas, quotes or newlines. */
+static void
+csv_str(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A number, or empty for NAN. */
+static void
+csv_num(FILE *f, double v)
+{
+	if (!isnan(v))
+		fprintf(f, "%.17g", v);
+}
+
+/* CSV with raw units (us, bytes, seconds). */
+static void
+write_csv(const struct pl_compare *cmp, FILE *f)
+{
+	fputs("method,title,makespan_us,vs_expert_pct,gap_best_pct,gap_bound_pct,"
+	    "peak_bytes,peak_capacity,peak_device,oom,bytes_moved,search_s,evals,steps,status\n", f);
+	for (int i = 0; i < cmp->n_rows; i++) {
+		const struct pl_compare_row *r = &cmp->rows[i];
+		csv_str(f, r->method);
+		fputc(',', f);
+		csv_str(f, r->title);
+		fputc(',', f);
+		csv_num(f, r->makespan_us);
+		fputc(',', f);
+		csv_num(f, r->vs_expert_pct);
+		fputc(',', f);
+		csv_num(f, r->gap_best_pct);
+		fputc(',', f);
+		csv_num(f, r->gap_bound_pct);
+		fputc(',', f);
+		if (r->has_result)
+			fprintf(f, "%lld,%lld,", (long long)r->peak_bytes, (long long)r->peak_cap);
+		else
+			fputs(",,", f);
+		csv_str(f, r->peak_dev);
+		fprintf(f, ",%d,", r->oom);
+		if (r->has_result)
+			fprintf(f, "%lld", (long long)r->bytes_moved);
+		fputc(',', f);
+		csv_num(f, r->search_s);
+		fprintf(f, ",%ld,%d,", r->evals, r->steps);
+		csv_str(f, r->status);
+		fputc('\n', f);
+	}
+}
+
+/* A number or null. */
+static void
+json_num(cJSON *o, const char *key, double v)
+{
+	if (isnan(v) || isinf(v))
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddNumberToObject(o, key, v);
+}
+
+/* JSON document "placelab-compare/1". */
+static void
+write_json(const struct pl_compare *cmp, FILE *f)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "format", PL_FORMAT_COMPARE);
+	cJSON_AddStringToObject(root, "graph", cmp->graph);
+	cJSON_AddStringToObject(root, "cluster", cmp->cluster);
+	cJSON_AddStringToObject(root, "sim", cmp->sim);
+	json_num(root, "lower_bound_us", cmp->bound_us);
+	int best = pl_compare_best(cmp);
+	if (best >= 0)
+		cJSON_AddStringToObject(root, "best", cmp->rows[best].method);
+	else
+		cJSON_AddNullToObject(root, "best");
+	cJSON *rows = cJSON_AddArrayToObject(root, "rows");
+	for (int i = 0; i < cmp->n_rows; i++) {
+		const struct pl_compare_row *r = &cmp->rows[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "method", r->method);
+		cJSON_AddStringToObject(o, "title", r->title);
+		cJSON_AddStringToObject(o, "status", r->status);
+		cJSON_AddBoolToObject(o, "has_result", r->has_result);
+		json_num(o, "makespan_us", r->makespan_us);
+		json_num(o, "vs_expert_pct", r->vs_expert_pct);
+		json_num(o, "gap_best_pct", r->gap_best_pct);
+		json_num(o, "gap_bound_pct", r->gap_bound_pct);
+		json_num(o, "peak_bytes", r->has_result ? (double)r->peak_bytes : NAN);
+		json_num(o, "peak_capacity", r->has_result ? (double)r->peak_cap : NAN);
+		cJSON_AddStringToObject(o, "peak_device", r->peak_dev);
+		cJSON_AddBoolToObject(o, "oom", r->oom);
+		json_num(o, "bytes_moved", r->has_result ? (double)r->bytes_moved : NAN);
+		json_num(o, "search_s", r->search_s);
+		cJSON_AddNumberToObject(o, "evals", (double)r->evals);
+		cJSON_AddNumberToObject(o, "steps", r->steps);
+		cJSON_AddItemToArray(rows, o);
+	}
+	char *s = cJSON_Print(root);
+	fputs(s, f);
+	fputc('\n', f);
+	cJSON_free(s);
+	cJSON_Delete(root);
+}
+
+/* Write in a format. */
+void
+pl_compare_write(const struct pl_compare *cmp, enum pl_compare_format fmt, FILE *out)
+{
+	switch (fmt) {
+	case PL_CMP_TABLE:
+		write_table(cmp, out);
+		break;
+	case PL_CMP_MD:
+		write_md(cmp, out);
+		break;
+	case PL_CMP_CSV:
+		write_csv(cmp, out);
+		break;
+	case PL_CMP_TEX:
+		write_tex(cmp, out);
+		break;
+	case PL_CMP_JSON:
+		write_json(cmp, out);
+		break;
+	}
+}
+
+/* ---- parsing back ------------------------------------------------------- */
+
+/* String member or "" (NULL if present but not a string). */
+static const char *
+get_s(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (v == NULL)
+		return "";
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Number member, NAN for null or absent; 0 if the type is wrong (*bad). */
+static double
+get_n(const cJSON *o, const char *key, int *bad)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (v == NULL || cJSON_IsNull(v))
+		return NAN;
+	if (!cJSON_IsNumber(v)) {
+		*bad = 1;
+		return 0;
+	}
+	return v->valuedouble;
+}
+
+/* Parse a compare document. */
+struct pl_compare *
+pl_compare_parse_json(const char *text, size_t len, const char *name, char **cause)
+{
+	cJSON *root = cJSON_ParseWithLength(text, len);
+	if (root == NULL) {
+		*cause = pl_xasprintf("%s: not valid JSON", name);
+		return NULL;
+	}
+	const char *fmt = get_s(root, "format");
+	if (fmt == NULL || strcmp(fmt, PL_FORMAT_COMPARE) != 0) {
+		*cause = pl_xasprintf("%s: format '%s' (expected \"%s\")", name, fmt ? fmt : "?",
+		    PL_FORMAT_COMPARE);
+		cJSON_Delete(root);
+		return NULL;
+	}
+	struct pl_compare *cmp = pl_xcalloc(1, sizeof *cmp);
+	int bad = 0;
+	const char *gname = get_s(root, "graph"), *cname = get_s(root, "cluster"), *sname = get_s(root, "sim");
+	cmp->graph = pl_xstrdup(gname ? gname : "");
+	cmp->cluster = pl_xstrdup(cname ? cname : "");
+	cmp->sim = pl_xstrdup(sname ? sname : "");
+	cmp->bound_us = get_n(root, "lower_bound_us", &bad);
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+	if (!cJSON_IsArray(rows) || gname == NULL || cname == NULL || sname == NULL || bad) {
+		*cause = pl_xasprintf("%s: expected string graph/cluster/sim, a number lower_bound_us and a rows array", name);
+		goto fail;
+	}
+	int i = 0;
+	const cJSON *o;
+	cJSON_ArrayForEach(o, rows) {
+		const char *m = get_s(o, "method"), *t = get_s(o, "title"), *st = get_s(o, "status"),
+		    *pd = get_s(o, "peak_device");
+		const cJSON *hr = cJSON_GetObjectItemCaseSensitive(o, "has_result");
+		const cJSON *oom = cJSON_GetObjectItemCaseSensitive(o, "oom");
+		if (!cJSON_IsObject(o) || m == NULL || !*m || t == NULL || st == NULL || pd == NULL ||
+		    !cJSON_IsBool(hr) || !cJSON_IsBool(oom)) {
+			*cause = pl_xasprintf("%s: rows[%d]: expected an object with string method, title, status, peak_device and boolean has_result, oom", name, i);
+			goto fail;
+		}
+		struct pl_compare_row *r = new_row(cmp);
+		r->method = pl_xstrdup(m);
+		r->title = pl_xstrdup(t);
+		r->status = pl_xstrdup(st);
+		r->peak_dev = pl_xstrdup(pd);
+		r->has_result = cJSON_IsTrue(hr);
+		r->oom = cJSON_IsTrue(oom);
+		r->makespan_us = get_n(o, "makespan_us", &bad);
+		r->vs_expert_pct = get_n(o, "vs_expert_pct", &bad);
+		r->gap_best_pct = get_n(o, "gap_best_pct", &bad);
+		r->gap_bound_pct = get_n(o, "gap_bound_pct", &bad);
+		double pb = get_n(o, "peak_bytes", &bad), pc = get_n(o, "peak_capacity", &bad);
+		double bm = get_n(o, "bytes_moved", &bad);
+		r->peak_bytes = isnan(pb) ? 0 : (int64_t)pb;
+		r->peak_cap = isnan(pc) ? 0 : (int64_t)pc;
+		r->bytes_moved = isnan(bm) ? 0 : (int64_t)bm;
+		r->search_s = get_n(o, "search_s", &bad);
+		double ev = get_n(o, "evals", &bad), sp = get_n(o, "steps", &bad);
+		r->evals = isnan(ev) ? 0 : (long)ev;
+		r->steps = isnan(sp) ? 0 : (int)sp;
+		if (bad || (r->has_result && isnan(r->makespan_us))) {
+			*cause = pl_xasprintf("%s: rows[%d] ('%s'): a numeric field has the wrong type or makespan_us is missing", name, i, m);
+			goto fail;
+		}
+		i++;
+	}
+	cJSON_Delete(root);
+	return cmp;
+fail:
+	cJSON_Delete(root);
+	pl_compare_free(cmp);
+	return NULL;
+}
+
+/* ---- one result --------------------------------------------------------- */
+
+/* A placer's result as placelab-result/1. */
+char *
+pl_result_to_json(const struct pl_placer *pl)
+{
+	const struct pl_problem *p = pl->prob;
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "format", PL_FORMAT_RESULT);
+	cJSON_AddStringToObject(root, "method", pl->cls->name);
+	cJSON_AddStringToObject(root, "graph", p->g->name != NULL ? p->g->name : "");
+	cJSON_AddStringToObject(root, "cluster", p->c->name != NULL ? p->c->name : "");
+	cJSON_AddStringToObject(root, "sim", pl_sim_kind_name(pl->run.sim.kind));
+	cJSON_AddNumberToObject(root, "seed", (double)pl->run.seed);
+	cJSON_AddStringToObject(root, "status", pl->status != NULL ? pl->status : "");
+	if (pl->error != NULL)
+		cJSON_AddStringToObject(root, "error", pl->error);
+	cJSON_AddNumberToObject(root, "steps", pl->n_steps);
+	cJSON_AddNumberToObject(root, "evals", (double)pl->evals);
+	cJSON_AddNumberToObject(root, "search_s", pl->search_s);
+	cJSON *opts = cJSON_AddObjectToObject(root, "options");
+	const struct pl_option_def *defs = pl_options_defs(pl->opts);
+	for (int i = 0; defs != NULL && defs[i].name != NULL; i++)
+		cJSON_AddStringToObject(opts, defs[i].name, pl_options_value(pl->opts, i));
+	if (pl->best == NULL) {
+		cJSON_AddNullToObject(root, "makespan_us");
+		cJSON_AddNullToObject(root, "placement");
+	} else {
+		const struct pl_sim_result *r = &pl->best_res;
+		json_num(root, "makespan_us", r->makespan_us);
+		cJSON_AddBoolToObject(root, "oom", r->oom_mask != 0);
+		cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
+		cJSON_AddNumberToObject(root, "transfers", r->n_transfers);
+		cJSON *devs = cJSON_AddArrayToObject(root, "devices");
+		for (int d = 0; d < p->n_dev; d++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "name", p->c->dev[d].name);
+			cJSON_AddNumberToObject(o, "peak_bytes", (double)r->peak_bytes[d]);
+			cJSON_AddNumberToObject(o, "capacity", (double)p->c->dev[d].mem_bytes);
+			cJSON_AddBoolToObject(o, "oom", (r->oom_mask >> d) & 1);
+			cJSON_AddNumberToObject(o, "busy_us", r->busy_us[d]);
+			int n = 0;
+			for (int v = 0; v < p->n_ops; v++)
+				n += pl->best->dev[v] == d;
+			cJSON_AddNumberToObject(o, "ops", n);
+			cJSON_AddItemToArray(devs, o);
+		}
+		char *pj = pl_placement_to_json(pl->best, p->g, p->c);
+		cJSON *pobj = cJSON_Parse(pj);
+		free(pj);
+		if (pobj != NULL)
+			cJSON_AddItemToObject(root, "placement", pobj);
+		else
+			cJSON_AddNullToObject(root, "placement");
+	}
+	char *s = cJSON_Print(root);
+	char *out = pl_xstrdup(s);
+	cJSON_free(s);
+	cJSON_Delete(root);
+	return out;
+}

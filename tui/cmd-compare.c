@@ -1,0 +1,270 @@
+/*
+ * cmd-compare — `placelab compare GRAPH [-c CLUSTER]`: run several placement
+ * methods on one problem and print the comparison table (core/compare.h)
+ * as text, Markdown, CSV, LaTeX or JSON.
+ *
+ * Methods run one at a time, each stepped until done or its budget runs
+ * out; progress goes to stderr only when it is a terminal.
+ * Invariant: the table printed is exactly what pl_compare_write() writes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "compare.h"
+#include "fileio.h"
+#include "io.h"
+#include "xmalloc.h"
+
+#define COMPARE_USAGE "usage: placelab compare GRAPH [-c CLUSTER] [--methods LIST|all]\n" \
+	"           [--format table|md|csv|tex|json] [-o FILE] [--seconds S] [--steps N]\n" \
+	"           [--opt METHOD:k=v,...] [--seed N] [--threads N] [--sim native|placeto]\n" \
+	"           [--mem native|placeto] [-q]"
+
+enum { OPT_METHODS = 256, OPT_FORMAT, OPT_SECONDS, OPT_STEPS, OPT_OPT, OPT_SEED,
+	OPT_THREADS, OPT_SIM, OPT_MEM };
+
+/* Monotonic seconds. */
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Parse a number within bounds. */
+static int
+parse_num(const char *flag, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v >= lo && v <= hi))
+		return cmd_error("--%s '%s': expected a number in [%g, %g]", flag, s, lo, hi);
+	*out = v;
+	return 0;
+}
+
+struct method_opt {
+	const char *method;	/* points into argv */
+	size_t len;
+	const char *spec;
+};
+
+/* The options given for a method with --opt METHOD:spec (joined). */
+static char *
+spec_for(const struct method_opt *mo, int n, const char *method)
+{
+	char *spec = NULL;
+	for (int i = 0; i < n; i++) {
+		if (strlen(method) != mo[i].len || strncmp(method, mo[i].method, mo[i].len) != 0)
+			continue;
+		char *s = spec != NULL ? pl_xasprintf("%s,%s", spec, mo[i].spec) : pl_xstrdup(mo[i].spec);
+		free(spec);
+		spec = s;
+	}
+	return spec;
+}
+
+/* placelab compare */
+int
+cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "cluster", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "methods", required_argument, NULL, OPT_METHODS },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "seconds", required_argument, NULL, OPT_SECONDS },
+		{ "steps", required_argument, NULL, OPT_STEPS },
+		{ "opt", required_argument, NULL, OPT_OPT },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "sim", required_argument, NULL, OPT_SIM },
+		{ "mem", required_argument, NULL, OPT_MEM },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cluster = NULL, *output = NULL, *methods = NULL;
+	enum pl_compare_format fmt = PL_CMP_TABLE;
+	struct pl_compare_budget budget = { 0, 60 };
+	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
+	struct method_opt *mo = pl_xcalloc((size_t)argc + 1, sizeof *mo);
+	int n_mo = 0, quiet = 0, ch, rc = 2;
+	double v;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:o:qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': cluster = optarg; break;
+		case 'o': output = optarg; break;
+		case 'q': quiet = 1; break;
+		case OPT_METHODS: methods = optarg; break;
+		case OPT_FORMAT:
+			if (pl_compare_format_parse(optarg) < 0) {
+				cmd_error("--format '%s': expected table, md, csv, tex or json", optarg);
+				goto out;
+			}
+			fmt = (enum pl_compare_format)pl_compare_format_parse(optarg);
+			break;
+		case OPT_SECONDS:
+			if (parse_num("seconds", optarg, 0, 1e9, &v) != 0)
+				goto out;
+			budget.max_seconds = v;
+			break;
+		case OPT_STEPS:
+			if (parse_num("steps", optarg, 0, 2e9, &v) != 0)
+				goto out;
+			budget.max_steps = (int)v;
+			break;
+		case OPT_OPT: {
+			const char *colon = strchr(optarg, ':');
+			if (colon == NULL || colon == optarg) {
+				cmd_error("--opt '%s': expected METHOD:key=value,...", optarg);
+				goto out;
+			}
+			mo[n_mo++] = (struct method_opt){ optarg, (size_t)(colon - optarg), colon + 1 };
+			break;
+		}
+		case OPT_SEED:
+			if (parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
+				goto out;
+			run.seed = (uint64_t)v;
+			break;
+		case OPT_THREADS:
+			if (parse_num("threads", optarg, 1, 1024, &v) != 0)
+				goto out;
+			run.threads = (int)v;
+			break;
+		case OPT_SIM:
+			if (pl_sim_kind_parse(optarg) < 0) {
+				cmd_error("--sim '%s': expected native or placeto", optarg);
+				goto out;
+			}
+			run.sim.kind = (enum pl_sim_kind)pl_sim_kind_parse(optarg);
+			break;
+		case OPT_MEM:
+			if (pl_mem_model_parse(optarg) < 0) {
+				cmd_error("--mem '%s': expected native or placeto", optarg);
+				goto out;
+			}
+			run.sim.mem = (enum pl_mem_model)pl_mem_model_parse(optarg);
+			break;
+		case 'h':
+			printf("%s\n\nRun placement methods on one graph and cluster (default cluster %s)\n"
+			    "and print one row per method: step time, improvement over the human\n"
+			    "expert, gap to the best row and to the lower bound, peak memory of the\n"
+			    "fullest device and OOM, bytes moved, search time, evaluations.\n"
+			    "--methods takes names from 'placelab run --list' (default: the quick\n"
+			    "ones; 'all' for every method); --seconds / --steps bound each method\n"
+			    "(default 60 s).  JSON output is tagged \"%s\".\n",
+			    COMPARE_USAGE, PL_DEFAULT_CLUSTER, PL_FORMAT_COMPARE);
+			rc = 0;
+			goto out;
+		default:
+			cmd_error("%s", COMPARE_USAGE);
+			goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		cmd_error("%s", COMPARE_USAGE);
+		goto out;
+	}
+	const struct pl_placer_class **cls = NULL;
+	char *cause = NULL;
+	if (pl_compare_methods(methods, &cls, &cause) != 0) {
+		cmd_fail(cause);
+		goto out;
+	}
+	for (int i = 0; i < n_mo; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)mo[i].len, mo[i].method);
+		if (pl_placer_find(name) == NULL) {
+			cmd_error("--opt: unknown method '%s'", name);
+			free(cls);
+			goto out;
+		}
+	}
+	struct pl_graph *g = cmd_load_graph(argv[optind]);
+	struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster) : NULL;
+	struct pl_problem *p = NULL;
+	struct pl_compare *cmp = NULL;
+	if (c == NULL)
+		goto done;
+	if ((p = pl_problem_new(g, c, &cause)) == NULL) {
+		cmd_fail(cause);
+		goto done;
+	}
+	cmp = pl_compare_new(p, &run);
+	int n = 0;
+	while (cls[n] != NULL)
+		n++;
+	int progress = !quiet && isatty(STDERR_FILENO);
+	for (int i = 0; i < n; i++) {
+		char *spec = spec_for(mo, n_mo, cls[i]->name);
+		struct pl_placer *pl = pl_placer_new(cls[i], p, spec, &run, &cause);
+		free(spec);
+		if (pl == NULL) {
+			pl_compare_add_failure(cmp, cls[i], cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		double t0 = now_s(), last = t0;
+		enum pl_step_status st = PL_STEP_MORE;
+		for (int k = 0; st == PL_STEP_MORE; k++) {
+			if (budget.max_steps > 0 && k >= budget.max_steps)
+				break;
+			if (budget.max_seconds > 0 && now_s() - t0 >= budget.max_seconds)
+				break;
+			st = pl_placer_step(pl);
+			if (progress && now_s() - last >= 0.5) {
+				last = now_s();
+				fprintf(stderr, "\r[%d/%d] %s: step %d, %.1f s, %s\033[K", i + 1, n,
+				    cls[i]->name, pl->n_steps, last - t0, pl->status ? pl->status : "");
+			}
+		}
+		if (progress)
+			fprintf(stderr, "\r[%d/%d] %s: %.2f s, %s\033[K\n", i + 1, n, cls[i]->name,
+			    now_s() - t0, pl->status ? pl->status : "");
+		pl_compare_add_placer(cmp, pl);
+		pl_placer_free(pl);
+	}
+	if (output != NULL) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		if (f == NULL) {
+			cmd_error("-o %s: cannot open a memory stream", output);
+			goto done;
+		}
+		pl_compare_write(cmp, fmt, f);
+		fclose(f);
+		int w = pl_file_write_atomic(output, buf, len, &cause);
+		free(buf);
+		if (w != 0) {
+			cmd_fail(cause);
+			goto done;
+		}
+	} else {
+		pl_compare_write(cmp, fmt, stdout);
+	}
+	rc = 0;
+done:
+	pl_compare_free(cmp);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+	free(cls);
+out:
+	free(mo);
+	return rc;
+}

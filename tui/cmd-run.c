@@ -1,0 +1,426 @@
+/*
+ * cmd-run — `placelab run -a NAME GRAPH [-c CLUSTER]`: run any placement
+ * method headless, the way the explorer and `compare` drive it, and report
+ * its best placement.
+ *
+ * Every option of the method's table is also a command-line option
+ * (`--KEY VALUE`), next to `--opt k=v,k=v`; the run flags (`--seed`,
+ * `--threads`, `--sim`, `--steps`, `--seconds`) also set the method's
+ * option of the same name when it has one.
+ * Invariant: the method is stepped with pl_placer_step() until it is done
+ * or a budget runs out; nothing here knows any method.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "compare.h"
+#include "fileio.h"
+#include "io.h"
+#include "placer.h"
+#include "problem.h"
+#include "xmalloc.h"
+
+#define RUN_USAGE "usage: placelab run -a NAME GRAPH [-c CLUSTER] [--KEY VALUE]... [--opt k=v,...]\n" \
+	"           [--seed N] [--threads N] [--sim native|placeto] [--mem native|placeto]\n" \
+	"           [--steps N] [--seconds S] [-o PLACEMENT.json] [--history FILE.csv]\n" \
+	"           [--json] [-q]\n" \
+	"       placelab run --list"
+
+enum {
+	OPT_OPT = 256, OPT_SEED, OPT_THREADS, OPT_SIM, OPT_MEM, OPT_STEPS, OPT_SECONDS,
+	OPT_HISTORY, OPT_JSON, OPT_LIST, OPT_CLASS = 1024,
+};
+
+static const struct option fixed_opts[] = {
+	{ "algorithm", required_argument, NULL, 'a' },
+	{ "cluster", required_argument, NULL, 'c' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "opt", required_argument, NULL, OPT_OPT },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "sim", required_argument, NULL, OPT_SIM },
+	{ "mem", required_argument, NULL, OPT_MEM },
+	{ "steps", required_argument, NULL, OPT_STEPS },
+	{ "seconds", required_argument, NULL, OPT_SECONDS },
+	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+};
+#define N_FIXED ((int)(sizeof fixed_opts / sizeof *fixed_opts))
+
+/* Monotonic seconds. */
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The method named by -a / --algorithm, found before option parsing. */
+static const char *
+prescan_algo(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			break;
+		if ((strcmp(a, "-a") == 0 || strcmp(a, "--algorithm") == 0 || strcmp(a, "--algo") == 0) &&
+		    i + 1 < argc)
+			return argv[i + 1];
+		if (strncmp(a, "-a", 2) == 0 && a[2] != '\0' && a[1] != '-')
+			return a + 2;
+		if (strncmp(a, "--algorithm=", 12) == 0)
+			return a + 12;
+		if (strncmp(a, "--algo=", 7) == 0)
+			return a + 7;
+	}
+	return NULL;
+}
+
+static const char *const type_names[] = { "int", "number", "text", "bool" };
+
+/* Print a class's option table. */
+static void
+print_options(FILE *f, const struct pl_placer_class *cls)
+{
+	if (cls->options == NULL || cls->options[0].name == NULL) {
+		fprintf(f, "  (no options)\n");
+		return;
+	}
+	for (const struct pl_option_def *d = cls->options; d->name != NULL; d++)
+		fprintf(f, "  --%-16s %-6s default %-8s %s\n", d->name, type_names[d->type],
+		    d->def, d->help);
+}
+
+/* placelab run --list */
+static int
+list_methods(void)
+{
+	for (int i = 0; pl_placer_classes[i] != NULL; i++) {
+		const struct pl_placer_class *c = pl_placer_classes[i];
+		printf("%-12s %s%s\n    %s\n", c->name, c->title, c->quick ? " (quick)" : "",
+		    c->summary != NULL ? c->summary : "");
+		print_options(stdout, c);
+	}
+	return 0;
+}
+
+/* Append key=value to the option spec, rejecting commas in values. */
+static int
+spec_add(char **spec, const char *key, const char *value)
+{
+	if (strchr(value, ',') != NULL)
+		return cmd_error("--%s '%s': values given as --KEY may not contain ',' (use --opt)", key, value);
+	char *s = *spec != NULL ? pl_xasprintf("%s,%s=%s", *spec, key, value)
+	    : pl_xasprintf("%s=%s", key, value);
+	free(*spec);
+	*spec = s;
+	return 0;
+}
+
+/* Append a raw k=v,k=v spec. */
+static void
+spec_raw(char **spec, const char *raw)
+{
+	if (*raw == '\0')
+		return;
+	char *s = *spec != NULL ? pl_xasprintf("%s,%s", *spec, raw) : pl_xstrdup(raw);
+	free(*spec);
+	*spec = s;
+}
+
+/* Whether the class has an option of this name. */
+static int
+class_has(const struct pl_placer_class *cls, const char *name)
+{
+	for (const struct pl_option_def *d = cls != NULL ? cls->options : NULL; d != NULL && d->name != NULL; d++)
+		if (strcmp(d->name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Parse a non-negative number. */
+static int
+parse_num(const char *flag, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v >= lo && v <= hi))
+		return cmd_error("--%s '%s': expected a number in [%g, %g]", flag, s, lo, hi);
+	*out = v;
+	return 0;
+}
+
+/* Write the history CSV: the class's own, or the generic one. */
+static int
+write_history(const struct pl_placer *pl, const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (f == NULL)
+		return cmd_error("--history: cannot open a memory stream");
+	int rc = 0;
+	if (pl->cls->history_csv != NULL) {
+		rc = pl->cls->history_csv(pl, f);
+	} else {
+		fprintf(f, "step,evals,best_us,wall_s,what\n");
+		for (int i = 0; i < pl->n_hist; i++) {
+			const struct pl_hist_entry *h = &pl->hist[i];
+			fprintf(f, "%d,%ld,", h->step, h->evals);
+			if (isfinite(h->best_us))
+				fprintf(f, "%.17g", h->best_us);
+			fprintf(f, ",%.6f,\"", h->wall_s);
+			for (const char *s = h->what; *s; s++) {
+				if (*s == '"')
+					fputc('"', f);
+				fputc(*s, f);
+			}
+			fprintf(f, "\"\n");
+		}
+	}
+	fclose(f);
+	char *cause = NULL;
+	if (rc != 0) {
+		free(buf);
+		return cmd_error("--history %s: the method's history writer failed", path);
+	}
+	if (pl_file_write_atomic(path, buf, len, &cause) != 0) {
+		free(buf);
+		return cmd_fail(cause);
+	}
+	free(buf);
+	return 0;
+}
+
+/* Human summary on stdout. */
+static void
+print_summary(const struct pl_placer *pl)
+{
+	const struct pl_problem *p = pl->prob;
+	const double gib = 1024.0 * 1024 * 1024;
+	printf("method     %s (%s)\n", pl->cls->name, pl->cls->title);
+	printf("problem    %s on %s, %s simulator\n", p->g->name, p->c->name,
+	    pl_sim_kind_name(pl->run.sim.kind));
+	printf("status     %s\n", pl->status != NULL ? pl->status : "");
+	if (pl->error != NULL)
+		printf("error      %s\n", pl->error);
+	printf("search     %.3f s, %d steps, %ld evaluations\n", pl->search_s, pl->n_steps, pl->evals);
+	if (pl->best == NULL) {
+		printf("result     no placement\n");
+		return;
+	}
+	const struct pl_sim_result *r = &pl->best_res;
+	struct pl_bounds b;
+	pl_bounds_compute(p, &b);
+	printf("step time  %.3f ms (lower bound %.3f ms, gap %.1f%%)\n", r->makespan_us / 1000,
+	    b.best_us / 1000, b.best_us > 0 ? (r->makespan_us - b.best_us) / b.best_us * 100 : 0);
+	printf("memory     %s\n", r->oom_mask ? "OUT OF MEMORY" : "fits");
+	printf("moved      %.1f MB in %d transfers\n", (double)r->bytes_moved / 1e6, r->n_transfers);
+	for (int d = 0; d < p->n_dev; d++) {
+		int n = 0;
+		for (int v = 0; v < p->n_ops; v++)
+			n += pl->best->dev[v] == d;
+		printf("  %-10s %6d ops  busy %10.3f ms  peak %7.2f / %.2f GiB%s\n", p->c->dev[d].name, n,
+		    r->busy_us[d] / 1000, (double)r->peak_bytes[d] / gib,
+		    (double)p->c->dev[d].mem_bytes / gib, (r->oom_mask >> d) & 1 ? "  OOM" : "");
+	}
+}
+
+/* placelab run */
+int
+cmd_run(int argc, char **argv)
+{
+	const char *algo = prescan_algo(argc, argv);
+	const struct pl_placer_class *cls = algo != NULL ? pl_placer_find(algo) : NULL;
+	int n_class = 0;
+	for (const struct pl_option_def *d = cls != NULL ? cls->options : NULL; d != NULL && d->name != NULL; d++)
+		n_class++;
+	struct option *longopts = pl_xcalloc((size_t)(N_FIXED + n_class + 1), sizeof *longopts);
+	memcpy(longopts, fixed_opts, sizeof fixed_opts);
+	int n_long = N_FIXED;
+	for (int i = 0; i < n_class; i++) {
+		int clash = 0;
+		for (int k = 0; k < N_FIXED; k++)
+			if (strcmp(fixed_opts[k].name, cls->options[i].name) == 0)
+				clash = 1;
+		if (!clash)
+			longopts[n_long++] = (struct option){ cls->options[i].name, required_argument, NULL, OPT_CLASS + i };
+	}
+
+	const char *cluster = NULL, *output = NULL, *history = NULL;
+	char *spec = NULL;
+	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
+	int max_steps = 0, json = 0, quiet = 0, ch, rc = 2;
+	double max_seconds = 0, v;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "a:c:o:qh", longopts, NULL)) != -1) {
+		const char *flag = NULL;
+		switch (ch) {
+		case 'a': break;
+		case 'c': cluster = optarg; break;
+		case 'o': output = optarg; break;
+		case 'q': quiet = 1; break;
+		case OPT_OPT: spec_raw(&spec, optarg); break;
+		case OPT_SEED:
+			if (parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
+				goto out;
+			run.seed = (uint64_t)v;
+			flag = "seed";
+			break;
+		case OPT_THREADS:
+			if (parse_num("threads", optarg, 1, 1024, &v) != 0)
+				goto out;
+			run.threads = (int)v;
+			flag = "threads";
+			break;
+		case OPT_SIM:
+			if (pl_sim_kind_parse(optarg) < 0) {
+				cmd_error("--sim '%s': expected native or placeto", optarg);
+				goto out;
+			}
+			run.sim.kind = (enum pl_sim_kind)pl_sim_kind_parse(optarg);
+			flag = "sim";
+			break;
+		case OPT_MEM:
+			if (pl_mem_model_parse(optarg) < 0) {
+				cmd_error("--mem '%s': expected native or placeto", optarg);
+				goto out;
+			}
+			run.sim.mem = (enum pl_mem_model)pl_mem_model_parse(optarg);
+			flag = "mem";
+			break;
+		case OPT_STEPS:
+			if (parse_num("steps", optarg, 0, 2e9, &v) != 0)
+				goto out;
+			max_steps = (int)v;
+			flag = "steps";
+			break;
+		case OPT_SECONDS:
+			if (parse_num("seconds", optarg, 0, 1e9, &v) != 0)
+				goto out;
+			max_seconds = v;
+			flag = "seconds";
+			break;
+		case OPT_HISTORY: history = optarg; break;
+		case OPT_JSON: json = 1; break;
+		case OPT_LIST:
+			rc = list_methods();
+			goto out;
+		case 'h':
+			printf("%s\n\nRun one placement method on a graph and cluster (default cluster %s),\n"
+			    "stepping it until it is done or --steps / --seconds run out, and print\n"
+			    "a summary (or with --json a placelab-result/1 document).  -o saves\n"
+			    "the best placement; --history writes what each step did as CSV.\n"
+			    "The run flags also set the method's option of the same name.\n",
+			    RUN_USAGE, PL_DEFAULT_CLUSTER);
+			if (cls != NULL) {
+				printf("\n%s (%s): %s\nOptions:\n", cls->name, cls->title, cls->summary);
+				print_options(stdout, cls);
+			} else {
+				printf("\nMethods (placelab run --list shows their options):\n");
+				for (int i = 0; pl_placer_classes[i] != NULL; i++)
+					printf("  %-12s %s\n", pl_placer_classes[i]->name, pl_placer_classes[i]->title);
+			}
+			rc = 0;
+			goto out;
+		default:
+			if (ch >= OPT_CLASS && ch < OPT_CLASS + n_class) {
+				if (spec_add(&spec, cls->options[ch - OPT_CLASS].name, optarg) != 0)
+					goto out;
+				break;
+			}
+			cmd_error("%s", RUN_USAGE);
+			goto out;
+		}
+		if (flag != NULL && class_has(cls, flag) && spec_add(&spec, flag, optarg) != 0)
+			goto out;
+	}
+	if (algo == NULL) {
+		cmd_error("run: missing -a NAME (placelab run --list shows the methods)");
+		goto out;
+	}
+	if (cls == NULL) {
+		cmd_error("run: unknown method '%s' (placelab run --list shows the methods)", algo);
+		goto out;
+	}
+	if (optind != argc - 1) {
+		cmd_error("%s", RUN_USAGE);
+		goto out;
+	}
+
+	struct pl_graph *g = cmd_load_graph(argv[optind]);
+	struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster) : NULL;
+	struct pl_problem *p = NULL;
+	struct pl_placer *pl = NULL;
+	char *cause = NULL;
+	if (c == NULL)
+		goto done;
+	if ((p = pl_problem_new(g, c, &cause)) == NULL) {
+		cmd_fail(cause);
+		goto done;
+	}
+	if ((pl = pl_placer_new(cls, p, spec, &run, &cause)) == NULL) {
+		cmd_fail(cause);
+		goto done;
+	}
+	int progress = !quiet && isatty(STDERR_FILENO);
+	double t0 = now_s(), last = t0;
+	enum pl_step_status st = PL_STEP_MORE;
+	for (int i = 0; st == PL_STEP_MORE; i++) {
+		if (max_steps > 0 && i >= max_steps)
+			break;
+		if (max_seconds > 0 && now_s() - t0 >= max_seconds)
+			break;
+		st = pl_placer_step(pl);
+		if (progress && now_s() - last >= 0.5) {
+			last = now_s();
+			fprintf(stderr, "\r%s: step %d, %.1f s, %s\033[K", cls->name, pl->n_steps,
+			    last - t0, pl->status != NULL ? pl->status : "");
+		}
+	}
+	if (progress && last > t0)
+		fputc('\n', stderr);
+	rc = pl->best != NULL ? 0 : 1;
+	if (output != NULL && pl->best != NULL &&
+	    pl_placement_save_json(pl->best, g, c, output, &cause) != 0) {
+		rc = cmd_fail(cause);
+		goto done;
+	}
+	if (history != NULL && write_history(pl, history) != 0) {
+		rc = 2;
+		goto done;
+	}
+	if (json) {
+		char *s = pl_result_to_json(pl);
+		printf("%s\n", s);
+		free(s);
+	} else {
+		print_summary(pl);
+	}
+	if (pl->best == NULL)
+		fprintf(stderr, "placelab: %s found no placement: %s\n", cls->name,
+		    pl->error != NULL ? pl->error : pl->status);
+done:
+	pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+out:
+	free(spec);
+	free(longopts);
+	return rc;
+}
