@@ -30,6 +30,9 @@ int cmd_export(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_train(int argc, char **argv);
+int cmd_explore(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 /* Shared helpers for subcommands (cmd-common.c). */
 
 /* Print "placelab: msg" to stderr, free msg, return 2. */

@@ -25,6 +25,9 @@ const struct pl_command pl_commands[] = {
 	{ "gen", "generate sample graphs (models, families, toys)", "gen MODEL [options] [-o FILE]", cmd_gen },
 	{ "run", "run one placement method and report its best placement", "run -a NAME GRAPH [-c CLUSTER] [--KEY VALUE]... [-o FILE]", cmd_run },
 	{ "compare", "compare placement methods side by side (table, md, csv, tex, json)", "compare GRAPH [-c CLUSTER] [--methods LIST] [--format F] [-o FILE]", cmd_compare },
+	{ "train", "train a Placeto policy on a family of graphs", "train placeto GRAPH... [-c CLUSTER] -o POLICY.plw [--episodes N]", cmd_train },
+	{ "explore", "open the explorer (the default without a command)", "[explore] [GRAPH] [-c CLUSTER] [-p PLACEMENT] [--demo]", cmd_explore },
+	{ "sim", "simulate a placement: makespan, bounds, memory, trace", "sim GRAPH [-c CLUSTER] (-p PLACEMENT | --place RULE) [--sim M] [--mem M] [--trace FILE] [--json]", cmd_sim },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -1,0 +1,317 @@
+/*
+ * cmd-train — `placelab train placeto GRAPH... -c CLUSTER -o POLICY.plw`:
+ * train one Placeto policy over a family of graphs (episodes assigned
+ * round-robin), print a progress line, write a learning curve (--curve)
+ * and save the policy atomically (also every 30 s while training, so an
+ * interrupted run keeps its last checkpoint).
+ *
+ * Every Placeto option is also a command-line option (`--KEY VALUE`), next
+ * to `--opt k=v,...`; --seed, --threads and --sim are the run flags.
+ * Invariant: the same arguments and seed give the same policy file,
+ * whatever --threads is.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "fileio.h"
+#include "options.h"
+#include "placers/placeto.h"
+#include "problem.h"
+#include "xmalloc.h"
+
+#define TRAIN_USAGE "usage: placelab train placeto GRAPH... [-c CLUSTER] -o POLICY.plw\n" \
+	"           [--episodes N] [--threads N] [--seed N] [--sim native|placeto]\n" \
+	"           [--seconds S] [--curve FILE.csv] [--KEY VALUE]... [--opt k=v,...] [-q]"
+
+enum {
+	OPT_OPT = 256, OPT_SEED, OPT_THREADS, OPT_SIM, OPT_SECONDS, OPT_CURVE,
+	OPT_CLASS = 1024,
+};
+
+static const struct option fixed_opts[] = {
+	{ "cluster", required_argument, NULL, 'c' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "opt", required_argument, NULL, OPT_OPT },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "sim", required_argument, NULL, OPT_SIM },
+	{ "seconds", required_argument, NULL, OPT_SECONDS },
+	{ "curve", required_argument, NULL, OPT_CURVE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+};
+#define N_FIXED ((int)(sizeof fixed_opts / sizeof *fixed_opts))
+
+/* Monotonic seconds. */
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Parse a number in [lo, hi]. */
+static int
+parse_num(const char *flag, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v >= lo && v <= hi))
+		return cmd_error("--%s '%s': expected a number in [%g, %g]", flag, s, lo, hi);
+	*out = v;
+	return 0;
+}
+
+/* Set one Placeto option or report it. */
+static int
+set_opt(struct pl_options *o, const char *key, const char *value)
+{
+	char *cause = NULL;
+	if (pl_options_set(o, key, value, &cause) != 0)
+		return cmd_fail(cause);
+	return 0;
+}
+
+/* Apply a k=v,k=v spec. */
+static int
+set_spec(struct pl_options *o, const char *spec)
+{
+	char *copy = pl_xstrdup(spec), *save = NULL;
+	int rc = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		if (eq != NULL)
+			*eq = '\0';
+		rc = set_opt(o, tok, eq != NULL ? eq + 1 : "1");
+	}
+	free(copy);
+	return rc;
+}
+
+/* Print the help text. */
+static void
+usage_help(void)
+{
+	static const char *const type_names[] = { "int", "number", "text", "bool" };
+	printf("%s\n\nTrain a Placeto policy over the given graphs (one cluster, default %s)\n"
+	    "with REINFORCE; episodes go round-robin over the graphs, --workers\n"
+	    "episodes per update run in parallel on --threads threads.  Prints a\n"
+	    "progress line (episode, mean and best run time, entropy); --curve\n"
+	    "writes one CSV row per episode.  Use the policy with\n"
+	    "  placelab run -a placeto GRAPH -c CLUSTER --policy POLICY.plw [--finetune N]\n\n"
+	    "Placeto options:\n", TRAIN_USAGE, PL_DEFAULT_CLUSTER);
+	for (const struct pl_option_def *d = pl_placeto_options; d->name != NULL; d++)
+		printf("  --%-14s %-6s default %-13s %s\n", d->name, type_names[d->type], d->def, d->help);
+}
+
+/* placelab train placeto ... */
+int
+cmd_train(int argc, char **argv)
+{
+	int n_class = 0;
+	for (const struct pl_option_def *d = pl_placeto_options; d->name != NULL; d++)
+		n_class++;
+	struct option *longopts = pl_xcalloc((size_t)(N_FIXED + n_class + 1), sizeof *longopts);
+	memcpy(longopts, fixed_opts, sizeof fixed_opts);
+	int n_long = N_FIXED;
+	for (int i = 0; i < n_class; i++) {
+		int clash = 0;
+		for (int k = 0; k < N_FIXED; k++)
+			if (strcmp(fixed_opts[k].name, pl_placeto_options[i].name) == 0)
+				clash = 1;
+		if (!clash)
+			longopts[n_long++] = (struct option){ pl_placeto_options[i].name, required_argument, NULL, OPT_CLASS + i };
+	}
+	struct pl_options *opts = NULL;
+	char *cause = NULL;
+	pl_options_parse(pl_placeto_options, NULL, &opts, &cause);
+	const char *cluster = NULL, *output = NULL, *curve = NULL;
+	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
+	double max_seconds = 0, v;
+	int quiet = 0, ch, rc = 2, n_graphs = 0;
+	struct pl_graph **graphs = NULL;
+	struct pl_problem **probs = NULL;
+	struct pl_cluster *c = NULL;
+	struct pl_placeto_trainer *tr = NULL;
+	FILE *cf = NULL;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:o:qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': cluster = optarg; break;
+		case 'o': output = optarg; break;
+		case 'q': quiet = 1; break;
+		case OPT_OPT:
+			if (set_spec(opts, optarg) != 0)
+				goto out;
+			break;
+		case OPT_SEED:
+			if (parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
+				goto out;
+			run.seed = (uint64_t)v;
+			break;
+		case OPT_THREADS:
+			if (parse_num("threads", optarg, 1, 1024, &v) != 0)
+				goto out;
+			run.threads = (int)v;
+			break;
+		case OPT_SIM:
+			if (pl_sim_kind_parse(optarg) < 0) {
+				cmd_error("--sim '%s': expected native or placeto", optarg);
+				goto out;
+			}
+			run.sim.kind = (enum pl_sim_kind)pl_sim_kind_parse(optarg);
+			break;
+		case OPT_SECONDS:
+			if (parse_num("seconds", optarg, 0, 1e9, &v) != 0)
+				goto out;
+			max_seconds = v;
+			break;
+		case OPT_CURVE: curve = optarg; break;
+		case 'h':
+			usage_help();
+			rc = 0;
+			goto out;
+		default:
+			if (ch >= OPT_CLASS && ch < OPT_CLASS + n_class) {
+				if (set_opt(opts, pl_placeto_options[ch - OPT_CLASS].name, optarg) != 0)
+					goto out;
+				break;
+			}
+			cmd_error("%s", TRAIN_USAGE);
+			goto out;
+		}
+	}
+	if (optind >= argc || strcmp(argv[optind], "placeto") != 0) {
+		cmd_error("train: the method must be 'placeto' (the only trainable one)\n%s", TRAIN_USAGE);
+		goto out;
+	}
+	optind++;
+	if (optind >= argc) {
+		cmd_error("train: no graph given\n%s", TRAIN_USAGE);
+		goto out;
+	}
+	if (output == NULL) {
+		cmd_error("train: missing -o POLICY.plw");
+		goto out;
+	}
+	if ((c = cmd_load_cluster(cluster)) == NULL)
+		goto out;
+	n_graphs = argc - optind;
+	graphs = pl_xcalloc((size_t)n_graphs, sizeof *graphs);
+	probs = pl_xcalloc((size_t)n_graphs, sizeof *probs);
+	for (int i = 0; i < n_graphs; i++) {
+		if ((graphs[i] = cmd_load_graph(argv[optind + i])) == NULL)
+			goto out;
+		if ((probs[i] = pl_problem_new(graphs[i], c, &cause)) == NULL) {
+			cmd_error("%s: %s", argv[optind + i], cause);
+			free(cause);
+			goto out;
+		}
+	}
+	if ((tr = pl_placeto_trainer_new((const struct pl_problem *const *)probs, n_graphs, opts, &run, &cause)) == NULL) {
+		cmd_fail(cause);
+		goto out;
+	}
+	if (curve != NULL) {
+		if ((cf = fopen(curve, "w")) == NULL) {
+			cmd_error("--curve %s: %s", curve, strerror(errno));
+			goto out;
+		}
+		fprintf(cf, "episode,graph,graph_name,init_us,final_us,episode_best_us,graph_best_us,entropy,return,lr,wall_s\n");
+	}
+	long budget = pl_opt_int(opts, "episodes");
+	int workers = pl_placeto_trainer_workers(tr);
+	struct pl_placeto_episode_log *logs = pl_xcalloc((size_t)workers, sizeof *logs);
+	int tty = isatty(STDERR_FILENO);
+	double t0 = now_s(), last = -1, saved = t0;
+	struct pl_placeto_stats st;
+	char *note = pl_xasprintf("graphs=%d episodes=%ld seed=%llu", n_graphs, budget,
+	    (unsigned long long)run.seed);
+	for (;;) {
+		pl_placeto_trainer_stats(tr, &st);
+		if (st.episodes >= budget)
+			break;
+		if (max_seconds > 0 && now_s() - t0 >= max_seconds)
+			break;
+		int n_logs;
+		if (pl_placeto_trainer_batch(tr, logs, &n_logs, &cause) != 0) {
+			free(logs);
+			free(note);
+			cmd_fail(cause);
+			goto out;
+		}
+		pl_placeto_trainer_stats(tr, &st);
+		double now = now_s();
+		for (int i = 0; cf != NULL && i < n_logs; i++) {
+			const struct pl_placeto_episode_log *l = &logs[i];
+			fprintf(cf, "%ld,%d,\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%.9g,%.6g,%.3f\n", l->episode,
+			    l->graph, graphs[l->graph]->name, l->init_us, l->final_us, l->best_us,
+			    pl_placeto_trainer_best(tr, l->graph), l->entropy, l->ret, st.lr, now - t0);
+		}
+		if (!quiet && (now - last >= 1.0 || st.episodes >= budget)) {
+			last = now;
+			fprintf(stderr, "%sepisode %ld/%ld  mean %.3f ms  best %.3f ms  entropy %.3f  lr %.2g  %.0f s%s",
+			    tty ? "\r" : "", st.episodes, budget, st.last_mean_us / 1000, st.best_us / 1000,
+			    st.last_entropy, st.lr, now - t0, tty ? "\033[K" : "\n");
+		}
+		if (now - saved >= 30) {
+			if (pl_placeto_trainer_save(tr, output, note, &cause) != 0) {
+				free(logs);
+				free(note);
+				cmd_fail(cause);
+				goto out;
+			}
+			saved = now;
+		}
+	}
+	free(logs);
+	if (!quiet && tty)
+		fputc('\n', stderr);
+	if (pl_placeto_trainer_save(tr, output, note, &cause) != 0) {
+		free(note);
+		cmd_fail(cause);
+		goto out;
+	}
+	free(note);
+	pl_placeto_trainer_stats(tr, &st);
+	printf("trained    %ld episodes (%ld updates, %ld placements) on %d graphs in %.1f s\n",
+	    st.episodes, st.updates, st.placements, n_graphs, now_s() - t0);
+	for (int i = 0; i < n_graphs; i++) {
+		double greedy;
+		if (pl_placeto_trainer_greedy(tr, i, &greedy, &cause) != 0) {
+			cmd_fail(cause);
+			goto out;
+		}
+		printf("  %-28s best seen %10.3f ms   greedy %10.3f ms\n", graphs[i]->name,
+		    pl_placeto_trainer_best(tr, i) / 1000, greedy / 1000);
+	}
+	printf("policy     %s\n", output);
+	rc = 0;
+out:
+	if (cf != NULL && fclose(cf) != 0 && rc == 0)
+		rc = cmd_error("--curve %s: %s", curve, strerror(errno));
+	pl_placeto_trainer_free(tr);
+	for (int i = 0; i < n_graphs; i++) {
+		if (probs != NULL)
+			pl_problem_free(probs[i]);
+		if (graphs != NULL)
+			pl_graph_free(graphs[i]);
+	}
+	free(probs);
+	free(graphs);
+	pl_cluster_free(c);
+	pl_options_free(opts);
+	free(longopts);
+	return rc;
+}
