@@ -13,8 +13,11 @@
  *    assignment; weights proportional to the devices' throughput give
  *    "total work over combined throughput" and a few multiplicative
  *    refinement rounds tighten it (any weights are valid).
- * Both are scaled by (1 - 1e-12) so that rounding in a different order
- * of additions can never put a bound above an exact schedule.
+ * The critical path needs no margin: rounded addition is monotone, so the
+ * simulator's end times, built by the same additions from larger or equal
+ * terms, are never below it.  The work bound is a sum in another order
+ * with products, so it is scaled by (1 - 1e-12) to stay below any schedule
+ * whatever the rounding.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -133,7 +136,7 @@ work_bound(const struct pl_problem *p)
 void
 pl_bounds_compute(const struct pl_problem *p, struct pl_bounds *b)
 {
-	b->critical_path_us = critical_path(p) * SAFETY;
+	b->critical_path_us = critical_path(p);
 	b->work_us = work_bound(p) * SAFETY;
 	b->best_us = b->critical_path_us > b->work_us ? b->critical_path_us : b->work_us;
 }

@@ -128,5 +128,18 @@ struct pl_bounds {
 	double best_us;			/* max of the above */
 };
 void pl_bounds_compute(const struct pl_problem *p, struct pl_bounds *b);
+/* (makespan - best) / best: the "gap to bound" (0 when best is 0). */
+double pl_bounds_gap(const struct pl_bounds *b, double makespan_us);
+
+/*
+ * A simulation as a placelab-result/1 JSON document (docs/SIMULATION.md):
+ * the summary, the bounds when b is not NULL, and the full trace (ops,
+ * channels, transfers, memory curves, critical path) when tr is not NULL.
+ * The caller frees the string.
+ */
+char *pl_sim_result_to_json(const struct pl_problem *p,
+    const struct pl_placement *pl, const struct pl_sim_opts *o,
+    const struct pl_sim_result *r, const struct pl_bounds *b,
+    const struct pl_trace *tr);
 
 #endif

@@ -1,0 +1,329 @@
+/*
+ * cmd-sim — `placelab sim GRAPH -c CLUSTER (-p PLACEMENT | --place RULE)`:
+ * simulate one placement and print its makespan, the lower bounds and the
+ * gap to them, per-device busy time, traffic and peak memory; --json prints
+ * a placelab-result/1 document, --trace FILE writes the full trace.
+ *
+ * Invariant: every placement simulated here has passed
+ * pl_placement_check(); rules place whole colocation groups on devices
+ * their constraints allow.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "fileio.h"
+#include "io.h"
+#include "problem.h"
+#include "rng.h"
+#include "sim.h"
+#include "xmalloc.h"
+
+#define SIM_USAGE "usage: placelab sim GRAPH [-c CLUSTER] (-p PLACEMENT | --place RULE)\n" \
+	"           [--sim native|placeto] [--mem native|placeto] [--trace FILE] [--json]"
+
+enum { OPT_PLACE = 256, OPT_SIM, OPT_MEM, OPT_TRACE, OPT_JSON };
+
+static const struct option sim_opts[] = {
+	{ "cluster", required_argument, NULL, 'c' },
+	{ "placement", required_argument, NULL, 'p' },
+	{ "place", required_argument, NULL, OPT_PLACE },
+	{ "sim", required_argument, NULL, OPT_SIM },
+	{ "mem", required_argument, NULL, OPT_MEM },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A device name without '/' and ':' and lower-cased ("/GPU:0" -> "gpu0"). */
+static void
+squash(const char *s, char *out, size_t len)
+{
+	size_t k = 0;
+	for (; *s != '\0' && k + 1 < len; s++)
+		if (*s != '/' && *s != ':')
+			out[k++] = (char)tolower((unsigned char)*s);
+	out[k] = '\0';
+}
+
+/* Device by exact name, index, or squashed name ("gpu0"); -1 if none. */
+static int
+find_device(const struct pl_cluster *c, const char *name)
+{
+	int d = pl_cluster_find(c, name);
+	if (d >= 0)
+		return d;
+	char *end;
+	long i = strtol(name, &end, 10);
+	if (*name != '\0' && *end == '\0' && i >= 0 && i < c->n_dev)
+		return (int)i;
+	char a[128], b[128];
+	squash(name, a, sizeof a);
+	for (d = 0; d < c->n_dev; d++) {
+		squash(c->dev[d].name, b, sizeof b);
+		if (strcmp(a, b) == 0)
+			return d;
+	}
+	return -1;
+}
+
+/* The k-th allowed device of mask after `from` (cyclically). */
+static int
+allowed_from(uint64_t mask, int n_dev, int from)
+{
+	for (int i = 0; i < n_dev; i++) {
+		int d = (from + i) % n_dev;
+		if ((mask >> d) & 1)
+			return d;
+	}
+	return 0;
+}
+
+/*
+ * A placement by rule: all:DEVICE, round-robin, random[:SEED] or fastest,
+ * group by group.  Groups that cannot run where the rule says go to their
+ * first allowed device; *moved counts them.
+ */
+static struct pl_placement *
+place_rule(const struct pl_problem *p, const char *rule, int *moved, char **cause)
+{
+	const struct pl_graph *g = p->g;
+	int D = p->n_dev, all = -1, rr = 0, rnd = 0;
+	struct pl_rng r;
+	*moved = 0;
+	if (strncmp(rule, "all:", 4) == 0) {
+		if ((all = find_device(p->c, rule + 4)) < 0) {
+			*cause = pl_xasprintf("--place '%s': no device '%s' in cluster '%s'",
+			    rule, rule + 4, p->c->name);
+			return NULL;
+		}
+	} else if (strcmp(rule, "round-robin") == 0)
+		rr = 1;
+	else if (strcmp(rule, "fastest") == 0)
+		;
+	else if (strcmp(rule, "random") == 0 || strncmp(rule, "random:", 7) == 0) {
+		char *end = NULL;
+		unsigned long long seed = rule[6] == ':' ? strtoull(rule + 7, &end, 10) : 1;
+		if (end != NULL && (*end != '\0' || end == rule + 7)) {
+			*cause = pl_xasprintf("--place '%s': expected random:SEED with an integer seed", rule);
+			return NULL;
+		}
+		pl_rng_seed(&r, seed);
+		rnd = 1;
+	} else {
+		*cause = pl_xasprintf("--place '%s': expected all:DEVICE, round-robin, random[:SEED] or fastest", rule);
+		return NULL;
+	}
+	struct pl_placement *pl = pl_placement_new(g->n_ops, D);
+	int next = 0;
+	for (int k = 0; k < g->n_groups; k++) {
+		const struct pl_group *gr = &g->groups[k];
+		uint64_t mask = p->group_allowed[k];
+		int d;
+		if (all >= 0) {
+			d = all;
+			if (!((mask >> d) & 1)) {
+				d = allowed_from(mask, D, 0);
+				(*moved)++;
+			}
+		} else if (rr) {
+			d = allowed_from(mask, D, next % D);
+			next = d + 1;
+		} else if (rnd) {
+			d = allowed_from(mask, D, (int)pl_rng_below(&r, (uint64_t)D));
+		} else {
+			double best = 0;
+			d = -1;
+			for (int e = 0; e < D; e++) {
+				if (!((mask >> e) & 1))
+					continue;
+				double s = 0;
+				for (int i = 0; i < gr->count; i++)
+					s += pl_problem_op_us(p, g->group_ops[gr->first + i], e);
+				if (d < 0 || s < best) {
+					best = s;
+					d = e;
+				}
+			}
+		}
+		for (int i = 0; i < gr->count; i++)
+			pl->dev[g->group_ops[gr->first + i]] = d;
+	}
+	return pl;
+}
+
+/* Format a byte count for people. */
+static void
+fmt_bytes(int64_t b, char *buf, size_t len)
+{
+	const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double x = (double)b;
+	int u = 0;
+	while (x >= 1024 && u < 4) {
+		x /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%lld B", (long long)b);
+	else
+		snprintf(buf, len, "%.1f %s", x, unit[u]);
+}
+
+/* The text summary. */
+static void
+print_text(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_sim_opts *o, const struct pl_trace *tr,
+    const struct pl_bounds *b)
+{
+	const struct pl_sim_result *r = &tr->res;
+	const struct pl_cluster *c = p->c;
+	char s1[32], s2[32], s3[32], s4[32];
+	printf("graph      %s (%d ops, %d edges)\n", p->g->name, p->n_ops, p->g->n_edges);
+	printf("cluster    %s (%d devices, %s)\n", c->name, c->n_dev,
+	    c->shared_bus ? "shared bus" : "per-pair links");
+	printf("simulator  %s, memory model %s\n", pl_sim_kind_name(o->kind),
+	    o->mem == PL_MEM_PLACETO ? "placeto" : "native");
+	printf("makespan   %.3f us\n", r->makespan_us);
+	printf("bound      %.3f us (critical path %.3f, work %.3f); gap to bound %.1f%%\n",
+	    b->best_us, b->critical_path_us, b->work_us, 100 * pl_bounds_gap(b, r->makespan_us));
+	fmt_bytes(r->bytes_moved, s1, sizeof s1);
+	printf("transfers  %d (%s)\n", r->n_transfers, s1);
+	printf("critical   %d ops", tr->n_critical);
+	if (tr->n_critical > 0)
+		printf(": %s ... %s", p->g->ops[tr->critical[0]].name,
+		    p->g->ops[tr->critical[tr->n_critical - 1]].name);
+	printf("\n\n%-16s %6s %14s %6s %11s %11s %11s %11s\n", "device", "ops", "busy_us",
+	    "util", "peak", "capacity", "in", "out");
+	for (int d = 0; d < c->n_dev; d++) {
+		int n = 0;
+		for (int v = 0; v < p->n_ops; v++)
+			n += pl->dev[v] == d;
+		fmt_bytes(r->peak_bytes[d], s1, sizeof s1);
+		fmt_bytes(c->dev[d].mem_bytes, s2, sizeof s2);
+		fmt_bytes(r->bytes_in[d], s3, sizeof s3);
+		fmt_bytes(r->bytes_out[d], s4, sizeof s4);
+		printf("%-16s %6d %14.3f %5.1f%% %11s %11s %11s %11s%s\n", c->dev[d].name, n,
+		    r->busy_us[d], r->makespan_us > 0 ? 100 * r->busy_us[d] / r->makespan_us : 0.0,
+		    s1, s2, s3, s4, (r->oom_mask >> d) & 1 ? "  OOM" : "");
+	}
+	if (r->oom_mask != 0) {
+		fmt_bytes(r->oom_excess, s1, sizeof s1);
+		printf("\nout of memory: %s over capacity in total\n", s1);
+	}
+}
+
+/* placelab sim. */
+int
+cmd_sim(int argc, char **argv)
+{
+	const char *cluster = NULL, *ppath = NULL, *rule = NULL, *trace_path = NULL;
+	struct pl_sim_opts o = { PL_SIM_NATIVE, PL_MEM_NATIVE };
+	int json = 0, ch, rc = 2;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:p:h", sim_opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': cluster = optarg; break;
+		case 'p': ppath = optarg; break;
+		case OPT_PLACE: rule = optarg; break;
+		case OPT_SIM:
+			if (pl_sim_kind_parse(optarg) < 0)
+				return cmd_error("--sim '%s': expected native or placeto", optarg);
+			o.kind = (enum pl_sim_kind)pl_sim_kind_parse(optarg);
+			break;
+		case OPT_MEM:
+			if (pl_mem_model_parse(optarg) < 0)
+				return cmd_error("--mem '%s': expected native or placeto", optarg);
+			o.mem = (enum pl_mem_model)pl_mem_model_parse(optarg);
+			break;
+		case OPT_TRACE: trace_path = optarg; break;
+		case OPT_JSON: json = 1; break;
+		case 'h':
+			printf("%s\n\nSimulate one training step of GRAPH placed on CLUSTER (default %s)\n"
+			    "and print the makespan, its lower bounds and the gap to them, per-device\n"
+			    "busy time, traffic and peak memory.\n\n"
+			    "  -p FILE        a placelab-placement/1 file\n"
+			    "  --place RULE   all:DEVICE (name, index or e.g. gpu0), round-robin,\n"
+			    "                 random[:SEED] or fastest (by colocation group)\n"
+			    "  --sim MODEL    native (default) or placeto (Placeto's reference simulator)\n"
+			    "  --mem MODEL    native (default) or placeto (Placeto's peak-memory model)\n"
+			    "  --trace FILE   write the full trace (placelab-result/1 with ops, transfers,\n"
+			    "                 memory curves and critical path)\n"
+			    "  --json         print a placelab-result/1 document instead of text\n",
+			    SIM_USAGE, PL_DEFAULT_CLUSTER);
+			return 0;
+		default:
+			fprintf(stderr, "%s\n", SIM_USAGE);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc || (ppath == NULL) == (rule == NULL)) {
+		fprintf(stderr, "%s\n", SIM_USAGE);
+		return 2;
+	}
+	struct pl_graph *g = cmd_load_graph(argv[optind]);
+	if (g == NULL)
+		return 2;
+	struct pl_cluster *c = cmd_load_cluster(cluster);
+	struct pl_problem *p = NULL;
+	struct pl_placement *pl = NULL;
+	struct pl_trace *tr = NULL;
+	char *cause = NULL;
+	if (c == NULL)
+		goto out;
+	if ((p = pl_problem_new(g, c, &cause)) == NULL) {
+		cmd_fail(cause);
+		goto out;
+	}
+	if (ppath != NULL)
+		pl = pl_placement_load_json(ppath, g, c, &cause);
+	else {
+		int moved = 0;
+		pl = place_rule(p, rule, &moved, &cause);
+		if (pl != NULL && moved > 0)
+			fprintf(stderr, "placelab: --place %s: %d colocation group%s cannot run there and went to an allowed device\n",
+			    rule, moved, moved == 1 ? "" : "s");
+	}
+	if (pl == NULL) {
+		cmd_fail(cause);
+		goto out;
+	}
+	if ((tr = pl_sim_trace(p, pl, &o, &cause)) == NULL) {
+		cmd_fail(cause);
+		rc = 1;
+		goto out;
+	}
+	struct pl_bounds b;
+	pl_bounds_compute(p, &b);
+	if (trace_path != NULL) {
+		char *s = pl_sim_result_to_json(p, pl, &o, &tr->res, &b, tr);
+		size_t len = strlen(s);
+		char *t = pl_xasprintf("%s\n", s);
+		free(s);
+		int w = pl_file_write_atomic(trace_path, t, len + 1, &cause);
+		free(t);
+		if (w != 0) {
+			cmd_fail(cause);
+			goto out;
+		}
+	}
+	if (json) {
+		char *s = pl_sim_result_to_json(p, pl, &o, &tr->res, &b, NULL);
+		printf("%s\n", s);
+		free(s);
+	} else
+		print_text(p, pl, &o, tr, &b);
+	rc = 0;
+out:
+	pl_trace_free(tr);
+	pl_placement_free(pl);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+	return rc;
+}
