@@ -1,0 +1,758 @@
+/*
+ * test-placers — the baseline placers: every one gives a valid placement
+ * (every op placed, constraints and colocation groups kept) on toy graphs
+ * and on every sample graph; OOM is reported, never hidden; Baechi's
+ * placers stay within memory when they can; the expert reproduces the
+ * documented layouts; Scotch and METIS partitions agree with the figures
+ * the libraries report themselves; the comparison table survives a round
+ * trip through JSON and CSV.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "compare.h"
+#include "graph.h"
+#include "io.h"
+#include "placer.h"
+#include "placers/baselines.h"
+#include "problem.h"
+
+static const struct pl_placer_class *const baselines[] = {
+	&pl_placer_single_cpu, &pl_placer_single_gpu, &pl_placer_expert, &pl_placer_random,
+	&pl_placer_scotch, &pl_placer_scotch_mem, &pl_placer_mincut, &pl_placer_heft,
+	&pl_placer_mtopo, &pl_placer_metf, NULL,
+};
+
+static const struct pl_run_opts run1 = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 7, .threads = 1 };
+
+#define GiB (1024LL * 1024 * 1024)
+
+/* A fresh op with defaults. */
+static struct pl_op
+mkop(const char *name, const char *scope, double flops, int64_t params)
+{
+	struct pl_op op = { .name = (char *)name, .type = "MatMul", .scope = (char *)scope,
+		.flops = flops, .param_bytes = params };
+	for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+		op.measured_us[k] = -1;
+	return op;
+}
+
+/* Build or fail the test. */
+static struct pl_graph *
+build(struct pl_graph_builder *b)
+{
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_build(b, &cause);
+	if (g == NULL)
+		fail_msg("build: %s", cause);
+	return g;
+}
+
+/* Run one placer to completion; check validity and OOM honesty. */
+static struct pl_placer *
+run_checked(const struct pl_placer_class *cls, const struct pl_problem *p, const char *what)
+{
+	char *cause = NULL;
+	struct pl_placer *pl = pl_placer_new(cls, p, NULL, &run1, &cause);
+	if (pl == NULL)
+		fail_msg("%s on %s: create: %s", cls->name, what, cause);
+	enum pl_step_status st = pl_placer_run(pl, 100, 0);
+	if (cls == &pl_placer_single_gpu && pl_pu_count_kind(p->c, PL_DEV_GPU) == 0) {
+		assert_int_equal(st, PL_STEP_ERROR);
+		assert_null(pl->best);
+		return pl;
+	}
+	if (st != PL_STEP_DONE || pl->best == NULL)
+		fail_msg("%s on %s: status %d, %s", cls->name, what, (int)st, pl->error ? pl->error : "");
+	if (pl_placement_check(pl->best, p->g, p->c, &cause) != 0)
+		fail_msg("%s on %s: invalid placement: %s", cls->name, what, cause);
+	int says_oom = strstr(pl->status, "OOM") != NULL;
+	if (says_oom != (pl->best_res.oom_mask != 0))
+		fail_msg("%s on %s: status '%s' but oom_mask %llx", cls->name, what, pl->status,
+		    (unsigned long long)pl->best_res.oom_mask);
+	assert_true(pl->best_res.makespan_us >= 0);
+	assert_true(pl->n_hist >= 1);
+	return pl;
+}
+
+/*
+ * A toy with constraints and groups: a CPU-only input, an op pinned to
+ * /gpu:1, a group mixing a GPU-only op with a free one, a group whose
+ * member is pinned to /cpu:0, and a few free ops.
+ */
+static struct pl_graph *
+toy_constrained(void)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("toy");
+	struct pl_op o = mkop("input", "in", 1e6, 0);
+	o.cons = (struct pl_constraint){ PL_CONS_KIND, PL_DEV_CPU, NULL };
+	pl_graph_add_op(b, &o, NULL);
+	o = mkop("a", "blk0/a", 4e9, 1 << 20);
+	pl_graph_add_op(b, &o, "G1");
+	o = mkop("a_grad", "blk0/a", 8e9, 0);
+	o.cons = (struct pl_constraint){ PL_CONS_KIND, PL_DEV_GPU, NULL };
+	pl_graph_add_op(b, &o, "G1");
+	o = mkop("pinned", "blk1/p", 2e9, 0);
+	o.cons = (struct pl_constraint){ PL_CONS_DEVICE, PL_DEV_GPU, "/gpu:1" };
+	pl_graph_add_op(b, &o, NULL);
+	o = mkop("c", "blk1/c", 3e9, 1 << 20);
+	pl_graph_add_op(b, &o, "G2");
+	o = mkop("c_update", "blk1/c", 1e6, 0);
+	o.cons = (struct pl_constraint){ PL_CONS_DEVICE, PL_DEV_CPU, "/cpu:0" };
+	pl_graph_add_op(b, &o, "G2");
+	for (int i = 0; i < 6; i++) {
+		char name[16], scope[16];
+		snprintf(name, sizeof name, "f%d", i);
+		snprintf(scope, sizeof scope, "blk%d/f", 2 + i / 2);
+		o = mkop(name, scope, 1e9 * (i + 1), 1 << 22);
+		pl_graph_add_op(b, &o, NULL);
+	}
+	pl_graph_add_edge_named(b, "input", "a", 0, 1 << 20);
+	pl_graph_add_edge_named(b, "a", "a_grad", 0, 1 << 20);
+	pl_graph_add_edge_named(b, "a", "pinned", 0, 1 << 20);
+	pl_graph_add_edge_named(b, "a", "c", 0, 1 << 20);
+	pl_graph_add_edge_named(b, "pinned", "f0", 0, 1 << 18);
+	pl_graph_add_edge_named(b, "c", "c_update", 0, 1 << 16);
+	pl_graph_add_edge_named(b, "c", "f1", 0, 1 << 16);
+	for (int i = 0; i < 5; i++) {
+		char s[16], d[16];
+		snprintf(s, sizeof s, "f%d", i);
+		snprintf(d, sizeof d, "f%d", i + 1);
+		pl_graph_add_edge_named(b, s, d, 1, 1 << 19);
+	}
+	return build(b);
+}
+
+/* Every baseline on the constrained toy, on three clusters. */
+static void
+test_toy_valid(void **state)
+{
+	(void)state;
+	struct pl_graph *g = toy_constrained();
+	const char *clusters[] = { "k80x4", "k80x2", "k40x8" };
+	for (int c = 0; c < 3; c++) {
+		struct pl_cluster *cl = pl_cluster_preset(clusters[c]);
+		char *cause = NULL;
+		struct pl_problem *p = pl_problem_new(g, cl, &cause);
+		assert_non_null(p);
+		for (int i = 0; baselines[i] != NULL; i++) {
+			struct pl_placer *pl = run_checked(baselines[i], p, clusters[c]);
+			/* the explicit checks, beyond pl_placement_check */
+			assert_int_equal(pl->best->dev[0], 0);	/* input: CPU */
+			assert_int_equal(pl->best->dev[3], pl_cluster_find(cl, "/gpu:1"));
+			assert_int_equal(pl->best->dev[1], pl->best->dev[2]);
+			assert_int_equal(pl->best->dev[4], 0);	/* G2 follows /cpu:0 */
+			assert_int_equal(pl->best->dev[5], 0);
+			pl_placer_free(pl);
+		}
+		pl_problem_free(p);
+		pl_cluster_free(cl);
+	}
+	pl_graph_free(g);
+}
+
+/* A chain of n ops holding `params` bytes each. */
+static struct pl_graph *
+named_chain(const char *name, int n, int64_t params)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new(name);
+	for (int i = 0; i < n; i++) {
+		char opname[16], scope[16];
+		snprintf(opname, sizeof opname, "op%d", i);
+		snprintf(scope, sizeof scope, "layer%d", i);
+		struct pl_op o = mkop(opname, scope, 5e9, params);
+		pl_graph_add_op(b, &o, NULL);
+		if (i > 0)
+			pl_graph_add_edge(b, i - 1, i, 0, 1 << 20);
+	}
+	return build(b);
+}
+
+/* A chain named for no known family. */
+static struct pl_graph *
+heavy_chain(int n, int64_t params)
+{
+	return named_chain("chain-heavy", n, params);
+}
+
+/* Memory: the single GPU is OOM and says so; Baechi's placers and the
+ * memory-aware Scotch fit when the cluster can hold the model. */
+static void
+test_memory(void **state)
+{
+	(void)state;
+	/* 8 x 5 GiB: no GPU (12 GiB) holds it, the cluster does */
+	struct pl_graph *g = heavy_chain(8, 5 * GiB);
+	struct pl_cluster *cl = pl_cluster_preset("k80x4");
+	char *cause = NULL;
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	assert_non_null(p);
+	struct pl_placer *pl = run_checked(&pl_placer_single_gpu, p, "heavy");
+	assert_true(pl->best_res.oom_mask != 0);
+	assert_non_null(strstr(pl->status, "OOM"));
+	pl_placer_free(pl);
+	const struct pl_placer_class *fit[] = { &pl_placer_mtopo, &pl_placer_metf, &pl_placer_scotch_mem };
+	for (int i = 0; i < 3; i++) {
+		pl = run_checked(fit[i], p, "heavy");
+		int64_t used[PL_MAX_DEVICES];
+		pl_pu_static_mem(p, pl->best, used);
+		for (int d = 0; d < p->n_dev; d++)
+			if (used[d] > cl->dev[d].mem_bytes)
+				fail_msg("%s puts %lld bytes on %s (capacity %lld)", fit[i]->name,
+				    (long long)used[d], cl->dev[d].name, (long long)cl->dev[d].mem_bytes);
+		if (pl->best_res.oom_mask != 0)
+			fail_msg("%s: %s", fit[i]->name, pl->status);
+		pl_placer_free(pl);
+	}
+	pl_problem_free(p);
+	pl_graph_free(g);
+
+	/* 4 x 100 GiB fits nowhere: everyone says OOM, nobody fails */
+	g = heavy_chain(4, 100 * GiB);
+	p = pl_problem_new(g, cl, &cause);
+	assert_non_null(p);
+	for (int i = 0; baselines[i] != NULL; i++) {
+		pl = run_checked(baselines[i], p, "impossible");
+		assert_true(pl->best_res.oom_mask != 0);
+		pl_placer_free(pl);
+	}
+	pl_problem_free(p);
+	pl_graph_free(g);
+	pl_cluster_free(cl);
+}
+
+/* Every baseline on every sample graph under samples/ (source and build
+ * trees), on k80x4 and, for the HEFT example, its own cluster. */
+static void
+test_samples(void **state)
+{
+	(void)state;
+	const char *dirs[] = { PL_SRCDIR "/samples", PL_BUILDDIR "/samples" };
+	int seen = 0;
+	for (int k = 0; k < 2; k++) {
+		DIR *dir = opendir(dirs[k]);
+		if (dir == NULL)
+			continue;
+		struct dirent *de;
+		while ((de = readdir(dir)) != NULL) {
+			size_t len = strlen(de->d_name);
+			if (len < 6 || strcmp(de->d_name + len - 5, ".json") != 0)
+				continue;
+			char path[4096];
+			snprintf(path, sizeof path, "%s/%s", dirs[k], de->d_name);
+			char *cause = NULL;
+			struct pl_graph *g = pl_graph_load_json(path, &cause);
+			if (g == NULL) {
+				/* only graph files live at the top of samples/ */
+				fail_msg("sample %s: %s", path, cause);
+			}
+			struct pl_cluster *cl = strncmp(de->d_name, "heft", 4) == 0
+			    ? pl_cluster_load_json(PL_SRCDIR "/samples/clusters/heft3.json", &cause)
+			    : pl_cluster_preset("k80x4");
+			assert_non_null(cl);
+			struct pl_problem *p = pl_problem_new(g, cl, &cause);
+			if (p == NULL)
+				fail_msg("sample %s: %s", path, cause);
+			for (int i = 0; baselines[i] != NULL; i++)
+				pl_placer_free(run_checked(baselines[i], p, path));
+			pl_problem_free(p);
+			pl_cluster_free(cl);
+			pl_graph_free(g);
+			seen++;
+		}
+		closedir(dir);
+	}
+	print_message("# %d sample graphs checked\n", seen);
+	assert_true(seen >= 1);
+}
+
+/* An NMT-like graph: emb, L encoder and L decoder layers over T steps,
+ * attention, softmax, an unscoped loss, backward ops colocated. */
+static struct pl_graph *
+nmt_like(const char *name, int L, int T)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new(name);
+	char n[128], s[48], grp[128];
+	struct pl_op o = mkop("emb/lookup", "emb", 1e6, 64 << 20);
+	pl_graph_add_op(b, &o, "emb");
+	o = mkop("emb/lookup/grad", "emb", 1e6, 0);
+	pl_graph_add_op(b, &o, "emb");
+	const char *stack[2] = { "enc", "dec" };
+	for (int st = 0; st < 2; st++)
+		for (int l = 0; l < L; l++)
+			for (int t = 0; t < T; t++) {
+				snprintf(s, sizeof s, "%s/l%d/t%d", stack[st], l, t);
+				snprintf(n, sizeof n, "%s/cell", s);
+				snprintf(grp, sizeof grp, "%s/cell", s);
+				o = mkop(n, s, 2e9, t == 0 ? 16 << 20 : 0);
+				int id = pl_graph_add_op(b, &o, grp);
+				snprintf(n, sizeof n, "%s/cell/grad", s);
+				o = mkop(n, s, 4e9, 0);
+				int gid = pl_graph_add_op(b, &o, grp);
+				pl_graph_add_edge(b, id, gid, 0, 1 << 20);
+				/* input: the layer below (or emb) at t, and self at t-1 */
+				int below = l == 0 ? (st == 0 ? 0 : -1) : id - 2 * T;
+				if (st == 1 && l == 0)
+					below = id - 2 * T * L + 2 * (L - 1) * T;	/* enc top layer, same t */
+				if (below >= 0)
+					pl_graph_add_edge(b, below, id, 0, 1 << 20);
+				if (t > 0)
+					pl_graph_add_edge(b, id - 2, id, 1, 1 << 18);
+			}
+	int first_dec_top = 2 + 2 * T * L + 2 * T * (L - 1);
+	for (int t = 0; t < T; t++) {
+		snprintf(s, sizeof s, "attn/t%d", t);
+		snprintf(n, sizeof n, "attn/t%d/score", t);
+		o = mkop(n, s, 1e9, 0);
+		int a = pl_graph_add_op(b, &o, NULL);
+		pl_graph_add_edge(b, first_dec_top + 2 * t, a, 0, 1 << 20);
+		snprintf(s, sizeof s, "softmax/t%d", t);
+		snprintf(n, sizeof n, "softmax/t%d/logits", t);
+		o = mkop(n, s, 3e9, t == 0 ? 32 << 20 : 0);
+		int sm = pl_graph_add_op(b, &o, NULL);
+		pl_graph_add_edge(b, a, sm, 0, 1 << 20);
+		snprintf(n, sizeof n, "loss_t%d", t);
+		o = mkop(n, "", 1e6, 0);
+		int loss = pl_graph_add_op(b, &o, NULL);
+		pl_graph_add_edge(b, sm, loss, 0, 1 << 10);
+	}
+	return build(b);
+}
+
+/* The documented NMT rule on one placement; returns mismatches. */
+static int
+check_rnn_rule(const struct pl_problem *p, const struct pl_placement *pl, int n_enc)
+{
+	const struct pl_graph *g = p->g;
+	int gpus[PL_MAX_DEVICES], ng = 0, bad = 0;
+	for (int d = 0; d < p->n_dev; d++)
+		if (p->c->dev[d].kind == PL_DEV_GPU)
+			gpus[ng++] = d;
+	for (int v = 0; v < g->n_ops; v++) {
+		const char *sc = g->ops[v].scope;
+		int want = -1, k;
+		if (strncmp(sc, "emb", 3) == 0 && (sc[3] == '\0' || sc[3] == '/'))
+			want = 0;
+		else if (sscanf(sc, "enc/l%d/", &k) == 1)
+			want = gpus[k % ng];
+		else if (sscanf(sc, "dec/l%d/", &k) == 1)
+			want = gpus[(n_enc + k) % ng];
+		else if (sscanf(sc, "lstm/l%d/", &k) == 1)
+			want = gpus[k % ng];
+		else if (strncmp(sc, "attn", 4) == 0 || strncmp(sc, "softmax", 7) == 0)
+			want = gpus[ng - 1];
+		if (want >= 0 && pl->dev[v] != want && ((p->allowed[v] >> want) & 1)) {
+			if (bad < 5)
+				print_message("# %s (%s) on %d, rule says %d\n", g->ops[v].name, sc, pl->dev[v], want);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* Expert: the documented layouts (RNN, CNN, Transformer, generic). */
+static void
+test_expert_layouts(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_cluster *cl = pl_cluster_preset("k80x4");	/* cpu, gpu0..3 = 0, 1..4 */
+	/* NMT with 2+2 layers: enc l0 gpu0, l1 gpu1, dec l0 gpu2, l1 gpu3 */
+	struct pl_graph *g = nmt_like("nmt-test", 2, 3);
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	assert_non_null(p);
+	assert_string_equal(pl_expert_family(g), "rnn");
+	struct pl_placer *pl = run_checked(&pl_placer_expert, p, "nmt-test");
+	assert_int_equal(check_rnn_rule(p, pl->best, 2), 0);
+	assert_int_equal(pl->best->dev[pl_graph_find(g, "emb/lookup/grad")], 0);
+	assert_int_equal(pl->best->dev[pl_graph_find(g, "enc/l1/t2/cell/grad")], 2);
+	assert_int_equal(pl->best->dev[pl_graph_find(g, "dec/l0/t1/cell")], 3);
+	assert_int_equal(pl->best->dev[pl_graph_find(g, "softmax/t2/logits")], 4);
+	assert_int_equal(pl->best->dev[pl_graph_find(g, "loss_t2")], 4);	/* follows softmax */
+	pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_graph_free(g);
+
+	/* 4+4 layers on 4 GPUs wrap: dec l0 back on gpu0 */
+	g = nmt_like("nmt4-test", 4, 2);
+	p = pl_problem_new(g, cl, &cause);
+	pl = run_checked(&pl_placer_expert, p, "nmt4-test");
+	assert_int_equal(check_rnn_rule(p, pl->best, 4), 0);
+	assert_int_equal(pl->best->dev[pl_graph_find(g, "dec/l0/t0/cell")], 1);
+	pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_graph_free(g);
+
+	/* the shipped NMT sample, when present */
+	g = pl_graph_load_json(PL_SRCDIR "/samples/nmt4.json", &cause);
+	if (g != NULL) {
+		p = pl_problem_new(g, cl, &cause);
+		assert_non_null(p);
+		pl = run_checked(&pl_placer_expert, p, "nmt4.json");
+		int n_enc = 0;
+		for (int v = 0; v < g->n_ops; v++) {
+			int k;
+			if (sscanf(g->ops[v].scope, "enc/l%d/", &k) == 1 && k + 1 > n_enc)
+				n_enc = k + 1;
+		}
+		assert_true(n_enc >= 1);
+		assert_int_equal(check_rnn_rule(p, pl->best, n_enc), 0);
+		pl_placer_free(pl);
+		pl_problem_free(p);
+		pl_graph_free(g);
+	} else {
+		free(cause);
+		cause = NULL;
+	}
+
+	/* CNN: one GPU for everything */
+	g = named_chain("inception_v3-test", 10, 1 << 20);
+	p = pl_problem_new(g, cl, &cause);
+	pl = run_checked(&pl_placer_expert, p, "cnn");
+	for (int v = 0; v < g->n_ops; v++)
+		assert_int_equal(pl->best->dev[v], 1);
+	pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_graph_free(g);
+
+	/* Transformer: contiguous blocks of layers over all four GPUs */
+	struct pl_graph_builder *b = pl_graph_builder_new("transformer-test");
+	const char *scopes[] = { "emb/x", "enc/l0/a", "enc/l1/a", "enc/l2/a", "enc/l3/a",
+		"dec/l0/a", "dec/l1/a", "dec/l2/a", "dec/l3/a", "softmax/x" };
+	for (int i = 0; i < 10; i++) {
+		struct pl_op o = mkop(scopes[i], scopes[i], 4e9, 1 << 20);
+		pl_graph_add_op(b, &o, NULL);
+		if (i > 0)
+			pl_graph_add_edge(b, i - 1, i, 0, 1 << 20);
+	}
+	struct pl_graph *gt = build(b);
+	struct pl_problem *pt = pl_problem_new(gt, cl, &cause);
+	assert_string_equal(pl_expert_family(gt), "transformer");
+	pl = run_checked(&pl_placer_expert, pt, "transformer");
+	int used[PL_MAX_DEVICES] = { 0 };
+	for (int v = 0; v < gt->n_ops; v++) {
+		assert_true(pl->best->dev[v] >= 1);
+		if (v > 0)
+			assert_true(pl->best->dev[v] >= pl->best->dev[v - 1]);
+		used[pl->best->dev[v]] = 1;
+	}
+	assert_true(used[1] && used[2] && used[3] && used[4]);
+	pl_placer_free(pl);
+	pl_problem_free(pt);
+	pl_graph_free(gt);
+
+	/* generic: contiguous blocks in topological order, within memory */
+	g = named_chain("imported", 10, 1 << 20);
+	p = pl_problem_new(g, cl, &cause);
+	assert_string_equal(pl_expert_family(g), "generic");
+	pl = run_checked(&pl_placer_expert, p, "generic");
+	for (int v = 1; v < g->n_ops; v++)
+		assert_true(pl->best->dev[v] >= pl->best->dev[v - 1]);
+	assert_true(pl->best->dev[g->n_ops - 1] > pl->best->dev[0]);
+	pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_graph_free(g);
+	pl_cluster_free(cl);
+}
+
+/* Scotch: our cut and part loads equal SCOTCH_graphMapView's figures. */
+static void
+test_scotch_figures(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = nmt_like("nmt-scotch", 3, 6);
+	struct pl_cluster *cl = pl_cluster_preset("k80x4");
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	struct pl_pu_cgraph *cg = pl_pu_cgraph_new(p);
+	int *part = calloc((size_t)cg->n, sizeof *part);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(pl_scotch_map(p, cg, 0, 3, part, f, &cause), 0);
+	fclose(f);
+	int32_t *vw, *ew;
+	pl_pu_cgraph_int_weights(cg, 0, &vw, &ew);
+	long long cut = pl_pu_cgraph_cut(cg, ew, part);
+	const char *cs = strstr(buf, "CommCutSz=");
+	assert_non_null(cs);
+	const char *paren = strchr(cs, '(');
+	assert_non_null(paren);
+	assert_int_equal(atoll(paren + 1), cut);
+	long long load[PL_MAX_DEVICES] = { 0 }, mn = -1, mx = 0;
+	for (int k = 0; k < cg->n; k++)
+		load[part[k]] += vw[k];
+	for (int d = 0; d < p->n_dev; d++) {
+		if (load[d] == 0)
+			continue;
+		if (mn < 0 || load[d] < mn)
+			mn = load[d];
+		if (load[d] > mx)
+			mx = load[d];
+	}
+	long long smin = -1, smax = -1;
+	const char *tg = strstr(buf, "Target min=");
+	assert_non_null(tg);
+	assert_int_equal(sscanf(tg, "Target min=%lld\tmax=%lld", &smin, &smax), 2);
+	assert_int_equal(smin, mn);
+	assert_int_equal(smax, mx);
+	free(buf);
+	free(vw);
+	free(ew);
+	free(part);
+	pl_pu_cgraph_free(cg);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
+/* METIS: objval equals our cut of its partition; parts within ufactor. */
+static void
+test_metis_figures(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = nmt_like("nmt-metis", 3, 8);
+	struct pl_cluster *cl = pl_cluster_preset("k40x4");
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	struct pl_pu_cgraph *cg = pl_pu_cgraph_new(p);
+	int *part = calloc((size_t)cg->n, sizeof *part);
+	int64_t obj = -1;
+	assert_int_equal(pl_metis_partition(p, cg, 5, 30, part, &obj, &cause), 0);
+	int32_t *vw, *ew;
+	pl_pu_cgraph_int_weights(cg, 0, &vw, &ew);
+	assert_int_equal(pl_pu_cgraph_cut(cg, ew, part), obj);
+	assert_true(obj > 0);
+	/* balance: each part's weight within (1 + ufactor) of its target,
+	 * plus one vertex (METIS moves whole vertices) */
+	double speed[PL_MAX_DEVICES], ssum = 0, total = 0, load[PL_MAX_DEVICES] = { 0 };
+	int32_t vmax = 0;
+	pl_pu_device_speed(p, speed);
+	for (int d = 0; d < p->n_dev; d++)
+		ssum += speed[d];
+	for (int k = 0; k < cg->n; k++) {
+		load[part[k]] += vw[k];
+		total += vw[k];
+		if (vw[k] > vmax)
+			vmax = vw[k];
+	}
+	for (int d = 0; d < p->n_dev; d++)
+		if (load[d] > total * speed[d] / ssum * 1.03 + vmax)
+			fail_msg("part %d weighs %g, target %g", d, load[d], total * speed[d] / ssum);
+	free(vw);
+	free(ew);
+	free(part);
+	pl_pu_cgraph_free(cg);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
+/* Random: seeded, reproducible, uniform enough to use every device. */
+static void
+test_random(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = heavy_chain(200, 1 << 10);
+	struct pl_cluster *cl = pl_cluster_preset("k80x4");
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	struct pl_placer *a = run_checked(&pl_placer_random, p, "r1");
+	struct pl_placer *b = run_checked(&pl_placer_random, p, "r2");
+	int counts[PL_MAX_DEVICES] = { 0 };
+	for (int v = 0; v < g->n_ops; v++) {
+		assert_int_equal(a->best->dev[v], b->best->dev[v]);
+		counts[a->best->dev[v]]++;
+	}
+	for (int d = 0; d < p->n_dev; d++)
+		assert_true(counts[d] >= 20);	/* 40 expected of 200 */
+	struct pl_run_opts r2 = run1;
+	r2.seed = 8;
+	struct pl_placer *c = pl_placer_new(&pl_placer_random, p, "samples=3", &r2, &cause);
+	assert_int_equal(pl_placer_run(c, 0, 0), PL_STEP_DONE);
+	assert_int_equal(c->n_steps, 3);
+	int same = 0;
+	for (int v = 0; v < g->n_ops; v++)
+		same += c->best->dev[v] == a->best->dev[v];
+	assert_true(same < g->n_ops);
+	pl_placer_free(a);
+	pl_placer_free(b);
+	pl_placer_free(c);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
+/* Split a CSV line (no quoted commas expected in these fields but the
+ * status); returns the field count. */
+static int
+csv_fields(char *line, char **out, int max)
+{
+	int n = 0;
+	char *s = line;
+	while (n < max) {
+		if (*s == '"') {
+			char *e = ++s;
+			char *w = s;
+			while (*e && !(*e == '"' && e[1] != '"')) {
+				if (*e == '"')
+					e++;
+				*w++ = *e++;
+			}
+			*w = '\0';
+			out[n++] = s;
+			s = *e ? e + 1 : e;
+		} else {
+			out[n++] = s;
+			s += strcspn(s, ",\n");
+		}
+		if (*s != ',') {
+			*s = '\0';
+			break;
+		}
+		*s++ = '\0';
+	}
+	return n;
+}
+
+/* The comparison table: derived columns, JSON and CSV round trips. */
+static void
+test_compare(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = nmt_like("nmt-compare", 2, 4);
+	struct pl_cluster *cl = pl_cluster_preset("k80x4");
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	struct pl_compare *cmp = pl_compare_new(p, &run1);
+	const struct pl_placer_class **m = NULL;
+	assert_int_equal(pl_compare_methods("expert,heft,single-cpu,single-gpu,mincut", &m, &cause), 0);
+	for (int i = 0; m[i] != NULL; i++)
+		pl_compare_run(cmp, m[i], NULL, NULL);
+	free(m);
+	assert_int_equal(pl_compare_methods("heft,nosuch", &m, &cause), -1);
+	assert_non_null(strstr(cause, "nosuch"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(cmp->n_rows, 5);
+	int best = pl_compare_best(cmp);
+	assert_true(best >= 0);
+	assert_true(cmp->rows[best].gap_best_pct == 0);
+	assert_true(cmp->rows[0].vs_expert_pct == 0);
+	for (int i = 0; i < cmp->n_rows; i++) {
+		const struct pl_compare_row *r = &cmp->rows[i];
+		assert_true(r->has_result);
+		assert_true(r->makespan_us >= cmp->rows[best].makespan_us || r->oom);
+		assert_true(r->gap_bound_pct >= 0);
+		double want = (cmp->rows[0].makespan_us - r->makespan_us) / cmp->rows[0].makespan_us * 100;
+		assert_true(fabs(r->vs_expert_pct - want) < 1e-9);
+	}
+
+	/* JSON round trip */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	pl_compare_write(cmp, PL_CMP_JSON, f);
+	fclose(f);
+	struct pl_compare *back = pl_compare_parse_json(buf, len, "mem", &cause);
+	if (back == NULL)
+		fail_msg("parse back: %s", cause);
+	assert_int_equal(back->n_rows, cmp->n_rows);
+	assert_string_equal(back->graph, "nmt-compare");
+	assert_true(back->bound_us == cmp->bound_us);
+	for (int i = 0; i < cmp->n_rows; i++) {
+		assert_string_equal(back->rows[i].method, cmp->rows[i].method);
+		assert_true(back->rows[i].makespan_us == cmp->rows[i].makespan_us);
+		assert_true(back->rows[i].gap_best_pct == cmp->rows[i].gap_best_pct);
+		assert_int_equal(back->rows[i].oom, cmp->rows[i].oom);
+		assert_int_equal(back->rows[i].peak_bytes, cmp->rows[i].peak_bytes);
+		assert_int_equal(back->rows[i].bytes_moved, cmp->rows[i].bytes_moved);
+		assert_int_equal(back->rows[i].evals, cmp->rows[i].evals);
+	}
+	/* the parsed table writes the same Markdown */
+	char *md1 = NULL, *md2 = NULL;
+	size_t l1 = 0, l2 = 0;
+	f = open_memstream(&md1, &l1);
+	pl_compare_write(cmp, PL_CMP_MD, f);
+	fclose(f);
+	f = open_memstream(&md2, &l2);
+	pl_compare_write(back, PL_CMP_MD, f);
+	fclose(f);
+	assert_string_equal(md1, md2);
+	assert_non_null(strstr(md1, "| **"));
+	free(md1);
+	free(md2);
+	free(buf);
+	pl_compare_free(back);
+	back = pl_compare_parse_json("{\"format\": \"other\"}", 19, "bad", &cause);
+	assert_null(back);
+	assert_non_null(strstr(cause, "placelab-compare/1"));
+	free(cause);
+	cause = NULL;
+
+	/* CSV: header plus one line per row, numbers back exactly */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	pl_compare_write(cmp, PL_CMP_CSV, f);
+	fclose(f);
+	char *save = NULL, *line = strtok_r(buf, "\n", &save);
+	char *fld[32];
+	assert_int_equal(csv_fields(line, fld, 32), 15);
+	assert_string_equal(fld[0], "method");
+	assert_string_equal(fld[2], "makespan_us");
+	for (int i = 0; i < cmp->n_rows; i++) {
+		line = strtok_r(NULL, "\n", &save);
+		assert_non_null(line);
+		assert_int_equal(csv_fields(line, fld, 32), 15);
+		assert_string_equal(fld[0], cmp->rows[i].method);
+		assert_true(strtod(fld[2], NULL) == cmp->rows[i].makespan_us);
+		assert_int_equal(atoi(fld[9]), cmp->rows[i].oom);
+	}
+	assert_null(strtok_r(NULL, "\n", &save));
+	free(buf);
+
+	/* LaTeX: booktabs rules and escaped percent signs */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	pl_compare_write(cmp, PL_CMP_TEX, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "\\toprule"));
+	assert_non_null(strstr(buf, "\\bottomrule"));
+	assert_non_null(strstr(buf, "\\%"));
+	free(buf);
+
+	/* a method that cannot start still gets a row */
+	pl_compare_run(cmp, &pl_placer_random, "samples=0", NULL);
+	assert_int_equal(cmp->n_rows, 6);
+	assert_false(cmp->rows[5].has_result);
+	assert_non_null(strstr(cmp->rows[5].status, "samples"));
+	pl_compare_free(cmp);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_toy_valid),
+		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_expert_layouts),
+		cmocka_unit_test(test_scotch_figures),
+		cmocka_unit_test(test_metis_figures),
+		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_compare),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
