@@ -230,7 +230,16 @@ pl_gen(const char *model, const struct pl_gen_opts *opts, struct pl_gen_stats *s
 		n = pl_gen_rnnlm(name, &o);
 	else if (strcmp(model, "enas-rnn") == 0)
 		n = pl_gen_enas_rnn(name, &o, &r);
-
+	else if (strcmp(model, "resnet50") == 0)
+		n = pl_gen_resnet50(name, &o);
+	else if (strcmp(model, "inception_v3") == 0)
+		n = pl_gen_inception_v3(name, &o);
+	else if (strcmp(model, "nasnet_a") == 0)
+		n = pl_gen_nasnet_a(name, &o);
+	else if (strcmp(model, "enas-cnn") == 0)
+		n = pl_gen_enas_cnn(name, &o, &r);
+	else if (strcmp(model, "transformer") == 0)
+		n = pl_gen_transformer(name, &o);
 	free(name);
 	if (n == NULL) {
 		*cause = pl_xasprintf("model '%s' has no builder", model);

@@ -1,0 +1,335 @@
+/*
+ * test-gen — the sample generators: published figures of the CNNs,
+ * framework-sized NMT, determinism, validity, and the training step's
+ * backward and update ops.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gen/gen.h"
+#include "io.h"
+
+/* Generate or fail the test. */
+static struct pl_graph *
+gen(const char *model, const struct pl_gen_opts *o, struct pl_gen_stats *st)
+{
+	char *cause = NULL;
+	struct pl_graph *g = pl_gen(model, o, st, &cause);
+	if (g == NULL)
+		fail_msg("%s: %s", model, cause);
+	return g;
+}
+
+/* |x / want - 1| <= tol. */
+static void
+assert_near(double x, double want, double tol, const char *what)
+{
+	double rel = x / want - 1;
+	if (rel < -tol || rel > tol)
+		fail_msg("%s: %.4g, expected %.4g within %.0f%%", what, x, want, tol * 100);
+}
+
+/* Published figures of one CNN, forward pass per image. */
+static void
+check_cnn(const char *model, double gmacs, double mparams)
+{
+	struct pl_gen_opts o = { .forward_only = 1 };
+	struct pl_gen_stats st;
+	struct pl_graph *g = gen(model, &o, &st);
+	assert_int_equal(st.batch, 32);
+	assert_near(st.fwd_macs / st.batch, gmacs * 1e9, 0.10, "multiply-adds per image");
+	/* The stored FLOPs (all ops, 2 per multiply-add) agree too. */
+	assert_near(pl_graph_total_flops(g) / 2 / st.batch, gmacs * 1e9, 0.10, "graph FLOPs / 2 per image");
+	assert_near((double)st.params, mparams * 1e6, 0.02, "parameters");
+	assert_near((double)pl_graph_total_params(g), mparams * 4e6, 0.02, "parameter bytes");
+	pl_graph_free(g);
+}
+
+static void
+test_resnet50_figures(void **state)
+{
+	(void)state;
+	check_cnn("resnet50", 4.1, 25.6);
+}
+
+static void
+test_inception_v3_figures(void **state)
+{
+	(void)state;
+	check_cnn("inception_v3", 5.7, 23.8);
+}
+
+/* A training step costs about three forward passes (dX and dW). */
+static void
+test_training_step_flops(void **state)
+{
+	(void)state;
+	struct pl_gen_opts o = { .forward_only = 1 };
+	struct pl_graph *f = gen("resnet50", &o, NULL);
+	o.forward_only = 0;
+	struct pl_graph *t = gen("resnet50", &o, NULL);
+	double ratio = pl_graph_total_flops(t) / pl_graph_total_flops(f);
+	if (ratio < 2.5 || ratio > 3.5)
+		fail_msg("training / forward FLOPs = %.2f (expected about 3)", ratio);
+	assert_true(t->n_ops > 3 * f->n_ops);
+	pl_graph_free(f);
+	pl_graph_free(t);
+}
+
+/* Op-level 8-layer NMT is framework-sized: around 80,000 ops. */
+static void
+test_nmt8_op_count(void **state)
+{
+	(void)state;
+	struct pl_gen_opts o = { .layers = 8 };
+	struct pl_graph *g = gen("nmt", &o, NULL);
+	if (g->n_ops < 64000 || g->n_ops > 96000)
+		fail_msg("nmt8 has %d ops (expected around 80,000)", g->n_ops);
+	assert_string_equal(g->name, "nmt8");
+	/* Scope paths name layer and time step. */
+	int enc = pl_graph_find(g, "enc/l7/t49/matmul"), dec = pl_graph_find(g, "dec/l3/t0/matmul");
+	assert_true(enc >= 0 && dec >= 0);
+	assert_string_equal(g->ops[enc].scope, "enc/l7/t49");
+	assert_true(pl_graph_find(g, "attn/t10/score") >= 0);
+	assert_true(pl_graph_find(g, "softmax/t49/logits") >= 0);
+	/* Layer granularity is far smaller. */
+	o.granularity = PL_GEN_LAYER;
+	struct pl_graph *l = gen("nmt", &o, NULL);
+	assert_true(l->n_ops * 10 < g->n_ops);
+	assert_true(pl_graph_find(l, "enc/l7/t49/lstm") >= 0);
+	pl_graph_free(g);
+	pl_graph_free(l);
+}
+
+/* Serialise, or fail. */
+static char *
+json(const struct pl_graph *g)
+{
+	char *s = pl_graph_to_json(g);
+	assert_non_null(s);
+	return s;
+}
+
+/* The same seed gives the same graph; another seed another graph. */
+static void
+test_determinism(void **state)
+{
+	(void)state;
+	static const char *const fam[] = { "enas-cnn", "enas-rnn", "nmt" };
+	for (int i = 0; i < 3; i++) {
+		struct pl_gen_opts o = { .granularity = PL_GEN_LAYER, .seed = 7, .seeded = 1 };
+		struct pl_graph *a = gen(fam[i], &o, NULL), *b = gen(fam[i], &o, NULL);
+		char *ja = json(a), *jb = json(b);
+		assert_string_equal(ja, jb);
+		int differs = 0;
+		for (uint64_t s = 8; s < 12 && !differs; s++) {
+			o.seed = s;
+			struct pl_graph *c = gen(fam[i], &o, NULL);
+			char *jc = json(c);
+			differs = strcmp(ja, jc) != 0;
+			free(jc);
+			pl_graph_free(c);
+		}
+		if (!differs)
+			fail_msg("%s: seeds 8..11 all gave seed 7's graph", fam[i]);
+		free(ja);
+		free(jb);
+		pl_graph_free(a);
+		pl_graph_free(b);
+	}
+	/* Family member i is the model with seed (seed + i). */
+	char *cause = NULL;
+	struct pl_gen_opts o = { .granularity = PL_GEN_LAYER };
+	struct pl_graph *m = pl_gen_family_member("enas-cnn", 3, 4, &o, &cause);
+	assert_non_null(m);
+	o.seed = 7;
+	o.seeded = 1;
+	struct pl_graph *d = gen("enas-cnn", &o, NULL);
+	char *jm = json(m), *jd = json(d);
+	assert_string_equal(jm, jd);
+	free(jm);
+	free(jd);
+	pl_graph_free(m);
+	pl_graph_free(d);
+	assert_null(pl_gen_family_member("resnet50", 0, 0, &o, &cause));
+	free(cause);
+}
+
+/* Every model at both granularities builds, survives a JSON round trip,
+ * and has sensible figures. */
+static void
+test_all_validate(void **state)
+{
+	(void)state;
+	for (const struct pl_gen_model *m = pl_gen_models; m->name != NULL; m++)
+		for (int gr = 0; gr < 2; gr++) {
+			struct pl_gen_opts o = { .granularity = gr ? PL_GEN_LAYER : PL_GEN_OP };
+			/* Keep the big op-level ones small enough for a quick test. */
+			if (strcmp(m->name, "nmt") == 0 || strcmp(m->name, "enas-rnn") == 0 ||
+			    strcmp(m->name, "rnnlm") == 0)
+				o.seq_len = 6;
+			if (strcmp(m->name, "nasnet_a") == 0)
+				o.cells = 2;
+			struct pl_graph *g = gen(m->name, &o, NULL);
+			char *s = json(g), *cause = NULL;
+			struct pl_graph *h = pl_graph_parse_json(s, strlen(s), m->name, &cause);
+			if (h == NULL)
+				fail_msg("%s: %s", m->name, cause);
+			assert_int_equal(h->n_ops, g->n_ops);
+			assert_int_equal(h->n_edges, g->n_edges);
+			assert_true(pl_graph_total_flops(g) > 0 || strcmp(m->name, "heft") == 0);
+			assert_true(strncmp(g->name, m->name, strlen(m->name)) == 0);
+			for (int v = 0; v < g->n_ops; v++)
+				assert_true(g->ops[v].scope[0] != '\0');
+			free(s);
+			pl_graph_free(g);
+			pl_graph_free(h);
+		}
+	char *cause = NULL;
+	struct pl_gen_opts bad = { .batch = -1 };
+	assert_null(pl_gen("resnet50", &bad, NULL, &cause));
+	assert_non_null(strstr(cause, "batch"));
+	free(cause);
+	struct pl_gen_opts none = { 0 };
+	assert_null(pl_gen("alexnet", &none, NULL, &cause));
+	assert_non_null(strstr(cause, "alexnet"));
+	free(cause);
+}
+
+/* The forward op a backward or update op belongs to, or -1. */
+static int
+forward_of(const struct pl_graph *g, const char *name)
+{
+	const char *p = strstr(name, "/grad");
+	if (p == NULL) {
+		size_t l = strlen(name);
+		if (l > 7 && strcmp(name + l - 7, "/update") == 0)
+			p = name + l - 7;
+	}
+	if (p == NULL)
+		return -2;
+	char buf[512];
+	size_t l = (size_t)(p - name);
+	assert_true(l < sizeof buf);
+	memcpy(buf, name, l);
+	buf[l] = '\0';
+	return pl_graph_find(g, buf);
+}
+
+/* Backward ops exist, have their forward op's scope and group; update
+ * ops are colocated with their parameters' owner. */
+static void
+check_training(const char *model, enum pl_gen_granularity gr)
+{
+	struct pl_gen_opts o = { .granularity = gr, .seq_len = 5 };
+	struct pl_graph *g = gen(model, &o, NULL);
+	int grads = 0, updates = 0;
+	int64_t owned = 0;
+	for (int v = 0; v < g->n_ops; v++) {
+		const struct pl_op *op = &g->ops[v];
+		int f = forward_of(g, op->name);
+		if (f == -2) {
+			if (op->param_bytes > 0) {
+				owned += op->param_bytes;
+				char *u = NULL;
+				size_t l = strlen(op->name) + 8;
+				u = malloc(l);
+				snprintf(u, l, "%s/update", op->name);
+				int w = pl_graph_find(g, u);
+				if (w < 0)
+					fail_msg("%s: '%s' owns parameters but has no update op", model, op->name);
+				assert_int_equal(g->ops[w].group, op->group);
+				free(u);
+			}
+			continue;
+		}
+		if (f < 0)
+			fail_msg("%s: '%s' has no forward op", model, op->name);
+		assert_int_equal(op->group, g->ops[f].group);
+		assert_string_equal(op->scope, g->ops[f].scope);
+		assert_non_null(g->groups[op->group].name);
+		if (strstr(op->name, "/update") != NULL)
+			updates++;
+		else
+			grads++;
+	}
+	assert_true(grads > 0);
+	assert_true(updates > 0);
+	assert_true(owned > 0);
+	/* The backward pass reads forward activations: some edge goes from a
+	 * forward op straight into a gradient op of another op. */
+	int kept = 0;
+	for (int e = 0; e < g->n_edges && !kept; e++) {
+		const char *s = g->ops[g->edges[e].src].name, *d = g->ops[g->edges[e].dst].name;
+		kept = strstr(s, "/grad") == NULL && strstr(d, "/grad") != NULL &&
+		    g->ops[g->edges[e].src].group != g->ops[g->edges[e].dst].group;
+	}
+	assert_true(kept);
+	pl_graph_free(g);
+}
+
+static void
+test_backward_colocated(void **state)
+{
+	(void)state;
+	check_training("resnet50", PL_GEN_OP);
+	check_training("resnet50", PL_GEN_LAYER);
+	check_training("nmt", PL_GEN_OP);
+	check_training("nmt", PL_GEN_LAYER);
+	check_training("transformer", PL_GEN_LAYER);
+	check_training("enas-rnn", PL_GEN_OP);
+}
+
+/* The toy graphs: HEFT's published costs and volumes, the teaching graph. */
+static void
+test_toys(void **state)
+{
+	(void)state;
+	struct pl_gen_opts o = { 0 };
+	struct pl_graph *h = gen("heft", &o, NULL);
+	assert_int_equal(h->n_ops, 10);
+	assert_int_equal(h->n_edges, 15);
+	int t0 = pl_graph_find(h, "T0"), t9 = pl_graph_find(h, "T9");
+	assert_int_equal(h->ops[t0].n_dev_times, 3);
+	assert_string_equal(h->ops[t0].dev_times[2].device, "P2");
+	assert_true(h->ops[t0].dev_times[2].us == 9);
+	assert_true(h->ops[t9].dev_times[1].us == 7);
+	int64_t vol = 0;
+	for (int e = 0; e < h->n_edges; e++)
+		vol += h->tensors[h->edges[e].tensor].bytes;
+	assert_int_equal(vol, 18 + 12 + 9 + 11 + 14 + 19 + 16 + 23 + 27 + 23 + 13 + 15 + 17 + 11 + 13);
+	pl_graph_free(h);
+	struct pl_graph *t = gen("teach", &o, NULL);
+	assert_true(t->n_ops >= 10 && t->n_ops <= 20);
+	assert_int_equal(t->ops[pl_graph_find(t, "input/read")].cons.kind, PL_CONS_KIND);
+	pl_graph_free(t);
+	struct pl_graph *c = gen("chain", &o, NULL);
+	assert_int_equal(c->n_edges, c->n_ops - 1);
+	pl_graph_free(c);
+	struct pl_graph *cr = gen("crown", &o, NULL);
+	assert_true(cr->n_ops > 10);
+	pl_graph_free(cr);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_resnet50_figures),
+		cmocka_unit_test(test_inception_v3_figures),
+		cmocka_unit_test(test_training_step_flops),
+		cmocka_unit_test(test_nmt8_op_count),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_all_validate),
+		cmocka_unit_test(test_backward_colocated),
+		cmocka_unit_test(test_toys),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
