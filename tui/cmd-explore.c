@@ -1,0 +1,95 @@
+/*
+ * cmd-explore — `placelab [GRAPH] [-c CLUSTER] [-p PLACEMENT] [--demo]`:
+ * open the explorer on a graph (the default sample without one).
+ * Invariant: the terminal is only taken once every input has loaded, so
+ * errors print as ordinary messages on a normal terminal.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "explore.h"
+#include "screen.h"
+#include "xmalloc.h"
+
+/* Print the usage. */
+static void
+explore_usage(FILE *f)
+{
+	fprintf(f, "usage: placelab [GRAPH] [-c CLUSTER] [-p PLACEMENT] [--demo]\n"
+	    "                [--sim native|placeto] [--seed N] [--threads N]\n\n"
+	    "Open the explorer on GRAPH (default: the 4-layer NMT sample on %s).\n"
+	    "  -c, --cluster CLUSTER    preset name or cluster file\n"
+	    "  -p, --placement FILE     start from a saved placement\n"
+	    "      --demo               the teaching graph, with an explanation of each view\n"
+	    "      --sim KIND           simulator for every figure (native or placeto)\n"
+	    "      --seed N             seed for the methods (default 1)\n"
+	    "      --threads N          worker threads for the methods (default: cores)\n"
+	    "Press ? inside for every key.\n", PL_DEFAULT_CLUSTER);
+}
+
+/* The explorer subcommand. */
+int
+cmd_explore(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "cluster", required_argument, NULL, 'c' },
+		{ "placement", required_argument, NULL, 'p' },
+		{ "demo", no_argument, NULL, 'D' },
+		{ "sim", required_argument, NULL, 'S' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct explore_opts o = { .seed = 1, .threads = 0 };
+	int ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:p:h", longopts, NULL)) != -1) {
+		char *end;
+		switch (ch) {
+		case 'c': o.cluster = optarg; break;
+		case 'p': o.placement_path = optarg; break;
+		case 'D': o.demo = 1; break;
+		case 'S': o.sim = optarg; break;
+		case 's':
+			o.seed = strtoull(optarg, &end, 10);
+			if (*end != '\0')
+				return cmd_error("--seed: expected a number, got '%s'", optarg);
+			break;
+		case 't':
+			o.threads = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || o.threads < 0)
+				return cmd_error("--threads: expected a count, got '%s'", optarg);
+			break;
+		case 'h':
+			explore_usage(stdout);
+			return 0;
+		default:
+			explore_usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind > 1) {
+		explore_usage(stderr);
+		return 2;
+	}
+	if (optind < argc)
+		o.graph_path = argv[optind];
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return cmd_error("the explorer needs a terminal (try 'placelab info' or 'placelab --help')");
+	struct explore ex;
+	char *cause = NULL;
+	if (explore_open(&ex, &o, &cause) != 0)
+		return cmd_fail(cause);
+	screen_start(NULL);
+	int rc = explore_run(&ex);
+	screen_stop();
+	explore_close(&ex);
+	return rc;
+}

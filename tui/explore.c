@@ -1,0 +1,1056 @@
+/*
+ * explore — the explorer's state, the key → action dispatch and the one
+ * main loop.
+ * Invariant: see explore.h.  Only this file handles KEY_RESIZE, mouse
+ * events, prompts, help and the frame (tabs, info line, status line); the
+ * views draw only their body rectangle.
+ */
+#include "config.h"
+
+#include "explore.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io.h"
+#include "placer.h"
+#include "screen.h"
+#include "tui/cmd.h"
+#include "viz/load.h"
+#include "xmalloc.h"
+
+/* The views, in tab order (the AV_* masks of action.h follow it). */
+static const struct view_class *const view_list[EXPLORE_N_VIEWS] = {
+	&view_ops_class,
+	&view_timeline_class,
+	&view_devices_class,
+	&view_placeto_class,
+	&view_brkga_class,
+	&view_compare_class,
+	&view_export_class,
+};
+
+/* Rows the demo explanation takes. */
+#define DEMO_ROWS 4
+
+/* Monotonic seconds. */
+double
+explore_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *
+explore_view_name(int i)
+{
+	return i >= 0 && i < EXPLORE_N_VIEWS ? view_list[i]->name : "?";
+}
+
+/* Status message. */
+void
+explore_message(struct explore *ex, int error, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	free(ex->msg);
+	ex->msg = pl_xstrdup(buf);
+	ex->msg_error = error;
+}
+
+/* Wall-clock text. */
+const char *
+explore_fmt_wall(const struct explore *ex, char *buf, int len, double s)
+{
+	if (ex->opts.fixed_clock)
+		snprintf(buf, len, "-");
+	else if (s < 1)
+		snprintf(buf, len, "%.0f ms", s * 1e3);
+	else
+		snprintf(buf, len, "%.1f s", s);
+	return buf;
+}
+
+/* Short device name. */
+const char *
+explore_dev_label(const struct explore *ex, int d)
+{
+	if (d < 0 || d >= ex->c->n_dev)
+		return "-";
+	const char *n = ex->c->dev[d].name;
+	return n[0] == '/' ? n + 1 : n;
+}
+
+/* Resimulate the current placement. */
+static void
+resimulate(struct explore *ex)
+{
+	char *cause = NULL;
+	if (ex->tr != NULL)
+		ex->prev_us = ex->tr->res.makespan_us;
+	pl_trace_free(ex->tr);
+	ex->tr = pl_sim_trace(ex->p, ex->cur, &ex->sim, &cause);
+	if (ex->tr == NULL) {
+		explore_message(ex, 1, "simulation failed: %s", cause != NULL ? cause : "?");
+		free(cause);
+	}
+	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
+		if (ex->views[i].cls->changed != NULL)
+			ex->views[i].cls->changed(&ex->views[i]);
+}
+
+/* Select an op in every view. */
+void
+explore_select(struct explore *ex, int op)
+{
+	if (op < -1 || op >= ex->g->n_ops)
+		return;
+	ex->sel_op = op;
+	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
+		if (ex->views[i].cls->selected != NULL)
+			ex->views[i].cls->selected(&ex->views[i]);
+}
+
+/* Push the current placement on the undo stack. */
+static void
+push_undo(struct explore *ex)
+{
+	if (ex->n_undo == EXPLORE_UNDO) {
+		pl_placement_free(ex->undo[0]);
+		memmove(ex->undo, ex->undo + 1, (EXPLORE_UNDO - 1) * sizeof ex->undo[0]);
+		ex->n_undo--;
+	}
+	ex->undo[ex->n_undo++] = pl_placement_clone(ex->cur);
+}
+
+/* Replace the current placement. */
+void
+explore_set_placement(struct explore *ex, const struct pl_placement *pl,
+    const char *source, int edit)
+{
+	if (edit)
+		push_undo(ex);
+	pl_placement_copy(ex->cur, pl);
+	free(ex->source);
+	ex->source = pl_xstrdup(source);
+	if (edit)
+		ex->dirty = 1;
+	resimulate(ex);
+}
+
+/* Devices allowed for every group of the ops. */
+static uint64_t
+ops_mask(const struct explore *ex, const int *ops, int n)
+{
+	uint64_t m = ~(uint64_t)0;
+	for (int i = 0; i < n; i++)
+		m &= ex->p->group_allowed[ex->g->ops[ops[i]].group];
+	return m;
+}
+
+/* Next allowed device. */
+int
+explore_next_device(struct explore *ex, const int *ops, int n, int dir)
+{
+	if (n <= 0)
+		return -1;
+	uint64_t m = ops_mask(ex, ops, n);
+	int nd = ex->c->n_dev, d = ex->cur->dev[ops[0]];
+	for (int k = 1; k < nd; k++) {
+		int e = ((d + dir * k) % nd + nd) % nd;
+		if (m & ((uint64_t)1 << e))
+			return e;
+	}
+	return -1;
+}
+
+/* Move ops (with their groups) to device d as one edit. */
+int
+explore_move_ops(struct explore *ex, const int *ops, int n, int d)
+{
+	if (n <= 0 || d < 0 || d >= ex->c->n_dev)
+		return 0;
+	if (!(ops_mask(ex, ops, n) & ((uint64_t)1 << d))) {
+		explore_message(ex, 1, "%s is not allowed for %s", explore_dev_label(ex, d),
+		    n == 1 ? ex->g->ops[ops[0]].name : "these ops");
+		return 0;
+	}
+	struct pl_placement *np = pl_placement_clone(ex->cur);
+	int moved = 0;
+	for (int i = 0; i < n; i++) {
+		const struct pl_group *gr = &ex->g->groups[ex->g->ops[ops[i]].group];
+		for (int k = 0; k < gr->count; k++) {
+			int v = ex->g->group_ops[gr->first + k];
+			if (np->dev[v] != d) {
+				np->dev[v] = d;
+				moved++;
+			}
+		}
+	}
+	if (moved == 0) {
+		pl_placement_free(np);
+		return 0;
+	}
+	double before = ex->tr != NULL ? ex->tr->res.makespan_us : NAN;
+	explore_set_placement(ex, np, "hand edit", 1);
+	pl_placement_free(np);
+	if (ex->tr != NULL) {
+		char a[32], b[32];
+		double pct = (ex->tr->res.makespan_us - before) / before * 100;
+		explore_message(ex, 0, "moved %d op%s to %s: %s -> %s (%+.1f%%)%s", moved,
+		    moved == 1 ? "" : "s", explore_dev_label(ex, d),
+		    screen_fmt_us(a, sizeof a, before),
+		    screen_fmt_us(b, sizeof b, ex->tr->res.makespan_us), pct,
+		    ex->tr->res.oom_mask ? "  OUT OF MEMORY" : "");
+	}
+	return moved;
+}
+
+/* A placement when none is given: the expert's if that method exists, else
+ * each group on its first allowed GPU (or first allowed device). */
+static struct pl_placement *
+initial_placement(struct explore *ex, char **source)
+{
+	const struct pl_placer_class *cls = pl_placer_find("expert");
+	if (cls != NULL) {
+		struct pl_run_opts run = { .sim = ex->sim, .seed = ex->opts.seed, .threads = 1 };
+		char *cause = NULL;
+		struct pl_placer *pl = pl_placer_new(cls, ex->p, NULL, &run, &cause);
+		if (pl != NULL) {
+			pl_placer_run(pl, 100, 5.0);
+			if (pl->best != NULL) {
+				struct pl_placement *r = pl_placement_clone(pl->best);
+				pl_placer_free(pl);
+				*source = pl_xstrdup("expert");
+				return r;
+			}
+			pl_placer_free(pl);
+		}
+		free(cause);
+	}
+	struct pl_placement *r = pl_placement_new(ex->g->n_ops, ex->c->n_dev);
+	for (int k = 0; k < ex->g->n_groups; k++) {
+		uint64_t m = ex->p->group_allowed[k];
+		int pick = -1;
+		for (int d = 0; d < ex->c->n_dev && pick < 0; d++)
+			if ((m & ((uint64_t)1 << d)) && ex->c->dev[d].kind == PL_DEV_GPU)
+				pick = d;
+		for (int d = 0; d < ex->c->n_dev && pick < 0; d++)
+			if (m & ((uint64_t)1 << d))
+				pick = d;
+		const struct pl_group *gr = &ex->g->groups[k];
+		for (int i = 0; i < gr->count; i++)
+			r->dev[ex->g->group_ops[gr->first + i]] = pick;
+	}
+	*source = pl_xstrdup("first GPU");
+	return r;
+}
+
+/* Load everything and make the views. */
+int
+explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
+{
+	memset(ex, 0, sizeof *ex);
+	ex->opts = *o;
+	ex->sel_op = -1;
+	char *gpath = o->graph_path != NULL ? pl_xstrdup(o->graph_path) :
+	    cmd_data_path(o->demo ? "samples/teach.json" : "samples/nmt4.json");
+	ex->g = plv_graph_load(gpath, cause);
+	free(gpath);
+	if (ex->g == NULL)
+		return -1;
+	ex->c = pl_cluster_from_arg(o->cluster != NULL ? o->cluster : PL_DEFAULT_CLUSTER, cause);
+	if (ex->c == NULL)
+		goto fail;
+	ex->p = pl_problem_new(ex->g, ex->c, cause);
+	if (ex->p == NULL)
+		goto fail;
+	ex->sim.kind = PL_SIM_NATIVE;
+	ex->sim.mem = PL_MEM_NATIVE;
+	if (o->sim != NULL) {
+		int k = pl_sim_kind_parse(o->sim);
+		if (k < 0) {
+			*cause = pl_xasprintf("--sim: unknown simulator '%s' (expected native or placeto)", o->sim);
+			goto fail;
+		}
+		ex->sim.kind = (enum pl_sim_kind)k;
+	}
+	pl_bounds_compute(ex->p, &ex->bounds);
+	if (o->placement_path != NULL) {
+		ex->cur = pl_placement_load_json(o->placement_path, ex->g, ex->c, cause);
+		if (ex->cur == NULL)
+			goto fail;
+		ex->source = pl_xasprintf("file %s", o->placement_path);
+		ex->save_path = pl_xstrdup(o->placement_path);
+	} else
+		ex->cur = initial_placement(ex, &ex->source);
+	ex->tr = pl_sim_trace(ex->p, ex->cur, &ex->sim, cause);
+	if (ex->tr == NULL)
+		goto fail;
+	ex->prev_us = ex->tr->res.makespan_us;
+	for (int i = 0; i < EXPLORE_N_VIEWS; i++) {
+		ex->views[i].cls = view_list[i];
+		ex->views[i].ex = ex;
+	}
+	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
+		ex->views[i].priv = view_list[i]->init(ex);
+	if (o->demo)
+		explore_message(ex, 0, "Teaching mode: Tab walks through the views; ? lists every key.");
+	else
+		explore_message(ex, 0, "placement from %s (simulator: %s)",
+		    ex->source, pl_sim_kind_name(ex->sim.kind));
+	return 0;
+fail:
+	explore_close(ex);
+	return -1;
+}
+
+/* Free everything. */
+void
+explore_close(struct explore *ex)
+{
+	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
+		if (ex->views[i].cls != NULL && ex->views[i].cls->free != NULL)
+			ex->views[i].cls->free(ex->views[i].priv);
+	for (int i = 0; i < ex->n_undo; i++)
+		pl_placement_free(ex->undo[i]);
+	pl_trace_free(ex->tr);
+	pl_placement_free(ex->cur);
+	pl_problem_free(ex->p);
+	pl_cluster_free(ex->c);
+	pl_graph_free(ex->g);
+	free(ex->source);
+	free(ex->save_path);
+	free(ex->prompt_label);
+	free(ex->msg);
+	free(ex->search);
+	free(ex->matches);
+	memset(ex, 0, sizeof *ex);
+}
+
+/* ---- frame ---------------------------------------------------------------- */
+
+/* Columns of tab i's label (x start and width) for drawing and clicks. */
+static int
+tab_layout(int i, int *x)
+{
+	int pos = 0;
+	for (int k = 0; k < i; k++)
+		pos += (int)strlen(view_list[k]->title) + 4;
+	*x = pos;
+	return (int)strlen(view_list[i]->title) + 3;
+}
+
+/* Row 0: the tabs. */
+static void
+draw_tabs(struct explore *ex)
+{
+	attrset(screen_attr(SCR_TAB));
+	screen_fill(stdscr, 0, 0, COLS, ' ');
+	for (int i = 0; i < EXPLORE_N_VIEWS; i++) {
+		int x, w = tab_layout(i, &x);
+		if (x + w > COLS)
+			break;
+		attrset(screen_attr(i == ex->view ? SCR_TAB_ON : SCR_TAB));
+		screen_printf(stdscr, 0, x, w, 1, " %d %s", i + 1, view_list[i]->title);
+	}
+	attrset(screen_attr(SCR_TAB));
+	const char *brand = ex->busy ? "running  placelab " : "placelab ";
+	int bl = (int)strlen(brand);
+	int x0, w0 = tab_layout(EXPLORE_N_VIEWS - 1, &x0);
+	if (COLS - bl > x0 + w0)
+		screen_put(stdscr, 0, COLS - bl, bl, 0, brand);
+	attrset(A_NORMAL);
+}
+
+/* Row 1: graph, cluster, current run time and memory, most important
+ * first so that a narrow terminal cuts the least useful part. */
+static void
+draw_info(struct explore *ex)
+{
+	char t[32], m[32];
+	int x = 0;
+	attrset(A_NORMAL);
+	screen_fill(stdscr, 1, 0, COLS, ' ');
+	attrset(A_BOLD);
+	x += screen_printf(stdscr, 1, x, COLS - x, 0, "%s", ex->g->name);
+	attrset(A_NORMAL);
+	x += screen_printf(stdscr, 1, x, COLS - x, 0, " on %s, %d ops  ", ex->c->name, ex->g->n_ops);
+	if (ex->tr == NULL) {
+		attrset(screen_attr(SCR_ERROR));
+		screen_put(stdscr, 1, x, COLS - x, 0, "no simulation");
+		attrset(A_NORMAL);
+		return;
+	}
+	const struct pl_sim_result *r = &ex->tr->res;
+	x += screen_put(stdscr, 1, x, COLS - x, 0, "step ");
+	attrset(A_BOLD);
+	x += screen_printf(stdscr, 1, x, COLS - x, 0, "%s", screen_fmt_us(t, sizeof t, r->makespan_us));
+	attrset(A_NORMAL);
+	if (ex->prev_us > 0 && fabs(ex->prev_us - r->makespan_us) > 1e-9) {
+		double pct = (r->makespan_us - ex->prev_us) / ex->prev_us * 100;
+		attrset(screen_attr(pct < 0 ? SCR_GOOD : SCR_BAD));
+		x += screen_printf(stdscr, 1, x, COLS - x, 0, " %+.1f%%", pct);
+		attrset(A_NORMAL);
+	}
+	if (r->oom_mask) {
+		x += screen_put(stdscr, 1, x, COLS - x, 0, " ");
+		attrset(screen_attr(SCR_OOM));
+		x += screen_put(stdscr, 1, x, COLS - x, 0, " OOM ");
+		attrset(A_NORMAL);
+	}
+	if (ex->dirty) {
+		attrset(screen_attr(SCR_KEY));
+		x += screen_put(stdscr, 1, x, COLS - x, 0, " [edited]");
+		attrset(A_NORMAL);
+	}
+	double gap = ex->bounds.best_us > 0 ? (r->makespan_us / ex->bounds.best_us - 1) * 100 : 0;
+	x += screen_printf(stdscr, 1, x, COLS - x, 0, "  bound +%.0f%%  peak %s  ", gap,
+	    screen_fmt_bytes(m, sizeof m, r->peak_max));
+	attrset(screen_attr(SCR_DIM));
+	screen_printf(stdscr, 1, x, COLS - x, 0, "from %s", ex->source);
+	attrset(A_NORMAL);
+}
+
+/* The last row: prompt, message or key hints. */
+static void
+draw_status(struct explore *ex)
+{
+	int y = LINES - 1;
+	attrset(screen_attr(SCR_STATUS));
+	screen_fill(stdscr, y, 0, COLS, ' ');
+	if (ex->prompt != PROMPT_NONE) {
+		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s", ex->prompt_label);
+		if (ex->prompt == PROMPT_TEXT) {
+			const char *shown = ex->prompt_buf;
+			int room = COLS - x - 1;
+			if (ex->prompt_len > room && room > 0)
+				shown += ex->prompt_len - room;
+			x += screen_put(stdscr, y, x, COLS - x, 0, shown);
+			attrset(screen_attr(SCR_SELECT));
+			if (x < COLS)
+				screen_put(stdscr, y, x, 1, 1, " ");
+		}
+		attrset(A_NORMAL);
+		return;
+	}
+	const char *hint = ex->help ? "Esc/q close  Up/Down scroll" : "? help  Tab views  q quit";
+	int hl = (int)strlen(hint);
+	if (ex->msg != NULL) {
+		if (ex->msg_error)
+			attrset(screen_attr(SCR_ERROR));
+		screen_put(stdscr, y, 0, COLS - hl - 2, 0, ex->msg);
+		attrset(screen_attr(SCR_STATUS));
+	}
+	screen_put(stdscr, y, COLS - hl - 1, hl, 0, hint);
+	attrset(A_NORMAL);
+}
+
+/* The help screen: every row of the action table. */
+static void
+draw_help(struct explore *ex, const struct view_rect *r)
+{
+	attrset(screen_attr(SCR_HEADER));
+	screen_printf(stdscr, r->y, r->x, r->w, 1, "%-14s %-17s %-17s %s", "Key", "Action", "Where", "What it does");
+	attrset(A_NORMAL);
+	int rows = r->h - 1, n = ACT_COUNT - 1;
+	if (ex->help_top > n - rows)
+		ex->help_top = n - rows;
+	if (ex->help_top < 0)
+		ex->help_top = 0;
+	for (int i = 0; i < rows && ex->help_top + i < n; i++) {
+		const struct tui_action_def *a = &tui_actions[ex->help_top + i];
+		char k1[16], k2[16], keys[40], where[64];
+		tui_key_name(a->key, k1, sizeof k1);
+		if (a->alt)
+			snprintf(keys, sizeof keys, "%s %s", k1, tui_key_name(a->alt, k2, sizeof k2));
+		else
+			snprintf(keys, sizeof keys, "%s", k1);
+		where[0] = '\0';
+		if (a->where == AV_ALL)
+			snprintf(where, sizeof where, "everywhere");
+		else
+			for (int v = 0; v < EXPLORE_N_VIEWS; v++)
+				if (a->where & (1u << v)) {
+					size_t l = strlen(where);
+					snprintf(where + l, sizeof where - l, "%s%s", l ? "," : "", view_list[v]->name);
+				}
+		int y = r->y + 1 + i;
+		attrset(screen_attr(SCR_KEY));
+		screen_printf(stdscr, y, r->x, 15, 1, "%s", keys);
+		attrset(A_NORMAL);
+		screen_printf(stdscr, y, r->x + 15, 18, 1, "%s", a->name);
+		attrset(screen_attr(SCR_DIM));
+		screen_printf(stdscr, y, r->x + 33, 18, 1, "%s", where);
+		attrset(A_NORMAL);
+		screen_put(stdscr, y, r->x + 51, r->w - 51, 1, a->help);
+	}
+}
+
+/* The demo explanation box under the body. */
+static void
+draw_demo(struct explore *ex, int y)
+{
+	attrset(screen_attr(SCR_DEMO));
+	for (int i = 0; i < DEMO_ROWS; i++)
+		screen_fill(stdscr, y + i, 0, COLS, ' ');
+	const char *text = ex->help ? "Every key is one named action; the same names drive the scripted tests." :
+	    ex->views[ex->view].cls->demo;
+	screen_printf(stdscr, y, 1, COLS - 2, 0, "About %s:", ex->help ? "keys" : ex->views[ex->view].cls->title);
+	screen_wrap(stdscr, y + 1, 2, DEMO_ROWS - 1, COLS - 4, text != NULL ? text : "");
+	attrset(A_NORMAL);
+}
+
+/* The body rectangle for the current size. */
+static void
+body_rect(const struct explore *ex, struct view_rect *r)
+{
+	r->y = 2;
+	r->x = 0;
+	r->w = COLS;
+	r->h = LINES - 3 - (ex->opts.demo ? DEMO_ROWS : 0);
+}
+
+/* Draw the whole screen. */
+void
+explore_draw(struct explore *ex)
+{
+	ex->redraws++;
+	erase();
+	if (!screen_big_enough()) {
+		attrset(screen_attr(SCR_ERROR));
+		char buf[128];
+		snprintf(buf, sizeof buf, "terminal too small: %dx%d", COLS, LINES);
+		int y = LINES / 2 - 1;
+		if (y < 0)
+			y = 0;
+		int x = (COLS - (int)strlen(buf)) / 2;
+		screen_put(stdscr, y, x < 0 ? 0 : x, COLS, 0, buf);
+		attrset(A_NORMAL);
+		snprintf(buf, sizeof buf, "placelab needs %dx%d; q quits", SCR_MIN_COLS, SCR_MIN_ROWS);
+		x = (COLS - (int)strlen(buf)) / 2;
+		if (y + 1 < LINES)
+			screen_put(stdscr, y + 1, x < 0 ? 0 : x, COLS, 0, buf);
+		wnoutrefresh(stdscr);
+		return;
+	}
+	draw_tabs(ex);
+	draw_info(ex);
+	struct view_rect r;
+	body_rect(ex, &r);
+	if (ex->help)
+		draw_help(ex, &r);
+	else {
+		struct view *v = &ex->views[ex->view];
+		v->last = r;
+		v->cls->draw(v, stdscr, &r);
+	}
+	if (ex->opts.demo)
+		draw_demo(ex, r.y + r.h);
+	draw_status(ex);
+	attrset(A_NORMAL);
+	wnoutrefresh(stdscr);
+}
+
+/* Re-layout after a size change: the one place that handles KEY_RESIZE. */
+void
+explore_resize(struct explore *ex)
+{
+	/* ncurses has already updated LINES and COLS; views lay out on draw
+	 * from the rectangle they get, so a full redraw is all it takes. */
+	clearok(curscr, TRUE);
+	(void)ex;
+}
+
+/* ---- prompts, search, files ---------------------------------------------- */
+
+void
+explore_prompt(struct explore *ex, enum explore_prompt_kind kind,
+    const char *label, const char *initial, explore_prompt_fn *done, void *arg)
+{
+	ex->prompt = kind;
+	free(ex->prompt_label);
+	ex->prompt_label = pl_xstrdup(label);
+	snprintf(ex->prompt_buf, sizeof ex->prompt_buf, "%s", initial != NULL ? initial : "");
+	ex->prompt_len = (int)strlen(ex->prompt_buf);
+	ex->prompt_done = done;
+	ex->prompt_arg = arg;
+}
+
+/* Finish the prompt with text (NULL: cancelled). */
+static void
+prompt_finish(struct explore *ex, const char *text)
+{
+	explore_prompt_fn *done = ex->prompt_done;
+	void *arg = ex->prompt_arg;
+	char buf[sizeof ex->prompt_buf];
+	if (text != NULL)
+		snprintf(buf, sizeof buf, "%s", text);
+	ex->prompt = PROMPT_NONE;
+	ex->prompt_done = NULL;
+	if (done != NULL)
+		done(ex, text != NULL ? buf : NULL, arg);
+}
+
+/* A key while a prompt is open. */
+static void
+prompt_key(struct explore *ex, int key)
+{
+	if (key == 27 || key == ACT_CTRL('g')) {
+		prompt_finish(ex, NULL);
+		return;
+	}
+	if (ex->prompt == PROMPT_KEY) {
+		char s[2] = { (char)key, 0 };
+		if (key > 0 && key < 256)
+			prompt_finish(ex, s);
+		return;
+	}
+	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+		prompt_finish(ex, ex->prompt_buf);
+		return;
+	}
+	if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+		if (ex->prompt_len > 0) {
+			/* remove a whole UTF-8 character */
+			do
+				ex->prompt_len--;
+			while (ex->prompt_len > 0 &&
+			    ((unsigned char)ex->prompt_buf[ex->prompt_len] & 0xC0) == 0x80);
+			ex->prompt_buf[ex->prompt_len] = '\0';
+		}
+		return;
+	}
+	if (key == ACT_CTRL('u')) {
+		ex->prompt_len = 0;
+		ex->prompt_buf[0] = '\0';
+		return;
+	}
+	if (key >= 32 && key < 256 && ex->prompt_len + 1 < (int)sizeof ex->prompt_buf) {
+		ex->prompt_buf[ex->prompt_len++] = (char)key;
+		ex->prompt_buf[ex->prompt_len] = '\0';
+	}
+}
+
+/* Case-insensitive substring. */
+static int
+contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (const char *p = hay; *p; p++)
+		if (strncasecmp(p, needle, n) == 0)
+			return 1;
+	return n == 0;
+}
+
+/* Jump to match k (wrapping). */
+static void
+search_go(struct explore *ex, int dir)
+{
+	if (ex->n_matches == 0) {
+		explore_message(ex, 1, "no op matches '%s'", ex->search != NULL ? ex->search : "");
+		return;
+	}
+	ex->match_pos = ((ex->match_pos + dir) % ex->n_matches + ex->n_matches) % ex->n_matches;
+	explore_select(ex, ex->matches[ex->match_pos]);
+	explore_message(ex, 0, "match %d of %d for '%s': %s", ex->match_pos + 1,
+	    ex->n_matches, ex->search, ex->g->ops[ex->sel_op].name);
+}
+
+/* The search prompt's answer. */
+static void
+search_done(struct explore *ex, const char *text, void *arg)
+{
+	(void)arg;
+	if (text == NULL || *text == '\0')
+		return;
+	free(ex->search);
+	ex->search = pl_xstrdup(text);
+	free(ex->matches);
+	ex->matches = pl_xcalloc(ex->g->n_ops, sizeof *ex->matches);
+	ex->n_matches = 0;
+	for (int v = 0; v < ex->g->n_ops; v++)
+		if (contains_ci(ex->g->ops[v].name, text) || contains_ci(ex->g->ops[v].type, text))
+			ex->matches[ex->n_matches++] = v;
+	ex->match_pos = -1;
+	if (ex->view != 0 && ex->view != 1)
+		explore_show(ex, 0);
+	search_go(ex, 1);
+}
+
+/* Save the current placement. */
+static void
+save_done(struct explore *ex, const char *path, void *arg)
+{
+	if (path == NULL || *path == '\0')
+		return;
+	char *cause = NULL;
+	if (pl_placement_save_json(ex->cur, ex->g, ex->c, path, &cause) != 0) {
+		explore_message(ex, 1, "not saved: %s", cause);
+		free(cause);
+		return;
+	}
+	free(ex->save_path);
+	ex->save_path = pl_xstrdup(path);
+	ex->dirty = 0;
+	explore_message(ex, 0, "saved the placement of %d ops to %s", ex->g->n_ops, path);
+	if (arg != NULL)	/* saving before quitting */
+		ex->quit = 1;
+}
+
+/* Open a placement file. */
+static void
+open_done(struct explore *ex, const char *path, void *arg)
+{
+	(void)arg;
+	if (path == NULL || *path == '\0')
+		return;
+	char *cause = NULL;
+	struct pl_placement *pl = pl_placement_load_json(path, ex->g, ex->c, &cause);
+	if (pl == NULL) {
+		explore_message(ex, 1, "%s", cause);
+		free(cause);
+		return;
+	}
+	char *src = pl_xasprintf("file %s", path);
+	explore_set_placement(ex, pl, src, 0);
+	free(src);
+	pl_placement_free(pl);
+	ex->dirty = 0;
+	free(ex->save_path);
+	ex->save_path = pl_xstrdup(path);
+	explore_message(ex, 0, "opened %s", path);
+}
+
+/* The default path to save to. */
+static char *
+default_save_path(const struct explore *ex)
+{
+	if (ex->save_path != NULL)
+		return pl_xstrdup(ex->save_path);
+	return pl_xasprintf("%s-%s.placement.json", ex->g->name, ex->c->name);
+}
+
+/* The answer to "unsaved edits" on quit. */
+static void
+quit_done(struct explore *ex, const char *text, void *arg)
+{
+	(void)arg;
+	if (text == NULL)
+		return;
+	if (*text == 'd' || *text == 'y' || *text == 'q') {
+		ex->quit = 1;
+	} else if (*text == 's') {
+		char *path = default_save_path(ex);
+		explore_prompt(ex, PROMPT_TEXT, "Save placement to: ", path, save_done, ex);
+		free(path);
+	}
+}
+
+/* ---- actions ----------------------------------------------------------------- */
+
+/* Switch views. */
+void
+explore_show(struct explore *ex, int i)
+{
+	if (i < 0 || i >= EXPLORE_N_VIEWS)
+		return;
+	ex->view = i;
+	ex->help = 0;
+	if (ex->views[i].cls->shown != NULL)
+		ex->views[i].cls->shown(&ex->views[i]);
+}
+
+/* Perform a named action. */
+int
+explore_action(struct explore *ex, enum tui_action a)
+{
+	if (a == ACT_NONE)
+		return 0;
+	if (ex->help) {
+		switch (a) {
+		case ACT_UP: ex->help_top--; return 1;
+		case ACT_DOWN: ex->help_top++; return 1;
+		case ACT_PAGE_UP: ex->help_top -= 10; return 1;
+		case ACT_PAGE_DOWN: ex->help_top += 10; return 1;
+		case ACT_HOME: ex->help_top = 0; return 1;
+		case ACT_QUIT:
+		case ACT_CANCEL:
+		case ACT_HELP: ex->help = 0; return 1;
+		default:
+			ex->help = 0;
+			break;
+		}
+	}
+	if (!screen_big_enough() && a != ACT_QUIT && a != ACT_REDRAW)
+		return 0;
+	struct view *v = &ex->views[ex->view];
+	if (v->cls->action != NULL && (v->cls->action(v, a) & VIEW_HANDLED))
+		return 1;
+	switch (a) {
+	case ACT_QUIT:
+		if (ex->dirty)
+			explore_prompt(ex, PROMPT_KEY,
+			    "Unsaved edits: (s)ave, (d)iscard and quit, Esc cancel? ", NULL, quit_done, NULL);
+		else
+			ex->quit = 1;
+		return 1;
+	case ACT_HELP:
+		ex->help = 1;
+		ex->help_top = 0;
+		return 1;
+	case ACT_NEXT_VIEW:
+		explore_show(ex, (ex->view + 1) % EXPLORE_N_VIEWS);
+		return 1;
+	case ACT_PREV_VIEW:
+		explore_show(ex, (ex->view + EXPLORE_N_VIEWS - 1) % EXPLORE_N_VIEWS);
+		return 1;
+	case ACT_VIEW_OPS: case ACT_VIEW_TIMELINE: case ACT_VIEW_DEVICES:
+	case ACT_VIEW_PLACETO: case ACT_VIEW_BRKGA: case ACT_VIEW_COMPARE:
+	case ACT_VIEW_EXPORT:
+		explore_show(ex, (int)(a - ACT_VIEW_OPS));
+		return 1;
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		return 1;
+	case ACT_CANCEL:
+		free(ex->msg);
+		ex->msg = NULL;
+		return 1;
+	case ACT_SEARCH:
+		explore_prompt(ex, PROMPT_TEXT, "Search ops: ", ex->search, search_done, NULL);
+		return 1;
+	case ACT_SEARCH_NEXT:
+	case ACT_SEARCH_PREV:
+		if (ex->search == NULL) {
+			explore_prompt(ex, PROMPT_TEXT, "Search ops: ", NULL, search_done, NULL);
+			return 1;
+		}
+		search_go(ex, a == ACT_SEARCH_NEXT ? 1 : -1);
+		return 1;
+	case ACT_CRIT_NEXT: {
+		if (ex->tr == NULL || ex->tr->n_critical == 0)
+			return 1;
+		int k = 0;
+		for (int i = 0; i < ex->tr->n_critical; i++)
+			if (ex->tr->critical[i] == ex->sel_op)
+				k = (i + 1) % ex->tr->n_critical;
+		explore_select(ex, ex->tr->critical[k]);
+		explore_message(ex, 0, "critical path: op %d of %d", k + 1, ex->tr->n_critical);
+		return 1;
+	}
+	case ACT_DEV_NEXT:
+	case ACT_DEV_PREV:
+		if (ex->sel_op < 0) {
+			explore_message(ex, 1, "select an op first");
+			return 1;
+		}
+		{
+			int d = explore_next_device(ex, &ex->sel_op, 1, a == ACT_DEV_NEXT ? 1 : -1);
+			if (d < 0)
+				explore_message(ex, 1, "%s can run on no other device", ex->g->ops[ex->sel_op].name);
+			else
+				explore_move_ops(ex, &ex->sel_op, 1, d);
+		}
+		return 1;
+	case ACT_UNDO:
+		if (ex->n_undo == 0) {
+			explore_message(ex, 0, "nothing to undo");
+			return 1;
+		}
+		{
+			struct pl_placement *pl = ex->undo[--ex->n_undo];
+			explore_set_placement(ex, pl, ex->n_undo > 0 ? "hand edit" : "undo", 0);
+			pl_placement_free(pl);
+			ex->dirty = ex->n_undo > 0;
+			explore_message(ex, 0, "undone (%d more)", ex->n_undo);
+		}
+		return 1;
+	case ACT_SAVE: {
+		char *path = default_save_path(ex);
+		explore_prompt(ex, PROMPT_TEXT, "Save placement to: ", path, save_done, NULL);
+		free(path);
+		return 1;
+	}
+	case ACT_OPEN:
+		explore_prompt(ex, PROMPT_TEXT, "Open placement: ", ex->save_path, open_done, NULL);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* A mouse event at screen (y, x). */
+static int
+mouse_event(struct explore *ex, int y, int x, mmask_t b)
+{
+	if (b & BUTTON4_PRESSED)
+		return explore_action(ex, ACT_UP);
+	if (b & BUTTON5_PRESSED)
+		return explore_action(ex, ACT_DOWN);
+	if (!screen_big_enough())
+		return 0;
+	if (y == 0) {
+		for (int i = 0; i < EXPLORE_N_VIEWS; i++) {
+			int tx, tw = tab_layout(i, &tx);
+			if (x >= tx && x < tx + tw) {
+				explore_show(ex, i);
+				return 1;
+			}
+		}
+		return 0;
+	}
+	struct view *v = &ex->views[ex->view];
+	const struct view_rect *r = &v->last;
+	if (ex->help || v->cls->click == NULL)
+		return 0;
+	if (y >= r->y && y < r->y + r->h && x >= r->x && x < r->x + r->w)
+		return v->cls->click(v, y - r->y, x - r->x) != 0;
+	return 0;
+}
+
+/* Handle one key. */
+int
+explore_key(struct explore *ex, int key)
+{
+	if (key == KEY_RESIZE) {
+		explore_resize(ex);
+		return 1;
+	}
+	if (ex->prompt != PROMPT_NONE) {
+		prompt_key(ex, key);
+		return 1;
+	}
+	if (key == KEY_MOUSE) {
+		MEVENT ev;
+		if (getmouse(&ev) != OK)
+			return 0;
+		return mouse_event(ex, ev.y, ev.x, ev.bstate);
+	}
+	if (key == '\n')
+		key = '\r';
+	enum tui_action a = tui_action_for_key(key, ex->view);
+	if (a == ACT_NONE)
+		return 0;
+	return explore_action(ex, a);
+}
+
+/* Time slices for the views' background work. */
+int
+explore_tick(struct explore *ex, double deadline)
+{
+	int more = 0;
+	for (int i = 0; i < EXPLORE_N_VIEWS; i++) {
+		struct view *v = &ex->views[i];
+		if (v->cls->tick != NULL && v->cls->tick(v, deadline))
+			more = 1;
+	}
+	ex->busy = more;
+	return more;
+}
+
+/* The main loop. */
+int
+explore_run(struct explore *ex)
+{
+	int need_draw = 1, busy = 1;
+	while (!ex->quit) {
+		if (need_draw) {
+			explore_draw(ex);
+			doupdate();
+			need_draw = 0;
+		}
+		wtimeout(stdscr, busy ? 0 : 500);
+		int ch = wgetch(stdscr);
+		if (ch != ERR) {
+			need_draw |= explore_key(ex, ch);
+			busy = 1;
+			continue;
+		}
+		if (busy) {
+			int was = ex->busy;
+			busy = explore_tick(ex, explore_now() + EXPLORE_SLICE_S);
+			if (busy || was)
+				need_draw = 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- the action table (action.h) ------------------------------------------ */
+
+const struct tui_action_def tui_actions[] = {
+#define ACT_X(e, n, w, k1, k2, h) { ACT_##e, n, w, k1, k2, h },
+	TUI_ACTIONS(ACT_X)
+#undef ACT_X
+};
+
+/* The action of a key in a view: the view's own row first, then AV_ALL. */
+enum tui_action
+tui_action_for_key(int key, int view)
+{
+	unsigned bit = 1u << view;
+	enum tui_action global = ACT_NONE;
+	for (int i = 0; i < ACT_COUNT - 1; i++) {
+		const struct tui_action_def *a = &tui_actions[i];
+		if (a->key != key && (a->alt == 0 || a->alt != key))
+			continue;
+		if (a->where == AV_ALL) {
+			if (global == ACT_NONE)
+				global = a->action;
+		} else if (a->where & bit)
+			return a->action;
+	}
+	return global;
+}
+
+/* An action by its name. */
+enum tui_action
+tui_action_by_name(const char *name)
+{
+	for (int i = 0; i < ACT_COUNT - 1; i++)
+		if (strcmp(tui_actions[i].name, name) == 0)
+			return tui_actions[i].action;
+	return ACT_NONE;
+}
+
+const char *
+tui_action_name(enum tui_action a)
+{
+	if (a <= ACT_NONE || a >= ACT_COUNT)
+		return "none";
+	return tui_actions[a - 1].name;
+}
+
+/* Printable key name. */
+const char *
+tui_key_name(int key, char *buf, int len)
+{
+	static const struct { int key; const char *name; } named[] = {
+		{ '\t', "Tab" }, { KEY_BTAB, "S-Tab" }, { ' ', "Space" },
+		{ '\r', "Enter" }, { KEY_ENTER, "Enter" }, { 27, "Esc" },
+		{ KEY_UP, "Up" }, { KEY_DOWN, "Down" }, { KEY_LEFT, "Left" },
+		{ KEY_RIGHT, "Right" }, { KEY_PPAGE, "PgUp" }, { KEY_NPAGE, "PgDn" },
+		{ KEY_HOME, "Home" }, { KEY_END, "End" }, { KEY_F(1), "F1" },
+	};
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (named[i].key == key) {
+			snprintf(buf, len, "%s", named[i].name);
+			return buf;
+		}
+	if (key > 0 && key < 32)
+		snprintf(buf, len, "^%c", key + '@');
+	else if (key >= 32 && key < 127)
+		snprintf(buf, len, "%c", key);
+	else
+		snprintf(buf, len, "#%d", key);
+	return buf;
+}

@@ -1,0 +1,157 @@
+/*
+ * explore — the explorer's shared state and its one main loop.
+ *
+ * The state is what every view shows: the graph on its cluster, the
+ * current placement (the one the user edits, saves and compares), its
+ * simulated trace, the selected op, the search, and the messages.  Views
+ * read it and change it only through the functions below, so a selection
+ * or a new placement is seen everywhere at once.
+ *
+ * The main loop (explore_run) waits for a key with a short timeout while
+ * any view has background work (a placer running), and between keys gives
+ * the views time slices of EXPLORE_SLICE_S to step their placers; so keys
+ * answer within about one slice plus one placer step.  KEY_RESIZE, mouse
+ * events, prompts and help are handled here, in one place each.
+ *
+ * Invariant: cur is always a valid placement (pl_placement_check passes)
+ * and tr is its trace under sim; dirty is 1 exactly when cur holds hand
+ * edits not yet saved.
+ *
+ * Ownership: explore_close() frees everything explore_open() made.
+ */
+#ifndef TUI_EXPLORE_H
+#define TUI_EXPLORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "action.h"
+#include "cluster.h"
+#include "graph.h"
+#include "placement.h"
+#include "problem.h"
+#include "sim.h"
+#include "view.h"
+
+#define EXPLORE_SLICE_S 0.040	/* background work per slice */
+#define EXPLORE_N_VIEWS 7
+#define EXPLORE_UNDO 64
+
+struct explore_opts {
+	const char *graph_path;		/* NULL: the default sample */
+	const char *cluster;		/* NULL: PL_DEFAULT_CLUSTER */
+	const char *placement_path;	/* -p FILE, or NULL */
+	const char *sim;		/* "native" (default) or "placeto" */
+	int demo;			/* teaching mode */
+	uint64_t seed;
+	int threads;			/* for placers; <= 0: one per core */
+	int fixed_clock;		/* tests: wall-clock figures as "-" */
+};
+
+enum explore_prompt_kind { PROMPT_NONE, PROMPT_TEXT, PROMPT_KEY };
+
+struct explore;
+struct pl_compare;
+typedef void explore_prompt_fn(struct explore *ex, const char *text, void *arg);
+
+struct explore {
+	struct explore_opts opts;
+	struct pl_graph *g;
+	struct pl_cluster *c;
+	struct pl_problem *p;
+	struct pl_sim_opts sim;
+	struct pl_bounds bounds;
+
+	struct pl_placement *cur;	/* the current placement */
+	struct pl_trace *tr;		/* its trace */
+	char *source;			/* where cur came from: "expert", "file x" */
+	double prev_us;			/* makespan before the last change */
+	int dirty;
+	char *save_path;
+	int sel_op;			/* -1: none */
+
+	struct pl_placement *undo[EXPLORE_UNDO];
+	int n_undo;
+
+	struct view views[EXPLORE_N_VIEWS];
+	int view;			/* index of the current view */
+
+	int help;			/* help screen shown */
+	int help_top;
+
+	enum explore_prompt_kind prompt;
+	char *prompt_label;
+	char prompt_buf[512];
+	int prompt_len;
+	explore_prompt_fn *prompt_done;
+	void *prompt_arg;
+
+	char *msg;
+	int msg_error;
+
+	char *search;
+	int *matches;
+	int n_matches;
+	int match_pos;
+
+	struct pl_compare *cmp;		/* the Compare view's table (it owns it) */
+
+	int quit;
+	int busy;			/* a view reported more work last tick */
+	unsigned long redraws;
+};
+
+/* Load graph, cluster and placement, make the views.  -1 + *cause. */
+int explore_open(struct explore *ex, const struct explore_opts *o, char **cause);
+void explore_close(struct explore *ex);
+
+/* Run the interactive loop on the terminal until quit; exit status. */
+int explore_run(struct explore *ex);
+
+/* Draw everything into stdscr (wnoutrefresh; the caller calls doupdate). */
+void explore_draw(struct explore *ex);
+/* Handle one key (including KEY_RESIZE and KEY_MOUSE).  Returns 1 if the
+ * screen should be redrawn. */
+int explore_key(struct explore *ex, int key);
+/* Perform a named action as if its key had been pressed. */
+int explore_action(struct explore *ex, enum tui_action a);
+/* Give views background time until deadline; 1 if work remains. */
+int explore_tick(struct explore *ex, double deadline);
+/* Handle a terminal resize (the one place that does). */
+void explore_resize(struct explore *ex);
+
+/* ---- for views -------------------------------------------------------- */
+
+/* Monotonic seconds. */
+double explore_now(void);
+/* Select an op everywhere (-1 for none). */
+void explore_select(struct explore *ex, int op);
+/* Replace the current placement (copied) and resimulate.  edit: a hand
+ * edit (marks dirty and can be undone); source names where it came from. */
+void explore_set_placement(struct explore *ex, const struct pl_placement *pl,
+    const char *source, int edit);
+/* Move ops (and their colocation groups) to device d, as one hand edit.
+ * Returns the number of ops moved (0 when d is not allowed for them). */
+int explore_move_ops(struct explore *ex, const int *ops, int n, int d);
+/* The next (dir 1) or previous (-1) device allowed for every op of the
+ * list, starting from the device of ops[0]; -1 if none. */
+int explore_next_device(struct explore *ex, const int *ops, int n, int dir);
+/* Status line message (printf); error messages are shown highlighted. */
+void explore_message(struct explore *ex, int error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Ask for a line of text (or one key for PROMPT_KEY); done is called with
+ * the text (NULL when cancelled). */
+void explore_prompt(struct explore *ex, enum explore_prompt_kind kind,
+    const char *label, const char *initial, explore_prompt_fn *done, void *arg);
+/* Switch to view i. */
+void explore_show(struct explore *ex, int i);
+/* Wall-clock seconds as text ("-" in fixed-clock mode). */
+const char *explore_fmt_wall(const struct explore *ex, char *buf, int len,
+    double s);
+/* Short device label: "gpu:0" from "/gpu:0". */
+const char *explore_dev_label(const struct explore *ex, int d);
+
+/* Name of view i's class. */
+const char *explore_view_name(int i);
+
+#endif

@@ -1,0 +1,424 @@
+/*
+ * screen — terminal start/restore, colour roles and drawing helpers.
+ * Invariant: see screen.h; `started` is 1 exactly while curses owns the
+ * terminal, and only screen_start()/screen_stop() change it.
+ */
+#include "config.h"
+
+#include "screen.h"
+
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "viz/palette.h"
+#include "xmalloc.h"
+
+static volatile sig_atomic_t started;
+static int hooks_installed;
+static enum scr_mode mode = SCR_MONO;
+static int utf8;
+
+/* Colour pairs: roles from 1, device text from DEV_FG, blocks from DEV_BG. */
+#define PAIR_DEV_FG 32
+#define PAIR_DEV_BG (PAIR_DEV_FG + PLV_PALETTE_SIZE)
+
+static const struct {
+	short fg, bg;
+	attr_t mono;
+} roles[SCR_ROLE_COUNT] = {
+#define SCR_X(e, f, b, m) [SCR_##e] = { f, b, m },
+	SCR_ROLES(SCR_X)
+#undef SCR_X
+};
+
+/* Restore on a signal, then die of it. */
+static void
+on_signal(int sig)
+{
+	screen_stop();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Restore at exit. */
+static void
+on_exit_hook(void)
+{
+	screen_stop();
+}
+
+/* Restore before an allocation failure aborts. */
+static void
+on_alloc_fail(void)
+{
+	screen_stop();
+}
+
+/* Whether a hex colour is dark (text on it should be white). */
+static int
+hex_dark(const char *hex)
+{
+	unsigned r = 0, g = 0, b = 0;
+	if (hex == NULL || sscanf(hex, "#%2x%2x%2x", &r, &g, &b) != 3)
+		return 0;
+	return 0.299 * r + 0.587 * g + 0.114 * b < 110;
+}
+
+/* Pick the colour mode and set up the pairs. */
+void
+screen_colours(void)
+{
+	const char *nc = getenv("NO_COLOR");
+	mode = SCR_MONO;
+	if ((nc == NULL || *nc == '\0') && has_colors()) {
+		start_color();
+		use_default_colors();
+		mode = COLORS >= 256 ? SCR_COLOR256 : SCR_COLOR8;
+	}
+	if (mode == SCR_MONO)
+		return;
+	for (int r = 1; r < SCR_ROLE_COUNT; r++)
+		init_pair((short)r, roles[r].fg, roles[r].bg);
+	for (int d = 0; d < PLV_PALETTE_SIZE; d++) {
+		const struct plv_colour *c = &plv_palette[d];
+		short col = mode == SCR_COLOR256 ? (short)c->xterm256 : (short)c->curses8;
+		short text = hex_dark(c->hex) || (mode == SCR_COLOR8 &&
+		    (c->curses8 == COLOR_BLUE || c->curses8 == COLOR_RED ||
+		    c->curses8 == COLOR_MAGENTA)) ? COLOR_WHITE : COLOR_BLACK;
+		init_pair((short)(PAIR_DEV_FG + d), col, -1);
+		init_pair((short)(PAIR_DEV_BG + d), text, col);
+	}
+}
+
+enum scr_mode
+screen_mode(void)
+{
+	return mode;
+}
+
+/* Start curses and install the restore hooks. */
+void
+screen_start(SCREEN *sp)
+{
+	setlocale(LC_ALL, "");
+	const char *cs = nl_langinfo(CODESET);
+	utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
+	if (sp == NULL) {
+		if (initscr() == NULL) {
+			fprintf(stderr, "placelab: cannot start the terminal\n");
+			exit(2);
+		}
+	} else
+		set_term(sp);
+	started = 1;
+	if (!hooks_installed) {
+		hooks_installed = 1;
+		atexit(on_exit_hook);
+		pl_alloc_set_fail_hook(on_alloc_fail);
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGHUP, on_signal);
+		signal(SIGQUIT, on_signal);
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED |
+	    BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
+	screen_colours();
+}
+
+/* Give the terminal back (once). */
+void
+screen_stop(void)
+{
+	if (!started)
+		return;
+	started = 0;
+	endwin();
+}
+
+/* Attribute of a role. */
+attr_t
+screen_attr(enum scr_role r)
+{
+	if (mode == SCR_MONO)
+		return roles[r].mono;
+	if (r == SCR_NORMAL)
+		return A_NORMAL;
+	attr_t extra = 0;
+	if (r == SCR_CRITICAL || r == SCR_OOM || r == SCR_KEY || r == SCR_HEADER ||
+	    r == SCR_TAB_ON || r == SCR_GOOD || r == SCR_BAD || r == SCR_ERROR)
+		extra = A_BOLD;
+	return COLOR_PAIR(r) | extra;
+}
+
+/* Device text colour. */
+attr_t
+screen_dev_fg(int d)
+{
+	if (mode == SCR_MONO || d < 0)
+		return A_NORMAL;
+	return COLOR_PAIR(PAIR_DEV_FG + d % PLV_PALETTE_SIZE) | A_BOLD;
+}
+
+/* Device block colour. */
+attr_t
+screen_dev_block(int d)
+{
+	if (d < 0)
+		return A_DIM;
+	if (mode == SCR_MONO)
+		return A_REVERSE;
+	return COLOR_PAIR(PAIR_DEV_BG + d % PLV_PALETTE_SIZE);
+}
+
+/* Monochrome device glyph. */
+int
+screen_dev_glyph(int d)
+{
+	if (d < 0)
+		return '?';
+	if (d < 10)
+		return '0' + d;
+	return 'a' + (d - 10) % 26;
+}
+
+/* Minimum size check. */
+int
+screen_big_enough(void)
+{
+	return COLS >= SCR_MIN_COLS && LINES >= SCR_MIN_ROWS;
+}
+
+int
+screen_utf8(void)
+{
+	return utf8;
+}
+
+/* Draw UTF-8 text clipped to width columns. */
+int
+screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
+{
+	if (width <= 0)
+		return 0;
+	int used = 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	wmove(w, y, x);
+	const char *p = s != NULL ? s : "";
+	size_t left = strlen(p);
+	while (left > 0 && used < width) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, p, left, &st);
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			memset(&st, 0, sizeof st);
+			wc = L'?';
+			n = 1;
+		} else if (n == 0)
+			break;
+		int cw = wcwidth(wc);
+		if (cw < 0) {
+			wc = L'?';
+			cw = 1;
+		}
+		if (used + cw > width)
+			break;
+		if (wc < 128)
+			waddch(w, (chtype)wc);
+		else {
+			wchar_t ws[2] = { wc, 0 };
+			waddnwstr(w, ws, 1);
+		}
+		used += cw;
+		p += n;
+		left -= n;
+	}
+	if (pad)
+		for (; used < width; used++)
+			waddch(w, ' ');
+	return used;
+}
+
+/* printf then screen_put. */
+int
+screen_printf(WINDOW *w, int y, int x, int width, int pad, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return screen_put(w, y, x, width, pad, buf);
+}
+
+/* Word-wrap text (UTF-8 counted per byte for breaking, per column for
+ * drawing; explanations are mostly ASCII). */
+int
+screen_wrap(WINDOW *w, int y, int x, int h, int width, const char *text)
+{
+	int row = 0;
+	const char *p = text;
+	while (*p != '\0' && row < h) {
+		while (*p == ' ')
+			p++;
+		const char *nl = strchr(p, '\n');
+		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		size_t cut = len;
+		if ((int)len > width) {
+			cut = (size_t)width;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = (size_t)width;
+		}
+		char line[1024];
+		if (cut >= sizeof line)
+			cut = sizeof line - 1;
+		memcpy(line, p, cut);
+		line[cut] = '\0';
+		screen_put(w, y + row, x, width, 1, line);
+		row++;
+		p += cut;
+		if (nl != NULL && p == nl)
+			p++;
+	}
+	return row;
+}
+
+/* A horizontal rule. */
+void
+screen_hline(WINDOW *w, int y, int x, int width)
+{
+	for (int i = 0; i < width; i++) {
+		if (utf8)
+			mvwaddnwstr(w, y, x + i, L"─", 1);
+		else
+			mvwaddch(w, y, x + i, '-');
+	}
+}
+
+/* A vertical rule. */
+void
+screen_vline(WINDOW *w, int y, int x, int height)
+{
+	for (int i = 0; i < height; i++) {
+		if (utf8)
+			mvwaddnwstr(w, y + i, x, L"│", 1);
+		else
+			mvwaddch(w, y + i, x, '|');
+	}
+}
+
+/* Fill a run of cells. */
+void
+screen_fill(WINDOW *w, int y, int x, int width, chtype ch)
+{
+	if (width > 0)
+		mvwhline(w, y, x, ch, width);
+}
+
+/* Partial-block glyphs, eighths 1..7 (left aligned). */
+static const wchar_t hblocks[8] = { L' ', L'▏', L'▎', L'▍', L'▌', L'▋', L'▊', L'▉' };
+/* Vertical eighths 0..8. */
+static const wchar_t vblocks[9] = { L' ', L'▁', L'▂', L'▃', L'▄', L'▅', L'▆', L'▇', L'█' };
+
+/* A horizontal bar. */
+void
+screen_bar(WINDOW *w, int y, int x, int width, double frac, attr_t on, attr_t off)
+{
+	if (width <= 0)
+		return;
+	if (!(frac > 0))
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	int eighths = (int)(frac * width * 8 + 0.5);
+	int full = eighths / 8, part = eighths % 8;
+	wmove(w, y, x);
+	for (int i = 0; i < width; i++) {
+		if (i < full) {
+			if (utf8 && mode != SCR_MONO) {
+				wattr_on(w, on & ~A_REVERSE, NULL);
+				waddnwstr(w, L"█", 1);
+				wattr_off(w, on & ~A_REVERSE, NULL);
+			} else {
+				wattr_on(w, on | A_REVERSE, NULL);
+				waddch(w, mode == SCR_MONO ? '#' : ' ');
+				wattr_off(w, on | A_REVERSE, NULL);
+			}
+		} else if (i == full && part > 0 && utf8) {
+			wattr_on(w, on & ~A_REVERSE, NULL);
+			waddnwstr(w, &hblocks[part], 1);
+			wattr_off(w, on & ~A_REVERSE, NULL);
+		} else {
+			wattr_on(w, off, NULL);
+			waddch(w, utf8 ? ' ' : '.');
+			wattr_off(w, off, NULL);
+		}
+	}
+}
+
+/* One sparkline cell. */
+void
+screen_vcell(WINDOW *w, int y, int x, int level, attr_t a)
+{
+	if (level < 0)
+		level = 0;
+	if (level > 8)
+		level = 8;
+	wattr_on(w, a, NULL);
+	if (utf8)
+		mvwaddnwstr(w, y, x, &vblocks[level], 1);
+	else
+		mvwaddch(w, y, x, level == 0 ? ' ' : level < 4 ? '.' : level < 8 ? ':' : '#');
+	wattr_off(w, a, NULL);
+}
+
+/* Time with a unit. */
+const char *
+screen_fmt_us(char *buf, int len, double us)
+{
+	if (!(us == us))
+		snprintf(buf, len, "-");
+	else if (us == 0)
+		snprintf(buf, len, "0");
+	else if (us >= 1e300)
+		snprintf(buf, len, "inf");
+	else if (us >= 1e6)
+		snprintf(buf, len, "%.2f s", us / 1e6);
+	else if (us >= 1e3)
+		snprintf(buf, len, "%.2f ms", us / 1e3);
+	else
+		snprintf(buf, len, "%.1f us", us);
+	return buf;
+}
+
+/* Bytes with a binary unit. */
+const char *
+screen_fmt_bytes(char *buf, int len, int64_t b)
+{
+	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)b;
+	int u = 0;
+	while ((v >= 1024 || v <= -1024) && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%lld B", (long long)b);
+	else
+		snprintf(buf, len, "%.1f %s", v, units[u]);
+	return buf;
+}

@@ -1,0 +1,114 @@
+/*
+ * screen — the terminal: start and restore curses, colours as semantic
+ * roles, the device palette, and a few drawing helpers every view uses.
+ *
+ * Colours are never named by the views: a view asks for a role
+ * (SCR_TITLE, SCR_CRITICAL, ...) or a device colour, and this module maps
+ * it to a colour pair on a colour terminal, or to plain attributes (bold,
+ * reverse, underline) on a monochrome one or when NO_COLOR is set.  Device
+ * colours come from viz/palette.h so the explorer and the exports agree:
+ * xterm-256 indexes when the terminal has 256 colours, the nearest of the
+ * eight basic colours otherwise.
+ *
+ * Invariant: after screen_start() returns, the terminal is restored by
+ * screen_stop(), by exit() (atexit), by SIGINT/SIGTERM/SIGHUP and by an
+ * allocation failure (pl_alloc_set_fail_hook) — whichever comes first; a
+ * second restore is a no-op.
+ */
+#ifndef TUI_SCREEN_H
+#define TUI_SCREEN_H
+
+#include <curses.h>
+#include <stdint.h>
+
+/* Semantic roles: X(enum, fg, bg, mono attribute). */
+#define SCR_ROLES(X) \
+	X(NORMAL,   -1, -1, A_NORMAL) \
+	X(TITLE,    COLOR_BLACK, COLOR_CYAN, A_REVERSE) \
+	X(TAB,      COLOR_BLACK, COLOR_CYAN, A_REVERSE) \
+	X(TAB_ON,   COLOR_WHITE, COLOR_BLUE, A_BOLD) \
+	X(STATUS,   COLOR_BLACK, COLOR_WHITE, A_REVERSE) \
+	X(SELECT,   COLOR_BLACK, COLOR_YELLOW, A_REVERSE) \
+	X(HEADER,   COLOR_CYAN, -1, A_BOLD | A_UNDERLINE) \
+	X(DIM,      COLOR_BLUE, -1, A_DIM) \
+	X(CRITICAL, COLOR_RED, -1, A_BOLD) \
+	X(OOM,      COLOR_WHITE, COLOR_RED, A_REVERSE | A_BOLD | A_BLINK) \
+	X(GOOD,     COLOR_GREEN, -1, A_BOLD) \
+	X(BAD,      COLOR_RED, -1, A_BOLD) \
+	X(KEY,      COLOR_YELLOW, -1, A_BOLD) \
+	X(BAR,      COLOR_GREEN, -1, A_REVERSE) \
+	X(BAR_ALT,  COLOR_MAGENTA, -1, A_BOLD) \
+	X(DEMO,     COLOR_BLACK, COLOR_GREEN, A_REVERSE) \
+	X(ERROR,    COLOR_WHITE, COLOR_RED, A_REVERSE | A_BOLD)
+
+enum scr_role {
+#define SCR_X(e, f, b, m) SCR_##e,
+	SCR_ROLES(SCR_X)
+#undef SCR_X
+	SCR_ROLE_COUNT
+};
+
+/* The minimum size the explorer draws in. */
+#define SCR_MIN_COLS 80
+#define SCR_MIN_ROWS 24
+
+/* Colour modes. */
+enum scr_mode { SCR_MONO, SCR_COLOR8, SCR_COLOR256 };
+
+/*
+ * Start curses on the controlling terminal (initscr) or, for tests, on a
+ * given SCREEN already created with newterm() (pass it; NULL = initscr).
+ * Sets cbreak, noecho, keypad, mouse, colours (NO_COLOR honoured), and
+ * installs the restore hooks.
+ */
+void screen_start(SCREEN *sp);
+/* Restore the terminal (idempotent, async-signal tolerant). */
+void screen_stop(void);
+/* Re-read the colour mode (e.g. after NO_COLOR changes in a test). */
+void screen_colours(void);
+enum scr_mode screen_mode(void);
+
+/* The attribute for a role. */
+attr_t screen_attr(enum scr_role r);
+/* Foreground attribute of device d's colour (text in the device colour). */
+attr_t screen_dev_fg(int d);
+/* A block in device d's colour (background), for bars and Gantt blocks. */
+attr_t screen_dev_block(int d);
+/* The glyph that marks device d in monochrome (0-9 then a-z). */
+int screen_dev_glyph(int d);
+
+/* Whether the terminal is at least the minimum size. */
+int screen_big_enough(void);
+
+/* ---- drawing helpers ------------------------------------------------ */
+
+/* Print at (y, x) at most w columns (UTF-8 text), padding with spaces to w
+ * when pad is set.  Returns the columns written. */
+int screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s);
+/* printf version of screen_put. */
+int screen_printf(WINDOW *w, int y, int x, int width, int pad,
+    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Horizontal and vertical rules (box-drawing characters on UTF-8). */
+void screen_hline(WINDOW *w, int y, int x, int width);
+void screen_vline(WINDOW *w, int y, int x, int height);
+/* Fill w columns at (y, x) with a character. */
+void screen_fill(WINDOW *w, int y, int x, int width, chtype ch);
+/* A horizontal bar of `width` cells filled to frac (0..1), eighth-block
+ * resolution on a UTF-8 terminal. */
+void screen_bar(WINDOW *w, int y, int x, int width, double frac, attr_t on,
+    attr_t off);
+/* One cell of a vertical sparkline: level 0..8 (eighths). */
+void screen_vcell(WINDOW *w, int y, int x, int level, attr_t a);
+/* Word-wrap text into the rectangle (y, x, h, w); returns rows used. */
+int screen_wrap(WINDOW *w, int y, int x, int h, int width, const char *text);
+/* Whether the locale can show UTF-8 block characters. */
+int screen_utf8(void);
+
+/* ---- formatting ------------------------------------------------------ */
+
+/* "12.3 us", "4.56 ms", "1.23 s" into buf. */
+const char *screen_fmt_us(char *buf, int len, double us);
+/* "512 B", "3.4 KiB", "1.2 GiB". */
+const char *screen_fmt_bytes(char *buf, int len, int64_t b);
+
+#endif

@@ -1,0 +1,277 @@
+/*
+ * view-brkga — watch REGAL's genetic algorithm evolve: run, pause or step
+ * one generation; best, mean and worst fitness per generation as a chart,
+ * the population's diversity, evaluations so far, and the elite's run
+ * times.  While it runs, each new best becomes the explorer's current
+ * placement, so the other views show it.
+ *
+ * Invariant: the view reads the placer only through core/placers/brkga.h
+ * and the generic placer fields; it never changes the placer except by
+ * stepping it.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+#include "placer.h"
+#include "placers/brkga.h"
+#include "screen.h"
+#include "view.h"
+#include "xmalloc.h"
+
+struct brkga_view {
+	struct explore *ex;
+	struct view_run run;
+	double *series[3];	/* best, mean, worst */
+	double *div;
+	int cap;
+	double start_us;	/* the explorer's run time when the run began */
+};
+
+static void *
+bv_init(struct explore *ex)
+{
+	struct brkga_view *b = pl_xcalloc(1, sizeof *b);
+	b->ex = ex;
+	view_run_init(&b->run, ex, "brkga", NULL);
+	b->run.follow = 1;
+	return b;
+}
+
+static void
+bv_free(void *priv)
+{
+	struct brkga_view *b = priv;
+	view_run_free(&b->run);
+	for (int i = 0; i < 3; i++)
+		free(b->series[i]);
+	free(b->div);
+	free(b);
+}
+
+/* Copy the history into chart series; returns its length. */
+static int
+history(struct brkga_view *b, const struct pl_brkga_gen **hp)
+{
+	int n = 0;
+	const struct pl_brkga_gen *h = b->run.pl != NULL ? pl_brkga_history(b->run.pl, &n) : NULL;
+	*hp = h;
+	if (n > b->cap) {
+		b->cap = n * 2;
+		for (int i = 0; i < 3; i++)
+			b->series[i] = pl_xreallocarray(b->series[i], b->cap, sizeof(double));
+		b->div = pl_xreallocarray(b->div, b->cap, sizeof(double));
+	}
+	for (int i = 0; i < n; i++) {
+		b->series[0][i] = h[i].best;
+		b->series[1][i] = h[i].mean;
+		b->series[2][i] = h[i].worst;
+		b->div[i] = h[i].diversity;
+	}
+	return n;
+}
+
+/* Whether the objective is a time (runtime objective). */
+static int
+objective_is_time(const struct brkga_view *b)
+{
+	if (b->run.pl == NULL || !pl_options_has(b->run.pl->opts, "objective"))
+		return 1;
+	return strcmp(pl_opt_str(b->run.pl->opts, "objective"), "runtime") == 0;
+}
+
+/* Draw the view. */
+static void
+bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
+{
+	struct brkga_view *b = v->priv;
+	struct explore *ex = b->ex;
+	char a1[32], a2[32], a3[32];
+	int y = r->y;
+	if (b->run.cls == NULL) {
+		screen_put(w, y, r->x, r->w, 1, "BRKGA is not in this build.");
+		return;
+	}
+	struct pl_placer *pl = b->run.pl;
+	const struct pl_brkga_gen *h = NULL;
+	int n = history(b, &h);
+	/* status line */
+	wattrset(w, A_BOLD);
+	int x = screen_put(w, y, r->x, r->w, 0, "BRKGA ");
+	wattrset(w, A_NORMAL);
+	if (pl == NULL)
+		x += screen_put(w, y, r->x + x, r->w - x, 0, "not started: n steps one generation, Space runs");
+	else {
+		const char *state = pl->done ? "done" : b->run.running ? "running" : "paused";
+		wattrset(w, screen_attr(pl->done ? SCR_GOOD : b->run.running ? SCR_KEY : SCR_DIM));
+		x += screen_printf(w, y, r->x + x, r->w - x, 0, "[%s] ", state);
+		wattrset(w, A_NORMAL);
+		x += screen_printf(w, y, r->x + x, r->w - x, 0, "generation %d  %ld evals  %s",
+		    n > 0 ? h[n - 1].gen : 0, pl->evals, explore_fmt_wall(ex, a1, sizeof a1, pl->search_s));
+		if (pl->best != NULL) {
+			wattrset(w, A_BOLD);
+			x += screen_printf(w, y, r->x + x, r->w - x, 0, "  best %s",
+			    screen_fmt_us(a2, sizeof a2, pl->best_res.makespan_us));
+			wattrset(w, A_NORMAL);
+			if (pl->best_res.oom_mask) {
+				wattrset(w, screen_attr(SCR_OOM));
+				x += screen_put(w, y, r->x + x, r->w - x, 0, " OOM ");
+				wattrset(w, A_NORMAL);
+			}
+			if (b->start_us > 0)
+				screen_printf(w, y, r->x + x, r->w - x, 0, " (%+.1f%% vs start)",
+				    (pl->best_res.makespan_us - b->start_us) / b->start_us * 100);
+		}
+	}
+	y++;
+	if (b->run.error != NULL) {
+		wattrset(w, screen_attr(SCR_ERROR));
+		screen_put(w, y++, r->x, r->w, 1, b->run.error);
+		wattrset(w, A_NORMAL);
+	}
+	struct pl_brkga_layout lay;
+	memset(&lay, 0, sizeof lay);
+	if (pl != NULL) {
+		pl_brkga_layout(pl, &lay);
+		wattrset(w, screen_attr(SCR_DIM));
+		screen_printf(w, y++, r->x, r->w, 1,
+		    "%d population%s of %d (elite %d, mutants %d), %ld genes, objective %s, seed %llu",
+		    lay.n_pops, lay.n_pops == 1 ? "" : "s", lay.pop_size, lay.n_elite, lay.n_mutants,
+		    lay.n_genes, pl_options_has(pl->opts, "objective") ? pl_opt_str(pl->opts, "objective") : "runtime",
+		    (unsigned long long)ex->opts.seed);
+		wattrset(w, A_NORMAL);
+	}
+	/* chart (left) and elite (right) */
+	int bottom = r->y + r->h - 3;
+	int ew = r->w >= 100 ? 34 : 26;
+	struct view_rect cr = { y, r->x, bottom - y, r->w - ew - 1 };
+	const double *ys[3] = { b->series[2], b->series[1], b->series[0] };
+	int roles[3] = { SCR_DIM, SCR_BAR_ALT, SCR_GOOD };
+	wattrset(w, screen_attr(SCR_HEADER));
+	screen_put(w, y, r->x + 11, cr.w - 11, 1, "fitness per generation:  * best  o mean  . worst");
+	wattrset(w, A_NORMAL);
+	cr.y++;
+	cr.h--;
+	if (n > 0)
+		view_chart(w, &cr, 3, ys, n, roles, ".o*", objective_is_time(b));
+	else
+		view_chart(w, &cr, 0, ys, 0, roles, ".o*", 1);
+	int ex0 = r->x + r->w - ew;
+	wattrset(w, screen_attr(SCR_HEADER));
+	screen_put(w, y, ex0, ew, 1, "elite (population 1)");
+	wattrset(w, A_NORMAL);
+	for (int rank = 0; pl != NULL && rank < lay.n_elite && y + 1 + rank < bottom; rank++) {
+		double fit;
+		int oom;
+		if (pl_brkga_chromosome(pl, 0, rank, &fit, &oom) == NULL)
+			break;
+		int yy = y + 1 + rank;
+		screen_printf(w, yy, ex0, 5, 1, "%3d.", rank + 1);
+		wattrset(w, rank == 0 ? screen_attr(SCR_GOOD) : A_NORMAL);
+		if (objective_is_time(b))
+			screen_printf(w, yy, ex0 + 5, 11, 1, "%10s", screen_fmt_us(a1, sizeof a1, fit));
+		else
+			screen_printf(w, yy, ex0 + 5, 11, 1, "%10.4g", fit);
+		wattrset(w, A_NORMAL);
+		if (oom) {
+			wattrset(w, screen_attr(SCR_OOM));
+			screen_put(w, yy, ex0 + 17, 5, 0, " OOM ");
+			wattrset(w, A_NORMAL);
+		} else if (b->series[0] != NULL && n > 0 && isfinite(h[n - 1].best) && h[n - 1].best > 0)
+			screen_bar(w, yy, ex0 + 17, ew - 18, h[n - 1].best / fit, screen_attr(SCR_BAR), A_NORMAL);
+	}
+	/* diversity and the last generation */
+	y = bottom;
+	if (n > 0) {
+		const struct pl_brkga_gen *g = &h[n - 1];
+		screen_printf(w, y, r->x, r->w, 1, "diversity %.3f (uniform 0.289)  %d of the last generation out of memory",
+		    g->diversity, g->n_oom);
+		int x0 = r->x + r->w - 24;
+		for (int i = 0; i < 22 && i < n; i++) {
+			int k = n - 22 + i;
+			if (k < 0)
+				continue;
+			screen_vcell(w, y, x0 + i, (int)(b->div[k] / 0.289 * 8 + 0.5), screen_attr(SCR_BAR_ALT));
+		}
+		y++;
+		screen_printf(w, y, r->x, r->w, 1, "best so far: %s, fullest device %s   mean %s  worst %s",
+		    screen_fmt_us(a1, sizeof a1, g->best_makespan_us),
+		    screen_fmt_bytes(a2, sizeof a2, g->best_peak_bytes),
+		    objective_is_time(b) ? screen_fmt_us(a3, sizeof a3, g->mean) : "-",
+		    objective_is_time(b) ? screen_fmt_us(a1, sizeof a1, g->worst) : "-");
+	}
+	wattrset(w, screen_attr(SCR_DIM));
+	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
+	    "n one generation  Space run/pause  r restart  a use best   the best drives the other views");
+	wattrset(w, A_NORMAL);
+}
+
+/* Start a run if needed. */
+static int
+ensure(struct brkga_view *b)
+{
+	if (b->run.pl != NULL && !b->run.pl->done)
+		return 0;
+	if (b->run.pl != NULL && b->run.pl->done)
+		return 0;
+	b->start_us = b->ex->tr != NULL ? b->ex->tr->res.makespan_us : 0;
+	return view_run_restart(&b->run);
+}
+
+static int
+bv_action(struct view *v, enum tui_action a)
+{
+	struct brkga_view *b = v->priv;
+	switch (a) {
+	case ACT_BRKGA_STEP:
+		if (ensure(b) == 0) {
+			if (b->run.pl->done)
+				explore_message(b->ex, 0, "BRKGA has finished its budget; r restarts");
+			b->run.running = 0;
+			b->run.pending++;
+		}
+		break;
+	case ACT_RUN:
+		if (ensure(b) == 0) {
+			if (b->run.pl->done)
+				explore_message(b->ex, 0, "BRKGA has finished its budget; r restarts");
+			b->run.running = !b->run.running;
+			b->run.pending = 0;
+		}
+		break;
+	case ACT_RESTART:
+		b->start_us = b->ex->tr != NULL ? b->ex->tr->res.makespan_us : 0;
+		view_run_restart(&b->run);
+		break;
+	case ACT_ADOPT:
+		view_run_adopt(&b->run);
+		break;
+	default:
+		return VIEW_UNHANDLED;
+	}
+	return VIEW_HANDLED | VIEW_REDRAW;
+}
+
+static int
+bv_tick(struct view *v, double deadline)
+{
+	struct brkga_view *b = v->priv;
+	return view_run_tick(&b->run, deadline);
+}
+
+const struct view_class view_brkga_class = {
+	.name = "brkga",
+	.title = "BRKGA",
+	.demo = "A genetic algorithm: a population of candidate placements; the best (elite) "
+	    "survive, children mix an elite and a random parent, mutants bring new genes. "
+	    "Watch the best (*) fall generation by generation; diversity shows how much "
+	    "the population still explores.",
+	.init = bv_init,
+	.free = bv_free,
+	.draw = bv_draw,
+	.action = bv_action,
+	.tick = bv_tick,
+};

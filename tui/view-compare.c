@@ -1,0 +1,330 @@
+/*
+ * view-compare — the `placelab compare` table for the current graph,
+ * filled in the background: the quick methods run one after another in
+ * time slices (keys stay live), each adds its row when it finishes; the
+ * current placement (with hand edits) is the last row.  Enter on a row
+ * makes that method's placement the current one.
+ *
+ * Invariant: ex->cmp holds exactly the finished methods, in registry
+ * order; `next` is the index of the method running or to run.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "explore.h"
+#include "placer.h"
+#include "screen.h"
+#include "view.h"
+#include "xmalloc.h"
+
+#define METHOD_MAX_S 30.0	/* a method running longer is stopped */
+
+struct cmp_view {
+	struct explore *ex;
+	const struct pl_placer_class **methods;
+	int n_methods;
+	int next;
+	struct view_run run;
+	int started, paused;
+	int cur, top, rows_h;
+	double method_t0;
+};
+
+static void *
+cv_init(struct explore *ex)
+{
+	struct cmp_view *c = pl_xcalloc(1, sizeof *c);
+	c->ex = ex;
+	char *cause = NULL;
+	if (pl_compare_methods(NULL, &c->methods, &cause) != 0) {
+		free(cause);
+		c->methods = pl_xcalloc(1, sizeof *c->methods);
+	}
+	while (c->methods[c->n_methods] != NULL)
+		c->n_methods++;
+	struct pl_run_opts run = { .sim = ex->sim, .seed = ex->opts.seed, .threads = 1 };
+	ex->cmp = pl_compare_new(ex->p, &run);
+	return c;
+}
+
+static void
+cv_free(void *priv)
+{
+	struct cmp_view *c = priv;
+	view_run_free(&c->run);
+	pl_compare_free(c->ex->cmp);
+	c->ex->cmp = NULL;
+	free(c->methods);
+	free(c);
+}
+
+/* Start the next method, if any. */
+static void
+start_next(struct cmp_view *c)
+{
+	view_run_free(&c->run);
+	if (c->next >= c->n_methods)
+		return;
+	view_run_init(&c->run, c->ex, c->methods[c->next]->name, NULL);
+	if (view_run_restart(&c->run) != 0) {
+		pl_compare_add_failure(c->ex->cmp, c->methods[c->next], c->run.error);
+		c->next++;
+		start_next(c);
+		return;
+	}
+	c->run.running = 1;
+	c->method_t0 = c->run.pl->search_s;
+}
+
+/* Start from scratch. */
+static void
+restart(struct cmp_view *c)
+{
+	struct pl_run_opts run = c->ex->cmp->run;
+	pl_compare_free(c->ex->cmp);
+	c->ex->cmp = pl_compare_new(c->ex->p, &run);
+	c->next = 0;
+	c->started = 1;
+	c->paused = 0;
+	start_next(c);
+}
+
+/* Whether the placement equals the current one. */
+static int
+is_current(const struct explore *ex, const struct pl_placement *pl)
+{
+	return pl != NULL && memcmp(pl->dev, ex->cur->dev, sizeof(int) * ex->g->n_ops) == 0;
+}
+
+/* A percentage cell. */
+static const char *
+pct(char *buf, int len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", v);
+	return buf;
+}
+
+/* Draw one row (method row i, or the current placement when i < 0). */
+static void
+draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide)
+{
+	struct explore *ex = c->ex;
+	const struct pl_compare *cmp = ex->cmp;
+	char t[32], p1[16], p2[16], p3[16], pk[32], mv[32], s[32];
+	int sel = i == c->cur || (i < 0 && c->cur == cmp->n_rows);
+	const char *mark = " ";
+	struct pl_compare_row cr;
+	const struct pl_compare_row *r;
+	if (i >= 0) {
+		r = &cmp->rows[i];
+		if (is_current(ex, r->best))
+			mark = screen_utf8() ? "●" : "*";
+	} else {
+		/* the current placement, with the table's references */
+		memset(&cr, 0, sizeof cr);
+		const struct pl_sim_result *res = &ex->tr->res;
+		cr.method = ex->dirty ? "current*" : "current";
+		cr.has_result = 1;
+		cr.makespan_us = res->makespan_us;
+		cr.vs_expert_pct = NAN;
+		for (int k = 0; k < cmp->n_rows; k++)
+			if (strcmp(cmp->rows[k].method, "expert") == 0 && cmp->rows[k].has_result)
+				cr.vs_expert_pct = (cmp->rows[k].makespan_us - res->makespan_us) /
+				    cmp->rows[k].makespan_us * 100;
+		int b = pl_compare_best(cmp);
+		cr.gap_best_pct = b >= 0 ? (res->makespan_us - cmp->rows[b].makespan_us) /
+		    cmp->rows[b].makespan_us * 100 : NAN;
+		cr.gap_bound_pct = cmp->bound_us > 0 ? (res->makespan_us - cmp->bound_us) / cmp->bound_us * 100 : NAN;
+		cr.peak_bytes = res->peak_max;
+		cr.oom = res->oom_mask != 0;
+		cr.bytes_moved = res->bytes_moved;
+		cr.search_s = NAN;
+		r = &cr;
+		mark = ">";
+	}
+	wattrset(w, sel ? screen_attr(SCR_SELECT) : i < 0 ? A_BOLD : A_NORMAL);
+	screen_fill(w, y, x, width, ' ');
+	screen_printf(w, y, x, 2, 1, "%s", mark);
+	screen_printf(w, y, x + 2, 16, 1, "%s", r->method);
+	if (!r->has_result) {
+		screen_printf(w, y, x + 18, width - 18, 1, "no placement: %s", r->status != NULL ? r->status : "?");
+		wattrset(w, A_NORMAL);
+		return;
+	}
+	int best = i >= 0 && i == pl_compare_best(cmp);
+	if (best && !sel)
+		wattrset(w, screen_attr(SCR_GOOD));
+	screen_printf(w, y, x + 18, 10, 1, "%10s", screen_fmt_us(t, sizeof t, r->makespan_us));
+	wattrset(w, sel ? screen_attr(SCR_SELECT) : i < 0 ? A_BOLD : A_NORMAL);
+	screen_printf(w, y, x + 28, 36, 1, " %8s %8s %8s", pct(p1, sizeof p1, r->vs_expert_pct),
+	    pct(p2, sizeof p2, r->gap_best_pct), pct(p3, sizeof p3, r->gap_bound_pct));
+	screen_printf(w, y, x + 55, 10, 1, "%10s", screen_fmt_bytes(pk, sizeof pk, r->peak_bytes));
+	if (r->oom) {
+		wattrset(w, screen_attr(SCR_OOM));
+		screen_put(w, y, x + 66, 3, 1, "OOM");
+		wattrset(w, sel ? screen_attr(SCR_SELECT) : A_NORMAL);
+	}
+	screen_printf(w, y, x + 69, 10, 1, "%10s", screen_fmt_bytes(mv, sizeof mv, r->bytes_moved));
+	if (wide) {
+		if (i >= 0)
+			screen_printf(w, y, x + 79, width - 79, 1, " %8s %8ld",
+			    explore_fmt_wall(ex, s, sizeof s, r->search_s), r->evals);
+	}
+	wattrset(w, A_NORMAL);
+}
+
+/* Draw the view. */
+static void
+cv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
+{
+	struct cmp_view *c = v->priv;
+	struct explore *ex = c->ex;
+	const struct pl_compare *cmp = ex->cmp;
+	char a[32];
+	int wide = r->w >= 100;
+	int y = r->y;
+	if (!c->started)
+		screen_printf(w, y, r->x, r->w, 1, "%d quick methods to compare on %s / %s: Space starts",
+		    c->n_methods, ex->g->name, ex->c->name);
+	else if (c->next < c->n_methods) {
+		wattrset(w, screen_attr(c->paused ? SCR_DIM : SCR_KEY));
+		screen_printf(w, y, r->x, r->w, 1, "%s %s (%d of %d), %d steps so far%s",
+		    c->paused ? "paused at" : "running", c->methods[c->next]->title,
+		    c->next + 1, c->n_methods, c->run.pl != NULL ? c->run.pl->n_steps : 0,
+		    c->paused ? ": Space resumes" : "; keys stay live, Space pauses");
+		wattrset(w, A_NORMAL);
+	} else
+		screen_printf(w, y, r->x, r->w, 1, "all %d methods done, simulator %s, lower bound %s",
+		    c->n_methods, cmp->sim, screen_fmt_us(a, sizeof a, cmp->bound_us));
+	y++;
+	wattrset(w, screen_attr(SCR_HEADER));
+	screen_printf(w, y, r->x, r->w, 1, "  %-16s%10s %8s %8s %8s %10s %3s %10s%s", "method", "step",
+	    "vs exp", "gap best", "gap bnd", "peak mem", "", "moved", wide ? "   search    evals" : "");
+	wattrset(w, A_NORMAL);
+	y++;
+	int rows_h = r->y + r->h - 2 - y;
+	c->rows_h = rows_h;
+	int n = cmp->n_rows + 1;
+	if (c->cur >= n)
+		c->cur = n - 1;
+	if (c->cur < c->top)
+		c->top = c->cur;
+	if (c->cur >= c->top + rows_h)
+		c->top = c->cur - rows_h + 1;
+	for (int i = 0; i < rows_h && c->top + i < n; i++) {
+		int k = c->top + i;
+		draw_row(c, w, y + i, r->x, r->w, k < cmp->n_rows ? k : -1, wide);
+	}
+	wattrset(w, screen_attr(SCR_DIM));
+	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
+	    "Enter use this placement  Space run/pause  r rerun   > current placement  * = current");
+	wattrset(w, A_NORMAL);
+}
+
+static int
+cv_action(struct view *v, enum tui_action a)
+{
+	struct cmp_view *c = v->priv;
+	struct pl_compare *cmp = c->ex->cmp;
+	int n = cmp->n_rows + 1;
+	switch (a) {
+	case ACT_UP: if (c->cur > 0) c->cur--; break;
+	case ACT_DOWN: if (c->cur < n - 1) c->cur++; break;
+	case ACT_HOME: case ACT_PAGE_UP: c->cur = 0; break;
+	case ACT_END: case ACT_PAGE_DOWN: c->cur = n - 1; break;
+	case ACT_RUN:
+		if (!c->started)
+			restart(c);
+		else
+			c->paused = !c->paused;
+		break;
+	case ACT_RESTART:
+		restart(c);
+		break;
+	case ACT_ENTER:
+		if (c->cur < cmp->n_rows) {
+			const struct pl_compare_row *r = &cmp->rows[c->cur];
+			if (r->best == NULL) {
+				explore_message(c->ex, 1, "%s found no placement", r->title);
+				break;
+			}
+			if (c->ex->dirty) {
+				explore_message(c->ex, 1, "save or undo your edits first (w saves, u undoes)");
+				break;
+			}
+			explore_set_placement(c->ex, r->best, r->method, 0);
+			explore_message(c->ex, 0, "the current placement is now %s's", r->title);
+		}
+		break;
+	default:
+		return VIEW_UNHANDLED;
+	}
+	return VIEW_HANDLED | VIEW_REDRAW;
+}
+
+/* Click selects a row; a second click uses it. */
+static int
+cv_click(struct view *v, int y, int x)
+{
+	struct cmp_view *c = v->priv;
+	(void)x;
+	int k = c->top + y - 2;
+	if (y < 2 || y - 2 >= c->rows_h || k > c->ex->cmp->n_rows)
+		return 0;
+	if (k == c->cur)
+		return cv_action(v, ACT_ENTER);
+	c->cur = k;
+	return 1;
+}
+
+/* Run methods in the slice. */
+static int
+cv_tick(struct view *v, double deadline)
+{
+	struct cmp_view *c = v->priv;
+	if (!c->started || c->paused)
+		return 0;
+	while (c->next < c->n_methods && explore_now() < deadline) {
+		view_run_tick(&c->run, deadline);
+		struct pl_placer *pl = c->run.pl;
+		if (pl != NULL && (pl->done || pl->search_s - c->method_t0 > METHOD_MAX_S)) {
+			if (!pl->done)
+				pl_placer_set_status(pl, "stopped after %.0f s", METHOD_MAX_S);
+			pl_compare_add_placer(c->ex->cmp, pl);
+			c->next++;
+			start_next(c);
+		}
+	}
+	return c->next < c->n_methods;
+}
+
+/* The first visit starts the comparison. */
+static void
+cv_shown(struct view *v)
+{
+	struct cmp_view *c = v->priv;
+	if (!c->started)
+		restart(c);
+}
+
+const struct view_class view_compare_class = {
+	.name = "compare",
+	.title = "Compare",
+	.demo = "Every quick method places the same graph; the table fills in as each "
+	    "finishes. 'vs exp' is the speed-up over a human expert's placement, 'gap bnd' "
+	    "the distance to a provable lower bound. Enter makes a row the current placement.",
+	.init = cv_init,
+	.free = cv_free,
+	.draw = cv_draw,
+	.action = cv_action,
+	.click = cv_click,
+	.tick = cv_tick,
+	.shown = cv_shown,
+};

@@ -1,0 +1,439 @@
+/*
+ * view-export — choose what to write (placement diagram, timeline,
+ * comparison table, placement file), the format, the detail and the path;
+ * see a preview of the text that will be written; write it through viz/
+ * (plv_export) or core (compare writers, placement JSON), atomically.
+ *
+ * Invariant: the preview is rendered from the settings and the current
+ * placement; any change marks it stale and the next tick renders it again
+ * (Graphviz layout cannot be sliced, so it runs once per change, not per
+ * redraw).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compare.h"
+#include "explore.h"
+#include "fileio.h"
+#include "io.h"
+#include "screen.h"
+#include "view.h"
+#include "viz/export.h"
+#include "xmalloc.h"
+
+enum what { W_DIAGRAM, W_TIMELINE, W_TABLE, W_PLACEMENT, W_COUNT };
+static const char *const what_names[W_COUNT] = {
+	"placement diagram", "timeline", "comparison table", "placement file",
+};
+/* Formats per kind; the first is the default. */
+static const char *const formats[W_COUNT][6] = {
+	{ "svg", "pdf", "png", "dot", NULL },
+	{ "svg", "pdf", "png", NULL },
+	{ "md", "tex", "csv", "json", "table", NULL },
+	{ "json", NULL },
+};
+static const int details[] = { 200, 0, 50, 100, 400 };	/* max nodes; 0 = full */
+#define N_DETAILS ((int)(sizeof details / sizeof details[0]))
+
+enum field { F_WHAT, F_FORMAT, F_DETAIL, F_PATH, F_WRITE, F_COUNT };
+
+struct export_view {
+	struct explore *ex;
+	int what, format, detail;
+	int field;
+	char path[512];
+	int path_custom;	/* the user typed the path */
+	int stale;
+	char *preview;		/* text, or NULL */
+	size_t preview_len;
+	char *preview_note;
+	int preview_top;
+};
+
+/* The default path for the settings. */
+static void
+default_path(struct export_view *e)
+{
+	if (e->path_custom)
+		return;
+	static const char *const stem[W_COUNT] = { "placement", "timeline", "compare", "placement" };
+	const char *ext = formats[e->what][e->format];
+	if (e->what == W_TABLE && strcmp(ext, "table") == 0)
+		ext = "txt";
+	snprintf(e->path, sizeof e->path, "%s-%s-%s.%s", e->ex->g->name, e->ex->c->name,
+	    stem[e->what], ext);
+}
+
+static void *
+ev_init(struct explore *ex)
+{
+	struct export_view *e = pl_xcalloc(1, sizeof *e);
+	e->ex = ex;
+	e->stale = 1;
+	default_path(e);
+	return e;
+}
+
+static void
+ev_free(void *priv)
+{
+	struct export_view *e = priv;
+	free(e->preview);
+	free(e->preview_note);
+	free(e);
+}
+
+/* Fill viz options from the settings. */
+static void
+viz_opts(const struct export_view *e, struct plv_opts *o, int for_preview)
+{
+	plv_opts_init(o);
+	int f = plv_format_parse(formats[e->what][e->format]);
+	o->format = f >= 0 ? (enum plv_format)f : PLV_FMT_SVG;
+	if (for_preview && e->what == W_DIAGRAM)
+		o->format = PLV_FMT_DOT;
+	if (for_preview && e->what == W_TIMELINE)
+		o->format = PLV_FMT_SVG;
+	o->timeline = e->what == W_TIMELINE;
+	o->max_nodes = details[e->detail];
+}
+
+/* Render the data for the settings (for_preview: a text form).  0 or -1. */
+static int
+render(struct export_view *e, int for_preview, char **data, size_t *len, char **cause)
+{
+	struct explore *ex = e->ex;
+	*data = NULL;
+	*len = 0;
+	if (e->what == W_TABLE) {
+		if (ex->cmp == NULL || ex->cmp->n_rows == 0) {
+			*cause = pl_xstrdup("the comparison table is empty: open Compare (6) and let it run");
+			return -1;
+		}
+		int f = pl_compare_format_parse(formats[e->what][e->format]);
+		FILE *m = open_memstream(data, len);
+		if (m == NULL) {
+			*cause = pl_xstrdup("out of memory");
+			return -1;
+		}
+		pl_compare_write(ex->cmp, (enum pl_compare_format)f, m);
+		fclose(m);
+		/* open_memstream allocates with malloc; copy into our allocator */
+		char *copy = pl_xstrndup(*data, *len);
+		free(*data);
+		*data = copy;
+		return 0;
+	}
+	if (e->what == W_PLACEMENT) {
+		*data = pl_placement_to_json(ex->cur, ex->g, ex->c);
+		*len = strlen(*data);
+		return 0;
+	}
+	struct plv_opts o;
+	viz_opts(e, &o, for_preview);
+	return plv_export_data(ex->p, ex->cur, ex->tr, &o, data, len, cause);
+}
+
+/* Make the preview. */
+static void
+make_preview(struct export_view *e)
+{
+	free(e->preview);
+	free(e->preview_note);
+	e->preview = NULL;
+	e->preview_note = NULL;
+	e->preview_top = 0;
+	char *cause = NULL;
+	size_t len;
+	double t0 = explore_now();
+	if (render(e, 1, &e->preview, &len, &cause) != 0) {
+		e->preview_note = pl_xasprintf("cannot render: %s", cause != NULL ? cause : "?");
+		free(cause);
+		e->stale = 0;
+		return;
+	}
+	char b[32], t[32];
+	int lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += e->preview[i] == '\n';
+	const char *fmt = formats[e->what][e->format];
+	int text = e->what >= W_TABLE || (e->what == W_DIAGRAM && strcmp(fmt, "dot") == 0) ||
+	    (e->what == W_TIMELINE && strcmp(fmt, "svg") == 0) || (e->what == W_DIAGRAM && strcmp(fmt, "svg") == 0);
+	if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0)
+		e->preview_note = pl_xasprintf("the Graphviz source of the %s (%s, %d lines; rendered in %s)",
+		    fmt, screen_fmt_bytes(b, sizeof b, (int64_t)len), lines,
+		    explore_fmt_wall(e->ex, t, sizeof t, explore_now() - t0));
+	else
+		e->preview_note = pl_xasprintf("%s%s, %d lines", text ? "" : "source of the image: ",
+		    screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
+	e->preview_len = len;
+	e->stale = 0;
+}
+
+/* Draw a field row. */
+static void
+draw_field(struct export_view *e, WINDOW *w, int y, int x, int width, int f,
+    const char *label, const char *const *values, int n, int on)
+{
+	int sel = e->field == f;
+	wattrset(w, sel ? screen_attr(SCR_SELECT) : A_BOLD);
+	screen_printf(w, y, x, 9, 1, " %s", label);
+	wattrset(w, A_NORMAL);
+	int cx = x + 10;
+	for (int i = 0; i < n && cx < x + width; i++) {
+		char cell[64];
+		snprintf(cell, sizeof cell, i == on ? "[%s]" : " %s ", values[i]);
+		wattrset(w, i == on ? (sel ? screen_attr(SCR_KEY) | A_REVERSE : screen_attr(SCR_KEY)) : A_NORMAL);
+		cx += screen_put(w, y, cx, x + width - cx, 0, cell);
+		wattrset(w, A_NORMAL);
+		cx += screen_put(w, y, cx, x + width - cx, 0, " ");
+	}
+}
+
+/* Draw the view. */
+static void
+ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
+{
+	struct export_view *e = v->priv;
+	int y = r->y;
+	draw_field(e, w, y++, r->x, r->w, F_WHAT, "What", what_names, W_COUNT, e->what);
+	int nf = 0;
+	while (formats[e->what][nf] != NULL)
+		nf++;
+	draw_field(e, w, y++, r->x, r->w, F_FORMAT, "Format", formats[e->what], nf, e->format);
+	static const char *const dnames[N_DETAILS] = { "<=200 nodes", "every op", "<=50", "<=100", "<=400" };
+	if (e->what == W_DIAGRAM)
+		draw_field(e, w, y, r->x, r->w, F_DETAIL, "Detail", dnames, N_DETAILS, e->detail);
+	else {
+		wattrset(w, screen_attr(SCR_DIM));
+		screen_put(w, y, r->x, r->w, 1, " Detail   (diagrams only)");
+		wattrset(w, A_NORMAL);
+	}
+	y++;
+	wattrset(w, e->field == F_PATH ? screen_attr(SCR_SELECT) : A_BOLD);
+	screen_put(w, y, r->x, 10, 1, " Path");
+	wattrset(w, A_NORMAL);
+	screen_printf(w, y++, r->x + 10, r->w - 10, 1, "%s%s", e->path, e->field == F_PATH ? "   (Enter edits)" : "");
+	wattrset(w, e->field == F_WRITE ? screen_attr(SCR_SELECT) : screen_attr(SCR_KEY));
+	screen_put(w, y, r->x + 10, 9, 0, "[ Write ]");
+	wattrset(w, A_NORMAL);
+	screen_put(w, y++, r->x + 20, r->w - 20, 1, " x or Enter writes (atomically)");
+	wattrset(w, screen_attr(SCR_DIM));
+	screen_hline(w, y, r->x, r->w);
+	wattrset(w, screen_attr(SCR_HEADER));
+	screen_printf(w, y++, r->x + 2, r->w - 4, 0, " Preview: %s ",
+	    e->stale ? "rendering..." : e->preview_note != NULL ? e->preview_note : "");
+	wattrset(w, A_NORMAL);
+	if (e->preview == NULL || e->stale)
+		return;
+	const char *p = e->preview;
+	for (int skip = 0; skip < e->preview_top && p != NULL; skip++) {
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	for (; y < r->y + r->h && p != NULL && *p; y++) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		char line[512];
+		if (l >= sizeof line)
+			l = sizeof line - 1;
+		memcpy(line, p, l);
+		line[l] = '\0';
+		for (char *q = line; *q; q++)
+			if (*q == '\t')
+				*q = ' ';
+		screen_put(w, y, r->x + 1, r->w - 1, 1, line);
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+}
+
+/* Write the file now. */
+static void
+write_now(struct export_view *e)
+{
+	struct explore *ex = e->ex;
+	char *cause = NULL;
+	int rc;
+	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
+		struct plv_opts o;
+		viz_opts(e, &o, 0);
+		rc = plv_export(ex->p, ex->cur, ex->tr, &o, e->path, &cause);
+	} else if (e->what == W_PLACEMENT) {
+		rc = pl_placement_save_json(ex->cur, ex->g, ex->c, e->path, &cause);
+	} else {
+		char *data;
+		size_t len;
+		rc = render(e, 0, &data, &len, &cause);
+		if (rc == 0) {
+			rc = pl_file_write_atomic(e->path, data, len, &cause);
+			free(data);
+		}
+	}
+	if (rc != 0) {
+		explore_message(ex, 1, "not written: %s", cause != NULL ? cause : "?");
+		free(cause);
+		return;
+	}
+	struct stat st;
+	char b[32];
+	explore_message(ex, 0, "wrote %s (%s)", e->path,
+	    stat(e->path, &st) == 0 ? screen_fmt_bytes(b, sizeof b, st.st_size) : "?");
+}
+
+/* Answer to "overwrite?". */
+static void
+overwrite_done(struct explore *ex, const char *text, void *arg)
+{
+	(void)ex;
+	if (text != NULL && (*text == 'y' || *text == 'Y'))
+		write_now(arg);
+}
+
+/* Write, asking before replacing a file. */
+static void
+do_write(struct export_view *e)
+{
+	struct stat st;
+	if (stat(e->path, &st) == 0) {
+		char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", e->path);
+		explore_prompt(e->ex, PROMPT_KEY, q, NULL, overwrite_done, e);
+		free(q);
+		return;
+	}
+	write_now(e);
+}
+
+/* The path prompt's answer. */
+static void
+path_done(struct explore *ex, const char *text, void *arg)
+{
+	struct export_view *e = arg;
+	(void)ex;
+	if (text == NULL || *text == '\0')
+		return;
+	snprintf(e->path, sizeof e->path, "%s", text);
+	e->path_custom = 1;
+	int f = plv_format_from_path(text);
+	if (f >= 0 && e->what <= W_TIMELINE)
+		for (int i = 0; formats[e->what][i] != NULL; i++)
+			if (strcmp(formats[e->what][i], plv_format_name((enum plv_format)f)) == 0)
+				e->format = i;
+	e->stale = 1;
+}
+
+/* Change the selected field's value. */
+static void
+cycle(struct export_view *e, int dir)
+{
+	int nf = 0;
+	while (formats[e->what][nf] != NULL)
+		nf++;
+	switch (e->field) {
+	case F_WHAT:
+		e->what = (e->what + dir + W_COUNT) % W_COUNT;
+		e->format = 0;
+		break;
+	case F_FORMAT:
+		e->format = (e->format + dir + nf) % nf;
+		break;
+	case F_DETAIL:
+		if (e->what == W_DIAGRAM)
+			e->detail = (e->detail + dir + N_DETAILS) % N_DETAILS;
+		break;
+	default:
+		return;
+	}
+	default_path(e);
+	e->stale = 1;
+}
+
+static int
+ev_action(struct view *v, enum tui_action a)
+{
+	struct export_view *e = v->priv;
+	switch (a) {
+	case ACT_UP: if (e->field > 0) e->field--; break;
+	case ACT_DOWN: if (e->field < F_COUNT - 1) e->field++; break;
+	case ACT_LEFT: cycle(e, -1); break;
+	case ACT_RIGHT: cycle(e, 1); break;
+	case ACT_PAGE_DOWN: e->preview_top += 10; break;
+	case ACT_PAGE_UP: e->preview_top = e->preview_top > 10 ? e->preview_top - 10 : 0; break;
+	case ACT_ENTER:
+		if (e->field == F_PATH)
+			explore_prompt(e->ex, PROMPT_TEXT, "Export to: ", e->path, path_done, e);
+		else if (e->field == F_WRITE)
+			do_write(e);
+		else
+			cycle(e, 1);
+		break;
+	case ACT_EXPORT_WRITE:
+		do_write(e);
+		break;
+	default:
+		return VIEW_UNHANDLED;
+	}
+	return VIEW_HANDLED | VIEW_REDRAW;
+}
+
+/* Click: pick a field (and a value on the value rows). */
+static int
+ev_click(struct view *v, int y, int x)
+{
+	struct export_view *e = v->priv;
+	(void)x;
+	if (y < 0 || y >= F_COUNT)
+		return 0;
+	if (e->field == y)
+		return ev_action(v, ACT_ENTER);
+	e->field = y;
+	return 1;
+}
+
+static void
+ev_changed(struct view *v)
+{
+	struct export_view *e = v->priv;
+	e->stale = 1;
+}
+
+/* Render a stale preview while the view is shown. */
+static int
+ev_tick(struct view *v, double deadline)
+{
+	struct export_view *e = v->priv;
+	(void)deadline;
+	if (!e->stale || &e->ex->views[e->ex->view] != v)
+		return 0;
+	make_preview(e);
+	return 0;
+}
+
+/* Showing the view renders a stale preview. */
+static void
+ev_shown(struct view *v)
+{
+	struct export_view *e = v->priv;
+	if (e->stale)
+		e->ex->busy = 1;
+}
+
+const struct view_class view_export_class = {
+	.name = "export",
+	.title = "Export",
+	.demo = "Pictures and tables for a paper, from what you see: the placement as a "
+	    "Graphviz diagram (one box per device), the timeline, or the comparison table. "
+	    "Left/Right change a setting; the preview shows what will be written.",
+	.init = ev_init,
+	.free = ev_free,
+	.draw = ev_draw,
+	.action = ev_action,
+	.click = ev_click,
+	.changed = ev_changed,
+	.tick = ev_tick,
+	.shown = ev_shown,
+};

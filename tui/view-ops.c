@@ -1,0 +1,714 @@
+/*
+ * view-ops — the ops as a tree by scope: device colour, time, memory and
+ * critical-path marks per row; a detail pane for the selected op (costs on
+ * every device, inputs and outputs with bytes and where the neighbours
+ * run); hand edits of the device (`d`/`D`) resimulate at once.
+ *
+ * Invariant: nodes[] holds every scope prefix once and every op once as a
+ * leaf; a node's parent has a smaller index, so aggregates are summed in
+ * one reverse pass; vis[] lists the rows shown (children of open nodes).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+#include "screen.h"
+#include "strmap.h"
+#include "view.h"
+#include "xmalloc.h"
+
+struct node {
+	char *label;
+	char *path;		/* scope nodes: full path (strmap key) */
+	int parent, first_child, last_child, next;
+	int op;			/* -1: a scope */
+	int depth;
+	int open;
+	int n_ops;
+	double time_us;
+	int64_t mem;
+	int dev;		/* common device, -1 mixed */
+	int crit;		/* critical ops below */
+};
+
+struct ops_view {
+	struct explore *ex;
+	int n_nodes, cap;
+	struct node *nodes;
+	int *op_node;
+	double *dev_time;	/* n_nodes x n_dev */
+	int *vis;
+	int n_vis;
+	int cur, top;
+	int tree_h;		/* rows of the tree at last draw */
+	int *tmp;		/* n_ops scratch for subtree op lists */
+};
+
+/* Append a node under parent. */
+static int
+add_node(struct ops_view *o, int parent, const char *label, int op)
+{
+	if (o->n_nodes == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 256;
+		o->nodes = pl_xreallocarray(o->nodes, o->cap, sizeof *o->nodes);
+	}
+	int i = o->n_nodes++;
+	struct node *n = &o->nodes[i];
+	memset(n, 0, sizeof *n);
+	n->label = pl_xstrdup(label);
+	n->parent = parent;
+	n->first_child = n->last_child = n->next = -1;
+	n->op = op;
+	n->depth = parent >= 0 ? o->nodes[parent].depth + 1 : 0;
+	if (parent >= 0) {
+		struct node *p = &o->nodes[parent];
+		if (p->last_child >= 0)
+			o->nodes[p->last_child].next = i;
+		else
+			p->first_child = i;
+		p->last_child = i;
+	}
+	return i;
+}
+
+/* Build the scope tree. */
+static void
+build_tree(struct ops_view *o)
+{
+	const struct pl_graph *g = o->ex->g;
+	struct pl_strmap map;
+	pl_strmap_init(&map, 64);
+	int first_root = -1, last_root = -1;
+	o->op_node = pl_xcalloc(g->n_ops, sizeof *o->op_node);
+	for (int v = 0; v < g->n_ops; v++) {
+		const char *scope = g->ops[v].scope;
+		int parent = -1;
+		size_t len = strlen(scope);
+		size_t start = 0;
+		while (start < len) {
+			size_t end = start;
+			while (end < len && scope[end] != '/')
+				end++;
+			char *path = pl_xstrndup(scope, end);
+			int k = pl_strmap_get(&map, path);
+			if (k < 0) {
+				char *lab = pl_xstrndup(scope + start, end - start);
+				k = add_node(o, parent, lab, -1);
+				free(lab);
+				o->nodes[k].path = path;
+				pl_strmap_put(&map, o->nodes[k].path, k);
+				if (parent < 0) {
+					if (last_root >= 0)
+						o->nodes[last_root].next = k;
+					else
+						first_root = k;
+					last_root = k;
+				}
+			} else
+				free(path);
+			parent = k;
+			start = end + 1;
+		}
+		const char *name = g->ops[v].name;
+		if (len > 0 && strncmp(name, scope, len) == 0 && name[len] == '/')
+			name += len + 1;
+		int k = add_node(o, parent, name, v);
+		o->op_node[v] = k;
+		if (parent < 0) {
+			if (last_root >= 0)
+				o->nodes[last_root].next = k;
+			else
+				first_root = k;
+			last_root = k;
+		}
+	}
+	pl_strmap_free(&map);
+	(void)first_root;
+}
+
+/* The first root (roots are chained through next, starting at the lowest
+ * index with no parent). */
+static int
+first_root(const struct ops_view *o)
+{
+	return o->n_nodes > 0 ? 0 : -1;
+}
+
+/* Recompute the aggregates from the current placement and trace. */
+static void
+aggregate(struct ops_view *o)
+{
+	struct explore *ex = o->ex;
+	int nd = ex->c->n_dev;
+	memset(o->dev_time, 0, (size_t)o->n_nodes * nd * sizeof *o->dev_time);
+	for (int i = 0; i < o->n_nodes; i++) {
+		struct node *n = &o->nodes[i];
+		if (n->op >= 0) {
+			int v = n->op, d = ex->cur->dev[v];
+			const struct pl_op *op = &ex->g->ops[v];
+			n->n_ops = 1;
+			n->time_us = pl_problem_op_us(ex->p, v, d);
+			n->mem = op->param_bytes + op->out_bytes + op->temp_bytes;
+			n->dev = d;
+			n->crit = ex->tr != NULL && ex->tr->critical_mask != NULL &&
+			    ex->tr->critical_mask[v];
+			o->dev_time[(size_t)i * nd + d] = n->time_us;
+		} else {
+			n->n_ops = 0;
+			n->time_us = 0;
+			n->mem = 0;
+			n->dev = -2;
+			n->crit = 0;
+		}
+	}
+	for (int i = o->n_nodes - 1; i >= 0; i--) {
+		struct node *n = &o->nodes[i];
+		if (n->parent < 0)
+			continue;
+		struct node *p = &o->nodes[n->parent];
+		p->n_ops += n->n_ops;
+		p->time_us += n->time_us;
+		p->mem += n->mem;
+		p->crit += n->crit;
+		p->dev = p->dev == -2 ? n->dev : p->dev == n->dev ? p->dev : -1;
+		for (int d = 0; d < nd; d++)
+			o->dev_time[(size_t)n->parent * nd + d] += o->dev_time[(size_t)i * nd + d];
+	}
+}
+
+/* Rebuild the visible rows, keeping the cursor on the same node. */
+static void
+rebuild_vis(struct ops_view *o)
+{
+	int keep = o->n_vis > 0 && o->cur < o->n_vis ? o->vis[o->cur] : -1;
+	o->n_vis = 0;
+	/* iterative DFS over open nodes */
+	int k = first_root(o);
+	while (k >= 0) {
+		o->vis[o->n_vis++] = k;
+		struct node *n = &o->nodes[k];
+		if (n->op < 0 && n->open && n->first_child >= 0) {
+			k = n->first_child;
+			continue;
+		}
+		while (k >= 0 && o->nodes[k].next < 0)
+			k = o->nodes[k].parent;
+		if (k >= 0)
+			k = o->nodes[k].next;
+	}
+	o->cur = 0;
+	for (int i = 0; i < o->n_vis; i++)
+		if (o->vis[i] == keep)
+			o->cur = i;
+}
+
+/* Create the view. */
+static void *
+ops_init(struct explore *ex)
+{
+	struct ops_view *o = pl_xcalloc(1, sizeof *o);
+	o->ex = ex;
+	build_tree(o);
+	o->dev_time = pl_xcalloc((size_t)o->n_nodes * ex->c->n_dev, sizeof *o->dev_time);
+	o->vis = pl_xcalloc(o->n_nodes, sizeof *o->vis);
+	o->tmp = pl_xcalloc(ex->g->n_ops, sizeof *o->tmp);
+	/* open the roots when there are few of them */
+	int roots = 0;
+	for (int i = 0; i < o->n_nodes; i++)
+		roots += o->nodes[i].parent < 0;
+	if (roots <= 3)
+		for (int i = 0; i < o->n_nodes; i++)
+			if (o->nodes[i].parent < 0)
+				o->nodes[i].open = 1;
+	aggregate(o);
+	rebuild_vis(o);
+	return o;
+}
+
+static void
+ops_free(void *priv)
+{
+	struct ops_view *o = priv;
+	for (int i = 0; i < o->n_nodes; i++) {
+		free(o->nodes[i].label);
+		free(o->nodes[i].path);
+	}
+	free(o->nodes);
+	free(o->op_node);
+	free(o->dev_time);
+	free(o->vis);
+	free(o->tmp);
+	free(o);
+}
+
+/* Ops below node k (or k itself), into o->tmp; returns the count. */
+static int
+subtree_ops(struct ops_view *o, int k)
+{
+	int n = 0;
+	if (o->nodes[k].op >= 0) {
+		o->tmp[n++] = o->nodes[k].op;
+		return n;
+	}
+	int stop = o->nodes[k].parent;
+	int i = o->nodes[k].first_child;
+	while (i >= 0) {
+		if (o->nodes[i].op >= 0)
+			o->tmp[n++] = o->nodes[i].op;
+		if (o->nodes[i].first_child >= 0) {
+			i = o->nodes[i].first_child;
+			continue;
+		}
+		while (i >= 0 && i != k && o->nodes[i].next < 0)
+			i = o->nodes[i].parent;
+		if (i < 0 || i == k || i == stop)
+			break;
+		i = o->nodes[i].next;
+	}
+	return n;
+}
+
+/* Keep the cursor on screen. */
+static void
+scroll_to_cur(struct ops_view *o)
+{
+	int h = o->tree_h > 0 ? o->tree_h : 10;
+	if (o->cur < o->top)
+		o->top = o->cur;
+	if (o->cur >= o->top + h)
+		o->top = o->cur - h + 1;
+	if (o->top < 0)
+		o->top = 0;
+}
+
+/* Tell everyone when the cursor lands on an op. */
+static void
+cursor_moved(struct ops_view *o)
+{
+	scroll_to_cur(o);
+	if (o->n_vis == 0)
+		return;
+	int op = o->nodes[o->vis[o->cur]].op;
+	if (op >= 0 && op != o->ex->sel_op)
+		explore_select(o->ex, op);
+}
+
+/* Draw the device column: a name, or a bar of time shares for a mix. */
+static void
+draw_devcol(struct ops_view *o, WINDOW *w, int y, int x, int width, int k)
+{
+	struct explore *ex = o->ex;
+	const struct node *n = &o->nodes[k];
+	if (n->dev >= 0) {
+		wattr_on(w, screen_dev_block(n->dev), NULL);
+		if (screen_mode() == SCR_MONO)
+			waddch(w, (chtype)screen_dev_glyph(n->dev));
+		else
+			mvwaddch(w, y, x, ' ');
+		wattr_off(w, screen_dev_block(n->dev), NULL);
+		wattr_on(w, screen_dev_fg(n->dev), NULL);
+		screen_printf(w, y, x + 1, width - 1, 1, " %s", explore_dev_label(ex, n->dev));
+		wattr_off(w, screen_dev_fg(n->dev), NULL);
+		return;
+	}
+	int nd = ex->c->n_dev;
+	double tot = 0;
+	for (int d = 0; d < nd; d++)
+		tot += o->dev_time[(size_t)k * nd + d];
+	double acc = 0;
+	int cell = 0;
+	for (int d = 0; d < nd && tot > 0; d++) {
+		acc += o->dev_time[(size_t)k * nd + d];
+		int upto = (int)floor(acc / tot * width + 0.5);
+		for (; cell < upto && cell < width; cell++) {
+			wattr_on(w, screen_dev_block(d), NULL);
+			mvwaddch(w, y, x + cell, screen_mode() == SCR_MONO ? (chtype)screen_dev_glyph(d) : ' ');
+			wattr_off(w, screen_dev_block(d), NULL);
+		}
+	}
+	for (; cell < width; cell++)
+		mvwaddch(w, y, x + cell, ' ');
+}
+
+/* One tree row. */
+static void
+draw_row(struct ops_view *o, WINDOW *w, int y, int x, int width, int row)
+{
+	struct explore *ex = o->ex;
+	int k = o->vis[row];
+	const struct node *n = &o->nodes[k];
+	int sel = row == o->cur;
+	char t[32], m[32], label[512];
+	int devw = 10, tw = 10, mw = 10, cw = 2;
+	int lw = width - 35;
+	attr_t base = sel ? screen_attr(SCR_SELECT) : A_NORMAL;
+	wattrset(w, base);
+	const char *arrow = n->op >= 0 ? "  " : n->open ? (screen_utf8() ? "▾ " : "- ") :
+	    (screen_utf8() ? "▸ " : "+ ");
+	if (n->op >= 0)
+		snprintf(label, sizeof label, "%*s%s%s", n->depth * 2, "", arrow, n->label);
+	else
+		snprintf(label, sizeof label, "%*s%s%s/ (%d)", n->depth * 2, "", arrow, n->label, n->n_ops);
+	if (n->op < 0 && !sel)
+		wattr_on(w, A_BOLD, NULL);
+	screen_put(w, y, x, lw, 1, label);
+	wattrset(w, base);
+	waddch(w, ' ');
+	draw_devcol(o, w, y, x + lw + 1, devw, k);
+	wattrset(w, base);
+	screen_printf(w, y, x + lw + 1 + devw, tw + 1, 1, "%*s", tw + 1, screen_fmt_us(t, sizeof t, n->time_us));
+	screen_printf(w, y, x + lw + 2 + devw + tw, mw + 1, 1, "%*s", mw + 1, screen_fmt_bytes(m, sizeof m, n->mem));
+	if (n->crit) {
+		wattrset(w, sel ? base : screen_attr(SCR_CRITICAL));
+		screen_put(w, y, x + width - cw, cw, 1, n->op >= 0 ? " *" : " +");
+	} else
+		screen_put(w, y, x + width - cw, cw, 1, "");
+	wattrset(w, A_NORMAL);
+	(void)ex;
+}
+
+/* Detail pane: a list of lines drawn until the rectangle is full. */
+struct lines {
+	WINDOW *w;
+	int y, x, h, width, row;
+};
+
+/* Start a new detail line; 0 when the pane is full. */
+static int
+line_next(struct lines *l)
+{
+	if (l->row >= l->h)
+		return 0;
+	wmove(l->w, l->y + l->row, l->x);
+	l->row++;
+	return 1;
+}
+
+/* Detail of one op. */
+static void
+draw_op_detail(struct ops_view *o, struct lines *l, int v)
+{
+	struct explore *ex = o->ex;
+	const struct pl_graph *g = ex->g;
+	const struct pl_op *op = &g->ops[v];
+	int d = ex->cur->dev[v], nd = ex->c->n_dev;
+	char a[32], b[32], c[32];
+	WINDOW *w = l->w;
+	if (!line_next(l))
+		return;
+	wattrset(w, A_BOLD);
+	screen_put(w, l->y + l->row - 1, l->x, l->width, 1, op->name);
+	wattrset(w, A_NORMAL);
+	if (line_next(l)) {
+		const struct pl_group *gr = &g->groups[op->group];
+		screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%s  scope %s  group %s (%d op%s)",
+		    op->type[0] ? op->type : "?", op->scope[0] ? op->scope : "-",
+		    gr->name != NULL ? gr->name : "own", gr->count, gr->count == 1 ? "" : "s");
+	}
+	if (line_next(l)) {
+		int y = l->y + l->row - 1, x = l->x;
+		x += screen_put(w, y, x, l->width, 0, "on ");
+		wattrset(w, screen_dev_fg(d));
+		x += screen_put(w, y, x, l->width - (x - l->x), 0, explore_dev_label(ex, d));
+		wattrset(w, A_NORMAL);
+		if (ex->tr != NULL) {
+			const struct pl_trace_op *to = &ex->tr->ops[v];
+			x += screen_printf(w, y, x, l->width - (x - l->x), 0, "  runs %s .. %s",
+			    screen_fmt_us(a, sizeof a, to->start), screen_fmt_us(b, sizeof b, to->end));
+			if (ex->tr->critical_mask != NULL && ex->tr->critical_mask[v]) {
+				wattrset(w, screen_attr(SCR_CRITICAL));
+				screen_put(w, y, x, l->width - (x - l->x), 0, "  * critical path");
+				wattrset(w, A_NORMAL);
+			}
+		}
+	}
+	if (line_next(l))
+		screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%.3g GFLOP  params %s  out %s  temp %s",
+		    op->flops / 1e9, screen_fmt_bytes(a, sizeof a, op->param_bytes),
+		    screen_fmt_bytes(b, sizeof b, op->out_bytes), screen_fmt_bytes(c, sizeof c, op->temp_bytes));
+	/* cost per device, several per line */
+	if (line_next(l)) {
+		int y = l->y + l->row - 1, x = l->x;
+		wattrset(w, screen_attr(SCR_HEADER));
+		x += screen_put(w, y, x, l->width, 0, "cost");
+		wattrset(w, A_NORMAL);
+		double best = INFINITY;
+		for (int e = 0; e < nd; e++)
+			if (ex->p->allowed[v] & ((uint64_t)1 << e))
+				best = fmin(best, pl_problem_op_us(ex->p, v, e));
+		for (int e = 0; e < nd; e++) {
+			char cell[64];
+			int ok = (ex->p->allowed[v] >> e) & 1;
+			double us = pl_problem_op_us(ex->p, v, e);
+			snprintf(cell, sizeof cell, " %s %s%s%s", explore_dev_label(ex, e),
+			    ok ? screen_fmt_us(a, sizeof a, us) : "n/a", e == d ? "<" : "",
+			    ok && us == best ? "!" : "");
+			int cw = (int)strlen(cell);
+			if (x + cw > l->x + l->width) {
+				if (!line_next(l))
+					break;
+				y = l->y + l->row - 1;
+				x = l->x + 4;
+			}
+			wattrset(w, ok ? screen_dev_fg(e) : screen_attr(SCR_DIM));
+			if (e == d)
+				wattr_on(w, A_UNDERLINE, NULL);
+			x += screen_put(w, y, x, cw, 0, cell);
+			wattrset(w, A_NORMAL);
+		}
+	}
+	/* inputs and outputs */
+	for (int dir = 0; dir < 2; dir++) {
+		int lo = dir == 0 ? g->in_off[v] : g->out_off[v];
+		int hi = dir == 0 ? g->in_off[v + 1] : g->out_off[v + 1];
+		const int *ids = dir == 0 ? g->in_edge : g->out_edge;
+		if (!line_next(l))
+			return;
+		wattrset(w, screen_attr(SCR_HEADER));
+		screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%s (%d)",
+		    dir == 0 ? "inputs" : "outputs", hi - lo);
+		wattrset(w, A_NORMAL);
+		for (int i = lo; i < hi; i++) {
+			if (!line_next(l))
+				return;
+			int y = l->y + l->row - 1;
+			if (l->row == l->h && i < hi - 1) {
+				screen_printf(w, y, l->x, l->width, 1, "  ... %d more", hi - i);
+				return;
+			}
+			const struct pl_edge *e = &g->edges[ids[i]];
+			int other = dir == 0 ? e->src : e->dst;
+			int od = ex->cur->dev[other];
+			int64_t bytes = g->tensors[e->tensor].bytes;
+			int x = l->x;
+			x += screen_put(w, y, x, 2, 0, dir == 0 ? "< " : "> ");
+			wattrset(w, screen_dev_fg(od));
+			x += screen_printf(w, y, x, 7, 1, "%s", explore_dev_label(ex, od));
+			wattrset(w, od != d ? screen_attr(SCR_KEY) : A_NORMAL);
+			x += screen_printf(w, y, x, 11, 1, "%10s", screen_fmt_bytes(a, sizeof a, bytes));
+			wattrset(w, A_NORMAL);
+			screen_printf(w, y, x, l->width - (x - l->x), 1, " %s", g->ops[other].name);
+		}
+	}
+}
+
+/* Detail of a scope. */
+static void
+draw_scope_detail(struct ops_view *o, struct lines *l, int k)
+{
+	struct explore *ex = o->ex;
+	const struct node *n = &o->nodes[k];
+	int nd = ex->c->n_dev;
+	char a[32], b[32];
+	WINDOW *w = l->w;
+	if (!line_next(l))
+		return;
+	wattrset(w, A_BOLD);
+	screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%s/", n->path);
+	wattrset(w, A_NORMAL);
+	if (line_next(l))
+		screen_printf(w, l->y + l->row - 1, l->x, l->width, 1,
+		    "%d ops, %s of compute, %s of memory, %d on the critical path",
+		    n->n_ops, screen_fmt_us(a, sizeof a, n->time_us),
+		    screen_fmt_bytes(b, sizeof b, n->mem), n->crit);
+	if (line_next(l)) {
+		wattrset(w, screen_attr(SCR_HEADER));
+		screen_put(w, l->y + l->row - 1, l->x, l->width, 1, "compute per device");
+		wattrset(w, A_NORMAL);
+	}
+	for (int d = 0; d < nd; d++) {
+		double t = o->dev_time[(size_t)k * nd + d];
+		if (t <= 0)
+			continue;
+		if (!line_next(l))
+			return;
+		int y = l->y + l->row - 1;
+		wattrset(w, screen_dev_fg(d));
+		screen_printf(w, y, l->x, 8, 1, "%s", explore_dev_label(ex, d));
+		wattrset(w, A_NORMAL);
+		screen_printf(w, y, l->x + 8, 11, 1, "%10s ", screen_fmt_us(a, sizeof a, t));
+		screen_bar(w, y, l->x + 19, l->width - 19, n->time_us > 0 ? t / n->time_us : 0,
+		    screen_dev_block(d), A_NORMAL);
+	}
+	if (line_next(l))
+		screen_put(w, l->y + l->row - 1, l->x, l->width, 1, "d / D moves the whole scope to the next / previous device");
+}
+
+/* Draw the view. */
+static void
+ops_draw(struct view *v, WINDOW *w, const struct view_rect *r)
+{
+	struct ops_view *o = v->priv;
+	int side = r->w >= 130;
+	int tree_w = side ? r->w * 58 / 100 : r->w;
+	int tree_h = side ? r->h - 1 : r->h * 55 / 100;
+	if (tree_h < 4)
+		tree_h = r->h;
+	o->tree_h = tree_h;
+	scroll_to_cur(o);
+	/* column header */
+	wattrset(w, screen_attr(SCR_HEADER));
+	screen_printf(w, r->y, r->x, tree_w, 1, "%-*s %-10s%11s%10s %s",
+	    tree_w - 35, "scope / op", "device", "time", "memory", "cp");
+	wattrset(w, A_NORMAL);
+	for (int i = 0; i < tree_h - 1; i++) {
+		int row = o->top + i;
+		if (row >= o->n_vis)
+			break;
+		draw_row(o, w, r->y + 1 + i, r->x, tree_w, row);
+	}
+	struct lines l = { .w = w };
+	if (side) {
+		wattrset(w, screen_attr(SCR_DIM));
+		screen_vline(w, r->y, r->x + tree_w, r->h);
+		wattrset(w, A_NORMAL);
+		l.y = r->y;
+		l.x = r->x + tree_w + 2;
+		l.h = r->h;
+		l.width = r->w - tree_w - 2;
+	} else {
+		wattrset(w, screen_attr(SCR_DIM));
+		screen_hline(w, r->y + tree_h, r->x, r->w);
+		wattrset(w, A_NORMAL);
+		l.y = r->y + tree_h + 1;
+		l.x = r->x + 1;
+		l.h = r->h - tree_h - 1;
+		l.width = r->w - 2;
+	}
+	if (o->n_vis == 0)
+		return;
+	int k = o->vis[o->cur];
+	if (o->nodes[k].op >= 0)
+		draw_op_detail(o, &l, o->nodes[k].op);
+	else
+		draw_scope_detail(o, &l, k);
+}
+
+/* Open or close every scope. */
+static void
+set_all_open(struct ops_view *o, int open)
+{
+	for (int i = 0; i < o->n_nodes; i++)
+		if (o->nodes[i].op < 0)
+			o->nodes[i].open = open;
+	rebuild_vis(o);
+	scroll_to_cur(o);
+}
+
+/* Actions. */
+static int
+ops_action(struct view *v, enum tui_action a)
+{
+	struct ops_view *o = v->priv;
+	if (o->n_vis == 0)
+		return VIEW_UNHANDLED;
+	int page = o->tree_h > 2 ? o->tree_h - 2 : 1;
+	struct node *n = &o->nodes[o->vis[o->cur]];
+	switch (a) {
+	case ACT_UP: if (o->cur > 0) o->cur--; break;
+	case ACT_DOWN: if (o->cur < o->n_vis - 1) o->cur++; break;
+	case ACT_PAGE_UP: o->cur = o->cur > page ? o->cur - page : 0; break;
+	case ACT_PAGE_DOWN: o->cur = o->cur + page < o->n_vis ? o->cur + page : o->n_vis - 1; break;
+	case ACT_HOME: o->cur = 0; break;
+	case ACT_END: o->cur = o->n_vis - 1; break;
+	case ACT_LEFT:
+		if (n->op < 0 && n->open) {
+			n->open = 0;
+			rebuild_vis(o);
+		} else if (n->parent >= 0) {
+			for (int i = 0; i < o->n_vis; i++)
+				if (o->vis[i] == n->parent)
+					o->cur = i;
+		}
+		break;
+	case ACT_RIGHT:
+	case ACT_ENTER:
+		if (n->op < 0) {
+			n->open = a == ACT_ENTER ? !n->open : 1;
+			rebuild_vis(o);
+		}
+		break;
+	case ACT_EXPAND_ALL: set_all_open(o, 1); break;
+	case ACT_COLLAPSE_ALL: set_all_open(o, 0); break;
+	case ACT_DEV_NEXT:
+	case ACT_DEV_PREV: {
+		if (n->op >= 0)
+			return VIEW_UNHANDLED;	/* the explorer moves the op */
+		int cnt = subtree_ops(o, o->vis[o->cur]);
+		int d = explore_next_device(o->ex, o->tmp, cnt, a == ACT_DEV_NEXT ? 1 : -1);
+		if (d < 0)
+			explore_message(o->ex, 1, "no other device can run all of %s/", n->path);
+		else
+			explore_move_ops(o->ex, o->tmp, cnt, d);
+		return VIEW_HANDLED | VIEW_REDRAW;
+	}
+	default:
+		return VIEW_UNHANDLED;
+	}
+	cursor_moved(o);
+	return VIEW_HANDLED | VIEW_REDRAW;
+}
+
+/* A click selects a row; a click on the selected scope opens or closes it. */
+static int
+ops_click(struct view *v, int y, int x)
+{
+	struct ops_view *o = v->priv;
+	(void)x;
+	int row = o->top + y - 1;
+	if (y < 1 || y >= o->tree_h || row >= o->n_vis)
+		return 0;
+	if (row == o->cur && o->nodes[o->vis[row]].op < 0)
+		return ops_action(v, ACT_ENTER);
+	o->cur = row;
+	cursor_moved(o);
+	return 1;
+}
+
+static void
+ops_changed(struct view *v)
+{
+	aggregate(v->priv);
+}
+
+/* Follow the shared selection: open its scopes and move the cursor. */
+static void
+ops_selected(struct view *v)
+{
+	struct ops_view *o = v->priv;
+	int op = o->ex->sel_op;
+	if (op < 0)
+		return;
+	int k = o->op_node[op];
+	if (o->n_vis > 0 && o->vis[o->cur] == k)
+		return;
+	for (int p = o->nodes[k].parent; p >= 0; p = o->nodes[p].parent)
+		o->nodes[p].open = 1;
+	rebuild_vis(o);
+	for (int i = 0; i < o->n_vis; i++)
+		if (o->vis[i] == k)
+			o->cur = i;
+	int h = o->tree_h > 0 ? o->tree_h - 1 : 10;
+	if (o->cur < o->top || o->cur >= o->top + h)
+		o->top = o->cur - h / 2;
+	scroll_to_cur(o);
+}
+
+const struct view_class view_ops_class = {
+	.name = "ops",
+	.title = "Ops",
+	.demo = "Every op of the graph, grouped by scope. Colour = the device it runs on, "
+	    "time = its cost there, * = on the critical path that sets the step time. "
+	    "Select an op and press d to move it to another device: the run time above "
+	    "changes at once. Enter opens a scope; / searches.",
+	.init = ops_init,
+	.free = ops_free,
+	.draw = ops_draw,
+	.action = ops_action,
+	.click = ops_click,
+	.changed = ops_changed,
+	.selected = ops_selected,
+};

@@ -1,0 +1,355 @@
+/*
+ * view-placeto — step Placeto's MDP: one decision (`n`), one episode
+ * (`e`), or run/pause (Space).  Shows the group being placed and its
+ * neighbourhood, its features, the policy's probabilities over devices as
+ * bars, the action, the run time before and after, the reward and the
+ * return, and the learning curve (final run time per episode).  A trained
+ * policy can be loaded (zero-shot, `L`); without one the policy trains
+ * live.
+ *
+ * Invariant: the view follows worker 0 of the placer; curve[] holds the
+ * final run time of every episode worker 0 has finished, in order.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+#include "placer.h"
+#include "placers/placeto.h"
+#include "screen.h"
+#include "view.h"
+#include "xmalloc.h"
+
+struct placeto_view {
+	struct explore *ex;
+	struct view_run run;
+	char *policy;		/* loaded policy path, or NULL: train live */
+	double *curve, *curve_best;
+	int n_curve, cap_curve;
+	long last_episode_logged;
+	int *seen;		/* scratch: group marks */
+	int n_seen;
+};
+
+/* Record the episode's end after a step. */
+static void
+on_step(struct view_run *r)
+{
+	struct placeto_view *p = r->arg;
+	const struct pl_placeto_decision *d = pl_placeto_last(r->pl);
+	if (d == NULL)
+		return;
+	int n = pl_placeto_n_groups(r->pl);
+	if (d->t != n - 1 || d->episode == p->last_episode_logged)
+		return;
+	p->last_episode_logged = d->episode;
+	if (p->n_curve == p->cap_curve) {
+		p->cap_curve = p->cap_curve ? p->cap_curve * 2 : 64;
+		p->curve = pl_xreallocarray(p->curve, p->cap_curve, sizeof *p->curve);
+		p->curve_best = pl_xreallocarray(p->curve_best, p->cap_curve, sizeof *p->curve_best);
+	}
+	double prev = p->n_curve > 0 ? p->curve_best[p->n_curve - 1] : INFINITY;
+	p->curve[p->n_curve] = d->after_us;
+	p->curve_best[p->n_curve] = fmin(prev, d->after_us);
+	p->n_curve++;
+}
+
+/* Whether worker 0 has just finished an episode (ends `e`). */
+static int
+episode_over(struct view_run *r)
+{
+	const struct pl_placeto_decision *d = pl_placeto_last(r->pl);
+	return d == NULL || d->t == pl_placeto_n_groups(r->pl) - 1;
+}
+
+/* (Re)start with the loaded policy or training live. */
+static int
+restart(struct placeto_view *p)
+{
+	free(p->run.optspec);
+	p->run.optspec = p->policy != NULL ? pl_xasprintf("policy=%s", p->policy) : NULL;
+	p->n_curve = 0;
+	p->last_episode_logged = -1;
+	int rc = view_run_restart(&p->run);
+	if (rc == 0) {
+		free(p->seen);
+		p->n_seen = pl_placeto_n_groups(p->run.pl);
+		p->seen = pl_xcalloc(p->n_seen > 0 ? p->n_seen : 1, sizeof *p->seen);
+	}
+	return rc;
+}
+
+static void *
+pv_init(struct explore *ex)
+{
+	struct placeto_view *p = pl_xcalloc(1, sizeof *p);
+	p->ex = ex;
+	view_run_init(&p->run, ex, "placeto", NULL);
+	p->run.on_step = on_step;
+	p->run.stop = episode_over;
+	p->run.arg = p;
+	p->last_episode_logged = -1;
+	return p;
+}
+
+static void
+pv_free(void *priv)
+{
+	struct placeto_view *p = priv;
+	view_run_free(&p->run);
+	free(p->policy);
+	free(p->curve);
+	free(p->curve_best);
+	free(p->seen);
+	free(p);
+}
+
+/* The group's neighbours (groups with an edge to or from it). */
+static void
+draw_neighbours(struct placeto_view *p, WINDOW *w, int y, int x, int width, int rows,
+    int group, const struct pl_placement *pl)
+{
+	const struct pl_placer *pc = p->run.pl;
+	const struct pl_graph *g = p->ex->g;
+	const int *of = pl_placeto_group_of(pc);
+	int n;
+	const int *ops = pl_placeto_group_ops(pc, group, &n);
+	memset(p->seen, 0, p->n_seen * sizeof *p->seen);
+	p->seen[group] = 3;
+	int row = 0, more = 0;
+	for (int dir = 0; dir < 2; dir++)
+		for (int i = 0; i < n; i++) {
+			int v = ops[i];
+			int lo = dir == 0 ? g->in_off[v] : g->out_off[v];
+			int hi = dir == 0 ? g->in_off[v + 1] : g->out_off[v + 1];
+			for (int k = lo; k < hi; k++) {
+				const struct pl_edge *e = &g->edges[dir == 0 ? g->in_edge[k] : g->out_edge[k]];
+				int o = dir == 0 ? e->src : e->dst;
+				int gg = of[o];
+				if (p->seen[gg])
+					continue;
+				p->seen[gg] = 1 + dir;
+				if (row >= rows) {
+					more++;
+					continue;
+				}
+				int d = pl != NULL ? pl->dev[o] : -1;
+				int xx = x;
+				xx += screen_put(w, y + row, xx, 2, 0, dir == 0 ? "< " : "> ");
+				wattrset(w, screen_dev_fg(d));
+				xx += screen_printf(w, y + row, xx, 7, 1, "%s", explore_dev_label(p->ex, d));
+				wattrset(w, A_NORMAL);
+				screen_put(w, y + row, xx, width - (xx - x), 1, pl_placeto_group_name(pc, gg));
+				row++;
+			}
+		}
+	if (more > 0 && rows > 0)
+		screen_printf(w, y + rows - 1, x, width, 1, "  ... and %d more neighbours", more + 1);
+}
+
+/* Draw the view. */
+static void
+pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
+{
+	struct placeto_view *p = v->priv;
+	struct explore *ex = p->ex;
+	char a[32], b[32];
+	int y = r->y;
+	if (p->run.cls == NULL) {
+		screen_put(w, y, r->x, r->w, 1, "Placeto is not in this build.");
+		return;
+	}
+	struct pl_placer *pl = p->run.pl;
+	wattrset(w, A_BOLD);
+	int x = screen_put(w, y, r->x, r->w, 0, "Placeto ");
+	wattrset(w, A_NORMAL);
+	const struct pl_placeto_decision *d = pl != NULL ? pl_placeto_last(pl) : NULL;
+	struct pl_placeto_stats st;
+	memset(&st, 0, sizeof st);
+	if (pl == NULL)
+		screen_put(w, y, r->x + x, r->w - x, 1, "not started: n one decision, e one episode, Space runs");
+	else {
+		pl_placeto_get_stats(pl, &st);
+		const char *state = pl->done ? "done" : p->run.running ? "running" : "paused";
+		wattrset(w, screen_attr(pl->done ? SCR_GOOD : p->run.running ? SCR_KEY : SCR_DIM));
+		x += screen_printf(w, y, r->x + x, r->w - x, 0, "[%s] ", state);
+		wattrset(w, A_NORMAL);
+		x += screen_printf(w, y, r->x + x, r->w - x, 0, "episode %ld (%s) decision %d/%d  %ld placements",
+		    d != NULL ? d->episode + 1 : 0, d != NULL && d->greedy ? "greedy" : "training",
+		    d != NULL ? d->t + 1 : 0, pl_placeto_n_groups(pl), st.placements);
+		if (pl->best != NULL)
+			screen_printf(w, y, r->x + x, r->w - x, 0, "  best %s",
+			    screen_fmt_us(a, sizeof a, pl->best_res.makespan_us));
+	}
+	y++;
+	wattrset(w, screen_attr(SCR_DIM));
+	if (pl != NULL)
+		screen_printf(w, y, r->x, r->w, 1, "%s; %d groups, %ld updates, lr %.2g, entropy %.3f",
+		    p->policy != NULL ? "zero-shot with a loaded policy" : "training live from scratch",
+		    pl_placeto_n_groups(pl), st.updates, st.lr, st.last_entropy);
+	wattrset(w, A_NORMAL);
+	y++;
+	if (p->run.error != NULL) {
+		wattrset(w, screen_attr(SCR_ERROR));
+		screen_put(w, y++, r->x, r->w, 1, p->run.error);
+		wattrset(w, A_NORMAL);
+	}
+	int curve_h = r->h >= 30 ? 10 : 6;
+	int mid_h = r->y + r->h - 1 - curve_h - y;
+	int lw = r->w / 2;
+	if (d != NULL && mid_h > 2) {
+		/* left: the group, its features and neighbours */
+		int n_ops = 0;
+		pl_placeto_group_ops(pl, d->group, &n_ops);
+		wattrset(w, screen_attr(SCR_HEADER));
+		screen_printf(w, y, r->x, lw - 1, 1, "group %d: %s (%d op%s)", d->group,
+		    pl_placeto_group_name(pl, d->group), n_ops, n_ops == 1 ? "" : "s");
+		wattrset(w, A_NORMAL);
+		int fy = y + 1, fx = r->x;
+		int nf = pl_placeto_n_feat(pl);
+		int frows = 0;
+		for (int j = 0; j < nf && j < d->n_feat && fy + frows < y + mid_h; j++) {
+			const char *name = pl_placeto_feat_name(pl, j);
+			if (strncmp(name, "dev", 3) == 0 && d->feat[j] == 0)
+				continue;	/* one-hot: show only the set column */
+			int col = frows % 2;
+			screen_printf(w, fy + frows / 2, fx + col * (lw / 2), lw / 2 - 1, 1, "%-10.10s %7.3f", name, d->feat[j]);
+			frows++;
+		}
+		int ny = fy + (frows + 1) / 2;
+		if (ny < y + mid_h) {
+			wattrset(w, screen_attr(SCR_HEADER));
+			screen_put(w, ny, r->x, lw - 1, 1, "neighbours");
+			wattrset(w, A_NORMAL);
+			draw_neighbours(p, w, ny + 1, r->x, lw - 1, y + mid_h - ny - 1, d->group, pl_placeto_current(pl));
+		}
+		/* right: the policy, the action, the reward */
+		int rx = r->x + lw + 1, rw = r->w - lw - 1;
+		wattrset(w, screen_attr(SCR_HEADER));
+		screen_printf(w, y, rx, rw, 1, "policy over devices (%s)", d->greedy ? "arg-max" : "sampled");
+		wattrset(w, A_NORMAL);
+		int py = y + 1;
+		for (int k = 0; k < d->n_dev && py < y + mid_h - 4; k++, py++) {
+			wattrset(w, screen_dev_fg(k));
+			screen_printf(w, py, rx, 7, 1, "%s", explore_dev_label(ex, k));
+			wattrset(w, A_NORMAL);
+			screen_bar(w, py, rx + 7, rw - 21, d->probs[k], screen_dev_block(k), A_NORMAL);
+			screen_printf(w, py, rx + rw - 14, 14, 1, " %.3f%s", d->probs[k],
+			    k == d->action ? (screen_utf8() ? " ◀ chose" : " < chose") : "");
+		}
+		wattrset(w, A_BOLD);
+		screen_printf(w, py++, rx, rw, 1, "action: %s -> %s", explore_dev_label(ex, d->prev_dev),
+		    explore_dev_label(ex, d->action));
+		wattrset(w, A_NORMAL);
+		screen_printf(w, py++, rx, rw, 1, "run time %s -> %s", screen_fmt_us(a, sizeof a, d->before_us),
+		    screen_fmt_us(b, sizeof b, d->after_us));
+		wattrset(w, screen_attr(d->reward > 0 ? SCR_GOOD : d->reward < 0 ? SCR_BAD : SCR_NORMAL));
+		screen_printf(w, py++, rx, rw, 1, "reward %+.4g", d->reward);
+		wattrset(w, A_NORMAL);
+		screen_printf(w, py++, rx, rw, 1, "return so far %+.4g   entropy %.3f", d->ret, d->entropy);
+	} else if (mid_h > 0) {
+		screen_wrap(w, y, r->x + 2, mid_h, r->w - 4,
+		    "Each decision picks a device for one group of ops, then simulates the whole "
+		    "graph; the reward is how much the run time dropped. An episode visits every "
+		    "group once. Press n for one decision.");
+	}
+	/* learning curve */
+	struct view_rect cr = { r->y + r->h - 1 - curve_h, r->x, curve_h, r->w };
+	wattrset(w, screen_attr(SCR_HEADER));
+	screen_printf(w, cr.y, r->x + 11, r->w - 11, 1, "learning curve: run time at the end of each episode (o), best (*)");
+	wattrset(w, A_NORMAL);
+	cr.y++;
+	cr.h--;
+	const double *ys[2] = { p->curve, p->curve_best };
+	int roles[2] = { SCR_BAR_ALT, SCR_GOOD };
+	view_chart(w, &cr, p->n_curve > 0 ? 2 : 0, ys, p->n_curve, roles, "o*", 1);
+	wattrset(w, screen_attr(SCR_DIM));
+	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
+	    "n decision  e episode  Space run/pause  r restart  L load policy  a use best");
+	wattrset(w, A_NORMAL);
+}
+
+/* Start when needed. */
+static int
+ensure(struct placeto_view *p)
+{
+	if (p->run.pl != NULL)
+		return 0;
+	return restart(p);
+}
+
+/* The policy prompt's answer. */
+static void
+policy_done(struct explore *ex, const char *text, void *arg)
+{
+	struct placeto_view *p = arg;
+	if (text == NULL)
+		return;
+	free(p->policy);
+	p->policy = *text ? pl_xstrdup(text) : NULL;
+	if (restart(p) == 0)
+		explore_message(ex, 0, p->policy != NULL ? "loaded %s: n steps the greedy episode" :
+		    "training live from scratch%s", p->policy != NULL ? p->policy : "");
+	else
+		explore_message(ex, 1, "%s", p->run.error);
+}
+
+static int
+pv_action(struct view *v, enum tui_action a)
+{
+	struct placeto_view *p = v->priv;
+	switch (a) {
+	case ACT_PLACETO_STEP:
+	case ACT_PLACETO_EPISODE:
+		if (ensure(p) == 0) {
+			if (p->run.pl->done)
+				explore_message(p->ex, 0, "Placeto has finished; r restarts");
+			p->run.running = 0;
+			p->run.stop = a == ACT_PLACETO_EPISODE ? episode_over : NULL;
+			p->run.pending = 1;
+		}
+		break;
+	case ACT_RUN:
+		if (ensure(p) == 0) {
+			p->run.running = !p->run.running;
+			p->run.pending = 0;
+		}
+		break;
+	case ACT_RESTART:
+		restart(p);
+		break;
+	case ACT_LOAD_POLICY:
+		explore_prompt(p->ex, PROMPT_TEXT, "Policy file (empty: train live): ",
+		    p->policy, policy_done, p);
+		break;
+	case ACT_ADOPT:
+		view_run_adopt(&p->run);
+		break;
+	default:
+		return VIEW_UNHANDLED;
+	}
+	return VIEW_HANDLED | VIEW_REDRAW;
+}
+
+static int
+pv_tick(struct view *v, double deadline)
+{
+	struct placeto_view *p = v->priv;
+	return view_run_tick(&p->run, deadline);
+}
+
+const struct view_class view_placeto_class = {
+	.name = "placeto",
+	.title = "Placeto",
+	.demo = "Placeto learns to place by trial: one group at a time it asks its neural "
+	    "policy for a device (the bars), simulates, and is rewarded by the drop in run "
+	    "time. Over many episodes the curve below should fall as the policy learns.",
+	.init = pv_init,
+	.free = pv_free,
+	.draw = pv_draw,
+	.action = pv_action,
+	.tick = pv_tick,
+};

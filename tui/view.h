@@ -1,0 +1,121 @@
+/*
+ * view — the interface every explorer view implements, tmux's window_mode
+ * way: a `const struct view_class` of function pointers with designated
+ * initializers, one per file (tui/view-*.c).
+ *
+ * A view reads the explorer's shared state (struct explore, explore.h) and
+ * draws itself into the body rectangle it is given; actions arrive by name
+ * (enum tui_action) and the view returns what should happen (VIEW_* flags)
+ * instead of redrawing itself: the main loop acts on the flags.  Views
+ * change the shared state only through explore_*() calls (select an op,
+ * set the placement), so every view sees the same selection and placement.
+ *
+ * Invariant: draw() touches only the rectangle it is given and never
+ * changes state; init() may be called before the graph has a trace.
+ */
+#ifndef TUI_VIEW_H
+#define TUI_VIEW_H
+
+#include <curses.h>
+
+#include "action.h"
+
+struct explore;
+struct view;
+
+/* What a handler wants the main loop to do. */
+#define VIEW_UNHANDLED	0
+#define VIEW_HANDLED	(1 << 0)
+#define VIEW_REDRAW	(1 << 1)
+
+/* The body rectangle a view draws in. */
+struct view_rect {
+	int y, x, h, w;
+};
+
+struct view_class {
+	const char *name;		/* "ops": scripted tests and docs */
+	const char *title;		/* tab label: "Ops" */
+	const char *demo;		/* what the view teaches, for --demo */
+	void *(*init)(struct explore *ex);
+	void (*free)(void *priv);
+	void (*draw)(struct view *v, WINDOW *w, const struct view_rect *r);
+	int (*action)(struct view *v, enum tui_action a);
+	/* A click at (y, x) inside the body (relative to the rectangle). */
+	int (*click)(struct view *v, int y, int x);
+	/* The shared placement or trace changed (resimulated). */
+	void (*changed)(struct view *v);
+	/* The shared selection changed. */
+	void (*selected)(struct view *v);
+	/* The view became the current one. */
+	void (*shown)(struct view *v);
+	/* Background work: run until the deadline (monotonic seconds); return
+	 * 1 if there is more work to do, 0 when idle. */
+	int (*tick)(struct view *v, double deadline);
+};
+
+struct view {
+	const struct view_class *cls;
+	struct explore *ex;
+	void *priv;
+	struct view_rect last;		/* where it was last drawn (for clicks) */
+};
+
+/* ---- running a placer in time slices (view-run.c) --------------------- */
+
+struct pl_placer;
+struct pl_placer_class;
+struct view_run;
+typedef void view_run_fn(struct view_run *r);
+
+/*
+ * A placer the view drives: created on demand with the explorer's seed,
+ * simulator and threads; stepped between redraws while `running`, or until
+ * `stop` says so after a single-step request.  When `follow` is set, an
+ * improved best becomes the explorer's current placement (unless the user
+ * has unsaved hand edits).
+ */
+struct view_run {
+	struct explore *ex;
+	const struct pl_placer_class *cls;
+	char *optspec;
+	struct pl_placer *pl;
+	int running;		/* run until done or paused */
+	int pending;		/* single steps still requested */
+	int (*stop)(struct view_run *r);	/* ends a multi-step request */
+	view_run_fn *on_step;	/* after every step */
+	void *arg;		/* for the callbacks */
+	int follow;
+	double followed_us;	/* best adopted last */
+	char *error;
+};
+
+/* Set up for class `name` (r->cls NULL if this build has none). */
+void view_run_init(struct view_run *r, struct explore *ex, const char *name,
+    const char *optspec);
+/* (Re)create the placer.  0, or -1 with r->error set. */
+int view_run_restart(struct view_run *r);
+void view_run_free(struct view_run *r);
+/* Step until the deadline while there is work; 1 if work remains. */
+int view_run_tick(struct view_run *r, double deadline);
+/* Make the placer's best the explorer's current placement. */
+void view_run_adopt(struct view_run *r);
+/* Whether the placer has finished. */
+int view_run_done(const struct view_run *r);
+
+/* A line chart of up to 4 series of n points in rectangle r, with the
+ * value axis labelled as times (us) when times is set.  Series are drawn
+ * in order, later ones on top, each with its role and glyph. */
+void view_chart(WINDOW *w, const struct view_rect *r, int n_series,
+    const double *const *ys, int n, const int *roles, const char *glyphs,
+    int times);
+
+extern const struct view_class view_ops_class;
+extern const struct view_class view_timeline_class;
+extern const struct view_class view_devices_class;
+extern const struct view_class view_placeto_class;
+extern const struct view_class view_brkga_class;
+extern const struct view_class view_compare_class;
+extern const struct view_class view_export_class;
+
+#endif
