@@ -1,0 +1,81 @@
+#!/bin/sh
+# compare.sh — `placelab compare` and `placelab run` end to end: every output
+# format parsed back (CSV with awk, JSON with jq), -o files equal to stdout,
+# the run's placement, history and JSON result, and bad usage exiting 2.
+: "${PLACELAB:?}" "${PL_SRCDIR:?}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/pl-compare.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+n=0
+fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
+quiet() { "$@" > /dev/null 2>&1; }
+
+echo "1..16"
+
+# A small graph of an unknown family: two branches joining, a CPU-only
+# input and a colocation group.
+cat > "$T/g.json" <<'JSON'
+{"format": "placelab-graph/1", "name": "toy-join",
+ "ops": [
+  {"name": "in", "scope": "in", "flops": 1e6, "device": "cpu"},
+  {"name": "a1", "scope": "a/l0", "flops": 4e9, "param_bytes": 1048576, "group": "A"},
+  {"name": "a1g", "scope": "a/l0", "flops": 8e9, "group": "A"},
+  {"name": "a2", "scope": "a/l1", "flops": 4e9},
+  {"name": "b1", "scope": "b/l0", "flops": 6e9},
+  {"name": "b2", "scope": "b/l1", "flops": 2e9},
+  {"name": "out", "scope": "out", "flops": 1e9}],
+ "edges": [["in", "a1", 1048576], ["in", "b1", 1048576], ["a1", "a1g", 4096, 1],
+  ["a1", "a2", 2097152], ["b1", "b2", 2097152], ["a2", "out", 524288], ["b2", "out", 524288]]}
+JSON
+M=expert,single-cpu,single-gpu,heft,mincut,scotch,m-etf,random
+
+# CSV: header and one row per method, in order, with positive step times.
+"$PLACELAB" compare "$T/g.json" -c k80x4 --methods $M --format csv > "$T/c.csv" 2> "$T/err"
+check "compare --format csv exits 0" test $? -eq 0
+check "CSV has a header and 8 rows" test "$(wc -l < "$T/c.csv")" -eq 9
+got=$(awk -F, 'NR > 1 { printf "%s%s", sep, $1; sep = "," }' "$T/c.csv")
+check "CSV rows are the methods in order ($got)" test "$got" = "$M"
+check "CSV step times are positive numbers" awk -F, 'NR == 1 { ok = ($3 == "makespan_us") } NR > 1 && !($3 + 0 > 0) { ok = 0 } END { exit !ok }' "$T/c.csv"
+check "expert row is 0% vs expert, best row 0% gap" awk -F, '$1 == "expert" && $4 + 0 == 0 { e = 1 } NR > 1 && $5 != "" && $5 + 0 == 0 { b = 1 } END { exit !(e && b) }' "$T/c.csv"
+
+# JSON: tag, rows, best, lower bound, the same numbers as the CSV.
+"$PLACELAB" compare "$T/g.json" -c k80x4 --methods $M --format json > "$T/c.json"
+check "JSON is placelab-compare/1 with 8 rows" test "$(jq -r '.format + " " + (.rows | length | tostring)' "$T/c.json")" = "placelab-compare/1 8"
+best=$(jq -r '.best' "$T/c.json")
+check "JSON best row ($best) has gap 0 and the smallest fitting step time" \
+	test "$(jq -r --arg b "$best" '([.rows[] | select(.oom | not) | .makespan_us] | min) as $m | [.rows[] | select(.method == $b)][0] | (.makespan_us == $m and .gap_best_pct == 0)' "$T/c.json")" = true
+jq -r '.rows[] | .method + " " + (.makespan_us | tostring)' "$T/c.json" > "$T/j.txt"
+awk -F, 'NR > 1 { print $1, $3 }' "$T/c.csv" > "$T/k.txt"
+check "JSON and CSV give the same step times" awk 'NR == FNR { v[$1] = $2; next } { d = v[$1] - $2; if (d < 0) d = -d; if (!($1 in v) || d > 1e-9 * $2) bad = 1; n++ } END { exit bad || n != 8 }' "$T/j.txt" "$T/k.txt"
+check "JSON gaps to the lower bound are >= 0" test "$(jq '([.rows[] | .gap_bound_pct >= 0] | all) and (.lower_bound_us > 0)' "$T/c.json")" = true
+
+# Markdown to -o equals stdout; LaTeX has booktabs rules.
+"$PLACELAB" compare "$T/g.json" -c k80x4 --methods $M --format md > "$T/a.md"
+"$PLACELAB" compare "$T/g.json" -c k80x4 --methods $M --format md -o "$T/b.md"
+# (search times differ between runs: blank that column)
+awk -F'|' -v OFS='|' '{ if (NF > 10) $10 = ""; print }' "$T/a.md" > "$T/a2.md"
+awk -F'|' -v OFS='|' '{ if (NF > 10) $10 = ""; print }' "$T/b.md" > "$T/b2.md"
+check "-o writes what stdout shows (md)" cmp -s "$T/a2.md" "$T/b2.md"
+"$PLACELAB" compare "$T/g.json" -c k80x4 --methods heft,expert --format tex > "$T/t.tex"
+check "LaTeX uses booktabs" grep -q '\\toprule' "$T/t.tex"
+
+# run: JSON result, saved placement valid, history CSV.
+"$PLACELAB" run -a heft "$T/g.json" -c k80x4 --json -o "$T/p.json" --history "$T/h.csv" > "$T/r.json"
+check "run --json is placelab-result/1 with a step time" \
+	test "$(jq -r '.format + " " + (.makespan_us > 0 | tostring)' "$T/r.json")" = "placelab-result/1 true"
+check "run -o saves a placement that validates" quiet "$PLACELAB" validate -g "$T/g.json" -c k80x4 "$T/p.json"
+check "run --history writes the generic history" \
+	test "$(head -1 "$T/h.csv" | cut -d, -f1-4)" = "step,evals,best_us,wall_s"
+"$PLACELAB" run -a random --samples 3 --seed 5 "$T/g.json" --json > "$T/r3.json"
+check "run maps --samples to the method's option" test "$(jq -r '.steps' "$T/r3.json")" = 3
+
+# Bad usage exits 2.
+"$PLACELAB" compare "$T/g.json" --methods heft,nosuch > /dev/null 2>&1; a=$?
+"$PLACELAB" run -a nosuch "$T/g.json" > /dev/null 2>&1; b=$?
+"$PLACELAB" run "$T/g.json" > /dev/null 2>&1; c=$?
+"$PLACELAB" run -a random --samples x "$T/g.json" > /dev/null 2>&1; d=$?
+check "unknown method / missing -a / bad option value exit 2 ($a $b $c $d)" test "$a$b$c$d" = 2222
+
+exit 0
