@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "gen/gen.h"
+#include "fileio.h"
 #include "io.h"
 
 /* Generate or fail the test. */
@@ -26,6 +27,8 @@ gen(const char *model, const struct pl_gen_opts *o, struct pl_gen_stats *st)
 		fail_msg("%s: %s", model, cause);
 	return g;
 }
+
+static char *json(const struct pl_graph *g);
 
 /* |x / want - 1| <= tol. */
 static void
@@ -81,6 +84,49 @@ test_training_step_flops(void **state)
 	assert_true(t->n_ops > 3 * f->n_ops);
 	pl_graph_free(f);
 	pl_graph_free(t);
+	/* Both granularities describe the same step. */
+	static const char *const models[] = { "resnet50", "nmt", "transformer", "rnnlm" };
+	for (int i = 0; i < 4; i++) {
+		struct pl_gen_opts a = { .seq_len = 8 }, b = { .seq_len = 8, .granularity = PL_GEN_LAYER };
+		struct pl_graph *ga = gen(models[i], &a, NULL), *gb = gen(models[i], &b, NULL);
+		assert_near(pl_graph_total_flops(gb), pl_graph_total_flops(ga), 0.05, models[i]);
+		pl_graph_free(ga);
+		pl_graph_free(gb);
+	}
+}
+
+/* The committed samples are what the generator writes today. */
+static void
+test_committed_samples(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file, *model;
+		int layers, layer;
+	} s[] = {
+		{ "nmt4", "nmt", 4, 1 }, { "nmt2", "nmt", 2, 1 }, { "rnnlm", "rnnlm", 0, 1 },
+		{ "resnet50", "resnet50", 0, 1 }, { "inception_v3", "inception_v3", 0, 1 },
+		{ "nasnet_a", "nasnet_a", 0, 1 }, { "transformer", "transformer", 0, 1 },
+		{ "chain", "chain", 0, 0 }, { "crown", "crown", 0, 0 }, { "heft", "heft", 0, 0 },
+		{ "teach", "teach", 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+		char path[1024], *cause = NULL;
+		size_t len;
+		snprintf(path, sizeof path, "%s/samples/%s.json", PL_SRCDIR, s[i].file);
+		char *text = pl_file_read(path, &len, &cause);
+		if (text == NULL)
+			fail_msg("%s", cause);
+		struct pl_gen_opts o = { .layers = s[i].layers,
+			.granularity = s[i].layer ? PL_GEN_LAYER : PL_GEN_OP };
+		struct pl_graph *g = gen(s[i].model, &o, NULL);
+		char *j = json(g);
+		if (strcmp(j, text) != 0)
+			fail_msg("%s differs from 'placelab gen' output (run make samples-update)", path);
+		free(j);
+		free(text);
+		pl_graph_free(g);
+	}
 }
 
 /* Op-level 8-layer NMT is framework-sized: around 80,000 ops. */
@@ -330,6 +376,7 @@ main(void)
 		cmocka_unit_test(test_all_validate),
 		cmocka_unit_test(test_backward_colocated),
 		cmocka_unit_test(test_toys),
+		cmocka_unit_test(test_committed_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

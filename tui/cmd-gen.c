@@ -80,12 +80,12 @@ model_of(const char *gname)
 	return best;
 }
 
-/* `gen table`: one Markdown row per graph file. */
+/* `gen table`: one Markdown row per graph file (docs/SAMPLES.md). */
 static int
 table(int argc, char **argv)
 {
-	printf("| file | graph | ops | edges | GFLOPs/step | params MB | defaults from |\n");
-	printf("|---|---|---:|---:|---:|---:|---|\n");
+	printf("| file | graph | model | ops | edges | GFLOPs/step | params MB |\n");
+	printf("|---|---|---|---:|---:|---:|---:|\n");
 	for (int i = 0; i < argc; i++) {
 		char *cause = NULL;
 		struct pl_graph *g = pl_graph_load_json(argv[i], &cause);
@@ -102,9 +102,9 @@ table(int argc, char **argv)
 		file = file != NULL ? file + 1 : argv[i];
 		const char *dir = strstr(argv[i], "samples/");
 		const struct pl_gen_model *m = model_of(g->name);
-		printf("| %s | %s | %d | %d | %.1f | %.1f | %s |\n", dir != NULL ? dir + 8 : file,
-		    g->name, g->n_ops, g->n_edges, pl_graph_total_flops(g) / 1e9, (double)pb / 1e6,
-		    m != NULL ? m->source : "");
+		printf("| %s | %s | %s | %d | %d | %.1f | %.1f |\n", dir != NULL ? dir + 8 : file,
+		    g->name, m != NULL ? m->name : "", g->n_ops, g->n_edges,
+		    pl_graph_total_flops(g) / 1e9, (double)pb / 1e6);
 		pl_graph_free(g);
 	}
 	return 0;

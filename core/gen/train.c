@@ -368,16 +368,25 @@ emit_grad_layer(struct emit *e, int v)
 	const struct gnode *x = &e->n->nodes[v];
 	double flops = 0;
 	int64_t out = 0;
-	int k = 0;
-	for (int i = 0; i < x->n_in; i++)
-		if (e->active[GREF_ID(x->in[i])]) {
+	int k = 0, data = 0, weights = x->params > 0;
+	for (int i = 0; i < x->n_in; i++) {
+		int u = GREF_ID(x->in[i]);
+		if (!e->active[u])
+			continue;
+		if (x->gk == GG_LINEAR)
 			flops += grad_flops(e, x, i);
-			out += grad_bytes(e, x, i);
-		}
-	if (x->params > 0) {
-		flops += x->flops;
-		out += x->params * e->n->dtype;
+		else if (e->n->nodes[u].gk == GG_VAR)
+			weights = 1;
+		else
+			data = 1;
+		out += grad_bytes(e, x, i);
 	}
+	/* Like the op-level graph: one pass for the inputs' gradients, one
+	 * for the weights'. */
+	if (x->gk != GG_LINEAR)
+		flops += (x->flags & GN_SPARSE ? 0 : x->flops) * (data + weights);
+	if (x->params > 0)
+		out += x->params * e->n->dtype;
 	char *nm = pl_xasprintf("%s/grad", x->name);
 	char *ty = pl_xasprintf("Grad%s", x->type);
 	int g = add(e, nm, ty, x->scope, flops, 0, out, x->name);
