@@ -74,12 +74,19 @@ pl_scotch_map(const struct pl_problem *p, const struct pl_pu_cgraph *cg, int by_
 		}
 	}
 
-	SCOTCH_Graph graph;
+	SCOTCH_Graph graph, bound;
 	SCOTCH_Arch arch;
 	SCOTCH_Strat strat;
+	SCOTCH_Context ctx;
 	int rc = -1;
-	SCOTCH_randomSeed((SCOTCH_Num)(seed & 0x7fffffff));
-	SCOTCH_randomReset();
+	/* A private context: deterministic, seeded, one thread — so the same
+	 * seed gives the same mapping every time. */
+	SCOTCH_contextInit(&ctx);
+	SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
+	SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1);
+	SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)(seed & 0x7fffffff));
+	SCOTCH_contextThreadSpawn(&ctx, 1, NULL);
+	SCOTCH_graphInit(&bound);
 	SCOTCH_graphInit(&graph);
 	SCOTCH_archInit(&arch);
 	SCOTCH_stratInit(&strat);
@@ -89,12 +96,16 @@ pl_scotch_map(const struct pl_problem *p, const struct pl_pu_cgraph *cg, int by_
 		    p->g->name, n);
 		goto out;
 	}
+	if (SCOTCH_contextBindGraph(&ctx, &graph, &bound) != 0) {
+		*cause = pl_xasprintf("scotch: SCOTCH_contextBindGraph failed");
+		goto out;
+	}
 	if (SCOTCH_archCmpltw(&arch, nd, archw) != 0) {
 		*cause = pl_xasprintf("scotch: SCOTCH_archCmpltw failed for %d devices", nd);
 		goto out;
 	}
-	if ((fixed ? SCOTCH_graphMapFixed(&graph, &arch, &strat, parttab)
-	    : SCOTCH_graphMap(&graph, &arch, &strat, parttab)) != 0) {
+	if ((fixed ? SCOTCH_graphMapFixed(&bound, &arch, &strat, parttab)
+	    : SCOTCH_graphMap(&bound, &arch, &strat, parttab)) != 0) {
 		*cause = pl_xasprintf("scotch: SCOTCH_graphMap failed on '%s'", p->g->name);
 		goto out;
 	}
@@ -117,7 +128,9 @@ pl_scotch_map(const struct pl_problem *p, const struct pl_pu_cgraph *cg, int by_
 out:
 	SCOTCH_stratExit(&strat);
 	SCOTCH_archExit(&arch);
+	SCOTCH_graphExit(&bound);
 	SCOTCH_graphExit(&graph);
+	SCOTCH_contextExit(&ctx);
 	free(verttab);
 	free(velotab);
 	free(edgetab);
@@ -141,7 +154,6 @@ scotch_create_common(struct pl_placer *pl, int mem_aware)
 {
 	struct scotch_state *s = pl_xcalloc(1, sizeof *s);
 	s->mem_aware = mem_aware;
-	s->cg = pl_pu_cgraph_new(pl->prob);
 	s->cand = pl_placement_new(pl->prob->n_ops, pl->prob->n_dev);
 	pl->priv = s;
 	return 0;
@@ -188,6 +200,8 @@ scotch_step(struct pl_placer *pl)
 {
 	struct scotch_state *s = pl->priv;
 	enum pl_step_status st;
+	if (s->cg == NULL)
+		s->cg = pl_pu_cgraph_new(pl->prob);
 	switch (s->phase++) {
 	case 0:
 		if (map_into(pl, s, 0) != 0)
