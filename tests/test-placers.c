@@ -505,6 +505,15 @@ test_scotch_figures(void **state)
 	assert_int_equal(sscanf(tg, "Target min=%lld\tmax=%lld", &smin, &smax), 2);
 	assert_int_equal(smin, mn);
 	assert_int_equal(smax, mx);
+	/* deterministic: the same seed maps the same way */
+	int *again = calloc((size_t)cg->n, sizeof *again);
+	assert_int_equal(pl_scotch_map(p, cg, 0, 3, again, NULL, &cause), 0);
+	assert_memory_equal(part, again, sizeof *part * (size_t)cg->n);
+	/* memory weights map too, every part a device */
+	assert_int_equal(pl_scotch_map(p, cg, 1, 3, again, NULL, &cause), 0);
+	for (int k = 0; k < cg->n; k++)
+		assert_true(again[k] >= 0 && again[k] < p->n_dev);
+	free(again);
 	free(buf);
 	free(vw);
 	free(ew);
