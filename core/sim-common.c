@@ -281,6 +281,7 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->q_busy = ws_alloc(ws, nq, sizeof(int));
 	ws->cnt = ws_alloc(ws, nq + 1, sizeof(int));
 	ws->qmem = ws_alloc(ws, (size_t)n + E + 1, sizeof(struct pl_hent));
+	ws->qitem = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
 	ws->ev = ws_alloc(ws, (size_t)E + nq + D + 1, sizeof(struct pl_hent));
 	ws->fr = ws_alloc(ws, (size_t)2 * n + E + 1, sizeof(struct pl_hent));
 	return ws;
@@ -299,7 +300,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref, ws->stamp,
 	    ws->xfer_of, ws->cref, ws->cmax, ws->cbytes, ws->cdev, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_busy, ws->cnt,
-	    ws->qmem, ws->ev, ws->fr };
+	    ws->qmem, ws->qitem, ws->ev, ws->fr };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(ws);

@@ -110,6 +110,7 @@ struct pl_sim_ws {
 	int *x_src;
 	/* heaps */
 	struct pl_hent *qmem;		/* all device / channel waiting lists */
+	int *qitem;			/* the same as plain FIFOs (Placeto model) */
 	int *q_off, *q_n;		/* per queue: offset into qmem and size */
 	int n_queues;
 	int *q_busy;

@@ -20,32 +20,20 @@
 #define K_DEV ((uint64_t)2 << 62)
 #define RANK_MASK (((uint64_t)1 << 24) - 1)
 
-/* Offer node v to device d's waiting list, ready at r. */
+/*
+ * Offer item `it` to waiting list q (devices 0..D-1, buses D..2D-1), ready
+ * at r.  The lists are keyed (ready, seq) in the reference; with the
+ * non-negative times that validation guarantees, offers to one list come
+ * with non-decreasing ready times (spec section 2), so a plain FIFO in
+ * offer order is the same order and the sequence number is implicit.
+ */
 static inline void
-offer_dev(struct pl_sim_ws *ws, uint32_t *seq, int v, int d, double r)
+offer(struct pl_sim_ws *ws, int q, int it, double r, uint64_t key)
 {
-	++*seq;
-	pl_heap_push(ws->qmem + ws->q_off[d], &ws->q_n[d],
-	    (struct pl_hent){ r, ((uint64_t)*seq << 32) | (uint32_t)v });
-	if (!ws->q_busy[d]) {
-		ws->q_busy[d] = 1;
-		pl_heap_push(ws->ev, &ws->n_ev,
-		    (struct pl_hent){ r, K_DEV | (uint64_t)ws->dev_rank[d] });
-	}
-}
-
-/* Offer transfer x to the bus of device d, ready at r. */
-static inline void
-offer_bus(struct pl_sim_ws *ws, uint32_t *seq, int x, int d, double r)
-{
-	int q = ws->n_dev + d;
-	++*seq;
-	pl_heap_push(ws->qmem + ws->q_off[q], &ws->q_n[q],
-	    (struct pl_hent){ r, ((uint64_t)*seq << 32) | (uint32_t)x });
+	ws->qitem[ws->q_off[q] + ws->q_n[q]++] = it;
 	if (!ws->q_busy[q]) {
 		ws->q_busy[q] = 1;
-		pl_heap_push(ws->ev, &ws->n_ev,
-		    (struct pl_hent){ r, K_BUS | (uint64_t)ws->dev_rank[d] });
+		pl_heap_push(ws->ev, &ws->n_ev, (struct pl_hent){ r, key });
 	}
 }
 
@@ -172,11 +160,13 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	gen = next_gen(ws);
 
 	/* Sources, in list order, at init_offset. */
-	uint32_t seq = 0;
+	for (int q = 0; q < nq; q++)
+		ws->cnt[q] = 0;		/* head of each FIFO */
 	for (int v = 0; v < n; v++)
 		if (ws->pending[v] == 0) {
+			int d = ws->dev[v];
 			ws->ready[v] = c->placeto.init_offset;
-			offer_dev(ws, &seq, v, ws->dev[v], c->placeto.init_offset);
+			offer(ws, d, v, c->placeto.init_offset, K_DEV | (uint64_t)ws->dev_rank[d]);
 		}
 
 	double run_time = 0;
@@ -190,18 +180,18 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		if (kind == K_REMOVE) {
 			int w = ws->rank_op[e.k & RANK_MASK];
 			if (--ws->pending[w] == 0) {
+				int d = ws->dev[w];
 				ws->ready[w] = t;
 				ws->pred[w] = ws->rank_op[(e.k >> 24) & RANK_MASK];
-				offer_dev(ws, &seq, w, ws->dev[w], t);
+				offer(ws, d, w, t, K_DEV | (uint64_t)ws->dev_rank[d]);
 			}
 		} else if (kind == K_DEV) {
 			int d = ws->rank_dev[e.k & RANK_MASK];
-			if (ws->q_n[d] == 0) {
+			if (ws->cnt[d] == ws->q_n[d]) {
 				ws->q_busy[d] = 0;
 				continue;
 			}
-			struct pl_hent it = pl_heap_pop(ws->qmem + ws->q_off[d], &ws->q_n[d]);
-			int v = (int)(it.k & 0xffffffffu);
+			int v = ws->qitem[ws->q_off[d] + ws->cnt[d]++];
 			double cost = tt[(size_t)v * D + d];
 			double end = t + cost;
 			ws->start[v] = t;
@@ -228,24 +218,24 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				ws->x_a[x] = v;
 				ws->x_b[x] = ws->ch_slot[k];
 				ws->x_src[x] = k;	/* first receiver entry */
-				offer_bus(ws, &seq, x, d, end);
+				offer(ws, D + d, x, end, K_BUS | (uint64_t)ws->dev_rank[d]);
 			}
 		} else {
 			int d = ws->rank_dev[e.k & RANK_MASK];
 			int q = D + d;
-			if (ws->q_n[q] == 0) {
+			if (ws->cnt[q] == ws->q_n[q]) {
 				ws->q_busy[q] = 0;
 				continue;
 			}
-			struct pl_hent *top = ws->qmem + ws->q_off[q];
-			if (top->t > t) {
+			int x = ws->qitem[ws->q_off[q] + ws->cnt[q]];
+			int u = ws->x_a[x], slot = ws->x_b[x], k0 = ws->x_src[x];
+			if (ws->end[u] > t) {
+				/* the data does not exist yet: idle until it does */
 				pl_heap_push(ws->ev, &ws->n_ev,
-				    (struct pl_hent){ top->t, K_BUS | (uint64_t)ws->dev_rank[d] });
+				    (struct pl_hent){ ws->end[u], K_BUS | (uint64_t)ws->dev_rank[d] });
 				continue;
 			}
-			struct pl_hent it = pl_heap_pop(top, &ws->q_n[q]);
-			int x = (int)(it.k & 0xffffffffu);
-			int u = ws->x_a[x], slot = ws->x_b[x], k0 = ws->x_src[x];
+			ws->cnt[q]++;
 			int64_t bytes = ws->ch_bytes[k0];
 			double delay = (double)bytes / speed;
 			double arrive = t + delay;

@@ -1,0 +1,206 @@
+/*
+ * bench-sim — how fast the lean simulator path is (make bench).
+ *
+ *  - placeto model on a random DAG of 2,000 ops / ~2,800 edges on 4
+ *    devices: us per evaluation;
+ *  - native model on random DAGs of 1k, 10k and 100k ops and on the
+ *    largest sample graph found: ns per (op + edge) per evaluation;
+ *  - workspace bytes and allocations per evaluation after warm-up.
+ *
+ * Invariant: every timed loop evaluates a fixed set of random placements
+ * in turn, with the workspace warmed up first; the figures are wall-clock
+ * on a shared machine, so they are noisy.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io.h"
+#include "sim.h"
+#include "tests/sim-testutil.h"
+#include "xmalloc.h"
+
+#define N_PLACEMENTS 16
+
+/* Monotonic seconds. */
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A random DAG of n ops and about n * deg edges, real-valued costs. */
+static struct pl_graph *
+random_dag(struct pl_rng *r, int n, double deg)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("bench");
+	for (int v = 0; v < n; v++) {
+		char name[32];
+		snprintf(name, sizeof name, "op%d", v);
+		double us = pl_rng_uniform(r) < 0.1 ? 0 : 1 + pl_rng_uniform(r) * 500;
+		int64_t bytes = 4 * (1 + (int64_t)pl_rng_below(r, 250000));
+		int id = tu_op(b, name, us, bytes);
+		pl_graph_builder_op(b, id)->param_bytes = (int64_t)pl_rng_below(r, 1 << 20);
+		pl_graph_builder_op(b, id)->temp_bytes = (int64_t)pl_rng_below(r, 1 << 16);
+		if (v == 0)
+			continue;
+		/* about deg parents, mostly recent ones (layered locality) */
+		int k = (int)deg + (pl_rng_uniform(r) < deg - (int)deg);
+		for (int j = 0; j < k; j++) {
+			int w = v < 64 ? v : 64;
+			int u = pl_rng_uniform(r) < 0.9 ? v - 1 - (int)pl_rng_below(r, (uint64_t)w)
+			    : (int)pl_rng_below(r, (uint64_t)v);
+			pl_graph_add_edge(b, u, v, 0, pl_graph_builder_op(b, u)->out_bytes);
+		}
+	}
+	return tu_build(b);
+}
+
+struct figure {
+	double per_eval_s;
+	size_t ws_bytes;
+	double allocs_per_eval;
+	double makespan;
+};
+
+/* Time evaluations of random placements of p for at least min_s seconds. */
+static struct figure
+time_evals(const struct pl_problem *p, const struct pl_sim_opts *o, double min_s)
+{
+	struct pl_rng r;
+	pl_rng_seed(&r, 42);
+	struct pl_placement *pl[N_PLACEMENTS];
+	for (int i = 0; i < N_PLACEMENTS; i++)
+		pl[i] = tu_random_placement(&r, p);
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	struct pl_sim_result res;
+	for (int i = 0; i < N_PLACEMENTS; i++)
+		pl_sim_eval(ws, pl[i], o, &res);
+	unsigned long a0 = pl_alloc_count();
+	long evals = 0;
+	double t0 = now_s(), t1;
+	do {
+		for (int i = 0; i < N_PLACEMENTS; i++)
+			pl_sim_eval(ws, pl[i], o, &res);
+		evals += N_PLACEMENTS;
+		t1 = now_s();
+	} while (t1 - t0 < min_s);
+	struct figure f = { (t1 - t0) / (double)evals, pl_sim_ws_bytes(ws),
+	    (double)(pl_alloc_count() - a0) / (double)evals, res.makespan_us };
+	pl_sim_ws_free(ws);
+	for (int i = 0; i < N_PLACEMENTS; i++)
+		pl_placement_free(pl[i]);
+	return f;
+}
+
+/* The largest placelab JSON graph in dir (by ops), or NULL. */
+static struct pl_graph *
+largest_in(const char *dir, struct pl_graph *best, char **best_path)
+{
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return best;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+			continue;
+		char *path = pl_xasprintf("%s/%s", dir, e->d_name);
+		char *cause = NULL;
+		struct pl_graph *g = pl_graph_load_json(path, &cause);
+		free(cause);
+		if (g != NULL && (best == NULL || g->n_ops > best->n_ops)) {
+			pl_graph_free(best);
+			free(*best_path);
+			best = g;
+			*best_path = path;
+		} else {
+			pl_graph_free(g);
+			free(path);
+		}
+	}
+	closedir(d);
+	return best;
+}
+
+/* Run the native benchmark on one graph. */
+static void
+native_row(const char *label, const struct pl_graph *g, const struct pl_cluster *c)
+{
+	char *cause = NULL;
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	if (p == NULL) {
+		printf("%-26s skipped: %s\n", label, cause);
+		free(cause);
+		return;
+	}
+	/* Random placements ignore constraints: relax them for the timing. */
+	const struct pl_sim_opts o = { PL_SIM_NATIVE, PL_MEM_NATIVE };
+	struct figure f = time_evals(p, &o, 1.0);
+	double per = f.per_eval_s * 1e9 / (double)(g->n_ops + g->n_edges);
+	printf("%-26s %8d ops %8d edges  %10.1f us/eval  %6.1f ns/(op+edge)  ws %7.2f MiB  allocs/eval %.2f\n",
+	    label, g->n_ops, g->n_edges, f.per_eval_s * 1e6, per,
+	    (double)f.ws_bytes / 1048576.0, f.allocs_per_eval);
+	pl_problem_free(p);
+}
+
+int
+main(void)
+{
+	struct pl_rng r;
+	pl_rng_seed(&r, 2019);
+	printf("bench-sim: wall-clock on a shared 2-core machine (noisy); lean path, warm workspace,\n"
+	    "%d random placements evaluated in turn.\n\n", N_PLACEMENTS);
+
+	/* Placeto model: 2,000 ops, ~2,800 edges, 4 devices. */
+	struct pl_graph *g = random_dag(&r, 2000, 1.4);
+	struct pl_cluster *c4 = tu_cluster(4, 1e10, 5, (int64_t)12 << 30);
+	struct pl_problem *p = tu_problem(g, c4);
+	const struct pl_sim_opts po = { PL_SIM_PLACETO, PL_MEM_PLACETO };
+	struct figure f = time_evals(p, &po, 1.0);
+	printf("placeto  random DAG %d ops %d edges, 4 devices: %.1f us/eval (target <= 50; "
+	    "the Python reference ~10 ms), ws %.2f MiB, allocs/eval %.2f\n",
+	    g->n_ops, g->n_edges, f.per_eval_s * 1e6, (double)f.ws_bytes / 1048576.0,
+	    f.allocs_per_eval);
+	const struct pl_sim_opts pn = { PL_SIM_PLACETO, PL_MEM_NATIVE };
+	f = time_evals(p, &pn, 0.5);
+	printf("placeto  (same, native memory model): %.1f us/eval\n", f.per_eval_s * 1e6);
+	const struct pl_sim_opts nn = { PL_SIM_NATIVE, PL_MEM_NATIVE };
+	f = time_evals(p, &nn, 0.5);
+	printf("native   (same graph and devices): %.1f us/eval\n\n", f.per_eval_s * 1e6);
+	pl_problem_free(p);
+	pl_graph_free(g);
+
+	/* Native model: 1k, 10k, 100k ops on the k80x4 preset. */
+	struct pl_cluster *k80 = pl_cluster_preset("k80x4");
+	if (k80 == NULL)
+		k80 = tu_cluster(5, 1e10, 5, (int64_t)12 << 30);
+	printf("native   on cluster %s (%d devices), target <= 40 ns/(op+edge):\n", k80->name, k80->n_dev);
+	int sizes[] = { 1000, 10000, 100000 };
+	for (int i = 0; i < 3; i++) {
+		g = random_dag(&r, sizes[i], 1.5);
+		char label[32];
+		snprintf(label, sizeof label, "random DAG %dk", sizes[i] / 1000);
+		native_row(label, g, k80);
+		pl_graph_free(g);
+	}
+	char *path = NULL;
+	struct pl_graph *big = largest_in(PL_BUILDDIR "/samples", NULL, &path);
+	big = largest_in(PL_SRCDIR "/samples", big, &path);
+	if (big != NULL) {
+		const char *base = strrchr(path, '/');
+		char label[64];
+		snprintf(label, sizeof label, "sample %s", base != NULL ? base + 1 : path);
+		native_row(label, big, k80);
+		pl_graph_free(big);
+	} else
+		printf("no sample graph found under samples/\n");
+	free(path);
+	pl_cluster_free(k80);
+	pl_cluster_free(c4);
+	return 0;
+}
