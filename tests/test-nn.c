@@ -155,6 +155,22 @@ struct agg_ctx {
 	const uint8_t *mask;
 };
 
+/* L = sum c * csr_mean(x). */
+static double
+csr_mean_loss(void *vctx, float *w, float *x, float *gw, float *gx)
+{
+	struct agg_ctx *c = vctx;
+	struct pl_nn_csr a = { .n = 5, .off = pred_off, .idx = pred_idx };
+	float y[5 * 3];
+	pl_nn_csr_mean_forward(&a, c->d, x, y);
+	double l = 0;
+	for (int i = 0; i < 5 * c->d; i++)
+		l += (double)c->c[i] * y[i];
+	if (gx != NULL)
+		pl_nn_csr_mean_backward(&a, c->d, c->c, gx);
+	return l;
+}
+
 /* L = sum c * csr_sum(x). */
 static double
 csr_loss(void *vctx, float *w, float *x, float *gw, float *gx)
@@ -204,6 +220,9 @@ test_agg_grad(void **state)
 	assert_true(fabsf(y[9] - (x[3] + x[6])) < 1e-6f);
 	assert_true(y[0] == 0 && y[1] == 0);
 	check_grads(csr_loss, &c, NULL, 0, x, 15);
+	check_grads(csr_mean_loss, &c, NULL, 0, x, 15);
+	pl_nn_csr_mean_forward(&a, 3, x, y);
+	assert_true(fabsf(y[9] - (x[3] + x[6]) / 2) < 1e-6f);
 	static const uint8_t mask[5] = { 1, 0, 1, 1, 0 }, none[5] = { 0 };
 	c.mask = mask;
 	for (c.mean = 0; c.mean < 2; c.mean++)
@@ -294,7 +313,7 @@ test_policy_grad(void **state)
 {
 	(void)state;
 	for (int mean = 0; mean < 2; mean++) {
-		struct pl_policy_cfg cfg = { .d = 4, .n_dev = 3, .k = 2, .pool_mean = mean };
+		struct pl_policy_cfg cfg = { .d = 4, .n_dev = 3, .k = 2, .pool_mean = mean, .mp_mean = mean };
 		struct pol_ctx c = { .p = pl_policy_new(&cfg, 5), .a = 1, .adv = 0.8, .c_ent = 0.3 };
 		struct pl_rng r;
 		pl_rng_seed(&r, 99);
@@ -368,7 +387,7 @@ static void
 test_weight_file(void **state)
 {
 	(void)state;
-	struct pl_policy_cfg cfg = { .d = 5, .n_dev = 3, .k = 2, .pool_mean = 1 };
+	struct pl_policy_cfg cfg = { .d = 5, .n_dev = 3, .k = 2, .pool_mean = 1, .mp_mean = 1 };
 	struct pl_policy *p = pl_policy_new(&cfg, 1);
 	char dir[] = "/tmp/test-nn-XXXXXX";
 	assert_non_null(mkdtemp(dir));
@@ -383,6 +402,7 @@ test_weight_file(void **state)
 	assert_int_equal(q->cfg.n_dev, 3);
 	assert_int_equal(q->cfg.k, 2);
 	assert_int_equal(q->cfg.pool_mean, 1);
+	assert_int_equal(q->cfg.mp_mean, 1);
 	assert_int_equal(pl_policy_meta_int(extra, "groups", 0), 16);
 	assert_int_equal(q->m->n_params, p->m->n_params);
 	assert_memory_equal(q->m->w, p->m->w, p->m->n_params * sizeof(float));

@@ -293,6 +293,36 @@ pl_nn_csr_sum_backward(const struct pl_nn_csr *a, int d, const float *dy,
 	}
 }
 
+/* Mean over neighbours. */
+void
+pl_nn_csr_mean_forward(const struct pl_nn_csr *a, int d, const float *x, float *y)
+{
+	pl_nn_csr_sum_forward(a, d, x, y);
+	for (int v = 0; v < a->n; v++) {
+		int deg = a->off[v + 1] - a->off[v];
+		if (deg > 1)
+			for (int j = 0; j < d; j++)
+				y[(size_t)v * d + j] /= (float)deg;
+	}
+}
+
+/* Backward of the neighbour mean. */
+void
+pl_nn_csr_mean_backward(const struct pl_nn_csr *a, int d, const float *dy,
+    float *dx)
+{
+	for (int v = 0; v < a->n; v++) {
+		const float *dyv = dy + (size_t)v * d;
+		int deg = a->off[v + 1] - a->off[v];
+		float s = deg > 1 ? 1.0f / (float)deg : 1.0f;
+		for (int e = a->off[v]; e < a->off[v + 1]; e++) {
+			float *dxu = dx + (size_t)a->idx[e] * d;
+			for (int j = 0; j < d; j++)
+				dxu[j] += s * dyv[j];
+		}
+	}
+}
+
 /* Rows selected by a mask. */
 static int
 mask_count(int n, const uint8_t *mask)

@@ -126,6 +126,11 @@ void pl_nn_csr_sum_forward(const struct pl_nn_csr *a, int d, const float *x,
 /* dx[u] += dy[v] for every u in N(v). */
 void pl_nn_csr_sum_backward(const struct pl_nn_csr *a, int d, const float *dy,
     float *dx);
+/* The same with the mean over N(v) instead of the sum. */
+void pl_nn_csr_mean_forward(const struct pl_nn_csr *a, int d, const float *x,
+    float *y);
+void pl_nn_csr_mean_backward(const struct pl_nn_csr *a, int d, const float *dy,
+    float *dx);
 
 /* Masked pooling: y (1 x d) = sum (or mean if mean) of the rows x[v] with
  * mask[v] != 0; zero when the mask is empty. */

@@ -188,7 +188,10 @@ pl_policy_forward(const struct pl_policy *p, const float *w,
 		const float *x = s;
 		for (int r = 0; r < k; r++) {
 			const float *fo = pl_nn_mlp_forward(&p->f[dir], w, n, x, ws->f_tape[dir][r]);
-			pl_nn_csr_sum_forward(a, d, fo, ws->m[dir][r]);
+			if (p->cfg.mp_mean)
+				pl_nn_csr_mean_forward(a, d, fo, ws->m[dir][r]);
+			else
+				pl_nn_csr_sum_forward(a, d, fo, ws->m[dir][r]);
 			const float *go = pl_nn_mlp_forward(&p->g[dir], w, n, ws->m[dir][r], ws->g_tape[dir][r]);
 			float *xr = ws->x[dir][r];
 			for (int v = 0; v < n; v++) {
@@ -259,7 +262,10 @@ pl_policy_backward(const struct pl_policy *p, const float *w, float *gw,
 			pl_nn_mlp_backward(&p->g[dir], w, gw, n, ws->m[dir][r], ws->g_tape[dir][r], dgo, dm, ws->scratch);
 			float *dfo = ws->dtmp;
 			memset(dfo, 0, nd * sizeof(float));
-			pl_nn_csr_sum_backward(a, d, dm, dfo);
+			if (p->cfg.mp_mean)
+				pl_nn_csr_mean_backward(a, d, dm, dfo);
+			else
+				pl_nn_csr_sum_backward(a, d, dm, dfo);
 			const float *xin = r > 0 ? ws->x[dir][r - 1] : s;
 			memset(dx, 0, nd * sizeof(float));
 			pl_nn_mlp_backward(&p->f[dir], w, gw, n, xin, ws->f_tape[dir][r], dfo, dx, ws->scratch);
@@ -274,8 +280,8 @@ pl_policy_backward(const struct pl_policy *p, const float *w, float *gw,
 char *
 pl_policy_meta(const struct pl_policy *p, const char *extra)
 {
-	return pl_xasprintf("placeto-policy d=%d devices=%d k=%d pool-mean=%d%s%s",
-	    p->cfg.d, p->cfg.n_dev, p->cfg.k, p->cfg.pool_mean,
+	return pl_xasprintf("placeto-policy d=%d devices=%d k=%d pool-mean=%d mp-mean=%d%s%s",
+	    p->cfg.d, p->cfg.n_dev, p->cfg.k, p->cfg.pool_mean, p->cfg.mp_mean,
 	    extra != NULL && *extra ? " " : "", extra != NULL ? extra : "");
 }
 
@@ -322,6 +328,7 @@ pl_policy_load(const char *path, char **extra, char **cause)
 		.n_dev = (int)pl_policy_meta_int(f->meta, "devices", -1),
 		.k = (int)pl_policy_meta_int(f->meta, "k", -1),
 		.pool_mean = (int)pl_policy_meta_int(f->meta, "pool-mean", 0),
+		.mp_mean = (int)pl_policy_meta_int(f->meta, "mp-mean", 0),
 	};
 	if (cfg.d < 1 || cfg.d > 256 || cfg.n_dev < 1 || cfg.n_dev > 64 ||
 	    cfg.k < 0 || cfg.k > MAXK) {

@@ -7,7 +7,8 @@
  *
  *   s   = T(x0)                              T: d -> [d, d] -> d
  *   x   = s;  k times:  x = [deg > 0] * g(A f(x)) + s
- *         for A = predecessors (forward) and successors (backward), each
+ *         for A = the sum (or, with mp_mean, the mean) over predecessors
+ *         (forward) and successors (backward), each
  *         direction with its own f: d -> [d] -> d and g: d -> [d] -> d
  *         (ReLU after every layer of f and g); T is shared
  *   e   = [x_fwd, x_bwd]                     n x 2d
@@ -36,6 +37,7 @@ struct pl_policy_cfg {
 	int n_dev;		/* logits */
 	int k;			/* message-passing rounds */
 	int pool_mean;		/* 1: mean over the sets, 0: sum (reference) */
+	int mp_mean;		/* 1: mean over neighbours, 0: sum (reference) */
 };
 
 struct pl_policy {

@@ -46,6 +46,7 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ "order", PL_OPT_STRING, "topo", "visit order: topo or random-fixed" },
 	{ "peers", PL_OPT_INT, "0", "parallel set: keep the N closest in start time (0: all)" },
 	{ "pool", PL_OPT_STRING, "sum", "aggregation over node sets: sum (reference) or mean" },
+	{ "mp", PL_OPT_STRING, "sum", "message aggregation over neighbours: sum (reference) or mean" },
 	{ "mem-feature", PL_OPT_BOOL, "off", "add the memory feature column" },
 	{ "mem-penalty", PL_OPT_DOUBLE, "0", "seconds per GB above max-mem on the worst device" },
 	{ "max-mem", PL_OPT_DOUBLE, "8", "memory limit (GB) of the penalty" },
@@ -897,7 +898,8 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	int init = parse_choice("init", pl_opt_str(o, "init"), inits, cause);
 	int order = init < 0 ? -1 : parse_choice("order", pl_opt_str(o, "order"), orders, cause);
 	int pool = order < 0 ? -1 : parse_choice("pool", pl_opt_str(o, "pool"), pools, cause);
-	int rew = pool < 0 ? -1 : parse_choice("reward", pl_opt_str(o, "reward"), rewards, cause);
+	int mp = pool < 0 ? -1 : parse_choice("mp", pl_opt_str(o, "mp"), pools, cause);
+	int rew = mp < 0 ? -1 : parse_choice("reward", pl_opt_str(o, "reward"), rewards, cause);
 	if (rew < 0) {
 		free(E);
 		return NULL;
@@ -938,7 +940,8 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 		if (E->envs[i].n > E->max_n)
 			E->max_n = E->envs[i].n;
 	}
-	struct pl_policy_cfg cfg = { .d = E->d, .n_dev = E->n_dev, .k = k, .pool_mean = pool == 1 };
+	struct pl_policy_cfg cfg = { .d = E->d, .n_dev = E->n_dev, .k = k, .pool_mean = pool == 1,
+	    .mp_mean = mp == 1 };
 	E->pol = pl_policy_new(&cfg, run->seed ^ 0x706f6c696379ULL);
 	pl_nn_adam_init(&E->adam, E->pol->m->n_params);
 	E->gsum = pl_xcalloc(E->pol->m->n_params, sizeof(float));
