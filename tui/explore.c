@@ -459,7 +459,7 @@ static void
 draw_help(struct explore *ex, const struct view_rect *r)
 {
 	attrset(screen_attr(SCR_HEADER));
-	screen_printf(stdscr, r->y, r->x, r->w, 1, "%-14s %-17s %-17s %s", "Key", "Action", "Where", "What it does");
+	screen_printf(stdscr, r->y, r->x, r->w, 1, "%-12s %-16s %-7s %s", "Key", "Action", "Views", "What it does");
 	attrset(A_NORMAL);
 	int rows = r->h - 1, n = ACT_COUNT - 1;
 	if (ex->help_top > n - rows)
@@ -470,28 +470,28 @@ draw_help(struct explore *ex, const struct view_rect *r)
 		const struct tui_action_def *a = &tui_actions[ex->help_top + i];
 		char k1[16], k2[16], keys[40], where[64];
 		tui_key_name(a->key, k1, sizeof k1);
-		if (a->alt)
-			snprintf(keys, sizeof keys, "%s %s", k1, tui_key_name(a->alt, k2, sizeof k2));
+		if (a->alt && strcmp(k1, tui_key_name(a->alt, k2, sizeof k2)) != 0)
+			snprintf(keys, sizeof keys, "%s %s", k1, k2);
 		else
 			snprintf(keys, sizeof keys, "%s", k1);
 		where[0] = '\0';
 		if (a->where == AV_ALL)
-			snprintf(where, sizeof where, "everywhere");
+			snprintf(where, sizeof where, "all");
 		else
 			for (int v = 0; v < EXPLORE_N_VIEWS; v++)
 				if (a->where & (1u << v)) {
 					size_t l = strlen(where);
-					snprintf(where + l, sizeof where - l, "%s%s", l ? "," : "", view_list[v]->name);
+					snprintf(where + l, sizeof where - l, "%s%d", l ? "," : "", v + 1);
 				}
 		int y = r->y + 1 + i;
 		attrset(screen_attr(SCR_KEY));
-		screen_printf(stdscr, y, r->x, 15, 1, "%s", keys);
+		screen_printf(stdscr, y, r->x, 13, 1, "%s", keys);
 		attrset(A_NORMAL);
-		screen_printf(stdscr, y, r->x + 15, 18, 1, "%s", a->name);
+		screen_printf(stdscr, y, r->x + 13, 17, 1, "%s", a->name);
 		attrset(screen_attr(SCR_DIM));
-		screen_printf(stdscr, y, r->x + 33, 18, 1, "%s", where);
+		screen_printf(stdscr, y, r->x + 30, 8, 1, "%s", where);
 		attrset(A_NORMAL);
-		screen_put(stdscr, y, r->x + 51, r->w - 51, 1, a->help);
+		screen_put(stdscr, y, r->x + 38, r->w - 38, 1, a->help);
 	}
 }
 

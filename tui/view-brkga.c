@@ -151,7 +151,7 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	const double *ys[3] = { b->series[2], b->series[1], b->series[0] };
 	int roles[3] = { SCR_DIM, SCR_BAR_ALT, SCR_GOOD };
 	wattrset(w, screen_attr(SCR_HEADER));
-	screen_put(w, y, r->x + 11, cr.w - 11, 1, "fitness per generation:  * best  o mean  . worst");
+	screen_put(w, y, r->x + 11, cr.w - 11, 1, "fitness:  * best  o mean  . worst");
 	wattrset(w, A_NORMAL);
 	cr.y++;
 	cr.h--;
@@ -161,7 +161,7 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		view_chart(w, &cr, 0, ys, 0, roles, ".o*", 1);
 	int ex0 = r->x + r->w - ew;
 	wattrset(w, screen_attr(SCR_HEADER));
-	screen_put(w, y, ex0, ew, 1, "elite (population 1)");
+	screen_put(w, y, ex0, ew, 1, "elite of population 1");
 	wattrset(w, A_NORMAL);
 	for (int rank = 0; pl != NULL && rank < lay.n_elite && y + 1 + rank < bottom; rank++) {
 		double fit;
@@ -180,8 +180,8 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 			wattrset(w, screen_attr(SCR_OOM));
 			screen_put(w, yy, ex0 + 17, 5, 0, " OOM ");
 			wattrset(w, A_NORMAL);
-		} else if (b->series[0] != NULL && n > 0 && isfinite(h[n - 1].best) && h[n - 1].best > 0)
-			screen_bar(w, yy, ex0 + 17, ew - 18, h[n - 1].best / fit, screen_attr(SCR_BAR), A_NORMAL);
+		} else if (n > 0 && isfinite(h[n - 1].best) && h[n - 1].best > 0 && rank > 0)
+			screen_printf(w, yy, ex0 + 17, ew - 17, 1, " %+.2f%%", (fit - h[n - 1].best) / h[n - 1].best * 100);
 	}
 	/* diversity and the last generation */
 	y = bottom;
@@ -190,22 +190,23 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		screen_printf(w, y, r->x, r->w, 1, "diversity %.3f (uniform 0.289)  %d of the last generation out of memory",
 		    g->diversity, g->n_oom);
 		int x0 = r->x + r->w - 24;
-		for (int i = 0; i < 22 && i < n; i++) {
+		for (int i = 0; r->w >= 100 && i < 22 && i < n; i++) {
 			int k = n - 22 + i;
 			if (k < 0)
 				continue;
 			screen_vcell(w, y, x0 + i, (int)(b->div[k] / 0.289 * 8 + 0.5), screen_attr(SCR_BAR_ALT));
 		}
 		y++;
-		screen_printf(w, y, r->x, r->w, 1, "best so far: %s, fullest device %s   mean %s  worst %s",
+		char a4[32];
+		screen_printf(w, y, r->x, r->w, 1, "best %s (fullest device %s)  this generation: mean %s, worst %s",
 		    screen_fmt_us(a1, sizeof a1, g->best_makespan_us),
 		    screen_fmt_bytes(a2, sizeof a2, g->best_peak_bytes),
 		    objective_is_time(b) ? screen_fmt_us(a3, sizeof a3, g->mean) : "-",
-		    objective_is_time(b) ? screen_fmt_us(a1, sizeof a1, g->worst) : "-");
+		    objective_is_time(b) ? screen_fmt_us(a4, sizeof a4, g->worst) : "-");
 	}
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
-	    "n one generation  Space run/pause  r restart  a use best   the best drives the other views");
+	    "n generation  Space run/pause  r restart  a use best (better bests are used as they come)");
 	wattrset(w, A_NORMAL);
 }
 

@@ -106,6 +106,8 @@ pct(char *buf, int len, double v)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
+	else if (v >= 999.5 || v <= -999.5)
+		snprintf(buf, len, "%+.0f%%", v);
 	else
 		snprintf(buf, len, "%+.1f%%", v);
 	return buf;
@@ -149,34 +151,32 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 		r = &cr;
 		mark = ">";
 	}
-	wattrset(w, sel ? screen_attr(SCR_SELECT) : i < 0 ? A_BOLD : A_NORMAL);
+	attr_t base = sel ? screen_attr(SCR_SELECT) : i < 0 ? A_BOLD : A_NORMAL;
+	wattrset(w, base);
 	screen_fill(w, y, x, width, ' ');
 	screen_printf(w, y, x, 2, 1, "%s", mark);
-	screen_printf(w, y, x + 2, 16, 1, "%s", r->method);
+	screen_printf(w, y, x + 2, 14, 1, "%s", r->method);
 	if (!r->has_result) {
-		screen_printf(w, y, x + 18, width - 18, 1, "no placement: %s", r->status != NULL ? r->status : "?");
+		screen_printf(w, y, x + 16, width - 16, 1, "no placement: %s", r->status != NULL ? r->status : "?");
 		wattrset(w, A_NORMAL);
 		return;
 	}
-	int best = i >= 0 && i == pl_compare_best(cmp);
-	if (best && !sel)
+	if (i >= 0 && i == pl_compare_best(cmp) && !sel)
 		wattrset(w, screen_attr(SCR_GOOD));
-	screen_printf(w, y, x + 18, 10, 1, "%10s", screen_fmt_us(t, sizeof t, r->makespan_us));
-	wattrset(w, sel ? screen_attr(SCR_SELECT) : i < 0 ? A_BOLD : A_NORMAL);
-	screen_printf(w, y, x + 28, 36, 1, " %8s %8s %8s", pct(p1, sizeof p1, r->vs_expert_pct),
+	screen_printf(w, y, x + 16, 10, 1, "%10s", screen_fmt_us(t, sizeof t, r->makespan_us));
+	wattrset(w, base);
+	screen_printf(w, y, x + 26, 24, 1, " %7s %7s %7s", pct(p1, sizeof p1, r->vs_expert_pct),
 	    pct(p2, sizeof p2, r->gap_best_pct), pct(p3, sizeof p3, r->gap_bound_pct));
-	screen_printf(w, y, x + 55, 10, 1, "%10s", screen_fmt_bytes(pk, sizeof pk, r->peak_bytes));
+	screen_printf(w, y, x + 50, 10, 1, " %9s", screen_fmt_bytes(pk, sizeof pk, r->peak_bytes));
 	if (r->oom) {
 		wattrset(w, screen_attr(SCR_OOM));
-		screen_put(w, y, x + 66, 3, 1, "OOM");
-		wattrset(w, sel ? screen_attr(SCR_SELECT) : A_NORMAL);
+		screen_put(w, y, x + 61, 3, 1, "OOM");
+		wattrset(w, base);
 	}
-	screen_printf(w, y, x + 69, 10, 1, "%10s", screen_fmt_bytes(mv, sizeof mv, r->bytes_moved));
-	if (wide) {
-		if (i >= 0)
-			screen_printf(w, y, x + 79, width - 79, 1, " %8s %8ld",
-			    explore_fmt_wall(ex, s, sizeof s, r->search_s), r->evals);
-	}
+	screen_printf(w, y, x + 64, 10, 1, " %9s", screen_fmt_bytes(mv, sizeof mv, r->bytes_moved));
+	if (wide && i >= 0)
+		screen_printf(w, y, x + 74, width - 74, 1, " %8s %8ld",
+		    explore_fmt_wall(ex, s, sizeof s, r->search_s), r->evals);
 	wattrset(w, A_NORMAL);
 }
 
@@ -205,8 +205,8 @@ cv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		    c->n_methods, cmp->sim, screen_fmt_us(a, sizeof a, cmp->bound_us));
 	y++;
 	wattrset(w, screen_attr(SCR_HEADER));
-	screen_printf(w, y, r->x, r->w, 1, "  %-16s%10s %8s %8s %8s %10s %3s %10s%s", "method", "step",
-	    "vs exp", "gap best", "gap bnd", "peak mem", "", "moved", wide ? "   search    evals" : "");
+	screen_printf(w, y, r->x, r->w, 1, "  %-14s%10s %7s %7s %7s %9s %3s %9s%s", "method", "step",
+	    "vs exp", "to best", "to bnd", "peak mem", "", "moved", wide ? "   search    evals" : "");
 	wattrset(w, A_NORMAL);
 	y++;
 	int rows_h = r->y + r->h - 2 - y;
@@ -224,7 +224,8 @@ cv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	}
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
-	    "Enter use this placement  Space run/pause  r rerun   > current placement  * = current");
+	    screen_utf8() ? "Enter: use the row's placement  Space run/pause  r rerun   ● = current" :
+	    "Enter: use the row's placement  Space run/pause  r rerun   * = current");
 	wattrset(w, A_NORMAL);
 }
 

@@ -92,7 +92,7 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 	int sel = dev == d->sel;
 	/* text column */
 	wattrset(w, screen_dev_block(dev));
-	mvwaddch(w, y, x, screen_mode() == SCR_MONO ? (chtype)screen_dev_glyph(dev) : ' ');
+	mvwaddch(w, y, x, (chtype)screen_dev_glyph(dev));
 	wattrset(w, sel ? screen_attr(SCR_SELECT) : screen_dev_fg(dev));
 	int tx = x + 1 + screen_printf(w, y, x + 1, TEXT_W - 2, 0, " %s", explore_dev_label(ex, dev));
 	wattrset(w, A_NORMAL);
@@ -102,6 +102,9 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 		screen_put(w, y, tx + 1, TEXT_W - (tx - x) - 1, 0, "OUT OF MEMORY");
 		wattrset(w, A_NORMAL);
 	} else
+	if (r->busy_us[dev] <= 0)
+		screen_put(w, y, tx, TEXT_W - (tx - x), 1, "  idle");
+	else
 		screen_printf(w, y, tx, TEXT_W - (tx - x), 1, "  busy %.0f%% %s", util,
 		    screen_fmt_us(a, sizeof a, r->busy_us[dev]));
 	int line = 1;
@@ -131,8 +134,12 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 	int rows = h;
 	if (cw < 8 || rows < 1)
 		return;
+	/* scale: the capacity when it is near the peak (or exceeded), else
+	 * the peak, so the shape stays visible on roomy devices */
 	int64_t top = sample(d, dev, cw);
-	double scale = (double)(top > pd->mem_bytes ? top : pd->mem_bytes);
+	int64_t peak = r->peak_bytes[dev] > top ? r->peak_bytes[dev] : top;
+	double scale = peak >= pd->mem_bytes || 2 * peak >= pd->mem_bytes ?
+	    (double)(peak > pd->mem_bytes ? peak : pd->mem_bytes) : peak * 1.15;
 	if (scale <= 0)
 		scale = 1;
 	double cap_level = pd->mem_bytes / scale * rows;	/* in rows */
@@ -152,7 +159,10 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 	if (cap_row < 0)
 		cap_row = 0;
 	wattrset(w, oom ? screen_attr(SCR_BAD) : screen_attr(SCR_DIM));
-	screen_put(w, y + rows - 1 - cap_row, cx + cw, 7, 1, screen_utf8() ? "◂ cap" : "< cap");
+	if (pd->mem_bytes <= scale)
+		screen_put(w, y + rows - 1 - cap_row, cx + cw, 7, 1, screen_utf8() ? "◂ cap" : "< cap");
+	else
+		screen_put(w, y, cx + cw, 7, 1, screen_utf8() ? "▴ cap" : "^ cap");
 	wattrset(w, A_NORMAL);
 }
 

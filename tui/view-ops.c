@@ -304,10 +304,7 @@ draw_devcol(struct ops_view *o, WINDOW *w, int y, int x, int width, int k)
 	const struct node *n = &o->nodes[k];
 	if (n->dev >= 0) {
 		wattr_on(w, screen_dev_block(n->dev), NULL);
-		if (screen_mode() == SCR_MONO)
-			waddch(w, (chtype)screen_dev_glyph(n->dev));
-		else
-			mvwaddch(w, y, x, ' ');
+		mvwaddch(w, y, x, (chtype)screen_dev_glyph(n->dev));
 		wattr_off(w, screen_dev_block(n->dev), NULL);
 		wattr_on(w, screen_dev_fg(n->dev), NULL);
 		screen_printf(w, y, x + 1, width - 1, 1, " %s", explore_dev_label(ex, n->dev));
@@ -325,7 +322,7 @@ draw_devcol(struct ops_view *o, WINDOW *w, int y, int x, int width, int k)
 		int upto = (int)floor(acc / tot * width + 0.5);
 		for (; cell < upto && cell < width; cell++) {
 			wattr_on(w, screen_dev_block(d), NULL);
-			mvwaddch(w, y, x + cell, screen_mode() == SCR_MONO ? (chtype)screen_dev_glyph(d) : ' ');
+			mvwaddch(w, y, x + cell, (chtype)screen_dev_glyph(d));
 			wattr_off(w, screen_dev_block(d), NULL);
 		}
 	}
@@ -433,7 +430,7 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 	if (line_next(l)) {
 		int y = l->y + l->row - 1, x = l->x;
 		wattrset(w, screen_attr(SCR_HEADER));
-		x += screen_put(w, y, x, l->width, 0, "cost");
+		x += screen_put(w, y, x, l->width, 0, "cost [here]");
 		wattrset(w, A_NORMAL);
 		double best = INFINITY;
 		for (int e = 0; e < nd; e++)
@@ -443,9 +440,8 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 			char cell[64];
 			int ok = (ex->p->allowed[v] >> e) & 1;
 			double us = pl_problem_op_us(ex->p, v, e);
-			snprintf(cell, sizeof cell, " %s %s%s%s", explore_dev_label(ex, e),
-			    ok ? screen_fmt_us(a, sizeof a, us) : "n/a", e == d ? "<" : "",
-			    ok && us == best ? "!" : "");
+			snprintf(cell, sizeof cell, " %s%s %s%s", e == d ? "[" : "", explore_dev_label(ex, e),
+			    ok ? screen_fmt_us(a, sizeof a, us) : "n/a", e == d ? "]" : "");
 			int cw = (int)strlen(cell);
 			if (x + cw > l->x + l->width) {
 				if (!line_next(l))
@@ -453,9 +449,9 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 				y = l->y + l->row - 1;
 				x = l->x + 4;
 			}
-			wattrset(w, ok ? screen_dev_fg(e) : screen_attr(SCR_DIM));
+			wattrset(w, !ok ? screen_attr(SCR_DIM) : us == best ? screen_attr(SCR_GOOD) : A_NORMAL);
 			if (e == d)
-				wattr_on(w, A_UNDERLINE, NULL);
+				wattr_on(w, A_BOLD, NULL);
 			x += screen_put(w, y, x, cw, 0, cell);
 			wattrset(w, A_NORMAL);
 		}

@@ -97,6 +97,9 @@ follow(struct view_run *r)
 		return;
 	if (!(r->pl->best_res.makespan_us < r->followed_us))
 		return;
+	r->followed_us = r->pl->best_res.makespan_us;
+	if (r->ex->tr != NULL && !pl_result_better(&r->pl->best_res, &r->ex->tr->res))
+		return;	/* not better than what is shown: 'a' still adopts it */
 	if (r->ex->dirty) {
 		explore_message(r->ex, 0, "%s found %.0f us; press a to use it (your edits are unsaved)",
 		    r->cls->name, r->pl->best_res.makespan_us);

@@ -202,11 +202,11 @@ draw_plot_row(struct tl_view *t, WINDOW *w, int y, int x, int width, int ri)
 			int id = r->items[k];
 			int is_sel = r->dev >= 0 ? id == ex->sel_op : id == t->sel_xfer;
 			int is_crit = r->dev >= 0 && tr->critical_mask != NULL && tr->critical_mask[id];
+			start_here |= item_start(t, r, k) >= cs;
 			if (pick < 0 || is_sel || (is_crit && !sel)) {
 				pick = k;
 				sel |= is_sel;
 				crit |= is_crit;
-				start_here = item_start(t, r, k) >= cs;
 			}
 			if (k - j > 64)
 				break;
@@ -226,17 +226,18 @@ draw_plot_row(struct tl_view *t, WINDOW *w, int y, int x, int width, int ri)
 			else
 				mvwaddch(w, y, x + c, '>');
 		} else if (crit) {
+			/* the critical path: heavy */
 			wattr_on(w, A_BOLD, NULL);
 			if (utf8)
-				mvwaddnwstr(w, y, x + c, L"━", 1);
+				mvwaddnwstr(w, y, x + c, start_here ? L"┣" : L"━", 1);
 			else
-				mvwaddch(w, y, x + c, '=');
+				mvwaddch(w, y, x + c, start_here ? '[' : '=');
 		} else if (mono)
 			mvwaddch(w, y, x + c, start_here ? '[' : (chtype)screen_dev_glyph(d));
-		else if (start_here && utf8)
-			mvwaddnwstr(w, y, x + c, L"▏", 1);
+		else if (utf8)
+			mvwaddnwstr(w, y, x + c, start_here ? L"├" : L"─", 1);
 		else
-			mvwaddch(w, y, x + c, ' ');
+			mvwaddch(w, y, x + c, start_here ? '[' : '-');
 		wattrset(w, A_NORMAL);
 	}
 }

@@ -1,0 +1,345 @@
+/*
+ * test-tui — the explorer, headless and in-process, the tig way: each
+ * script in tests/tui/ (NAME.script) drives a real explorer (newterm() on
+ * /dev/null, TERM pinned) with keys, named actions, resizes, clicks and
+ * background work run to completion; `dump NAME` compares the screen
+ * (read back with mvwinnwstr) with tests/tui/NAME.screen.  GENERATE=1
+ * rewrites the golden files instead of comparing (deliberately, never
+ * automatically).
+ *
+ * Script lines:
+ *   open GRAPH [cluster C] [demo] [nocolor] [placement FILE]   (first line)
+ *   size COLS ROWS          before open: the terminal size
+ *   key K...                keys: a letter, Enter Tab BTab Esc Space Up Down
+ *                           Left Right PgUp PgDn Home End, ^X for control
+ *   type TEXT               type the rest of the line
+ *   action NAME             a named action (action.h)
+ *   resize COLS ROWS        the terminal changes size (KEY_RESIZE)
+ *   click Y X               a mouse click at screen row Y, column X
+ *   wait                    run background work until idle
+ *   dump NAME               compare the screen with tests/tui/NAME.screen
+ *   expect-quit 0|1, expect-dirty 0|1, expect-view NAME, expect-file PATH
+ *   rm PATH
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <cmocka.h>
+
+#include <curses.h>
+
+#include "action.h"
+#include "fileio.h"
+#include "tui/explore.h"
+#include "tui/screen.h"
+#include "xmalloc.h"
+
+#ifndef PL_SRCDIR
+#error PL_SRCDIR must be defined
+#endif
+
+#define TUI_DIR PL_SRCDIR "/tests/tui"
+
+/* The screen as text: one line per row, trailing blanks removed. */
+static char *
+dump_screen(void)
+{
+	size_t cap = (size_t)(LINES + 1) * (COLS * 4 + 2) + 1, len = 0;
+	char *out = pl_xmalloc(cap);
+	wchar_t *row = pl_xcalloc(COLS + 1, sizeof *row);
+	for (int y = 0; y < LINES; y++) {
+		int n = mvwinnwstr(stdscr, y, 0, row, COLS);
+		if (n < 0)
+			n = 0;
+		row[n] = 0;
+		char buf[4096];
+		size_t b = wcstombs(buf, row, sizeof buf - 1);
+		if (b == (size_t)-1)
+			b = 0;
+		buf[b] = '\0';
+		while (b > 0 && buf[b - 1] == ' ')
+			buf[--b] = '\0';
+		memcpy(out + len, buf, b);
+		len += b;
+		out[len++] = '\n';
+	}
+	out[len] = '\0';
+	free(row);
+	return out;
+}
+
+/* Key by name. */
+static int
+key_code(const char *k)
+{
+	static const struct { const char *name; int key; } names[] = {
+		{ "Enter", '\r' }, { "Tab", '\t' }, { "BTab", KEY_BTAB }, { "Esc", 27 },
+		{ "Space", ' ' }, { "Up", KEY_UP }, { "Down", KEY_DOWN }, { "Left", KEY_LEFT },
+		{ "Right", KEY_RIGHT }, { "PgUp", KEY_PPAGE }, { "PgDn", KEY_NPAGE },
+		{ "Home", KEY_HOME }, { "End", KEY_END }, { "BS", KEY_BACKSPACE },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(names[i].name, k) == 0)
+			return names[i].key;
+	if (k[0] == '^' && k[1] != '\0' && k[2] == '\0')
+		return k[1] & 0x1f;
+	if (k[0] != '\0' && k[1] == '\0')
+		return (unsigned char)k[0];
+	fail_msg("unknown key name '%s'", k);
+	return 0;
+}
+
+/* Compare (or with GENERATE=1 write) a golden screen. */
+static void
+check_golden(const char *name, const char *screen)
+{
+	char *path = pl_xasprintf("%s/%s.screen", TUI_DIR, name);
+	const char *gen = getenv("GENERATE");
+	if (gen != NULL && strcmp(gen, "1") == 0) {
+		char *cause = NULL;
+		if (pl_file_write_atomic(path, screen, strlen(screen), &cause) != 0)
+			fail_msg("%s", cause);
+		free(path);
+		return;
+	}
+	char *cause = NULL;
+	size_t len;
+	char *want = pl_file_read(path, &len, &cause);
+	if (want == NULL)
+		fail_msg("%s (run with GENERATE=1 to create it)", cause);
+	if (strcmp(want, screen) != 0) {
+		/* show the first differing line */
+		const char *a = want, *b = screen;
+		int line = 1;
+		while (*a && *a == *b) {
+			if (*a == '\n')
+				line++;
+			a++;
+			b++;
+		}
+		print_error("golden %s differs at line %d; screen now:\n%s\n", name, line, screen);
+		free(want);
+		free(path);
+		fail();
+	}
+	free(want);
+	free(path);
+}
+
+/* Run background work until idle (bounded). */
+static void
+wait_idle(struct explore *ex)
+{
+	for (int i = 0; i < 1000000; i++)
+		if (!explore_tick(ex, explore_now() + 0.05))
+			return;
+	fail_msg("background work never finished");
+}
+
+/* Redraw (as the main loop does before reading a key). */
+static void
+redraw(struct explore *ex)
+{
+	explore_draw(ex);
+}
+
+/* Run one script. */
+static void
+run_script(const char *name)
+{
+	char *path = pl_xasprintf("%s/%s.script", TUI_DIR, name);
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		fail_msg("cannot open %s", path);
+	free(path);
+	int cols = 80, rows = 24, opened = 0, line_no = 0;
+	struct explore ex;
+	SCREEN *sp = NULL;
+	FILE *out = NULL, *in = NULL;
+	char line[1024];
+	while (fgets(line, sizeof line, f) != NULL) {
+		line_no++;
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		char *save = NULL, *cmd = strtok_r(line, " ", &save);
+		char *rest = save;
+		if (strcmp(cmd, "size") == 0) {
+			cols = atoi(strtok_r(NULL, " ", &save));
+			rows = atoi(strtok_r(NULL, " ", &save));
+			continue;
+		}
+		if (strcmp(cmd, "open") == 0) {
+			struct explore_opts o = { .seed = 1, .threads = 1, .fixed_clock = 1 };
+			char *graph = strtok_r(NULL, " ", &save), *w;
+			char *gpath = graph[0] == '/' ? pl_xstrdup(graph) : pl_xasprintf("%s/%s", PL_SRCDIR, graph);
+			char *ppath = NULL, *cpath = NULL;
+			int nocolor = 0;
+			o.graph_path = gpath;
+			while ((w = strtok_r(NULL, " ", &save)) != NULL) {
+				if (strcmp(w, "cluster") == 0) {
+					char *c = strtok_r(NULL, " ", &save);
+					free(cpath);
+					cpath = strchr(c, '/') != NULL && c[0] != '/' ?
+					    pl_xasprintf("%s/%s", PL_SRCDIR, c) : pl_xstrdup(c);
+					o.cluster = cpath;
+				}
+				else if (strcmp(w, "demo") == 0)
+					o.demo = 1;
+				else if (strcmp(w, "nocolor") == 0)
+					nocolor = 1;
+				else if (strcmp(w, "placement") == 0)
+					o.placement_path = ppath = pl_xstrdup(strtok_r(NULL, " ", &save));
+			}
+			char *cause = NULL;
+			if (explore_open(&ex, &o, &cause) != 0)
+				fail_msg("%s:%d: %s", name, line_no, cause);
+			free(gpath);
+			free(ppath);
+			free(cpath);
+			char c[16], r[16];
+			snprintf(c, sizeof c, "%d", cols);
+			snprintf(r, sizeof r, "%d", rows);
+			setenv("COLUMNS", c, 1);
+			setenv("LINES", r, 1);
+			if (nocolor)
+				setenv("NO_COLOR", "1", 1);
+			else
+				unsetenv("NO_COLOR");
+			out = fopen("/dev/null", "w");
+			in = fopen("/dev/null", "r");
+			sp = newterm("xterm-256color", out, in);
+			assert_non_null(sp);
+			screen_start(sp);
+			opened = 1;
+			redraw(&ex);
+			continue;
+		}
+		if (!opened)
+			fail_msg("%s:%d: open first", name, line_no);
+		if (strcmp(cmd, "key") == 0) {
+			char *k;
+			while ((k = strtok_r(NULL, " ", &save)) != NULL) {
+				explore_key(&ex, key_code(k));
+				explore_tick(&ex, explore_now());	/* as the loop does */
+				redraw(&ex);
+			}
+		} else if (strcmp(cmd, "type") == 0) {
+			for (const char *p = rest != NULL ? rest : ""; *p; p++)
+				explore_key(&ex, (unsigned char)*p);
+			redraw(&ex);
+		} else if (strcmp(cmd, "action") == 0) {
+			char *a = strtok_r(NULL, " ", &save);
+			enum tui_action act = tui_action_by_name(a);
+			if (act == ACT_NONE)
+				fail_msg("%s:%d: unknown action '%s'", name, line_no, a);
+			explore_action(&ex, act);
+			explore_tick(&ex, explore_now());
+			redraw(&ex);
+		} else if (strcmp(cmd, "resize") == 0) {
+			int c = atoi(strtok_r(NULL, " ", &save));
+			int r = atoi(strtok_r(NULL, " ", &save));
+			resize_term(r, c);
+			explore_key(&ex, KEY_RESIZE);
+			redraw(&ex);
+		} else if (strcmp(cmd, "click") == 0) {
+			int y = atoi(strtok_r(NULL, " ", &save));
+			int x = atoi(strtok_r(NULL, " ", &save));
+			MEVENT ev = { .id = 0, .x = x, .y = y, .z = 0, .bstate = BUTTON1_CLICKED };
+			ungetmouse(&ev);
+			int k = wgetch(stdscr);
+			assert_int_equal(k, KEY_MOUSE);
+			explore_key(&ex, k);
+			redraw(&ex);
+		} else if (strcmp(cmd, "wait") == 0) {
+			wait_idle(&ex);
+			redraw(&ex);
+		} else if (strcmp(cmd, "dump") == 0) {
+			redraw(&ex);
+			char *s = dump_screen();
+			check_golden(strtok_r(NULL, " ", &save), s);
+			free(s);
+		} else if (strcmp(cmd, "expect-quit") == 0) {
+			assert_int_equal(ex.quit, atoi(strtok_r(NULL, " ", &save)));
+		} else if (strcmp(cmd, "expect-dirty") == 0) {
+			assert_int_equal(ex.dirty, atoi(strtok_r(NULL, " ", &save)));
+		} else if (strcmp(cmd, "expect-view") == 0) {
+			assert_string_equal(explore_view_name(ex.view), strtok_r(NULL, " ", &save));
+		} else if (strcmp(cmd, "expect-file") == 0) {
+			assert_int_equal(access(strtok_r(NULL, " ", &save), R_OK), 0);
+		} else if (strcmp(cmd, "rm") == 0) {
+			unlink(strtok_r(NULL, " ", &save));
+		} else
+			fail_msg("%s:%d: unknown command '%s'", name, line_no, cmd);
+	}
+	fclose(f);
+	if (opened) {
+		screen_stop();
+		delscreen(sp);
+		fclose(out);
+		fclose(in);
+		explore_close(&ex);
+	}
+}
+
+/* Every action has a unique name, help, and no key means two things in
+ * one view. */
+static void
+test_action_table(void **state)
+{
+	(void)state;
+	for (int i = 0; i < ACT_COUNT - 1; i++) {
+		const struct tui_action_def *a = &tui_actions[i];
+		assert_int_equal(a->action, i + 1);
+		assert_true(strlen(a->help) > 5);
+		assert_int_equal(tui_action_by_name(a->name), a->action);
+		for (int j = i + 1; j < ACT_COUNT - 1; j++) {
+			const struct tui_action_def *b = &tui_actions[j];
+			assert_string_not_equal(a->name, b->name);
+			int overlap = a->where == AV_ALL || b->where == AV_ALL || (a->where & b->where);
+			int same = a->key == b->key || (b->alt && a->key == b->alt) ||
+			    (a->alt && (a->alt == b->key || a->alt == b->alt));
+			if (same && overlap && a->where != AV_ALL && b->where != AV_ALL)
+				fail_msg("key of %s and %s clash", a->name, b->name);
+			if (same && a->where == AV_ALL && b->where == AV_ALL)
+				fail_msg("key of %s and %s clash", a->name, b->name);
+		}
+	}
+	/* a view's own binding wins over a global one */
+	assert_int_equal(tui_action_for_key('n', 3), ACT_PLACETO_STEP);
+	assert_int_equal(tui_action_for_key('n', 4), ACT_BRKGA_STEP);
+	assert_int_equal(tui_action_for_key('n', 0), ACT_SEARCH_NEXT);
+	assert_int_equal(tui_action_for_key('q', 2), ACT_QUIT);
+	assert_int_equal(tui_action_for_key('x', 0), ACT_NONE);
+}
+
+#define SCRIPT_TEST(n) \
+	static void test_##n(void **state) { (void)state; run_script(#n); }
+#define SCRIPTS(X) \
+	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) \
+	X(resize) X(small) X(brkga) X(placeto) X(compare) X(export) \
+	X(demo) X(nocolor) X(quit) X(save) X(click) X(oom)
+SCRIPTS(SCRIPT_TEST)
+
+int
+main(void)
+{
+	setenv("TZ", "UTC", 1);
+	setenv("LC_ALL", "C.UTF-8", 1);
+	setenv("TERM", "xterm-256color", 1);
+	setenv("ESCDELAY", "25", 1);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_action_table),
+#define SCRIPT_ENTRY(n) cmocka_unit_test(test_##n),
+		SCRIPTS(SCRIPT_ENTRY)
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

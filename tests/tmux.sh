@@ -1,0 +1,131 @@
+#!/bin/sh
+# tmux — the real placelab binary in a real terminal (tmux) at 80x24 and
+# 200x50: keys sent with send-keys, the screen read with capture-pane -p
+# and compared with golden files tests/tui/tmux-*.screen (GENERATE=1
+# rewrites them).  Every wait is on a condition (text on the screen, a
+# golden match), polled, with a deadline; nothing waits a fixed time.
+# Also checks that the terminal is restored on q, on SIGTERM and after the
+# unsaved-edits question.
+set -u
+
+: "${PLACELAB:?PLACELAB not set}"
+: "${PL_SRCDIR:?PL_SRCDIR not set}"
+GOLD="$PL_SRCDIR/tests/tui"
+N=7
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "1..0 # SKIP tmux is not installed"
+	exit 0
+fi
+
+WORK=$(mktemp -d)
+SOCK="placelab-test-$$"
+T="tmux -L $SOCK -f /dev/null"
+trap '$T kill-server >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+trap '$T kill-server >/dev/null 2>&1; rm -rf "$WORK"; exit 1' INT TERM
+export TZ=UTC HOME="$WORK" LC_ALL=C.UTF-8
+unset NO_COLOR
+
+echo "1..$N"
+num=0
+ok() { num=$((num + 1)); echo "ok $num - $1"; }
+notok() { num=$((num + 1)); echo "not ok $num - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+
+# Start the explorer in a fresh session of the given size; when it exits
+# the pane shows "EXITED <status>".
+session=0
+start() {	# cols rows args...
+	cols=$1; rows=$2; shift 2
+	$T kill-server >/dev/null 2>&1
+	session=$((session + 1))
+	T="tmux -L $SOCK-$session -f /dev/null"
+	rm -f "$WORK/pid"
+	$T new-session -d -s t -x "$cols" -y "$rows" \
+	    "cd '$WORK'; sh -c 'echo \$\$ > pid; exec env TERM=xterm-256color $PLACELAB $*'; echo EXITED \$?; exec cat"
+	$T set-option -t t status off >/dev/null
+}
+
+capture() { $T capture-pane -p -t t 2>/dev/null; }
+
+# Wait until the screen contains text (fixed string); 0 when it does.
+wait_for() {	# text [seconds]
+	tries=$(( ${2:-20} * 20 ))
+	while [ "$tries" -gt 0 ]; do
+		capture | grep -qF -- "$1" && return 0
+		tries=$((tries - 1))
+		sleep 0.05
+	done
+	return 1
+}
+
+# Wait until the screen equals golden NAME (trailing blanks and empty last
+# lines ignored); with GENERATE=1, wait for `text` and write the golden.
+strip() { sed -e 's/[[:space:]]*$//' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
+wait_screen() {	# name text
+	if [ "${GENERATE:-}" = 1 ]; then
+		wait_for "$2" || return 1
+		# let the screen settle: the same capture twice in a row
+		prev=""; cur=$(capture | strip)
+		while [ "$prev" != "$cur" ]; do prev=$cur; sleep 0.2; cur=$(capture | strip); done
+		printf '%s\n' "$cur" > "$GOLD/$1.screen"
+		return 0
+	fi
+	want=$(strip < "$GOLD/$1.screen")
+	tries=200
+	while [ "$tries" -gt 0 ]; do
+		[ "$(capture | strip)" = "$want" ] && return 0
+		tries=$((tries - 1))
+		sleep 0.05
+	done
+	capture | strip > "$WORK/$1.got"
+	return 1
+}
+
+show_diff() { diff "$GOLD/$1.screen" "$WORK/$1.got" | head -20 | sed 's/^/  /'; }
+
+# 1. 80x24: the default view of the teaching graph.
+start 80 24 "$PL_SRCDIR/samples/teach.json"
+if wait_screen tmux-80x24-ops "scope / op"; then ok "80x24 ops view"
+else notok "80x24 ops view" "$(show_diff tmux-80x24-ops)"; fi
+
+# 2. the timeline, by its key.
+$T send-keys -t t 2
+if wait_screen tmux-80x24-timeline "critical path"; then ok "80x24 timeline"
+else notok "80x24 timeline" "$(show_diff tmux-80x24-timeline)"; fi
+
+# 3. resize to 200x50 while running: the ops view uses the width (side pane).
+$T resize-window -t t -x 200 -y 50
+$T send-keys -t t 1
+if wait_screen tmux-200x50-ops "scope / op"; then ok "resize to 200x50"
+else notok "resize to 200x50" "$(show_diff tmux-200x50-ops)"; fi
+
+# 4. help, then q quits and the terminal is restored.
+$T send-keys -t t '?'
+if wait_for "What it does" && { $T send-keys -t t Escape; $T send-keys -t t q; wait_for "EXITED 0"; } &&
+    ! capture | grep -qF "1 Ops"; then ok "help, q quits, terminal restored"
+else notok "help, q quits, terminal restored" "$(capture | tail -5)"; fi
+
+# 5. unsaved edits: q asks first; d discards and quits.
+start 80 24 "$PL_SRCDIR/samples/teach.json"
+wait_for "scope / op" >/dev/null
+$T send-keys -t t E Down Down Down d
+if wait_for "[edited]" && { $T send-keys -t t q; wait_for "Unsaved edits"; } &&
+    { $T send-keys -t t d; wait_for "EXITED 0"; }; then ok "quitting with unsaved edits asks first"
+else notok "quitting with unsaved edits asks first" "$(capture | tail -3)"; fi
+
+# 6. SIGTERM restores the terminal.
+start 80 24 "$PL_SRCDIR/samples/teach.json"
+wait_for "scope / op" >/dev/null
+pid=$(cat "$WORK/pid" 2>/dev/null)
+[ -n "$pid" ] || pid=0
+kill -TERM "$pid" 2>/dev/null
+if wait_for "EXITED 143" && ! capture | grep -qF "1 Ops"; then ok "SIGTERM restores the terminal"
+else notok "SIGTERM restores the terminal" "$(capture | tail -3)"; fi
+
+# 7. too small, then big enough again.
+start 60 20 "$PL_SRCDIR/samples/teach.json"
+if wait_for "terminal too small: 60x20" && { $T resize-window -t t -x 80 -y 24; wait_for "scope / op"; }; then
+	ok "terminal too small, then resized"
+else notok "terminal too small, then resized" "$(capture | head -12)"; fi
+$T kill-server >/dev/null 2>&1
+exit 0
