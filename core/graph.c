@@ -111,6 +111,14 @@ pl_graph_builder_free(struct pl_graph_builder *b)
 	free(b);
 }
 
+/* Rename the graph. */
+void
+pl_graph_builder_set_name(struct pl_graph_builder *b, const char *name)
+{
+	free(b->name);
+	b->name = pl_xstrdup(name);
+}
+
 /* Name of the source file for messages. */
 void
 pl_graph_builder_set_source(struct pl_graph_builder *b, const char *file)

@@ -108,6 +108,8 @@ struct pl_graph_builder;
 struct pl_graph_builder *pl_graph_builder_new(const char *name);
 void pl_graph_builder_free(struct pl_graph_builder *b);
 
+/* Rename the graph being built. */
+void pl_graph_builder_set_name(struct pl_graph_builder *b, const char *name);
 /* Where in the source the next added item comes from, for error messages. */
 void pl_graph_builder_set_source(struct pl_graph_builder *b, const char *file);
 void pl_graph_builder_set_line(struct pl_graph_builder *b, int line, int column);

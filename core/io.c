@@ -68,7 +68,7 @@ skip_value(const char *s, size_t i, size_t n)
  * cJSON has already accepted.
  */
 static int
-locate_elements(const char *s, size_t n, const char *key, size_t **offs)
+locate_offsets(const char *s, size_t n, const char *key, size_t **offs)
 {
 	*offs = NULL;
 	size_t i = skip_ws(s, 0, n);
@@ -96,7 +96,10 @@ locate_elements(const char *s, size_t n, const char *key, size_t **offs)
 					o = pl_xreallocarray(o, cap, sizeof *o);
 				}
 				o[cnt++] = i;
-				i = skip_ws(s, skip_value(s, i, n), n);
+				size_t next = skip_value(s, i, n);
+				if (next <= i)
+					break;	/* not a value: stop rather than loop */
+				i = skip_ws(s, next, n);
 				if (i < n && s[i] == ',')
 					i = skip_ws(s, i + 1, n);
 			}
@@ -134,22 +137,56 @@ unclosed(const char *s, size_t n)
 	return in_str || depth > 0;
 }
 
+struct pos {
+	int line, col;
+};
+
+/* Line and column of increasing offsets, in one pass over the text. */
+static struct pos *
+offsets_to_positions(const char *s, const size_t *offs, int n)
+{
+	struct pos *p = pl_xmalloc(sizeof *p * (n ? n : 1));
+	int line = 1;
+	size_t line_start = 0, i = 0;
+	for (int k = 0; k < n; k++) {
+		for (; i < offs[k]; i++)
+			if (s[i] == '\n') {
+				line++;
+				line_start = i + 1;
+			}
+		p[k].line = line;
+		p[k].col = (int)(offs[k] - line_start) + 1;
+	}
+	return p;
+}
+
+/* Positions (line, column) of the elements of top-level array `key`. */
+static int
+locate_elements(const char *s, size_t n, const char *key, struct pos **out)
+{
+	size_t *offs;
+	int cnt = locate_offsets(s, n, key, &offs);
+	*out = offsets_to_positions(s, offs, cnt);
+	free(offs);
+	return cnt;
+}
+
 /* Parse context: text and element positions for messages. */
 struct ctx {
 	const char *name;
 	const char *text;
 	size_t len;
-	size_t *op_off, *edge_off, *dev_off;
+	struct pos *op_off, *edge_off, *dev_off;
 	int n_op_off, n_edge_off, n_dev_off;
 	char *err;
 };
 
 /* Set the error once, with the position of element idx of an array. */
 static void
-fail_at(struct ctx *x, const size_t *offs, int n_offs, int idx, const char *fmt, ...)
+fail_at(struct ctx *x, const struct pos *offs, int n_offs, int idx, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 static void
-fail_at(struct ctx *x, const size_t *offs, int n_offs, int idx, const char *fmt, ...)
+fail_at(struct ctx *x, const struct pos *offs, int n_offs, int idx, const char *fmt, ...)
 {
 	if (x->err != NULL)
 		return;
@@ -159,9 +196,7 @@ fail_at(struct ctx *x, const size_t *offs, int n_offs, int idx, const char *fmt,
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	if (offs != NULL && idx >= 0 && idx < n_offs) {
-		int line, col;
-		pl_text_position(x->text, offs[idx], &line, &col);
-		x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, msg);
+		x->err = pl_xasprintf("%s:%d:%d: %s", x->name, offs[idx].line, offs[idx].col, msg);
 	} else {
 		x->err = pl_xasprintf("%s: %s", x->name, msg);
 	}
@@ -172,6 +207,7 @@ static cJSON *
 parse_text(struct ctx *x)
 {
 	const char *end = NULL;
+	x->len = strnlen(x->text, x->len);	/* JSON text never holds a NUL */
 	if (x->len == 0) {
 		x->err = pl_xasprintf("%s: empty file (expected a JSON object)", x->name);
 		return NULL;
@@ -327,11 +363,8 @@ read_op(struct ctx *x, struct pl_graph_builder *b, const cJSON *o, int i)
 	op.type = (char *)type;
 	op.scope = (char *)scope;
 	parse_constraint(device, &op.cons);
-	if (i < x->n_op_off) {
-		int line, col;
-		pl_text_position(x->text, x->op_off[i], &line, &col);
-		pl_graph_builder_set_line(b, line, col);
-	}
+	if (i < x->n_op_off)
+		pl_graph_builder_set_line(b, x->op_off[i].line, x->op_off[i].col);
 	pl_graph_add_op(b, &op, group);
 #undef BAD
 }
@@ -366,11 +399,8 @@ read_edge(struct ctx *x, struct pl_graph_builder *b, const cJSON *e, int i)
 		BAD("edge '%s' -> '%s': bytes %g (expected a whole number of bytes in [0, 2^50])", src, dst, bytes);
 	if (!isfinite(out) || out < 0 || out >= PL_MAX_OUTPUTS || out != floor(out))
 		BAD("edge '%s' -> '%s': output %g (expected an output index 0..%d)", src, dst, out, PL_MAX_OUTPUTS - 1);
-	if (i < x->n_edge_off) {
-		int line, col;
-		pl_text_position(x->text, x->edge_off[i], &line, &col);
-		pl_graph_builder_set_line(b, line, col);
-	}
+	if (i < x->n_edge_off)
+		pl_graph_builder_set_line(b, x->edge_off[i].line, x->edge_off[i].col);
 	pl_graph_add_edge_named(b, src, dst, (int)out, (int64_t)bytes);
 #undef BAD
 }
@@ -384,55 +414,247 @@ ctx_free(struct ctx *x)
 	free(x->dev_off);
 }
 
+/*
+ * Graph files can be large (100,000 ops), so they are not parsed into one
+ * cJSON tree: a scanner walks the top-level object and its "ops" and
+ * "edges" arrays, and cJSON parses one element at a time.  Memory stays
+ * at the text plus the graph being built, and every element's position is
+ * known exactly.
+ */
+
+/* Tracks line and column for increasing offsets. */
+struct line_tracker {
+	const char *s;
+	size_t off, line_start;
+	int line;
+};
+
+/* Position of off (>= every earlier query). */
+static struct pos
+track(struct line_tracker *t, size_t off)
+{
+	for (; t->off < off; t->off++)
+		if (t->s[t->off] == '\n') {
+			t->line++;
+			t->line_start = t->off + 1;
+		}
+	return (struct pos){ t->line, (int)(off - t->line_start) + 1 };
+}
+
+/* Message with the position of off. */
+static void
+fail_off(struct ctx *x, struct line_tracker *t, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void
+fail_off(struct ctx *x, struct line_tracker *t, size_t off, const char *fmt, ...)
+{
+	if (x->err != NULL)
+		return;
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	struct pos p = track(t, off);
+	x->err = pl_xasprintf("%s:%d:%d: %s", x->name, p.line, p.col, msg);
+}
+
+/* Parse the value in s[a, b) with cJSON; error at its position. */
+static cJSON *
+parse_span(struct ctx *x, struct line_tracker *t, size_t a, size_t b)
+{
+	const char *end = NULL;
+	cJSON *v = cJSON_ParseWithLengthOpts(x->text + a, b - a, &end, 0);
+	if (v == NULL) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t off = at != NULL && at >= x->text + a && at <= x->text + b ? (size_t)(at - x->text) : a;
+		if (off >= x->len)
+			fail_off(x, t, off, "unexpected end of file (truncated JSON?)");
+		else
+			fail_off(x, t, off, "JSON syntax error near '%.12s'", x->text + off);
+	}
+	return v;
+}
+
+/* End of the value starting at i, or n+1 when it runs past the text. */
+static size_t
+value_end(const char *s, size_t i, size_t n)
+{
+	size_t e = skip_value(s, i, n);
+	return e > n || (e == n && (s[i] == '{' || s[i] == '[' || s[i] == '"') && unclosed(s + i, n - i)) ? n + 1 : e;
+}
+
+/* Walk the elements of the array starting at s[i] == '['; call fn on
+ * each element.  Returns the offset after ']' or 0 after an error. */
+static size_t
+scan_array(struct ctx *x, struct line_tracker *t, size_t i,
+    void (*fn)(struct ctx *, struct pl_graph_builder *, const cJSON *, int),
+    struct pl_graph_builder *b, struct pos **where, int *count)
+{
+	const char *s = x->text;
+	size_t n = x->len;
+	int k = 0, cap = 1024;
+	struct pos *w = pl_xmalloc(sizeof *w * cap);
+	i = skip_ws(s, i + 1, n);
+	while (x->err == NULL) {
+		if (i >= n) {
+			fail_off(x, t, n, "unexpected end of file (truncated JSON?)");
+			break;
+		}
+		if (s[i] == ']' && k == 0)
+			break;
+		size_t e = value_end(s, i, n);
+		if (e > n) {
+			fail_off(x, t, n, "unexpected end of file (truncated JSON?)");
+			break;
+		}
+		if (k == cap) {
+			cap *= 2;
+			w = pl_xreallocarray(w, cap, sizeof *w);
+		}
+		w[k] = track(t, i);
+		*where = w;
+		*count = k + 1;
+		cJSON *item = parse_span(x, t, i, e);
+		if (item == NULL)
+			break;
+		fn(x, b, item, k++);
+		cJSON_Delete(item);
+		i = skip_ws(s, e, n);
+		if (i < n && s[i] == ',') {
+			i = skip_ws(s, i + 1, n);
+			continue;
+		}
+		if (i < n && s[i] == ']')
+			break;
+		if (i >= n)
+			fail_off(x, t, n, "unexpected end of file (truncated JSON?)");
+		else
+			fail_off(x, t, i, "JSON syntax error near '%.12s' (expected ',' or ']')", s + i);
+	}
+	*where = w;
+	*count = k;
+	return x->err == NULL ? i + 1 : 0;
+}
+
 /* Parse a graph from JSON text. */
 struct pl_graph *
 pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause)
 {
-	struct ctx x = { .name = name, .text = text, .len = len };
-	cJSON *root = parse_text(&x);
-	struct pl_graph *g = NULL;
-	if (root == NULL || check_format(&x, root, PL_FORMAT_GRAPH) != 0)
-		goto out;
-	const char *gname = NULL;
-	if (get_str(root, "name", &gname) != 0) {
-		x.err = pl_xasprintf("%s: field 'name' (expected a string)", name);
-		goto out;
-	}
-	const cJSON *ops = cJSON_GetObjectItemCaseSensitive(root, "ops");
-	const cJSON *edges = cJSON_GetObjectItemCaseSensitive(root, "edges");
-	if (!cJSON_IsArray(ops)) {
-		x.err = pl_xasprintf("%s: missing 'ops' array (expected \"ops\": [ ... ])", name);
-		goto out;
-	}
-	if (edges != NULL && !cJSON_IsArray(edges)) {
-		x.err = pl_xasprintf("%s: 'edges' (expected an array)", name);
-		goto out;
-	}
-	x.n_op_off = locate_elements(text, len, "ops", &x.op_off);
-	x.n_edge_off = locate_elements(text, len, "edges", &x.edge_off);
-	struct pl_graph_builder *b = pl_graph_builder_new(gname != NULL ? gname : name);
+	struct ctx x = { .name = name, .text = text, .len = strnlen(text, len) };
+	struct line_tracker t = { text, 0, 0, 1 };
+	struct pl_graph_builder *b = pl_graph_builder_new(name);
 	pl_graph_builder_set_source(b, name);
-	int i = 0;
-	const cJSON *it;
-	cJSON_ArrayForEach(it, ops) {
-		read_op(&x, b, it, i++);
+	const char *s = text;
+	size_t n = x.len, i = skip_ws(s, 0, n);
+	int have_format = 0, have_ops = 0, edges_at = -1;
+	struct pl_graph *g = NULL;
+	if (n == 0 || i >= n) {
+		x.err = pl_xasprintf("%s: empty file (expected a JSON object)", name);
+		goto out;
+	}
+	if (s[i] != '{') {
+		x.err = pl_xasprintf("%s:1:1: expected a JSON object at the top level", name);
+		goto out;
+	}
+	i = skip_ws(s, i + 1, n);
+	/* The edges refer to ops by name, so they are read after all ops:
+	 * remember where the edges array starts if it comes first. */
+	while (x.err == NULL) {
+		if (i < n && s[i] == '}' && !have_format && !have_ops)
+			break;
+		if (i >= n || s[i] != '"') {
+			if (i >= n)
+				fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+			else
+				fail_off(&x, &t, i, "JSON syntax error near '%.12s' (expected a \"key\")", s + i);
+			break;
+		}
+		size_t kend = value_end(s, i, n);
+		if (kend > n) {
+			fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+			break;
+		}
+		size_t klen = kend - i - 2;
+		const char *key = s + i + 1;
+		i = skip_ws(s, kend, n);
+		if (i >= n || s[i] != ':') {
+			fail_off(&x, &t, i < n ? i : n, i < n ? "JSON syntax error (expected ':')" : "unexpected end of file (truncated JSON?)");
+			break;
+		}
+		i = skip_ws(s, i + 1, n);
+		if (i >= n) {
+			fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+			break;
+		}
+#define KEY(k) (klen == sizeof(k) - 1 && memcmp(key, k, klen) == 0)
+		size_t after;
+		if (KEY("ops") && s[i] == '[') {
+			have_ops = 1;
+			after = scan_array(&x, &t, i, read_op, b, &x.op_off, &x.n_op_off);
+		} else if (KEY("edges") && s[i] == '[') {
+			edges_at = (int)i;
+			after = value_end(s, i, n);
+			if (after > n)
+				fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+		} else {
+			after = value_end(s, i, n);
+			if (after > n) {
+				fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+				break;
+			}
+			cJSON *v = parse_span(&x, &t, i, after);
+			if (v == NULL)
+				break;
+			if (KEY("format")) {
+				have_format = 1;
+				cJSON *o = cJSON_CreateObject();
+				cJSON_AddItemToObject(o, "format", v);
+				check_format(&x, o, PL_FORMAT_GRAPH);
+				cJSON_Delete(o);
+			} else if (KEY("name")) {
+				if (!cJSON_IsString(v))
+					fail_off(&x, &t, i, "field 'name' (expected a string)");
+				else
+					pl_graph_builder_set_name(b, v->valuestring);
+				cJSON_Delete(v);
+			} else if (KEY("ops") || KEY("edges")) {
+				fail_off(&x, &t, i, "'%.*s' (expected an array)", (int)klen, key);
+				cJSON_Delete(v);
+			} else {
+				cJSON_Delete(v);	/* unknown keys are ignored */
+			}
+		}
+#undef KEY
 		if (x.err != NULL)
 			break;
-	}
-	i = 0;
-	if (x.err == NULL && edges != NULL)
-		cJSON_ArrayForEach(it, edges) {
-			read_edge(&x, b, it, i++);
-			if (x.err != NULL)
-				break;
+		i = skip_ws(s, after, n);
+		if (i < n && s[i] == ',') {
+			i = skip_ws(s, i + 1, n);
+			continue;
 		}
-	if (x.err != NULL) {
-		pl_graph_builder_free(b);
-		goto out;
+		if (i < n && s[i] == '}')
+			break;
+		if (i >= n)
+			fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+		else
+			fail_off(&x, &t, i, "JSON syntax error near '%.12s' (expected ',' or '}')", s + i);
 	}
-	g = pl_graph_build(b, &x.err);
+	if (x.err == NULL && !have_format)
+		x.err = pl_xasprintf("%s: missing \"format\" field (expected \"%s\")", name, PL_FORMAT_GRAPH);
+	if (x.err == NULL && !have_ops)
+		x.err = pl_xasprintf("%s: missing 'ops' array (expected \"ops\": [ ... ])", name);
+	if (x.err == NULL && edges_at >= 0) {
+		/* The tracker only moves forward: restart it for the edges. */
+		t = (struct line_tracker){ text, 0, 0, 1 };
+		scan_array(&x, &t, (size_t)edges_at, read_edge, b, &x.edge_off, &x.n_edge_off);
+	}
+	if (x.err == NULL) {
+		g = pl_graph_build(b, &x.err);
+		b = NULL;
+	}
 out:
-	cJSON_Delete(root);
+	pl_graph_builder_free(b);
 	ctx_free(&x);
 	if (g == NULL)
 		*cause = x.err;
