@@ -79,17 +79,18 @@ node_key(const char *path, int v, int dev, int level, int *collapsed, int *plen)
 	return pl_xasprintf("%d|%.*s", dev, n, path);
 }
 
-/* Keys of every op at a level: fills map with key -> node in topological
- * order of first ops; returns the node count.  keys[v] is op v's key. */
+/* Keys of every op at its level lv[v]: fills map with key -> node in
+ * topological order of first ops; returns the node count.  keys[v] is op
+ * v's key. */
 static int
 assign_nodes(const struct pl_graph *g, const struct pl_placement *pl,
-    char **paths, int level, char **keys, int *node_of, struct pl_strmap *m,
+    char **paths, const int *lv, char **keys, int *node_of, struct pl_strmap *m,
     int *collapsed, int *plen)
 {
 	int n = 0;
 	for (int i = 0; i < g->n_ops; i++) {
 		int v = g->topo[i];
-		keys[v] = node_key(paths[v], v, pl->dev[v], level, &collapsed[v], &plen[v]);
+		keys[v] = node_key(paths[v], v, pl->dev[v], lv[v], &collapsed[v], &plen[v]);
 		int id = pl_strmap_put(m, keys[v], n);
 		if (id < 0)
 			id = n++;
@@ -117,6 +118,9 @@ free_strings(char **s, int n)
 	free(s);
 }
 
+static int count_with(const struct pl_graph *, const struct pl_placement *,
+    char **, int);
+
 /* One cross-node edge before merging. */
 struct raw_edge {
 	int src, dst;
@@ -136,24 +140,23 @@ raw_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* Build the coarse graph. */
-struct pl_coarse *
-pl_coarsen(const struct pl_problem *p, const struct pl_placement *pl,
-    int level, const int *critical, int n_critical)
+/* Build the coarse graph with op v at level lv[v]; consumes paths. */
+static struct pl_coarse *
+build(const struct pl_problem *p, const struct pl_placement *pl, char **paths,
+    const int *lv, int level, const int *critical, int n_critical)
 {
 	const struct pl_graph *g = p->g;
 	int nops = g->n_ops;
 	struct pl_coarse *c = pl_xcalloc(1, sizeof *c);
-	c->level = level < 0 ? PL_COARSE_FULL : level;
+	c->level = level;
 	c->node_of = pl_xcalloc(nops > 0 ? nops : 1, sizeof *c->node_of);
 
-	char **paths = all_paths(g);
 	char **keys = pl_xcalloc(nops > 0 ? nops : 1, sizeof *keys);
 	int *collapsed = pl_xcalloc(nops > 0 ? nops : 1, sizeof *collapsed);
 	int *plen = pl_xcalloc(nops > 0 ? nops : 1, sizeof *plen);
 	struct pl_strmap m;
 	pl_strmap_init(&m, (size_t)nops);
-	c->n_nodes = assign_nodes(g, pl, paths, c->level, keys, c->node_of, &m,
+	c->n_nodes = assign_nodes(g, pl, paths, lv, keys, c->node_of, &m,
 	    collapsed, plen);
 	pl_strmap_free(&m);
 
@@ -172,6 +175,9 @@ pl_coarsen(const struct pl_problem *p, const struct pl_placement *pl,
 			nd->dev = pl->dev[v];
 			nd->op = v;
 			nd->collapsed = collapsed[v];
+			nd->depth = collapsed[v] ? lv[v] : -1;
+			if (nd->depth > c->max_depth)
+				c->max_depth = nd->depth;
 			if (!collapsed[v])
 				nd->label = pl_xstrdup(g->ops[v].name);
 			else if (plen[v] == 0)
@@ -224,6 +230,133 @@ pl_coarsen(const struct pl_problem *p, const struct pl_placement *pl,
 	return c;
 }
 
+/* Every op at the same level. */
+static int *
+uniform_levels(int nops, int level)
+{
+	int *lv = pl_xcalloc(nops > 0 ? nops : 1, sizeof *lv);
+	for (int v = 0; v < nops; v++)
+		lv[v] = level;
+	return lv;
+}
+
+/* Coarsen at one level. */
+struct pl_coarse *
+pl_coarsen(const struct pl_problem *p, const struct pl_placement *pl,
+    int level, const int *critical, int n_critical)
+{
+	if (level < 0)
+		level = PL_COARSE_FULL;
+	int *lv = uniform_levels(p->g->n_ops, level);
+	struct pl_coarse *c = build(p, pl, all_paths(p->g), lv, level, critical, n_critical);
+	free(lv);
+	return c;
+}
+
+/* A node that could be expanded one level deeper. */
+struct cand {
+	int node;
+	int children;
+	double time_us;
+};
+
+/* Larger time first, then node id. */
+static int
+cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	if (x->time_us != y->time_us)
+		return x->time_us > y->time_us ? -1 : 1;
+	return x->node - y->node;
+}
+
+/* One round of expansion: count each collapsed node's children one level
+ * deeper and deepen the biggest nodes that fit the budget.  Returns the
+ * number of nodes deepened. */
+static int
+expand_round(const struct pl_problem *p, const struct pl_placement *pl,
+    char **paths, int *lv, int max_nodes)
+{
+	const struct pl_graph *g = p->g;
+	int nops = g->n_ops;
+	char **keys = pl_xcalloc(nops > 0 ? nops : 1, sizeof *keys);
+	int *node_of = pl_xcalloc(nops > 0 ? nops : 1, sizeof *node_of);
+	int *collapsed = pl_xcalloc(nops > 0 ? nops : 1, sizeof *collapsed);
+	int *plen = pl_xcalloc(nops > 0 ? nops : 1, sizeof *plen);
+	struct pl_strmap m;
+	pl_strmap_init(&m, (size_t)nops);
+	int n = assign_nodes(g, pl, paths, lv, keys, node_of, &m, collapsed, plen);
+	pl_strmap_free(&m);
+
+	/* children: distinct keys one level deeper, per node */
+	struct cand *cands = pl_xcalloc(n > 0 ? (size_t)n : 1, sizeof *cands);
+	int *is_coll = pl_xcalloc(n > 0 ? (size_t)n : 1, sizeof *is_coll);
+	char **ckeys = pl_xcalloc(nops > 0 ? nops : 1, sizeof *ckeys);
+	pl_strmap_init(&m, (size_t)nops);
+	for (int v = 0; v < nops; v++) {
+		int id = node_of[v];
+		cands[id].node = id;
+		cands[id].time_us += pl_problem_op_us(p, v, pl->dev[v]);
+		if (!collapsed[v])
+			continue;
+		is_coll[id] = 1;
+		int c2, l2;
+		char *k = node_key(paths[v], v, pl->dev[v], lv[v] + 1, &c2, &l2);
+		ckeys[v] = pl_xasprintf("%d>%s", id, k);
+		free(k);
+		if (pl_strmap_put(&m, ckeys[v], v) < 0)
+			cands[id].children++;
+	}
+	pl_strmap_free(&m);
+	int nc = 0;
+	for (int id = 0; id < n; id++)
+		if (is_coll[id] && cands[id].children <= PL_COARSE_FANOUT)
+			cands[nc++] = cands[id];
+	qsort(cands, (size_t)nc, sizeof *cands, cand_cmp);
+	char *deepen = pl_xcalloc(n > 0 ? (size_t)n : 1, 1);
+	int budget = max_nodes - n, done = 0;
+	for (int i = 0; i < nc; i++) {
+		if (cands[i].children - 1 > budget)
+			continue;
+		budget -= cands[i].children - 1;
+		deepen[cands[i].node] = 1;
+		done++;
+	}
+	for (int v = 0; v < nops; v++)
+		if (collapsed[v] && deepen[node_of[v]])
+			lv[v]++;
+	free(deepen);
+	free_strings(ckeys, nops);
+	free(is_coll);
+	free(cands);
+	free(plen);
+	free(collapsed);
+	free(node_of);
+	free_strings(keys, nops);
+	return done;
+}
+
+/* Coarsen within a node budget. */
+struct pl_coarse *
+pl_coarsen_auto(const struct pl_problem *p, const struct pl_placement *pl,
+    int max_nodes, const int *critical, int n_critical)
+{
+	const struct pl_graph *g = p->g;
+	if (g->n_ops <= max_nodes)
+		return pl_coarsen(p, pl, PL_COARSE_FULL, critical, n_critical);
+	char **paths = all_paths(g);
+	if (count_with(g, pl, paths, 1) > max_nodes) {
+		free_strings(paths, g->n_ops);
+		return pl_coarsen(p, pl, 0, critical, n_critical);
+	}
+	int *lv = uniform_levels(g->n_ops, 1);
+	while (expand_round(p, pl, paths, lv, max_nodes) > 0)
+		;
+	struct pl_coarse *c = build(p, pl, paths, lv, PL_COARSE_AUTO, critical, n_critical);
+	free(lv);
+	return c;
+}
+
 /* Free a coarse graph. */
 void
 pl_coarse_free(struct pl_coarse *c)
@@ -250,10 +383,12 @@ count_with(const struct pl_graph *g, const struct pl_placement *pl,
 	int *node_of = pl_xcalloc(nops > 0 ? nops : 1, sizeof *node_of);
 	int *collapsed = pl_xcalloc(nops > 0 ? nops : 1, sizeof *collapsed);
 	int *plen = pl_xcalloc(nops > 0 ? nops : 1, sizeof *plen);
+	int *lv = uniform_levels(nops, level);
 	struct pl_strmap m;
 	pl_strmap_init(&m, (size_t)nops);
-	int n = assign_nodes(g, pl, paths, level, keys, node_of, &m, collapsed, plen);
+	int n = assign_nodes(g, pl, paths, lv, keys, node_of, &m, collapsed, plen);
 	pl_strmap_free(&m);
+	free(lv);
 	free(plen);
 	free(collapsed);
 	free(node_of);

@@ -11,6 +11,14 @@
  * are merged into one, with their bytes summed; edges inside a node are
  * counted as internal.
  *
+ * With a node budget instead of a level (pl_coarsen_auto), levels differ
+ * between scopes: start from level 1 and deepen the scopes with the most
+ * time first, one level per round, while the node count stays within the
+ * budget, never splitting a scope into more than PL_COARSE_FANOUT parts.
+ * So the 8 layers of an encoder get a node each while 50 unrolled time
+ * steps of attention stay one node: the picture shows the model's
+ * structure rather than its repetitions.
+ *
  * Invariant: every op belongs to exactly one node, all of a node's ops are
  * on one device, and the totals are conserved: the nodes' times sum to the
  * ops' times on their devices, their op counts to n_ops, and the merged
@@ -29,6 +37,8 @@
 #include "problem.h"
 
 #define PL_COARSE_FULL (-1)
+#define PL_COARSE_AUTO (-2)	/* levels chosen per scope by a budget */
+#define PL_COARSE_FANOUT 16
 
 struct pl_coarse_node {
 	char *label;		/* scope prefix when collapsed, else the op name */
@@ -36,6 +46,7 @@ struct pl_coarse_node {
 	int n_ops;
 	int op;			/* the op when n_ops == 1, else its first op */
 	int collapsed;		/* 1: stands for a scope prefix */
+	int depth;		/* components in the prefix; -1 for an op */
 	double time_us;		/* sum of its ops' times on dev */
 	int n_critical;		/* its ops on the critical path */
 };
@@ -48,7 +59,8 @@ struct pl_coarse_edge {
 };
 
 struct pl_coarse {
-	int level;		/* PL_COARSE_FULL or >= 0 */
+	int level;		/* PL_COARSE_FULL, PL_COARSE_AUTO or >= 0 */
+	int max_depth;		/* deepest prefix of a collapsed node (0 if none) */
 	int n_nodes, n_edges;
 	struct pl_coarse_node *nodes;
 	struct pl_coarse_edge *edges;	/* sorted by (src, dst) */
@@ -65,6 +77,11 @@ struct pl_coarse {
  */
 struct pl_coarse *pl_coarsen(const struct pl_problem *p,
     const struct pl_placement *pl, int level, const int *critical,
+    int n_critical);
+/* Coarsen within max_nodes nodes (>= 1): every op when the graph fits,
+ * else per-scope levels as above (level 0 when even level 1 is too many). */
+struct pl_coarse *pl_coarsen_auto(const struct pl_problem *p,
+    const struct pl_placement *pl, int max_nodes, const int *critical,
     int n_critical);
 void pl_coarse_free(struct pl_coarse *c);
 

@@ -94,6 +94,9 @@ mini_graph(void)
 	}
 	int loss = add(b, "softmax/loss", "softmax", "SoftmaxXent", 5e8, 4096);
 	pl_graph_add_edge(b, dprev, loss, 0, 1 << 19);
+	/* a gradient back into the embedding: dec -> emb reverses emb -> dec */
+	int grad = add(b, "emb/grad", "emb", "GatherGrad", 1e6, 1024);
+	pl_graph_add_edge(b, pl_graph_builder_find(b, "dec/l0/t0/matmul"), grad, 0, 1 << 20);
 	char *cause = NULL;
 	struct pl_graph *g = pl_graph_build(b, &cause);
 	if (g == NULL)
@@ -149,6 +152,39 @@ fixture_free(struct fixture *f)
 	pl_graph_free(f->g);
 }
 
+/* Check the conservation laws of a coarse graph of fixture f. */
+static void
+check_conserved(const struct fixture *f, const struct pl_coarse *cg)
+{
+	double total_us = 0, us = 0;
+	int64_t total_bytes = 0, bytes = cg->internal_bytes;
+	int ops = 0, crit = 0;
+	for (int v = 0; v < f->g->n_ops; v++)
+		total_us += pl_problem_op_us(f->p, v, f->pl->dev[v]);
+	for (int e = 0; e < f->g->n_edges; e++)
+		total_bytes += f->g->tensors[f->g->edges[e].tensor].bytes;
+	for (int i = 0; i < cg->n_nodes; i++) {
+		us += cg->nodes[i].time_us;
+		ops += cg->nodes[i].n_ops;
+		crit += cg->nodes[i].n_critical;
+	}
+	for (int e = 0; e < cg->n_edges; e++) {
+		bytes += cg->edges[e].bytes;
+		assert_int_not_equal(cg->edges[e].src, cg->edges[e].dst);
+		if (e > 0)
+			assert_true(cg->edges[e - 1].src < cg->edges[e].src ||
+			    (cg->edges[e - 1].src == cg->edges[e].src &&
+			    cg->edges[e - 1].dst < cg->edges[e].dst));
+	}
+	for (int v = 0; v < f->g->n_ops; v++)
+		assert_int_equal(cg->nodes[cg->node_of[v]].dev, f->pl->dev[v]);
+	assert_true(us > total_us * (1 - 1e-12) && us < total_us * (1 + 1e-12));
+	assert_int_equal(ops, f->g->n_ops);
+	if (f->t != NULL)
+		assert_int_equal(crit, f->t->n_critical);
+	assert_true(bytes == total_bytes);
+}
+
 /* Coarsening at every level conserves ops, time and bytes; nodes never mix
  * devices; counts agree with pl_coarse_count(); picking respects the cap. */
 static void
@@ -157,39 +193,11 @@ test_coarsen_conserves(void **state)
 	(void)state;
 	struct fixture f;
 	fixture_init(&f, mini_graph(), "k80x4", mini_dev);
-	double total_us = 0;
-	int64_t total_bytes = 0;
-	for (int v = 0; v < f.g->n_ops; v++)
-		total_us += pl_problem_op_us(f.p, v, f.pl->dev[v]);
-	for (int e = 0; e < f.g->n_edges; e++)
-		total_bytes += f.g->tensors[f.g->edges[e].tensor].bytes;
-	assert_true(total_us > 0);
 	int levels[] = { PL_COARSE_FULL, 0, 1, 2, 3, 4, 9 };
 	int prev_nodes = 0;
 	for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
 		struct pl_coarse *cg = pl_coarsen(f.p, f.pl, levels[k], f.t->critical, f.t->n_critical);
-		double us = 0;
-		int ops = 0, crit = 0;
-		int64_t bytes = cg->internal_bytes;
-		for (int i = 0; i < cg->n_nodes; i++) {
-			us += cg->nodes[i].time_us;
-			ops += cg->nodes[i].n_ops;
-			crit += cg->nodes[i].n_critical;
-		}
-		for (int e = 0; e < cg->n_edges; e++) {
-			bytes += cg->edges[e].bytes;
-			assert_int_not_equal(cg->edges[e].src, cg->edges[e].dst);
-			if (e > 0)
-				assert_true(cg->edges[e - 1].src < cg->edges[e].src ||
-				    (cg->edges[e - 1].src == cg->edges[e].src &&
-				    cg->edges[e - 1].dst < cg->edges[e].dst));
-		}
-		for (int v = 0; v < f.g->n_ops; v++)
-			assert_int_equal(cg->nodes[cg->node_of[v]].dev, f.pl->dev[v]);
-		assert_true(us > total_us * (1 - 1e-12) && us < total_us * (1 + 1e-12));
-		assert_int_equal(ops, f.g->n_ops);
-		assert_int_equal(crit, f.t->n_critical);
-		assert_true(bytes == total_bytes);
+		check_conserved(&f, cg);
 		assert_int_equal(cg->n_nodes, pl_coarse_count(f.g, f.pl, levels[k]));
 		if (levels[k] == PL_COARSE_FULL)
 			assert_int_equal(cg->n_nodes, f.g->n_ops);
@@ -204,15 +212,103 @@ test_coarsen_conserves(void **state)
 		pl_coarse_free(cg);
 	}
 	assert_int_equal(pl_coarse_max_depth(f.g), 4);
-	/* The cap: the whole graph fits in 100 nodes; 5 nodes is level 2
-	 * (emb/lookup and softmax/loss alone, enc/l0, enc/l1, dec/l0). */
+	/* The cap: the whole graph fits in 100 nodes; 5 nodes is level 1 (level
+	 * 2 has emb/lookup, emb/grad and softmax/loss alone, enc/l0, enc/l1,
+	 * dec/l0). */
+	assert_int_equal(pl_coarse_count(f.g, f.pl, 2), 6);
 	assert_int_equal(pl_coarse_pick_level(f.g, f.pl, 100), PL_COARSE_FULL);
-	assert_int_equal(pl_coarse_pick_level(f.g, f.pl, 5), 2);
+	assert_int_equal(pl_coarse_pick_level(f.g, f.pl, 5), 1);
 	assert_int_equal(pl_coarse_pick_level(f.g, f.pl, 4), 0);
 	assert_int_equal(pl_coarse_pick_level(f.g, f.pl, 2), 0);
 	int lv = pl_coarse_pick_level(f.g, f.pl, 12);
 	assert_true(pl_coarse_count(f.g, f.pl, lv) <= 12);
 	assert_true(pl_coarse_count(f.g, f.pl, lv + 1) > 12);
+	fixture_free(&f);
+}
+
+/* A graph of `steps` unrolled steps of two ops under rep/t<i>, on one GPU. */
+static struct pl_graph *
+rep_graph(int steps)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("rep");
+	int prev = -1;
+	char name[64], scope[64];
+	for (int i = 0; i < steps; i++) {
+		snprintf(scope, sizeof scope, "rep/t%d", i);
+		snprintf(name, sizeof name, "rep/t%d/a", i);
+		int a = add(b, name, scope, "MatMul", 1e9 * (i + 1), 4096);
+		snprintf(name, sizeof name, "rep/t%d/b", i);
+		int c = add(b, name, scope, "Tanh", 1e6, 4096);
+		if (prev >= 0)
+			pl_graph_add_edge(b, prev, a, 0, 4096);
+		pl_graph_add_edge(b, a, c, 0, 4096);
+		prev = c;
+	}
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_build(b, &cause);
+	if (g == NULL)
+		fail_msg("rep graph: %s", cause);
+	return g;
+}
+
+/* Everything on the first GPU. */
+static int
+on_gpu0(const struct pl_op *op)
+{
+	(void)op;
+	return 1;
+}
+
+/* The budgeted coarsening: within budget, conserving, deepening the
+ * biggest scopes first, never fanning a scope out beyond the cap. */
+static void
+test_coarsen_auto(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, mini_graph(), "k80x4", mini_dev);
+	int budgets[] = { 1, 3, 5, 6, 8, 12, 22, 23, 100 };
+	for (size_t k = 0; k < sizeof budgets / sizeof budgets[0]; k++) {
+		struct pl_coarse *cg = pl_coarsen_auto(f.p, f.pl, budgets[k], f.t->critical, f.t->n_critical);
+		check_conserved(&f, cg);
+		if (budgets[k] >= f.g->n_ops)
+			assert_int_equal(cg->level, PL_COARSE_FULL);
+		else if (budgets[k] < 5)	/* level 1 has 5 nodes: fall back to 0 */
+			assert_int_equal(cg->level, 0);
+		else {
+			assert_int_equal(cg->level, PL_COARSE_AUTO);
+			assert_true(cg->n_nodes <= budgets[k]);
+		}
+		pl_coarse_free(cg);
+	}
+	fixture_free(&f);
+
+	/* 20 steps: "rep" would fan out into 20 > PL_COARSE_FANOUT parts. */
+	fixture_init(&f, rep_graph(20), "k80x4", on_gpu0);
+	struct pl_coarse *cg = pl_coarsen_auto(f.p, f.pl, 30, f.t->critical, f.t->n_critical);
+	check_conserved(&f, cg);
+	assert_int_equal(cg->n_nodes, 1);
+	assert_string_equal(cg->nodes[0].label, "rep");
+	assert_int_equal(cg->nodes[0].n_ops, 40);
+	pl_coarse_free(cg);
+	fixture_free(&f);
+
+	/* 10 steps, budget 15: rep -> 10 steps, then the 5 slowest steps
+	 * (the last ones: flops grow with i) split into their two ops. */
+	fixture_init(&f, rep_graph(10), "k80x4", on_gpu0);
+	cg = pl_coarsen_auto(f.p, f.pl, 15, f.t->critical, f.t->n_critical);
+	check_conserved(&f, cg);
+	assert_int_equal(cg->n_nodes, 15);
+	for (int v = 0; v < f.g->n_ops; v++) {
+		const struct pl_coarse_node *nd = &cg->nodes[cg->node_of[v]];
+		int step = atoi(f.g->ops[v].name + 5);
+		if (step >= 5)
+			assert_false(nd->collapsed);
+		else
+			assert_true(nd->collapsed && nd->depth == 2 && nd->n_ops == 2);
+	}
+	assert_int_equal(cg->max_depth, 2);
+	pl_coarse_free(cg);
 	fixture_free(&f);
 }
 
@@ -234,6 +330,20 @@ count_clusters(Agraph_t *g)
 	for (Agraph_t *s = agfstsubg(g); s != NULL; s = agnxtsubg(s))
 		if (strncmp(agnameof(s), "cluster", 7) == 0)
 			n++;
+	return n;
+}
+
+/* Merged edges whose reverse also exists, counted once per pair (the
+ * diagram draws such a pair as one two-headed edge). */
+static int
+reverse_pairs(const struct pl_coarse *cg)
+{
+	int n = 0;
+	for (int e = 0; e < cg->n_edges; e++)
+		for (int r = 0; r < cg->n_edges; r++)
+			if (cg->edges[r].src == cg->edges[e].dst && cg->edges[r].dst == cg->edges[e].src &&
+			    cg->edges[e].src < cg->edges[e].dst)
+				n++;
 	return n;
 }
 
@@ -261,7 +371,7 @@ test_dot_parses_back(void **state)
 		struct pl_coarse *cg = pl_coarsen(f.p, f.pl, levels[k], NULL, 0);
 		assert_int_equal(count_clusters(g), f.c->n_dev);
 		assert_int_equal(agnnodes(g), cg->n_nodes + 1);	/* gpu:3 idle */
-		assert_int_equal(agnedges(g), cg->n_edges);
+		assert_int_equal(agnedges(g), cg->n_edges - reverse_pairs(cg));
 		for (int i = 0; i < cg->n_nodes; i++) {
 			char nm[32], cl[32];
 			snprintf(nm, sizeof nm, "n%d", i);
@@ -412,6 +522,67 @@ test_timeline(void **state)
 	fixture_free(&f);
 }
 
+/* The teaching graph's placement: input on the CPU, a tower per GPU, the
+ * head with tower_a. */
+static int
+teach_dev(const struct pl_op *op)
+{
+	if (strncmp(op->scope, "input", 5) == 0)
+		return 0;
+	if (strncmp(op->scope, "tower_b", 7) == 0)
+		return 2;
+	return 1;
+}
+
+/* The teaching graph's DOT equals tests/golden/teach.dot; GENERATE=1
+ * rewrites the golden file instead. */
+static void
+test_golden_teach(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_load_json(PL_SAMPLES_DIR "/teach.json", &cause);
+	if (g == NULL)
+		fail_msg("teach.json: %s", cause);
+	struct fixture f;
+	fixture_init(&f, g, "k80x2", teach_dev);
+	struct plv_opts o;
+	plv_opts_init(&o);
+	o.format = PLV_FMT_DOT;
+	size_t len;
+	char *dot = render(&f, &o, &len);
+	const char *golden = PL_GOLDEN_DIR "/teach.dot";
+	const char *gen = getenv("GENERATE");
+	if (gen != NULL && strcmp(gen, "1") == 0) {
+		if (pl_file_write_atomic(golden, dot, len, &cause) != 0)
+			fail_msg("%s", cause);
+		fprintf(stderr, "# wrote %s\n", golden);
+	}
+	size_t glen;
+	char *want = pl_file_read(golden, &glen, &cause);
+	if (want == NULL)
+		fail_msg("%s (run with GENERATE=1 to create it)", cause);
+	if (glen != len || memcmp(want, dot, len) != 0) {
+		/* name the first differing line */
+		int line = 1;
+		size_t i = 0;
+		for (; i < len && i < glen && dot[i] == want[i]; i++)
+			if (dot[i] == '\n')
+				line++;
+		fail_msg("teach DOT differs from %s at line %d (GENERATE=1 regenerates)", golden, line);
+	}
+	/* the golden's structure: 3 clusters, 14 ops, 14 edges */
+	Agraph_t *ag = agmemread(want);
+	assert_non_null(ag);
+	assert_int_equal(count_clusters(ag), 3);
+	assert_int_equal(agnnodes(ag), 14);
+	assert_int_equal(agnedges(ag), 14);
+	agclose(ag);
+	free(want);
+	free(dot);
+	fixture_free(&f);
+}
+
 /* Units used in labels. */
 static void
 test_units(void **state)
@@ -436,9 +607,11 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_coarsen_conserves),
+		cmocka_unit_test(test_coarsen_auto),
 		cmocka_unit_test(test_dot_parses_back),
 		cmocka_unit_test(test_formats_render),
 		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_golden_teach),
 		cmocka_unit_test(test_units),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "strmap.h"
 #include "viz/palette.h"
 #include "xmalloc.h"
 
@@ -166,6 +167,126 @@ set_sb(void *obj, const char *name, struct sbuf *b)
 	memset(b, 0, sizeof *b);
 }
 
+/* ---- deterministic object ids ---------------------------------------- */
+
+/*
+ * cgraph's default id discipline uses the address of each name's string
+ * as the object id, and orders subgraphs by id, so the order of clusters
+ * in the DOT text and the layout would follow malloc.  This one numbers
+ * names in creation order instead: named objects get even ids 2, 4, ...
+ * (the same name, the same id, as in the default), anonymous ones odd ids.
+ */
+struct id_state {
+	Agraph_t *g;
+	char **names;		/* agstrdup()ed: cgraph reads their header */
+	int n, cap;
+	struct pl_strmap map;
+	IDTYPE anon;
+};
+
+/* A fresh id table for a graph. */
+static void *
+id_open(Agraph_t *g, Agdisc_t *disc)
+{
+	(void)disc;
+	struct id_state *st = pl_xcalloc(1, sizeof *st);
+	st->g = g;
+	pl_strmap_init(&st->map, 64);
+	st->anon = 1;
+	return st;
+}
+
+/* Map a name to its id, creating it if asked. */
+static long
+id_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
+{
+	struct id_state *st = state;
+	(void)objtype;
+	if (str == NULL) {
+		*id = st->anon;
+		st->anon += 2;
+		return 1;
+	}
+	int k = pl_strmap_get(&st->map, str);
+	if (k < 0) {
+		if (!createflag)
+			return 0;
+		if (st->n == st->cap) {
+			st->cap = st->cap ? st->cap * 2 : 64;
+			st->names = pl_xreallocarray(st->names, (size_t)st->cap, sizeof *st->names);
+		}
+		k = st->n++;
+		st->names[k] = agstrdup(st->g, str);
+		pl_strmap_put(&st->map, st->names[k], k);
+	}
+	*id = (IDTYPE)(k + 1) * 2;
+	return 1;
+}
+
+/* Explicit ids are not allowed (as in cgraph's default). */
+static long
+id_alloc(void *state, int objtype, IDTYPE request)
+{
+	(void)state;
+	(void)objtype;
+	(void)request;
+	return 0;
+}
+
+/* Names live until the graph closes. */
+static void
+id_free(void *state, int objtype, IDTYPE id)
+{
+	(void)state;
+	(void)objtype;
+	(void)id;
+}
+
+/* The name of an id, or NULL for an anonymous object. */
+static char *
+id_print(void *state, int objtype, IDTYPE id)
+{
+	struct id_state *st = state;
+	(void)objtype;
+	if (id % 2 != 0 || id == 0 || id / 2 > (IDTYPE)st->n)
+		return NULL;
+	return st->names[id / 2 - 1];
+}
+
+/* Free the table (the strings go with the graph's string pool). */
+static void
+id_close(void *state)
+{
+	struct id_state *st = state;
+	free(st->names);
+	pl_strmap_free(&st->map);
+	free(st);
+}
+
+/* Nothing to register. */
+static void
+id_register(void *state, int objtype, void *obj)
+{
+	(void)state;
+	(void)objtype;
+	(void)obj;
+}
+
+static Agiddisc_t id_disc = {
+	id_open, id_map, id_alloc, id_free, id_print, id_close, id_register,
+};
+
+/* A new graph with the deterministic id discipline. */
+static Agraph_t *
+graph_open(const char *name, Agdesc_t desc)
+{
+	static Agdisc_t disc;
+	disc.mem = &AgMemDisc;
+	disc.id = &id_disc;
+	disc.io = &AgIoDisc;
+	return agopen((char *)name, desc, &disc);
+}
+
 /* ---- building ------------------------------------------------------- */
 
 /* Per-device figures for labels. */
@@ -267,8 +388,10 @@ legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement
 	for (int v = 0; v < g->n_ops; v++)
 		used[pl->dev[v]] = 1;
 
-	sb_printf(&b, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\">");
-	sb_printf(&b, "<TR><TD ALIGN=\"LEFT\" COLSPAN=\"%d\"><B>", 2 * c->n_dev + 2);
+	/* One column of rows, each row its own table, so cells never share
+	 * widths across rows. */
+	sb_printf(&b, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"1\" CELLPADDING=\"0\">");
+	sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><B>");
 	if (o->title != NULL)
 		sb_html(&b, o->title);
 	else {
@@ -279,43 +402,43 @@ legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement
 			sb_printf(&b, " · step %s", plv_fmt_time(t1, sizeof t1, t->res.makespan_us));
 	}
 	sb_printf(&b, "</B></TD></TR>");
-	if (!o->legend) {
-		sb_printf(&b, "</TABLE>");
-		set_html(gr, gr, "label", &b);
-		return;
-	}
-	/* device swatches */
-	sb_printf(&b, "<TR>");
-	for (int d = 0; d < c->n_dev; d++) {
-		const struct plv_colour *col = plv_device_colour(d);
-		sb_printf(&b, "<TD BGCOLOR=\"%s\" WIDTH=\"14\" HEIGHT=\"10\" FIXEDSIZE=\"TRUE\"></TD>", col->hex);
-		sb_printf(&b, "<TD ALIGN=\"LEFT\">");
-		if (!used[d])
-			sb_printf(&b, "<FONT COLOR=\"#808080\">");
-		sb_html(&b, c->dev[d].name);
-		if (!used[d])
-			sb_printf(&b, "</FONT>");
-		sb_printf(&b, "</TD>");
-	}
-	sb_printf(&b, "<TD></TD><TD></TD></TR>");
-	/* line styles */
-	sb_printf(&b, "<TR><TD ALIGN=\"LEFT\" COLSPAN=\"%d\"><FONT POINT-SIZE=\"9\">", 2 * c->n_dev + 2);
-	if (t != NULL && t->n_critical > 0)
-		sb_printf(&b, "<FONT COLOR=\"%s\"><B>━━</B></FONT> critical path (%d ops)    ",
-		    PLV_CRITICAL_HEX, t->n_critical);
-	sb_printf(&b, "<FONT COLOR=\"%s\">╍╍</FONT> cross-device tensors, bytes    ", PLV_EDGE_HEX);
-	int64_t cross = 0;
-	for (int e = 0; e < cg->n_edges; e++)
-		if (cg->nodes[cg->edges[e].src].dev != cg->nodes[cg->edges[e].dst].dev)
-			cross += cg->edges[e].bytes;
-	sb_printf(&b, "(total %s)", plv_fmt_bytes(b1, sizeof b1, (double)cross));
-	sb_printf(&b, "</FONT></TD></TR>");
-	if (cg->level != PL_COARSE_FULL) {
-		sb_printf(&b, "<TR><TD ALIGN=\"LEFT\" COLSPAN=\"%d\"><FONT POINT-SIZE=\"9\">", 2 * c->n_dev + 2);
-		sb_printf(&b, "3-D box: ops grouped by the first %d scope level%s "
-		    "(ops · total time); %d nodes for %d ops", cg->level,
-		    cg->level == 1 ? "" : "s", cg->n_nodes, g->n_ops);
+	if (o->legend) {
+		/* device swatches, as coloured squares in one line of text */
+		sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
+		for (int d = 0; d < c->n_dev; d++) {
+			const struct plv_colour *col = plv_device_colour(d);
+			sb_printf(&b, "%s<FONT COLOR=\"%s\" POINT-SIZE=\"12\">■</FONT> ",
+			    d ? "    " : "", col->hex);
+			if (!used[d])
+				sb_printf(&b, "<FONT COLOR=\"#808080\">");
+			sb_html(&b, c->dev[d].name);
+			if (!used[d])
+				sb_printf(&b, " (idle)</FONT>");
+		}
 		sb_printf(&b, "</FONT></TD></TR>");
+		/* line styles */
+		int64_t cross = 0;
+		for (int e = 0; e < cg->n_edges; e++)
+			if (cg->nodes[cg->edges[e].src].dev != cg->nodes[cg->edges[e].dst].dev)
+				cross += cg->edges[e].bytes;
+		sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
+		if (t != NULL && t->n_critical > 0)
+			sb_printf(&b, "<FONT COLOR=\"%s\"><B>━━</B></FONT> critical path (%d ops)     ",
+			    PLV_CRITICAL_HEX, t->n_critical);
+		sb_printf(&b, "<FONT COLOR=\"%s\">╍╍</FONT> tensors between devices, bytes "
+		    "each way (total %s)", PLV_EDGE_HEX, plv_fmt_bytes(b1, sizeof b1, (double)cross));
+		sb_printf(&b, "</FONT></TD></TR>");
+		if (cg->level != PL_COARSE_FULL) {
+			sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
+			if (cg->level == PL_COARSE_AUTO)
+				sb_printf(&b, "3-D box: the ops of a scope (ops · total time); "
+				    "%d nodes for %d ops", cg->n_nodes, g->n_ops);
+			else
+				sb_printf(&b, "3-D box: the ops of a scope prefix of %d level%s "
+				    "(ops · total time); %d nodes for %d ops", cg->level,
+				    cg->level == 1 ? "" : "s", cg->n_nodes, g->n_ops);
+			sb_printf(&b, "</FONT></TD></TR>");
+		}
 	}
 	sb_printf(&b, "</TABLE>");
 	set_html(gr, gr, "label", &b);
@@ -357,6 +480,24 @@ defaults(Agraph_t *g, const struct plv_opts *o)
 	agattr(g, AGEDGE, "color", PLV_EDGE_HEX);
 }
 
+/* Index of the merged edge src -> dst (edges are sorted), or -1. */
+static int
+find_edge(const struct pl_coarse *cg, int src, int dst)
+{
+	int lo = 0, hi = cg->n_edges - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		const struct pl_coarse_edge *e = &cg->edges[mid];
+		if (e->src == src && e->dst == dst)
+			return mid;
+		if (e->src < src || (e->src == src && e->dst < dst))
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
 /* Build the diagram. */
 Agraph_t *
 plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
@@ -364,7 +505,7 @@ plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
 {
 	const struct pl_graph *g = p->g;
 	const struct pl_cluster *c = p->c;
-	Agraph_t *gr = agopen((char *)(g->name[0] ? g->name : "placement"), Agdirected, NULL);
+	Agraph_t *gr = graph_open(g->name[0] ? g->name : "placement", Agdirected);
 	defaults(gr, o);
 	legend_label(gr, p, pl, t, cg, o);
 
@@ -417,27 +558,52 @@ plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
 			set(n, "penwidth", "2.2");
 		}
 	}
-	char b1[32];
+	/* Arrows for the two directions of a merged pair, along the ranks. */
+	const char *rd = o->rankdir != NULL ? o->rankdir : "LR";
+	const char *fwd = strcmp(rd, "TB") == 0 ? "↓" : strcmp(rd, "BT") == 0 ? "↑" :
+	    strcmp(rd, "RL") == 0 ? "←" : "→";
+	const char *back = strcmp(rd, "TB") == 0 ? "↑" : strcmp(rd, "BT") == 0 ? "↓" :
+	    strcmp(rd, "RL") == 0 ? "→" : "←";
+	char b1[32], b2[32];
 	for (int e = 0; e < cg->n_edges; e++) {
 		const struct pl_coarse_edge *ce = &cg->edges[e];
+		/* A pair a->b and b->a (forward and backward pass) is one edge
+		 * with arrows at both ends, drawn from the lower node id. */
+		int r = find_edge(cg, ce->dst, ce->src);
+		if (r >= 0 && ce->src > ce->dst)
+			continue;
+		const struct pl_coarse_edge *re = r >= 0 ? &cg->edges[r] : NULL;
+		int critical = ce->critical || (re != NULL && re->critical);
 		int sd = cg->nodes[ce->src].dev, dd = cg->nodes[ce->dst].dev;
 		Agedge_t *ed = agedge(gr, nodes[ce->src], nodes[ce->dst], NULL, 1);
+		if (re != NULL)
+			set(ed, "dir", "both");
 		if (sd != dd) {
 			set(ed, "style", "dashed");
-			set(ed, "color", ce->critical ? PLV_CRITICAL_HEX : plv_device_colour(sd)->hex);
-			set(ed, "penwidth", ce->critical ? "2.2" : "1.3");
-			set(ed, "label", plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes));
+			set(ed, "color", critical ? PLV_CRITICAL_HEX : plv_device_colour(sd)->hex);
+			set(ed, "penwidth", critical ? "2.2" : "1.3");
+			if (re != NULL)
+				setf(ed, "label", "%s %s\\n%s %s", plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes),
+				    fwd, plv_fmt_bytes(b2, sizeof b2, (double)re->bytes), back);
+			else
+				set(ed, "label", plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes));
 			set(ed, "fontcolor", "#303030");
 			set(ed, "weight", "1");
 		} else {
 			set(ed, "weight", "3");
-			if (ce->critical) {
+			if (critical) {
 				set(ed, "color", PLV_CRITICAL_HEX);
 				set(ed, "penwidth", "2.2");
 			}
 		}
-		setf(ed, "tooltip", "%d edge%s, %s", ce->n_edges, ce->n_edges == 1 ? "" : "s",
-		    plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes));
+		if (re != NULL)
+			setf(ed, "tooltip", "forward %d edge%s, %s; back %d edge%s, %s", ce->n_edges,
+			    ce->n_edges == 1 ? "" : "s", plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes),
+			    re->n_edges, re->n_edges == 1 ? "" : "s",
+			    plv_fmt_bytes(b2, sizeof b2, (double)re->bytes));
+		else
+			setf(ed, "tooltip", "%d edge%s, %s", ce->n_edges, ce->n_edges == 1 ? "" : "s",
+			    plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes));
 	}
 	free(nodes);
 	return gr;
@@ -469,6 +635,65 @@ err_text(void)
 	if (strncmp(s, "Error: ", 7) == 0)
 		s += 7;
 	return *s ? s : "unknown Graphviz error";
+}
+
+/*
+ * One Graphviz context for the whole process.  Graphviz 2.43's pango text
+ * layout caches the last font name in a static pointer into the context's
+ * font table, so a second context after gvFreeContext() reads freed
+ * memory; a single context never frees that table.  Freed at exit.
+ */
+static GVC_t *the_gvc;
+
+/*
+ * Graphviz 2.43 and the font stack under it keep allocations past
+ * gvFreeLayout()/gvFreeContext() (layout records, fontconfig and pango
+ * caches, gvPluginList() names).  Under AddressSanitizer, tell its leak
+ * checker so that only our own leaks are reported.  The runtime looks this
+ * hook up by name; without the sanitizer it is never called.
+ */
+const char *__lsan_default_suppressions(void);
+const char *
+__lsan_default_suppressions(void)
+{
+	return "leak:libgvc.so\n"
+	    "leak:libcgraph.so\n"
+	    "leak:libgvplugin_\n"
+	    "leak:libfontconfig.so\n"
+	    "leak:libpango\n"
+	    "leak:libcairo.so\n"
+	    "leak:libglib-2.0.so\n"
+	    "leak:libgobject-2.0.so\n"
+	    "leak:libharfbuzz.so\n"
+	    "leak:librsvg\n";
+}
+
+/* Keep the suppressed leaks out of stderr. */
+const char *__lsan_default_options(void);
+const char *
+__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
+
+/* Free the shared context at exit. */
+static void
+free_context(void)
+{
+	if (the_gvc != NULL)
+		gvFreeContext(the_gvc);
+	the_gvc = NULL;
+}
+
+/* The shared context, made on first use. */
+static GVC_t *
+shared_context(void)
+{
+	if (the_gvc == NULL) {
+		the_gvc = gvContext();
+		atexit(free_context);
+	}
+	return the_gvc;
 }
 
 /* Whether gvc has a plugin of this kind and name; on failure lists them. */
@@ -574,7 +799,7 @@ plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *l
 	gv_err[0] = '\0';
 	agusererrf prev = agseterrf(capture_err);
 	agerrlevel_t prevlevel = agseterr(AGERR);
-	GVC_t *gvc = gvContext();
+	GVC_t *gvc = shared_context();
 	int rc = -1;
 	char *list = NULL;
 	if (!have_plugin(gvc, "layout", engine, &list)) {
@@ -594,7 +819,6 @@ plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *l
 	gvFreeLayout(gvc, g);
 out:
 	free(list);
-	gvFreeContext(gvc);
 	agseterr(prevlevel);
 	agseterrf(prev);
 	return rc;
@@ -607,7 +831,7 @@ plv_image_render(const char *image_path, double width_in, double height_in,
 {
 	*data = NULL;
 	*len = 0;
-	Agraph_t *g = agopen((char *)"image", Agdirected, NULL);
+	Agraph_t *g = graph_open("image", Agdirected);
 	set(g, "pad", "0");
 	set(g, "margin", "0");
 	set(g, "bgcolor", "white");

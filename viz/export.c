@@ -69,14 +69,16 @@ plv_format_from_path(const char *path)
 	return plv_format_parse(dot + 1);
 }
 
-/* The level o asks for. */
-int
-plv_export_level(const struct pl_problem *p, const struct pl_placement *pl,
-    const struct plv_opts *o)
+/* The coarse graph o asks for. */
+struct pl_coarse *
+plv_export_coarsen(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct plv_opts *o)
 {
+	const int *crit = t != NULL ? t->critical : NULL;
+	int ncrit = t != NULL ? t->n_critical : 0;
 	if (o->max_nodes > 0)
-		return pl_coarse_pick_level(p->g, pl, o->max_nodes);
-	return o->level < 0 ? PL_COARSE_FULL : o->level;
+		return pl_coarsen_auto(p, pl, o->max_nodes, crit, ncrit);
+	return pl_coarsen(p, pl, o->level < 0 ? PL_COARSE_FULL : o->level, crit, ncrit);
 }
 
 /* The timeline as PDF or PNG: the SVG through Graphviz's image loader. */
@@ -142,9 +144,7 @@ plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
 		free(svg);
 		return rc;
 	}
-	int level = plv_export_level(p, pl, o);
-	struct pl_coarse *cg = pl_coarsen(p, pl, level, t != NULL ? t->critical : NULL,
-	    t != NULL ? t->n_critical : 0);
+	struct pl_coarse *cg = plv_export_coarsen(p, pl, t, o);
 	Agraph_t *g = plv_diagram_build(p, pl, t, cg, o);
 	int rc = plv_diagram_render(g, o, data, len, cause);
 	agclose(g);

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "coarsen.h"
 #include "placement.h"
 #include "problem.h"
 #include "sim.h"
@@ -34,7 +35,8 @@ struct plv_opts {
 	enum plv_format format;
 	int timeline;		/* 1: Gantt timeline instead of the diagram */
 	int level;		/* PL_COARSE_FULL (-1) or a scope depth >= 0 */
-	int max_nodes;		/* > 0: choose the level (overrides level) */
+	int max_nodes;		/* > 0: coarsen within this many nodes,
+				 * choosing levels per scope (overrides level) */
 	const char *layout;	/* Graphviz engine: "dot" (default), "sfdp", ... */
 	const char *rankdir;	/* "LR" (default), "TB", "RL", "BT" */
 	const char *title;	/* NULL: graph, cluster and makespan */
@@ -43,7 +45,7 @@ struct plv_opts {
 	double dpi;		/* PNG resolution (default 150) */
 };
 
-/* Defaults: SVG diagram, full detail unless max_nodes, dot, LR, legend. */
+/* Defaults: SVG diagram, at most 200 nodes, dot, LR, legend. */
 void plv_opts_init(struct plv_opts *o);
 
 /* Format name ("svg") and back; the format of a path by its suffix (".gv"
@@ -67,8 +69,10 @@ int plv_export(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, const char *path,
     char **cause);
 
-/* The level that o selects for this placement (resolving max_nodes). */
-int plv_export_level(const struct pl_problem *p, const struct pl_placement *pl,
+/* The coarse graph the diagram of o draws (max_nodes > 0: within that
+ * budget, else at o->level); t may be NULL.  Free with pl_coarse_free(). */
+struct pl_coarse *plv_export_coarsen(const struct pl_problem *p,
+    const struct pl_placement *pl, const struct pl_trace *t,
     const struct plv_opts *o);
 
 #endif
