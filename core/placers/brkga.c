@@ -30,6 +30,9 @@ enum objective { OBJ_RUNTIME, OBJ_MEMORY, OBJ_MIX };
 #define SALT_CHROM 0x0ULL
 #define SALT_SEED 0x5EED000000000000ULL
 
+/* Genes sampled by the diversity measure. */
+#define DIV_GENES 1024
+
 /* Chromosomes above this many bytes of genes in all buffers are refused. */
 #define MAX_GENE_BYTES ((size_t)2 << 30)
 
@@ -94,6 +97,7 @@ struct brkga {
 	struct pl_brkga_gen *hist;
 	double step_s;
 	int *sort_tmp;
+	double *div_acc;	/* 2 * DIV_GENES sums for diversity() */
 };
 
 static const struct pl_option_def brkga_options[] = {
@@ -230,27 +234,42 @@ sample_genes(const struct brkga *b, struct pl_rng *r, float *x)
 	}
 }
 
+/* Gene of the elite parent when the 16-bit decision u is below thr, else
+ * of the other one, blended through a mask (no branch to mispredict). */
+static inline float
+pick(float e, float o, uint32_t u, uint32_t thr)
+{
+	uint32_t m = 0u - (uint32_t)(u < thr), ev, ov, v;
+	float x;
+	memcpy(&ev, &e, sizeof ev);
+	memcpy(&ov, &o, sizeof ov);
+	v = (ev & m) | (ov & ~m);
+	memcpy(&x, &v, sizeof x);
+	return x;
+}
+
 /* Child of an elite and a non-elite parent: each gene from the elite with
  * probability rho (16-bit decisions, four per random word). */
 static void
 crossover(const struct brkga *b, struct pl_rng *r, const float *elite,
     const float *other, float *x)
 {
-	long G = b->G;
+	long G = b->G, i = 0;
 	uint32_t thr = b->rho16;
-	/* branch-free: the bit patterns are blended through a mask */
-	for (long i = 0; i < G; i += 4) {
+	for (; i + 4 <= G; i += 4) {
 		uint64_t bits = pl_rng_next(r);
-		long n = G - i < 4 ? G - i : 4;
-		for (long j = 0; j < n; j++) {
-			uint32_t m = 0u - (uint32_t)((uint32_t)(bits & 0xffff) < thr);
-			uint32_t ev, ov, v;
-			memcpy(&ev, &elite[i + j], sizeof ev);
-			memcpy(&ov, &other[i + j], sizeof ov);
-			v = (ev & m) | (ov & ~m);
-			memcpy(&x[i + j], &v, sizeof v);
-			bits >>= 16;
-		}
+		x[i] = pick(elite[i], other[i], (uint32_t)bits & 0xffff, thr);
+		x[i + 1] = pick(elite[i + 1], other[i + 1],
+		    (uint32_t)(bits >> 16) & 0xffff, thr);
+		x[i + 2] = pick(elite[i + 2], other[i + 2],
+		    (uint32_t)(bits >> 32) & 0xffff, thr);
+		x[i + 3] = pick(elite[i + 3], other[i + 3],
+		    (uint32_t)(bits >> 48), thr);
+	}
+	if (i < G) {
+		uint64_t bits = pl_rng_next(r);
+		for (; i < G; i++, bits >>= 16)
+			x[i] = pick(elite[i], other[i], (uint32_t)bits & 0xffff, thr);
 	}
 }
 
@@ -572,25 +591,30 @@ exchange_best(struct brkga *b)
 	free(sr);
 }
 
-/* Mean over a strided sample of genes of the per-gene standard deviation
- * across each population, averaged over populations. */
+/* Mean over a strided sample of at most DIV_GENES genes of the per-gene
+ * standard deviation across each population, averaged over populations.
+ * Rows are read in order (chromosome-major) to stay cache-friendly. */
 static double
 diversity(const struct brkga *b)
 {
-	long stride = b->G > 1024 ? b->G / 1024 : 1;
+	long stride = (b->G + DIV_GENES - 1) / DIV_GENES;
+	long n = (b->G + stride - 1) / stride;
+	double *s1 = b->div_acc, *s2 = b->div_acc + DIV_GENES;
 	double total = 0;
 	for (int k = 0; k < b->P; k++) {
 		const float *gs = b->pops[k].genes[b->cur];
-		double acc = 0;
-		long n = 0;
-		for (long j = 0; j < b->G; j += stride, n++) {
-			double s1 = 0, s2 = 0;
-			for (int i = 0; i < b->p; i++) {
-				double v = gs[(long)i * b->G + j];
-				s1 += v;
-				s2 += v * v;
+		memset(b->div_acc, 0, sizeof *b->div_acc * 2 * DIV_GENES);
+		for (int i = 0; i < b->p; i++) {
+			const float *x = gs + (long)i * b->G;
+			for (long j = 0; j < n; j++) {
+				double v = x[j * stride];
+				s1[j] += v;
+				s2[j] += v * v;
 			}
-			double m = s1 / b->p, var = s2 / b->p - m * m;
+		}
+		double acc = 0;
+		for (long j = 0; j < n; j++) {
+			double m = s1[j] / b->p, var = s2[j] / b->p - m * m;
 			acc += var > 0 ? sqrt(var) : 0;
 		}
 		total += n ? acc / n : 0;
@@ -766,6 +790,7 @@ brkga_destroy(struct pl_placer *pl)
 	free(b->best_genes);
 	free(b->hist);
 	free(b->sort_tmp);
+	free(b->div_acc);
 	free(b);
 	pl->priv = NULL;
 }
@@ -897,6 +922,7 @@ brkga_create(struct pl_placer *pl, char **cause)
 		pp->order = pl_xcalloc(b->p, sizeof *pp->order);
 	}
 	b->sort_tmp = pl_xcalloc(b->p, sizeof *b->sort_tmp);
+	b->div_acc = pl_xcalloc(2 * DIV_GENES, sizeof *b->div_acc);
 	b->best_genes = pl_xcalloc(b->G, sizeof *b->best_genes);
 
 	b->pool = pl_pool_new(pl->run.threads);
