@@ -288,7 +288,10 @@ row_cells(const struct pl_compare_row *r, char cells[N_COLS][96])
 	snprintf(cells[5], 96, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
 	snprintf(cells[6], 96, "%s", r->oom ? "OOM" : "no");
 	snprintf(cells[7], 96, "%.1f", (double)r->bytes_moved / 1e6);
-	snprintf(cells[8], 96, "%.3f", r->search_s);
+	if (r->search_s < 0.0005)
+		snprintf(cells[8], 96, "<0.001");
+	else
+		snprintf(cells[8], 96, "%.3f", r->search_s);
 	snprintf(cells[9], 96, "%ld", r->evals);
 }
 
