@@ -1234,9 +1234,9 @@ brkga_history_csv(const struct pl_placer *pl, FILE *f)
 
 const struct pl_placer_class pl_placer_brkga = {
 	.name = "brkga",
-	.title = "BRKGA (REGAL's genetic algorithm)",
-	.summary = "biased random-key genetic algorithm over device affinities "
-	    "and op/transfer priorities; one step per generation",
+	.title = "BRKGA",
+	.summary = "REGAL's biased random-key genetic algorithm over device "
+	    "affinities and op/transfer priorities; one step per generation",
 	.options = brkga_options,
 	.create = brkga_create,
 	.step = brkga_step,
