@@ -4,7 +4,9 @@
  *
  * The placement comes from a file (-p) or from running a placer (-a) with
  * its default budget; the step is simulated (native model unless --sim)
- * to get loads, memory and the critical path.
+ * to get loads, memory and the critical path.  With a table suffix (.md,
+ * .csv, .tex, .json) the methods of -a LIST are compared instead and the
+ * table is written by core/compare, the same writer as `placelab compare`.
  */
 #include "config.h"
 
@@ -15,6 +17,8 @@
 
 #include "cmd.h"
 #include "coarsen.h"
+#include "compare.h"
+#include "fileio.h"
 #include "io.h"
 #include "placer.h"
 #include "problem.h"
@@ -32,7 +36,8 @@ static const char export_usage[] =
     "Draw a placement: one cluster per device (name, load, peak memory), ops in\n"
     "the device's colour, cross-device tensors dashed with their bytes, the\n"
     "critical path in red.  The format follows FILE's suffix (.svg .pdf .png\n"
-    ".dot/.gv) unless --format is given.\n"
+    ".dot/.gv) unless --format is given.  A table suffix (.md .csv .tex .json)\n"
+    "writes the comparison table of the methods in -a LIST (comma-separated).\n"
     "\n"
     "  -c, --cluster CLUSTER  preset or cluster file (default " PL_DEFAULT_CLUSTER ")\n"
     "  -p, --placement FILE   placement to draw\n"
@@ -45,13 +50,14 @@ static const char export_usage[] =
     "  -t, --timeline         the Gantt timeline instead of the diagram\n"
     "  -L, --layout ENGINE    Graphviz layout: dot (default), sfdp, neato, fdp, ...\n"
     "  -r, --rankdir DIR      LR (default), TB, RL or BT\n"
-    "  -f, --format FMT       svg, pdf, png or dot\n"
+    "  -f, --format FMT       svg, pdf, png, dot; md, csv, tex, json (table)\n"
     "      --title TEXT       title instead of graph, cluster and step time\n"
     "      --no-legend        leave out the legend\n"
     "      --width INCHES     timeline width (default 7)\n"
     "      --dpi N            PNG resolution (default 150)\n"
     "      --sim KIND         simulator for loads and the critical path (native)\n"
-    "      --seed N           seed for -a (default 1)\n";
+    "      --seed N           seed for -a (default 1)\n"
+    "      --seconds S        time budget per placer for -a (default: its own)\n";
 
 /* Parse a non-negative int; -1 if malformed. */
 static int
@@ -67,7 +73,7 @@ parse_count(const char *s)
 /* Run a placer with its defaults and return a copy of its best placement. */
 static struct pl_placement *
 run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opts *so,
-    unsigned long long seed)
+    unsigned long long seed, double seconds)
 {
 	const struct pl_placer_class *cls = pl_placer_find(name);
 	if (cls == NULL) {
@@ -81,7 +87,7 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 		cmd_fail(cause);
 		return NULL;
 	}
-	enum pl_step_status st = pl_placer_run(pl, 0, 0);
+	enum pl_step_status st = pl_placer_run(pl, 0, seconds);
 	struct pl_placement *best = NULL;
 	if (st == PL_STEP_ERROR && pl->best == NULL)
 		cmd_error("placer '%s': %s", name, pl->error != NULL ? pl->error : "failed");
@@ -93,11 +99,55 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 	return best;
 }
 
+/* Table suffixes: the compare format of a path, or -1. */
+static int
+table_format(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+	if (dot == NULL || (slash != NULL && dot < slash))
+		return -1;
+	return pl_compare_format_parse(dot + 1);
+}
+
+/* Compare the methods of list on p and write the table to out. */
+static int
+write_table(const struct pl_problem *p, const char *list, enum pl_compare_format f,
+    const struct pl_sim_opts *so, unsigned long long seed, double seconds, const char *out)
+{
+	char *cause = NULL;
+	const struct pl_placer_class **cls;
+	if (pl_compare_methods(list, &cls, &cause) != 0)
+		return cmd_fail(cause);
+	struct pl_run_opts run = { .sim = *so, .seed = seed, .threads = 1 };
+	struct pl_compare *cmp = pl_compare_new(p, &run);
+	struct pl_compare_budget budget = { 0, seconds };
+	for (int i = 0; cls[i] != NULL; i++)
+		pl_compare_run(cmp, cls[i], NULL, &budget);
+	free(cls);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (m == NULL) {
+		pl_compare_free(cmp);
+		return cmd_error("%s: cannot open a memory stream", out);
+	}
+	pl_compare_write(cmp, f, m);
+	fclose(m);
+	pl_compare_free(cmp);
+	int rc = pl_file_write_atomic(out, buf, len, &cause);
+	free(buf);
+	if (rc != 0)
+		return cmd_fail(cause);
+	return 0;
+}
+
 /* placelab export. */
 int
 cmd_export(int argc, char **argv)
 {
-	enum { OPT_TITLE = 256, OPT_NOLEGEND, OPT_WIDTH, OPT_DPI, OPT_SIM, OPT_SEED, OPT_HELP };
+	enum { OPT_TITLE = 256, OPT_NOLEGEND, OPT_WIDTH, OPT_DPI, OPT_SIM, OPT_SEED, OPT_SECONDS,
+		OPT_HELP };
 	static const struct option longopts[] = {
 		{ "cluster", required_argument, NULL, 'c' },
 		{ "placement", required_argument, NULL, 'p' },
@@ -115,6 +165,7 @@ cmd_export(int argc, char **argv)
 		{ "dpi", required_argument, NULL, OPT_DPI },
 		{ "sim", required_argument, NULL, OPT_SIM },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "seconds", required_argument, NULL, OPT_SECONDS },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -122,6 +173,7 @@ cmd_export(int argc, char **argv)
 	const char *fmt = NULL;
 	int level_set = 0, max_set = 0;
 	unsigned long long seed = 1;
+	double seconds = 0;
 	struct plv_opts o;
 	plv_opts_init(&o);
 	struct pl_sim_opts so = { .kind = PL_SIM_NATIVE, .mem = PL_MEM_NATIVE };
@@ -175,6 +227,11 @@ cmd_export(int argc, char **argv)
 			break;
 		}
 		case OPT_SEED: seed = strtoull(optarg, NULL, 10); break;
+		case OPT_SECONDS:
+			seconds = strtod(optarg, NULL);
+			if (!(seconds > 0 && seconds < 1e9))
+				return cmd_error("--seconds: expected a positive number, got '%s'", optarg);
+			break;
 		case OPT_HELP:
 			fputs(export_usage, stdout);
 			return 0;
@@ -195,11 +252,36 @@ cmd_export(int argc, char **argv)
 		return cmd_error("export: --level and --max-nodes exclude each other");
 	if (level_set)
 		o.max_nodes = 0;
+	int tf = fmt != NULL ? pl_compare_format_parse(fmt) : table_format(out);
+	if (tf >= 0 && plv_format_parse(fmt != NULL ? fmt : "") < 0) {
+		if (placer == NULL)
+			return cmd_error("export: a table compares methods: give -a LIST "
+			    "(e.g. -a expert,heft), not -p");
+		struct pl_graph *tg = cmd_load_graph(argv[optind]);
+		if (tg == NULL)
+			return 2;
+		struct pl_cluster *tc = cmd_load_cluster(cluster_arg);
+		int trc = 2;
+		char *why = NULL;
+		struct pl_problem *tp = tc != NULL ? pl_problem_new(tg, tc, &why) : NULL;
+		if (tp != NULL) {
+			trc = write_table(tp, placer, (enum pl_compare_format)tf, &so, seed, seconds, out);
+			pl_problem_free(tp);
+		} else if (tc != NULL)
+			cmd_fail(why);
+		if (tc != NULL)
+			pl_cluster_free(tc);
+		pl_graph_free(tg);
+		return trc;
+	}
+	if (placer != NULL && strchr(placer, ',') != NULL)
+		return cmd_error("export: a %s shows one placement: give one placer to -a",
+		    o.timeline ? "timeline" : "diagram");
 	int f = fmt != NULL ? plv_format_parse(fmt) : plv_format_from_path(out);
 	if (f < 0)
-		return cmd_error(fmt != NULL ? "--format: expected svg, pdf, png or dot, got '%s'" :
-		    "export: cannot tell the format of '%s' (use .svg .pdf .png .dot or --format)",
-		    fmt != NULL ? fmt : out);
+		return cmd_error(fmt != NULL ? "--format: expected svg, pdf, png, dot, md, csv, tex "
+		    "or json, got '%s'" : "export: cannot tell the format of '%s' (use .svg .pdf "
+		    ".png .dot, .md .csv .tex .json, or --format)", fmt != NULL ? fmt : out);
 	o.format = (enum plv_format)f;
 
 	const char *graph_path = argv[optind];
@@ -223,7 +305,7 @@ cmd_export(int argc, char **argv)
 			cmd_fail(cause);
 			goto out;
 		}
-	} else if ((pl = run_placer(p, placer, &so, seed)) == NULL)
+	} else if ((pl = run_placer(p, placer, &so, seed, seconds)) == NULL)
 		goto out;
 	if ((t = pl_sim_trace(p, pl, &so, &cause)) == NULL) {
 		cmd_fail(cause);

@@ -1,0 +1,84 @@
+#!/bin/sh
+# export — `placelab export` from the outside: every format starts with its
+# magic and is not trivially small, the DOT reads back as a graph with the
+# expected node count (full, per device, within a budget), the timeline has
+# its lanes and axis, tables come from the compare writers, bad usage exits
+# 2 with a message.  Prints TAP.
+set -u
+: "${PLACELAB:=./placelab}"
+: "${PL_SRCDIR:=.}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
+# is FILE HEX MIN: the file starts with the bytes HEX and has more than MIN bytes
+is() {
+	test -f "$1" && test "$(od -An -tx1 -N$((${#2} / 2)) "$1" | tr -d ' \n')" = "$2" &&
+	    test "$(wc -c < "$1")" -gt "$3"
+}
+# ops FILE: the op count `placelab info` reads back from a DOT file
+ops() { $PLACELAB info "$1" | sed -n 's/^ops *//p'; }
+# fails_with WORD CMD...: CMD exits 2 and its message contains WORD
+fails_with() {
+	word=$1; shift
+	"$@" >/dev/null 2>"$tmp/err"; rc=$?
+	test "$rc" = 2 && grep -q -- "$word" "$tmp/err"
+}
+
+teach=$PL_SRCDIR/samples/teach.json
+nmt4=$PL_SRCDIR/samples/nmt4.json
+echo "1..24"
+
+check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
+
+# A hand-made placement of the teaching graph: one tower per GPU.
+{
+	echo '{"format": "placelab-placement/1", "devices": {'
+	echo '"input/read": "/cpu:0", "input/decode": "/cpu:0",'
+	for k in 0 1 2 3 4; do echo "\"tower_a/conv$k\": \"/gpu:0\", \"tower_b/conv$k\": \"/gpu:1\","; done
+	echo '"head/concat": "/gpu:0", "head/loss": "/gpu:0"}}'
+} > "$tmp/p.json"
+
+for fmt in svg pdf png dot; do
+	$PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/d.$fmt" 2>"$tmp/err"
+	check "diagram .$fmt exits 0" test $? = 0
+done
+check "svg starts with <?xml" is "$tmp/d.svg" 3c3f786d6c 5000
+check "svg holds an <svg> element" grep -q '<svg' "$tmp/d.svg"
+check "pdf starts with %PDF" is "$tmp/d.pdf" 25504446 5000
+check "png starts with \\x89PNG" is "$tmp/d.png" 89504e47 5000
+check "dot starts with digraph" is "$tmp/d.dot" 64696772617068 2000
+check "dot reads back with the 14 ops" test "$(ops "$tmp/d.dot")" = 14
+check "dot has the three device clusters" test "$(grep -c 'subgraph cluster_d' "$tmp/d.dot")" = 3
+
+$PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/l0.dot" --level 0
+check "--level 0: one node per device" test "$(ops "$tmp/l0.dot")" = 3
+$PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/tb.dot" --rankdir TB
+check "--rankdir TB reaches the graph" grep -q 'rankdir=TB' "$tmp/tb.dot"
+$PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/sfdp.svg" --layout sfdp
+check "--layout sfdp renders" is "$tmp/sfdp.svg" 3c3f786d6c 5000
+
+$PLACELAB export "$nmt4" -c k80x4 -a expert -o "$tmp/nmt4.dot" --max-nodes 40
+k=$(ops "$tmp/nmt4.dot")
+check "nmt4 within --max-nodes 40 ($k nodes)" test "${k:-999}" -le 40 -a "${k:-0}" -ge 5
+
+$PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/t.svg" --timeline
+check "timeline svg with lanes and a time axis" sh -c \
+    "grep -q '/gpu:1' '$tmp/t.svg' && grep -q 'time (ms)' '$tmp/t.svg' && grep -q '<polyline' '$tmp/t.svg'"
+$PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/t.png" --timeline --width 3.4
+check "timeline png" is "$tmp/t.png" 89504e47 2000
+
+$PLACELAB export "$teach" -c k80x2 -a expert,heft -o "$tmp/cmp.md"
+check "table: one row per method from compare" sh -c \
+    "grep -q '^| method' '$tmp/cmp.md' && test \$(grep -c '^| ' '$tmp/cmp.md') = 3"
+
+check "no -o: exit 2" fails_with "-o FILE" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json"
+check "-p and -a: exit 2" fails_with "exactly one" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -a heft -o "$tmp/x.svg"
+check "unknown layout: exit 2, named" fails_with "nosuch" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/x.svg" --layout nosuch
+check "unknown suffix: exit 2" fails_with "format" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/x.xyz"
+check "failed export leaves no file" test ! -e "$tmp/x.svg"
+
+test "$fails" = 0
