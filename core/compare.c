@@ -139,6 +139,17 @@ pl_compare_add_placer(struct pl_compare *cmp, const struct pl_placer *pl)
 	pl_compare_update(cmp);
 }
 
+/* Refresh a row in place: build it at the end, then move it to i. */
+void
+pl_compare_set_placer(struct pl_compare *cmp, int i, const struct pl_placer *pl)
+{
+	pl_compare_add_placer(cmp, pl);
+	struct pl_compare_row fresh = cmp->rows[--cmp->n_rows];
+	row_clear(&cmp->rows[i]);
+	cmp->rows[i] = fresh;
+	pl_compare_update(cmp);
+}
+
 /* Row for a method that did not run. */
 void
 pl_compare_add_failure(struct pl_compare *cmp, const struct pl_placer_class *cls,

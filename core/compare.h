@@ -86,6 +86,9 @@ void pl_compare_free(struct pl_compare *cmp);
 
 /* Add a row from a placer's current state (best, status, counters). */
 void pl_compare_add_placer(struct pl_compare *cmp, const struct pl_placer *pl);
+/* Refresh row i from a placer still running (live tables); the row keeps
+ * its position.  i must be a valid row index. */
+void pl_compare_set_placer(struct pl_compare *cmp, int i, const struct pl_placer *pl);
 /* Add a row for a method that could not run at all (e.g. bad options). */
 void pl_compare_add_failure(struct pl_compare *cmp, const struct pl_placer_class *cls,
     const char *why);

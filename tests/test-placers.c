@@ -739,6 +739,18 @@ test_compare(void **state)
 	assert_non_null(strstr(buf, "\\%"));
 	free(buf);
 
+	/* a row refreshed in place keeps its position */
+	struct pl_placer *live = pl_placer_new(&pl_placer_random, p, "samples=2", &run1, &cause);
+	pl_placer_step(live);
+	pl_compare_set_placer(cmp, 2, live);
+	assert_string_equal(cmp->rows[2].method, "random");
+	assert_int_equal(cmp->rows[2].steps, 1);
+	pl_placer_step(live);
+	pl_compare_set_placer(cmp, 2, live);
+	assert_int_equal(cmp->rows[2].steps, 2);
+	assert_int_equal(cmp->n_rows, 5);
+	pl_placer_free(live);
+
 	/* a method that cannot start still gets a row */
 	pl_compare_run(cmp, &pl_placer_random, "samples=0", NULL);
 	assert_int_equal(cmp->n_rows, 6);
