@@ -138,9 +138,11 @@ check_golden(const char *name, const char *screen)
 static void
 wait_idle(struct explore *ex)
 {
-	for (int i = 0; i < 1000000; i++)
+	for (int i = 0; i < 1000000; i++) {
 		if (!explore_tick(ex, explore_now() + 0.05))
 			return;
+		explore_draw(ex);	/* as the main loop does between slices */
+	}
 	fail_msg("background work never finished");
 }
 

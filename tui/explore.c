@@ -35,7 +35,7 @@ static const struct view_class *const view_list[EXPLORE_N_VIEWS] = {
 };
 
 /* Rows the demo explanation takes. */
-#define DEMO_ROWS 4
+#define DEMO_ROWS 5
 
 /* Monotonic seconds. */
 double
@@ -303,7 +303,7 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
 		ex->views[i].priv = view_list[i]->init(ex);
 	if (o->demo)
-		explore_message(ex, 0, "Teaching mode: Tab walks through the views; ? lists every key.");
+		explore_message(ex, 0, "Teaching mode: Tab walks through the views.");
 	else
 		explore_message(ex, 0, "placement from %s (simulator: %s)",
 		    ex->source, pl_sim_kind_name(ex->sim.kind));

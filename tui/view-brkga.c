@@ -38,6 +38,7 @@ bv_init(struct explore *ex)
 	b->ex = ex;
 	view_run_init(&b->run, ex, "brkga", NULL);
 	b->run.follow = 1;
+	b->run.fresh = 1;
 	return b;
 }
 
@@ -93,6 +94,16 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	int y = r->y;
 	if (b->run.cls == NULL) {
 		screen_put(w, y, r->x, r->w, 1, "BRKGA is not in this build.");
+		return;
+	}
+	if (view_run_busy(&b->run)) {
+		/* the worker owns the placer: show the last frame */
+		if (!view_run_frame_restore(&b->run, w, r))
+			screen_fill(w, y, r->x, r->w, ' ');
+		wattrset(w, A_BOLD);
+		screen_printf(w, y, r->x, r->w, 1, "BRKGA [%s] computing generation %d...",
+		    b->run.running ? "running" : "stepping", b->run.steps);
+		wattrset(w, A_NORMAL);
 		return;
 	}
 	struct pl_placer *pl = b->run.pl;
@@ -208,15 +219,14 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
 	    "n generation  Space run/pause  r restart  a use best (better bests are used as they come)");
 	wattrset(w, A_NORMAL);
+	view_run_frame_save(&b->run, w, r);
 }
 
 /* Start a run if needed. */
 static int
 ensure(struct brkga_view *b)
 {
-	if (b->run.pl != NULL && !b->run.pl->done)
-		return 0;
-	if (b->run.pl != NULL && b->run.pl->done)
+	if (b->run.pl != NULL)
 		return 0;
 	b->start_us = b->ex->tr != NULL ? b->ex->tr->res.makespan_us : 0;
 	return view_run_restart(&b->run);
@@ -229,7 +239,7 @@ bv_action(struct view *v, enum tui_action a)
 	switch (a) {
 	case ACT_BRKGA_STEP:
 		if (ensure(b) == 0) {
-			if (b->run.pl->done)
+			if (b->run.done)
 				explore_message(b->ex, 0, "BRKGA has finished its budget; r restarts");
 			b->run.running = 0;
 			b->run.pending++;
@@ -237,7 +247,7 @@ bv_action(struct view *v, enum tui_action a)
 		break;
 	case ACT_RUN:
 		if (ensure(b) == 0) {
-			if (b->run.pl->done)
+			if (b->run.done)
 				explore_message(b->ex, 0, "BRKGA has finished its budget; r restarts");
 			b->run.running = !b->run.running;
 			b->run.pending = 0;
@@ -260,7 +270,7 @@ static int
 bv_tick(struct view *v, double deadline)
 {
 	struct brkga_view *b = v->priv;
-	return view_run_tick(&b->run, deadline);
+	return view_run_tick(&b->run, deadline, &b->ex->views[b->ex->view] == v);
 }
 
 const struct view_class view_brkga_class = {

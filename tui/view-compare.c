@@ -197,7 +197,7 @@ cv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		wattrset(w, screen_attr(c->paused ? SCR_DIM : SCR_KEY));
 		screen_printf(w, y, r->x, r->w, 1, "%s %s (%d of %d), %d steps so far%s",
 		    c->paused ? "paused at" : "running", c->methods[c->next]->title,
-		    c->next + 1, c->n_methods, c->run.pl != NULL ? c->run.pl->n_steps : 0,
+		    c->next + 1, c->n_methods, c->run.steps,
 		    c->paused ? ": Space resumes" : "; keys stay live, Space pauses");
 		wattrset(w, A_NORMAL);
 	} else
@@ -293,9 +293,11 @@ cv_tick(struct view *v, double deadline)
 	if (!c->started || c->paused)
 		return 0;
 	while (c->next < c->n_methods && explore_now() < deadline) {
-		view_run_tick(&c->run, deadline);
+		view_run_tick(&c->run, deadline, 0);
+		if (view_run_busy(&c->run))
+			break;
 		struct pl_placer *pl = c->run.pl;
-		if (pl != NULL && (pl->done || pl->search_s - c->method_t0 > METHOD_MAX_S)) {
+		if (pl != NULL && (c->run.done || pl->search_s - c->method_t0 > METHOD_MAX_S)) {
 			if (!pl->done)
 				pl_placer_set_status(pl, "stopped after %.0f s", METHOD_MAX_S);
 			pl_compare_add_placer(c->ex->cmp, pl);

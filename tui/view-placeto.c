@@ -91,6 +91,7 @@ pv_init(struct explore *ex)
 	p->run.on_step = on_step;
 	p->run.stop = episode_over;
 	p->run.arg = p;
+	p->run.fresh = 1;
 	p->last_episode_logged = -1;
 	return p;
 }
@@ -160,6 +161,16 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	int y = r->y;
 	if (p->run.cls == NULL) {
 		screen_put(w, y, r->x, r->w, 1, "Placeto is not in this build.");
+		return;
+	}
+	if (view_run_busy(&p->run)) {
+		/* the worker owns the placer: show the last frame */
+		if (!view_run_frame_restore(&p->run, w, r))
+			screen_fill(w, y, r->x, r->w, ' ');
+		wattrset(w, A_BOLD);
+		screen_printf(w, y, r->x, r->w, 1, "Placeto [%s] deciding (step %d)...",
+		    p->run.running ? "running" : "stepping", p->run.steps + 1);
+		wattrset(w, A_NORMAL);
 		return;
 	}
 	struct pl_placer *pl = p->run.pl;
@@ -270,6 +281,7 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
 	    "n decision  e episode  Space run/pause  r restart  L load policy  a use best");
 	wattrset(w, A_NORMAL);
+	view_run_frame_save(&p->run, w, r);
 }
 
 /* Start when needed. */
@@ -305,7 +317,7 @@ pv_action(struct view *v, enum tui_action a)
 	case ACT_PLACETO_STEP:
 	case ACT_PLACETO_EPISODE:
 		if (ensure(p) == 0) {
-			if (p->run.pl->done)
+			if (p->run.done)
 				explore_message(p->ex, 0, "Placeto has finished; r restarts");
 			p->run.running = 0;
 			p->run.stop = a == ACT_PLACETO_EPISODE ? episode_over : NULL;
@@ -338,7 +350,7 @@ static int
 pv_tick(struct view *v, double deadline)
 {
 	struct placeto_view *p = v->priv;
-	return view_run_tick(&p->run, deadline);
+	return view_run_tick(&p->run, deadline, &p->ex->views[p->ex->view] == v);
 }
 
 const struct view_class view_placeto_class = {

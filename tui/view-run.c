@@ -1,15 +1,20 @@
 /*
  * view-run — what the method views share: a placer stepped in time slices
  * between redraws, and a small line chart.
- * Invariant: a step is never interrupted; a tick runs whole steps until
- * its deadline passes, so the loop answers keys within one slice plus one
- * step, and results do not depend on how the steps were sliced.
+ * Invariant: steps run one at a time on the runner's worker thread, in
+ * request order, so results do not depend on how they were sliced; the
+ * main thread touches the placer only while no step is in flight, and
+ * waits for a step at most until its slice's deadline, so keys answer
+ * within one slice however long a step takes.
  */
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "explore.h"
 #include "placer.h"
@@ -17,6 +22,153 @@
 #include "screen.h"
 #include "view.h"
 #include "xmalloc.h"
+
+/* The worker thread of a runner: steps the placer on request. */
+struct view_run_worker {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int in_flight;		/* a step requested and not finished */
+	int quit;
+	enum pl_step_status st;
+	struct pl_placer *pl;
+};
+
+/* The worker's loop. */
+static void *
+worker_main(void *arg)
+{
+	struct view_run_worker *k = arg;
+	pthread_mutex_lock(&k->mu);
+	for (;;) {
+		while (!k->in_flight && !k->quit)
+			pthread_cond_wait(&k->cv, &k->mu);
+		if (k->quit)
+			break;
+		struct pl_placer *pl = k->pl;
+		pthread_mutex_unlock(&k->mu);
+		enum pl_step_status st = pl_placer_step(pl);
+		pthread_mutex_lock(&k->mu);
+		k->st = st;
+		k->in_flight = 0;
+		pthread_cond_broadcast(&k->cv);
+	}
+	pthread_mutex_unlock(&k->mu);
+	return NULL;
+}
+
+/* Start the worker thread once. */
+static struct view_run_worker *
+worker(struct view_run *r)
+{
+	if (r->worker != NULL)
+		return r->worker;
+	struct view_run_worker *k = pl_xcalloc(1, sizeof *k);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&k->mu, NULL);
+	pthread_cond_init(&k->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	if (pthread_create(&k->th, NULL, worker_main, k) != 0) {
+		fprintf(stderr, "placelab: cannot start a worker thread\n");
+		abort();
+	}
+	r->worker = k;
+	return k;
+}
+
+/* Whether a step is in flight. */
+int
+view_run_busy(struct view_run *r)
+{
+	struct view_run_worker *k = r->worker;
+	if (k == NULL)
+		return 0;
+	pthread_mutex_lock(&k->mu);
+	int busy = k->in_flight;
+	pthread_mutex_unlock(&k->mu);
+	return busy;
+}
+
+/* Wait for the step in flight until the deadline (<= 0: no limit); 1 when
+ * the worker is idle. */
+static int
+wait_idle(struct view_run *r, double deadline)
+{
+	struct view_run_worker *k = r->worker;
+	if (k == NULL)
+		return 1;
+	pthread_mutex_lock(&k->mu);
+	while (k->in_flight) {
+		if (deadline <= 0) {
+			pthread_cond_wait(&k->cv, &k->mu);
+			continue;
+		}
+		struct timespec ts;
+		ts.tv_sec = (time_t)deadline;
+		ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+		if (pthread_cond_timedwait(&k->cv, &k->mu, &ts) != 0)
+			break;
+	}
+	int idle = !k->in_flight;
+	pthread_mutex_unlock(&k->mu);
+	return idle;
+}
+
+/* Follow an improved best, unless hand edits would be lost. */
+static void
+follow(struct view_run *r)
+{
+	if (!r->follow || r->pl->best == NULL)
+		return;
+	if (!(r->pl->best_res.makespan_us < r->followed_us))
+		return;
+	r->followed_us = r->pl->best_res.makespan_us;
+	if (r->ex->tr != NULL && !pl_result_better(&r->pl->best_res, &r->ex->tr->res))
+		return;	/* not better than what is shown: 'a' still adopts it */
+	if (r->ex->dirty) {
+		explore_message(r->ex, 0, "%s found %.0f us; press a to use it (your edits are unsaved)",
+		    r->cls->name, r->pl->best_res.makespan_us);
+		return;
+	}
+	char *src = pl_xasprintf("%s best", r->cls->name);
+	explore_set_placement(r->ex, r->pl->best, src, 0);
+	free(src);
+}
+
+/* Take in a finished step (main thread, worker idle). */
+static void
+collect(struct view_run *r, enum pl_step_status st)
+{
+	r->steps = r->pl->n_steps;
+	r->collected++;
+	if (r->on_step != NULL)
+		r->on_step(r);
+	if (r->pending > 0 && (r->stop == NULL || r->stop(r)))
+		r->pending--;
+	if (st == PL_STEP_ERROR) {
+		free(r->error);
+		r->error = pl_xstrdup(r->pl->error != NULL ? r->pl->error : "step failed");
+	}
+	if (st != PL_STEP_MORE) {
+		r->done = 1;
+		r->running = 0;
+		r->pending = 0;
+	}
+	follow(r);
+}
+
+/* Wait for the step in flight and take it in. */
+void
+view_run_sync(struct view_run *r)
+{
+	struct view_run_worker *k = r->worker;
+	if (k == NULL || !view_run_busy(r))
+		return;
+	wait_idle(r, 0);
+	collect(r, k->st);
+}
 
 /* Set up a runner. */
 void
@@ -34,12 +186,15 @@ view_run_init(struct view_run *r, struct explore *ex, const char *name,
 int
 view_run_restart(struct view_run *r)
 {
+	view_run_sync(r);
 	pl_placer_free(r->pl);
 	r->pl = NULL;
 	free(r->error);
 	r->error = NULL;
 	r->running = 0;
 	r->pending = 0;
+	r->steps = 0;
+	r->done = 0;
 	r->followed_us = INFINITY;
 	if (r->cls == NULL) {
 		r->error = pl_xstrdup("this method is not in this build");
@@ -59,25 +214,35 @@ view_run_restart(struct view_run *r)
 	return 0;
 }
 
+/* Stop the worker and free everything. */
 void
 view_run_free(struct view_run *r)
 {
+	struct view_run_worker *k = r->worker;
+	if (k != NULL) {
+		wait_idle(r, 0);
+		pthread_mutex_lock(&k->mu);
+		k->quit = 1;
+		pthread_cond_broadcast(&k->cv);
+		pthread_mutex_unlock(&k->mu);
+		pthread_join(k->th, NULL);
+		pthread_mutex_destroy(&k->mu);
+		pthread_cond_destroy(&k->cv);
+		free(k);
+	}
+	if (r->frame != NULL)
+		delwin(r->frame);
 	pl_placer_free(r->pl);
 	free(r->optspec);
 	free(r->error);
 	memset(r, 0, sizeof *r);
 }
 
-int
-view_run_done(const struct view_run *r)
-{
-	return r->pl != NULL && r->pl->done;
-}
-
 /* Adopt the best placement. */
 void
 view_run_adopt(struct view_run *r)
 {
+	view_run_sync(r);
 	if (r->pl == NULL || r->pl->best == NULL) {
 		explore_message(r->ex, 1, "no placement yet: step the method first");
 		return;
@@ -89,54 +254,61 @@ view_run_adopt(struct view_run *r)
 	r->followed_us = r->pl->best_res.makespan_us;
 }
 
-/* Follow an improved best, unless hand edits would be lost. */
-static void
-follow(struct view_run *r)
+/* Step on the worker until the deadline. */
+int
+view_run_tick(struct view_run *r, double deadline, int visible)
 {
-	if (!r->follow || r->pl->best == NULL)
-		return;
-	if (!(r->pl->best_res.makespan_us < r->followed_us))
-		return;
-	r->followed_us = r->pl->best_res.makespan_us;
-	if (r->ex->tr != NULL && !pl_result_better(&r->pl->best_res, &r->ex->tr->res))
-		return;	/* not better than what is shown: 'a' still adopts it */
-	if (r->ex->dirty) {
-		explore_message(r->ex, 0, "%s found %.0f us; press a to use it (your edits are unsaved)",
-		    r->cls->name, r->pl->best_res.makespan_us);
-		r->followed_us = r->pl->best_res.makespan_us;
-		return;
+	if (r->pl == NULL)
+		return 0;
+	struct view_run_worker *k = worker(r);
+	for (;;) {
+		if (view_run_busy(r)) {
+			if (!wait_idle(r, deadline))
+				return 1;
+			collect(r, k->st);
+		}
+		if (r->done || (!r->running && r->pending <= 0))
+			return 0;
+		if (explore_now() >= deadline)
+			return 1;
+		/* a view that draws the placer gets a fresh frame now and then */
+		if (visible && r->fresh && r->collected > 0 &&
+		    explore_now() - r->drawn_at > VIEW_RUN_FRAME_S)
+			return 1;
+		pthread_mutex_lock(&k->mu);
+		k->pl = r->pl;
+		k->in_flight = 1;
+		pthread_cond_broadcast(&k->cv);
+		pthread_mutex_unlock(&k->mu);
 	}
-	char *src = pl_xasprintf("%s best", r->cls->name);
-	explore_set_placement(r->ex, r->pl->best, src, 0);
-	free(src);
-	r->followed_us = r->pl->best_res.makespan_us;
 }
 
-/* Step in a time slice. */
-int
-view_run_tick(struct view_run *r, double deadline)
+/* Keep the frame just drawn. */
+void
+view_run_frame_save(struct view_run *r, WINDOW *w, const struct view_rect *rc)
 {
-	if (r->pl == NULL || r->pl->done || (!r->running && r->pending <= 0))
+	r->drawn_at = explore_now();
+	r->collected = 0;
+	if (r->frame != NULL && (r->frame_rect.h != rc->h || r->frame_rect.w != rc->w)) {
+		delwin(r->frame);
+		r->frame = NULL;
+	}
+	if (r->frame == NULL)
+		r->frame = newwin(rc->h, rc->w, 0, 0);
+	if (r->frame == NULL)
+		return;
+	r->frame_rect = *rc;
+	copywin(w, r->frame, rc->y, rc->x, 0, 0, rc->h - 1, rc->w - 1, FALSE);
+}
+
+/* Put the last frame back. */
+int
+view_run_frame_restore(struct view_run *r, WINDOW *w, const struct view_rect *rc)
+{
+	if (r->frame == NULL || r->frame_rect.h != rc->h || r->frame_rect.w != rc->w)
 		return 0;
-	do {
-		enum pl_step_status st = pl_placer_step(r->pl);
-		if (r->on_step != NULL)
-			r->on_step(r);
-		if (r->pending > 0 && (r->stop == NULL || r->stop(r)))
-			r->pending--;
-		if (st == PL_STEP_ERROR) {
-			free(r->error);
-			r->error = pl_xstrdup(r->pl->error != NULL ? r->pl->error : "step failed");
-		}
-		if (st != PL_STEP_MORE) {
-			r->running = 0;
-			r->pending = 0;
-			follow(r);
-			return 0;
-		}
-	} while ((r->running || r->pending > 0) && explore_now() < deadline);
-	follow(r);
-	return r->running || r->pending > 0;
+	copywin(r->frame, w, 0, 0, rc->y, rc->x, rc->y + rc->h - 1, rc->x + rc->w - 1, FALSE);
+	return 1;
 }
 
 /* Value axis label. */

@@ -328,10 +328,11 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	} else
 		screen_put(w, y, r->x, r->w, 1, "Left/Right select a block, Up/Down a row");
 	wattrset(w, screen_attr(SCR_DIM));
-	screen_printf(w, y + 1, r->x, r->w, 1, "%s .. %s of %s   %s critical path  %s transfer   +/- zoom  </> pan  z fit",
+	int fancy = screen_utf8() && screen_mode() != SCR_MONO;
+	screen_printf(w, y + 1, r->x, r->w, 1, "%s .. %s of %s  %s critical  %s transfer  +/- zoom  </> pan  z fit",
 	    screen_fmt_us(a, sizeof a, t->t0), screen_fmt_us(b, sizeof b, t->t0 + t->span),
 	    screen_fmt_us(c, sizeof c, tr->res.makespan_us), screen_utf8() ? "━" : "=",
-	    screen_utf8() ? "»" : ">");
+	    fancy ? "»" : ">");
 	wattrset(w, A_NORMAL);
 }
 

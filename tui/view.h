@@ -70,10 +70,17 @@ typedef void view_run_fn(struct view_run *r);
 
 /*
  * A placer the view drives: created on demand with the explorer's seed,
- * simulator and threads; stepped between redraws while `running`, or until
- * `stop` says so after a single-step request.  When `follow` is set, an
- * improved best becomes the explorer's current placement (unless the user
- * has unsaved hand edits).
+ * simulator and threads; its steps run on a worker thread, one at a time,
+ * while the main loop keeps answering keys and drawing.  Requests: run
+ * until done or paused (`running`), or `pending` single steps (each ends
+ * when `stop` says so, or after one step without it).
+ *
+ * Threading contract: while view_run_busy() the worker owns the placer and
+ * the main thread must not read it; views draw their last frame then
+ * (view_run_frame_save/restore).  on_step, follow and the counters below
+ * are updated on the main thread, between steps.  When `follow` is set, a
+ * best better than what the explorer shows becomes its current placement
+ * (unless the user has unsaved hand edits).
  */
 struct view_run {
 	struct explore *ex;
@@ -83,25 +90,45 @@ struct view_run {
 	int running;		/* run until done or paused */
 	int pending;		/* single steps still requested */
 	int (*stop)(struct view_run *r);	/* ends a multi-step request */
-	view_run_fn *on_step;	/* after every step */
+	view_run_fn *on_step;	/* after every step (main thread) */
 	void *arg;		/* for the callbacks */
 	int follow;
 	double followed_us;	/* best adopted last */
 	char *error;
+	/* between steps, for the main thread */
+	int steps, done;
+	/* fresh frames: a view that draws the placer shows one at least every
+	 * VIEW_RUN_FRAME_S while running */
+	int fresh;
+	double drawn_at;
+	int collected;		/* steps collected since the last fresh frame */
+	WINDOW *frame;
+	struct view_rect frame_rect;
+	struct view_run_worker *worker;
 };
+
+#define VIEW_RUN_FRAME_S 0.1
 
 /* Set up for class `name` (r->cls NULL if this build has none). */
 void view_run_init(struct view_run *r, struct explore *ex, const char *name,
     const char *optspec);
-/* (Re)create the placer.  0, or -1 with r->error set. */
+/* (Re)create the placer (waits for a step in flight).  0, or -1 with
+ * r->error set. */
 int view_run_restart(struct view_run *r);
 void view_run_free(struct view_run *r);
-/* Step until the deadline while there is work; 1 if work remains. */
-int view_run_tick(struct view_run *r, double deadline);
+/* Run steps on the worker until the deadline while there is work; 1 if
+ * work remains.  visible: the view is on screen (fresh frames). */
+int view_run_tick(struct view_run *r, double deadline, int visible);
+/* Whether a step is in flight (the placer must not be read). */
+int view_run_busy(struct view_run *r);
+/* Wait until no step is in flight. */
+void view_run_sync(struct view_run *r);
 /* Make the placer's best the explorer's current placement. */
 void view_run_adopt(struct view_run *r);
-/* Whether the placer has finished. */
-int view_run_done(const struct view_run *r);
+/* Keep the frame just drawn in rectangle rc; put it back while busy
+ * (returns 0 when there is none of that size). */
+void view_run_frame_save(struct view_run *r, WINDOW *w, const struct view_rect *rc);
+int view_run_frame_restore(struct view_run *r, WINDOW *w, const struct view_rect *rc);
 
 /* A line chart of up to 4 series of n points in rectangle r, with the
  * value axis labelled as times (us) when times is set.  Series are drawn
