@@ -90,7 +90,7 @@ else notok "80x24 ops view" "$(show_diff tmux-80x24-ops)"; fi
 
 # 2. the timeline, by its key.
 $T send-keys -t t 2
-if wait_screen tmux-80x24-timeline "critical path"; then ok "80x24 timeline"
+if wait_screen tmux-80x24-timeline "z fit"; then ok "80x24 timeline"
 else notok "80x24 timeline" "$(show_diff tmux-80x24-timeline)"; fi
 
 # 3. resize to 200x50 while running: the ops view uses the width (side pane).

@@ -29,7 +29,7 @@
 static const char export_usage[] =
     "usage: placelab export GRAPH [-c CLUSTER] (-p PLACEMENT | -a PLACER) -o FILE\n"
     "                       [--level N | --max-nodes N] [--timeline]\n"
-    "                       [--layout ENGINE] [--rankdir LR|TB|RL|BT]\n"
+    "                       [--layout ENGINE] [--rankdir auto|LR|TB|RL|BT]\n"
     "                       [--format svg|pdf|png|dot] [--title TEXT] [--no-legend]\n"
     "                       [--width INCHES] [--dpi N] [--sim native|placeto] [--seed N]\n"
     "\n"
@@ -49,7 +49,8 @@ static const char export_usage[] =
     "                         200 unless --level is given)\n"
     "  -t, --timeline         the Gantt timeline instead of the diagram\n"
     "  -L, --layout ENGINE    Graphviz layout: dot (default), sfdp, neato, fdp, ...\n"
-    "  -r, --rankdir DIR      LR (default), TB, RL or BT\n"
+    "  -r, --rankdir DIR      auto (default: LR or TB, whichever is closer to\n"
+    "                         3:2), LR, TB, RL or BT\n"
     "  -f, --format FMT       svg, pdf, png, dot; md, csv, tex, json (table)\n"
     "      --title TEXT       title instead of graph, cluster and step time\n"
     "      --no-legend        leave out the legend\n"
@@ -201,8 +202,9 @@ cmd_export(int argc, char **argv)
 		case 'L': o.layout = optarg; break;
 		case 'r':
 			if (strcmp(optarg, "LR") != 0 && strcmp(optarg, "TB") != 0 &&
-			    strcmp(optarg, "RL") != 0 && strcmp(optarg, "BT") != 0)
-				return cmd_error("--rankdir: expected LR, TB, RL or BT, got '%s'", optarg);
+			    strcmp(optarg, "RL") != 0 && strcmp(optarg, "BT") != 0 &&
+			    strcmp(optarg, "auto") != 0)
+				return cmd_error("--rankdir: expected auto, LR, TB, RL or BT, got '%s'", optarg);
 			o.rankdir = optarg;
 			break;
 		case 'f': fmt = optarg; break;

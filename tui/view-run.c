@@ -29,6 +29,7 @@ struct view_run_worker {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int in_flight;		/* a step requested and not finished */
+	int outstanding;	/* a step requested and not collected (main thread) */
 	int quit;
 	enum pl_step_status st;
 	struct pl_placer *pl;
@@ -78,17 +79,12 @@ worker(struct view_run *r)
 	return k;
 }
 
-/* Whether a step is in flight. */
+/* Whether a step is in flight or not yet taken in: the worker owns the
+ * placer until collect(). */
 int
 view_run_busy(struct view_run *r)
 {
-	struct view_run_worker *k = r->worker;
-	if (k == NULL)
-		return 0;
-	pthread_mutex_lock(&k->mu);
-	int busy = k->in_flight;
-	pthread_mutex_unlock(&k->mu);
-	return busy;
+	return r->worker != NULL && r->worker->outstanding;
 }
 
 /* Wait for the step in flight until the deadline (<= 0: no limit); 1 when
@@ -141,6 +137,7 @@ follow(struct view_run *r)
 static void
 collect(struct view_run *r, enum pl_step_status st)
 {
+	r->worker->outstanding = 0;
 	r->steps = r->pl->n_steps;
 	r->collected++;
 	if (r->on_step != NULL)
@@ -164,7 +161,7 @@ void
 view_run_sync(struct view_run *r)
 {
 	struct view_run_worker *k = r->worker;
-	if (k == NULL || !view_run_busy(r))
+	if (k == NULL || !k->outstanding)
 		return;
 	wait_idle(r, 0);
 	collect(r, k->st);
@@ -262,7 +259,7 @@ view_run_tick(struct view_run *r, double deadline, int visible)
 		return 0;
 	struct view_run_worker *k = worker(r);
 	for (;;) {
-		if (view_run_busy(r)) {
+		if (k->outstanding) {
 			if (!wait_idle(r, deadline))
 				return 1;
 			collect(r, k->st);
@@ -275,6 +272,7 @@ view_run_tick(struct view_run *r, double deadline, int visible)
 		if (visible && r->fresh && r->collected > 0 &&
 		    explore_now() - r->drawn_at > VIEW_RUN_FRAME_S)
 			return 1;
+		k->outstanding = 1;
 		pthread_mutex_lock(&k->mu);
 		k->pl = r->pl;
 		k->in_flight = 1;
