@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "gen/gen.h"
 #include "graph.h"
 #include "io.h"
 #include "placer.h"
@@ -346,7 +347,7 @@ check_rnn_rule(const struct pl_problem *p, const struct pl_placement *pl, int n_
 			want = gpus[k % ng];
 		else if (sscanf(sc, "dec/l%d/", &k) == 1)
 			want = gpus[(n_enc + k) % ng];
-		else if (sscanf(sc, "lstm/l%d/", &k) == 1)
+		else if (sscanf(sc, "lstm/l%d/", &k) == 1 || sscanf(sc, "cell/l%d/", &k) == 1)
 			want = gpus[k % ng];
 		else if (strncmp(sc, "attn", 4) == 0 || strncmp(sc, "softmax", 7) == 0)
 			want = gpus[ng - 1];
@@ -461,6 +462,58 @@ test_expert_layouts(void **state)
 	pl_placer_free(pl);
 	pl_problem_free(p);
 	pl_graph_free(g);
+	pl_cluster_free(cl);
+}
+
+/* Every generated model (layer granularity, short sequences): all
+ * baselines valid; the expert follows its family's rule. */
+static void
+test_generated(void **state)
+{
+	(void)state;
+	struct pl_cluster *cl = pl_cluster_preset("k80x4");
+	int n = 0;
+	for (const struct pl_gen_model *m = pl_gen_models; m->name != NULL; m++) {
+		struct pl_gen_opts o = { .granularity = PL_GEN_LAYER, .seq_len = 4 };
+		char *cause = NULL;
+		struct pl_graph *g = pl_gen(m->name, &o, NULL, &cause);
+		if (g == NULL)
+			fail_msg("gen %s: %s", m->name, cause);
+		struct pl_problem *p = pl_problem_new(g, cl, &cause);
+		if (p == NULL)
+			fail_msg("gen %s: %s", m->name, cause);
+		for (int i = 0; baselines[i] != NULL; i++) {
+			struct pl_placer *pl = run_checked(baselines[i], p, m->name);
+			if (baselines[i] == &pl_placer_expert) {
+				const char *fam = pl_expert_family(g);
+				if (strcmp(fam, "rnn") == 0) {
+					int n_enc = 0, k;
+					for (int v = 0; v < g->n_ops; v++)
+						if (sscanf(g->ops[v].scope, "enc/l%d/", &k) == 1 && k + 1 > n_enc)
+							n_enc = k + 1;
+					if (check_rnn_rule(p, pl->best, n_enc) != 0)
+						fail_msg("expert on %s does not follow the RNN rule", m->name);
+				} else if (strcmp(fam, "cnn") == 0) {
+					int d0 = -1, off = 0;
+					for (int v = 0; v < g->n_ops; v++) {
+						if (!((p->allowed[v] >> 1) & 1))
+							continue;
+						if (d0 < 0)
+							d0 = pl->best->dev[v];
+						off += pl->best->dev[v] != d0;
+					}
+					assert_int_equal(d0, 1);
+					assert_int_equal(off, 0);
+				}
+			}
+			pl_placer_free(pl);
+		}
+		pl_problem_free(p);
+		pl_graph_free(g);
+		n++;
+	}
+	print_message("# %d generated models checked\n", n);
+	assert_true(n >= 5);
 	pl_cluster_free(cl);
 }
 
@@ -770,6 +823,7 @@ main(void)
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_expert_layouts),
+		cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_scotch_figures),
 		cmocka_unit_test(test_metis_figures),
 		cmocka_unit_test(test_random),

@@ -3,7 +3,8 @@
  * keyed on the graph's family (graph->name) and its scope conventions
  * (docs/BASELINES.md gives the rules and their sources):
  *  - RNNs (NMT, RNNLM, ENAS-RNN): embeddings on the CPU; LSTM layers
- *    (encoder then decoder, or the LM's stack) one per GPU in turn,
+ *    (encoder then decoder, the LM's stack, ENAS-RNN's cell layers) one
+ *    per GPU in turn,
  *    wrapping when layers outnumber GPUs; attention and softmax on the last
  *    GPU;
  *  - CNNs (Inception-V3, ResNet, NASNet, ENAS-CNN): the whole model on one
@@ -281,11 +282,13 @@ place_rnn(const struct pl_problem *p, struct pl_placement *out)
 			d = gpus[(n_enc + k) % ng];
 		else if (strncmp(sc, "lstm/", 5) == 0 && (k = layer_of(sc + 5)) >= 0)
 			d = gpus[k % ng];
+		else if (strncmp(sc, "cell/", 5) == 0 && (k = layer_of(sc + 5)) >= 0)
+			d = gpus[k % ng];	/* ENAS-RNN's recurrent cell layers */
 		else if (strncmp(sc, "attn/", 5) == 0 || strcmp(sc, "attn") == 0 ||
 		    strncmp(sc, "softmax/", 8) == 0 || strcmp(sc, "softmax") == 0)
 			d = last;
 		if (d >= 0 && (strncmp(sc, "enc/", 4) == 0 || strncmp(sc, "dec/", 4) == 0 ||
-		    strncmp(sc, "lstm/", 5) == 0))
+		    strncmp(sc, "lstm/", 5) == 0 || strncmp(sc, "cell/", 5) == 0))
 			any_layer = 1;
 		out->dev[v] = d;
 	}
