@@ -19,6 +19,8 @@
  *   wait                    run background work until idle
  *   dump NAME               compare the screen with tests/tui/NAME.screen
  *   expect-quit 0|1, expect-dirty 0|1, expect-view NAME, expect-file PATH
+ *   expect-screen TEXT      the screen shows TEXT (for what other areas draw,
+ *                           e.g. Graphviz output, whose details are theirs)
  *   rm PATH
  */
 #include "config.h"
@@ -277,6 +279,12 @@ run_script(const char *name)
 			assert_string_equal(explore_view_name(ex.view), strtok_r(NULL, " ", &save));
 		} else if (strcmp(cmd, "expect-file") == 0) {
 			assert_int_equal(access(strtok_r(NULL, " ", &save), R_OK), 0);
+		} else if (strcmp(cmd, "expect-screen") == 0) {
+			redraw(&ex);
+			char *s = dump_screen();
+			if (rest == NULL || strstr(s, rest) == NULL)
+				fail_msg("%s:%d: '%s' not on the screen:\n%s", name, line_no, rest, s);
+			free(s);
 		} else if (strcmp(cmd, "rm") == 0) {
 			unlink(strtok_r(NULL, " ", &save));
 		} else
