@@ -24,8 +24,9 @@ pl_metis_partition(const struct pl_problem *p, const struct pl_pu_cgraph *cg,
 	int nd = p->n_dev, n = cg->n;
 	*objval = 0;
 	if (nd == 1 || n <= 1) {
+		/* nothing to partition: the fastest allowed device */
 		for (int k = 0; k < n; k++)
-			part[k] = 0;
+			part[k] = pl_pu_fastest_in(p, p->group_allowed[k], NULL);
 		return 0;
 	}
 	int32_t *vw, *ew;
