@@ -263,8 +263,8 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 
 /* ---- writers ------------------------------------------------------------ */
 
-#define N_COLS 10
-static const char *const col_head[N_COLS] = {
+#define N_COLS PL_COMPARE_NCOLS
+const char *const pl_compare_headers[PL_COMPARE_NCOLS] = {
 	"method", "step time (ms)", "vs expert", "gap to best", "gap to bound",
 	"peak memory (GiB)", "OOM", "moved (MB)", "search (s)", "evals",
 };
@@ -280,30 +280,30 @@ pct_cell(char *buf, size_t len, double v, int sign)
 }
 
 /* The human-readable cells of a row. */
-static void
-row_cells(const struct pl_compare_row *r, char cells[N_COLS][96])
+void
+pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS][PL_COMPARE_CELL])
 {
 	const double gib = 1024.0 * 1024 * 1024;
-	snprintf(cells[0], 96, "%s", r->title);
+	snprintf(cells[0], PL_COMPARE_CELL, "%s", r->title);
 	if (!r->has_result) {
 		for (int i = 1; i < N_COLS; i++)
-			snprintf(cells[i], 96, "n/a");
-		snprintf(cells[8], 96, "%.3f", isnan(r->search_s) ? 0 : r->search_s);
-		snprintf(cells[9], 96, "%ld", r->evals);
+			snprintf(cells[i], PL_COMPARE_CELL, "n/a");
+		snprintf(cells[8], PL_COMPARE_CELL, "%.3f", isnan(r->search_s) ? 0 : r->search_s);
+		snprintf(cells[9], PL_COMPARE_CELL, "%ld", r->evals);
 		return;
 	}
-	snprintf(cells[1], 96, "%.3f", r->makespan_us / 1000);
-	pct_cell(cells[2], 96, r->vs_expert_pct, 1);
-	pct_cell(cells[3], 96, r->gap_best_pct, 0);
-	pct_cell(cells[4], 96, r->gap_bound_pct, 0);
-	snprintf(cells[5], 96, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
-	snprintf(cells[6], 96, "%s", r->oom ? "OOM" : "no");
-	snprintf(cells[7], 96, "%.1f", (double)r->bytes_moved / 1e6);
+	snprintf(cells[1], PL_COMPARE_CELL, "%.3f", r->makespan_us / 1000);
+	pct_cell(cells[2], PL_COMPARE_CELL, r->vs_expert_pct, 1);
+	pct_cell(cells[3], PL_COMPARE_CELL, r->gap_best_pct, 0);
+	pct_cell(cells[4], PL_COMPARE_CELL, r->gap_bound_pct, 0);
+	snprintf(cells[5], PL_COMPARE_CELL, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
+	snprintf(cells[6], PL_COMPARE_CELL, "%s", r->oom ? "OOM" : "no");
+	snprintf(cells[7], PL_COMPARE_CELL, "%.1f", (double)r->bytes_moved / 1e6);
 	if (r->search_s < 0.0005)
-		snprintf(cells[8], 96, "<0.001");
+		snprintf(cells[8], PL_COMPARE_CELL, "<0.001");
 	else
-		snprintf(cells[8], 96, "%.3f", r->search_s);
-	snprintf(cells[9], 96, "%ld", r->evals);
+		snprintf(cells[8], PL_COMPARE_CELL, "%.3f", r->search_s);
+	snprintf(cells[9], PL_COMPARE_CELL, "%ld", r->evals);
 }
 
 /* One line naming what was compared. */
@@ -319,11 +319,11 @@ static void
 write_table(const struct pl_compare *cmp, FILE *f)
 {
 	int w[N_COLS];
-	char cells[N_COLS][96];
+	char cells[N_COLS][PL_COMPARE_CELL];
 	for (int c = 0; c < N_COLS; c++)
-		w[c] = (int)strlen(col_head[c]);
+		w[c] = (int)strlen(pl_compare_headers[c]);
 	for (int i = 0; i < cmp->n_rows; i++) {
-		row_cells(&cmp->rows[i], cells);
+		pl_compare_row_cells(&cmp->rows[i], cells);
 		for (int c = 0; c < N_COLS; c++)
 			if ((int)strlen(cells[c]) > w[c])
 				w[c] = (int)strlen(cells[c]);
@@ -332,7 +332,7 @@ write_table(const struct pl_compare *cmp, FILE *f)
 	caption(cmp, cap, sizeof cap);
 	fprintf(f, "%s\n", cap);
 	for (int c = 0; c < N_COLS; c++)
-		fprintf(f, c == 0 ? "%-*s" : "  %*s", w[c], col_head[c]);
+		fprintf(f, c == 0 ? "%-*s" : "  %*s", w[c], pl_compare_headers[c]);
 	fputc('\n', f);
 	for (int c = 0; c < N_COLS; c++) {
 		fputs(c == 0 ? "" : "  ", f);
@@ -341,7 +341,7 @@ write_table(const struct pl_compare *cmp, FILE *f)
 	}
 	fputc('\n', f);
 	for (int i = 0; i < cmp->n_rows; i++) {
-		row_cells(&cmp->rows[i], cells);
+		pl_compare_row_cells(&cmp->rows[i], cells);
 		for (int c = 0; c < N_COLS; c++)
 			fprintf(f, c == 0 ? "%-*s" : "  %*s", w[c], cells[c]);
 		fputc('\n', f);
@@ -366,18 +366,18 @@ md_cell(FILE *f, const char *s)
 static void
 write_md(const struct pl_compare *cmp, FILE *f)
 {
-	char cap[512], cells[N_COLS][96];
+	char cap[512], cells[N_COLS][PL_COMPARE_CELL];
 	caption(cmp, cap, sizeof cap);
 	fprintf(f, "%s\n\n|", cap);
 	for (int c = 0; c < N_COLS; c++)
-		fprintf(f, " %s |", col_head[c]);
+		fprintf(f, " %s |", pl_compare_headers[c]);
 	fputs("\n|", f);
 	for (int c = 0; c < N_COLS; c++)
 		fputs(c == 0 || c == 6 ? ":---|" : "---:|", f);
 	fputc('\n', f);
 	int best = pl_compare_best(cmp);
 	for (int i = 0; i < cmp->n_rows; i++) {
-		row_cells(&cmp->rows[i], cells);
+		pl_compare_row_cells(&cmp->rows[i], cells);
 		fputc('|', f);
 		for (int c = 0; c < N_COLS; c++) {
 			fputc(' ', f);
@@ -422,19 +422,19 @@ tex_cell(FILE *f, const char *s)
 static void
 write_tex(const struct pl_compare *cmp, FILE *f)
 {
-	char cap[512], cells[N_COLS][96];
+	char cap[512], cells[N_COLS][PL_COMPARE_CELL];
 	caption(cmp, cap, sizeof cap);
 	fputs("% ", f);
 	fputs(cap, f);
 	fputs("\n% needs \\usepackage{booktabs}\n\\begin{tabular}{lrrrrrlrrr}\n\\toprule\n", f);
 	for (int c = 0; c < N_COLS; c++) {
-		tex_cell(f, col_head[c]);
+		tex_cell(f, pl_compare_headers[c]);
 		fputs(c + 1 < N_COLS ? " & " : " \\\\\n", f);
 	}
 	fputs("\\midrule\n", f);
 	int best = pl_compare_best(cmp);
 	for (int i = 0; i < cmp->n_rows; i++) {
-		row_cells(&cmp->rows[i], cells);
+		pl_compare_row_cells(&cmp->rows[i], cells);
 		for (int c = 0; c < N_COLS; c++) {
 			int bold = i == best && (c == 0 || c == 1);
 			if (bold)

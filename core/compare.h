@@ -112,6 +112,15 @@ int pl_compare_best(const struct pl_compare *cmp);
 int pl_compare_methods(const char *list, const struct pl_placer_class ***out,
     char **cause);
 
+/* The human-readable cells of a row, as the text formats show them, for
+ * front ends that draw their own table: PL_COMPARE_NCOLS cells of at most
+ * PL_COMPARE_CELL bytes, headed by pl_compare_headers[]. */
+#define PL_COMPARE_NCOLS 10
+#define PL_COMPARE_CELL 96
+extern const char *const pl_compare_headers[PL_COMPARE_NCOLS];
+void pl_compare_row_cells(const struct pl_compare_row *r,
+    char cells[PL_COMPARE_NCOLS][PL_COMPARE_CELL]);
+
 /* Write the table in a format. */
 void pl_compare_write(const struct pl_compare *cmp, enum pl_compare_format f, FILE *out);
 /* Parse a "placelab-compare/1" document back.  NULL + *cause. */
