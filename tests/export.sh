@@ -67,7 +67,7 @@ check "nmt4 within --max-nodes 40 ($k nodes)" test "${k:-999}" -le 40 -a "${k:-0
 
 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/t.svg" --timeline
 check "timeline svg with lanes and a time axis" sh -c \
-    "grep -q '/gpu:1' '$tmp/t.svg' && grep -q 'time (ms)' '$tmp/t.svg' && grep -q '<polyline' '$tmp/t.svg'"
+    "grep -q '/gpu:1' '$tmp/t.svg' && grep -q 'time (ms)' '$tmp/t.svg' && grep -q 'D00000' '$tmp/t.svg'"
 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/t.png" --timeline --width 3.4
 check "timeline png" is "$tmp/t.png" 89504e47 2000
 

@@ -117,6 +117,15 @@ plv_fmt_time(char *buf, size_t n, double us)
 	return buf;
 }
 
+/* The rank direction to build with: "auto" (or none) builds LR. */
+const char *
+plv_rankdir(const struct plv_opts *o)
+{
+	if (o->rankdir == NULL || strcmp(o->rankdir, "auto") == 0)
+		return "LR";
+	return o->rankdir;
+}
+
 /* Relative luminance test for text colour. */
 int
 plv_dark(const char *hex)
@@ -453,7 +462,7 @@ defaults(Agraph_t *g, const struct plv_opts *o)
 	agattr(g, AGRAPH, "fillcolor", "");
 	agattr(g, AGRAPH, "color", "");
 	agattr(g, AGRAPH, "penwidth", "1");
-	set(g, "rankdir", o->rankdir != NULL ? o->rankdir : "LR");
+	set(g, "rankdir", plv_rankdir(o));
 	set(g, "fontname", FONT);
 	set(g, "fontsize", "11");
 	set(g, "labelloc", "t");
@@ -559,7 +568,7 @@ plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
 		}
 	}
 	/* Arrows for the two directions of a merged pair, along the ranks. */
-	const char *rd = o->rankdir != NULL ? o->rankdir : "LR";
+	const char *rd = plv_rankdir(o);
 	const char *fwd = strcmp(rd, "TB") == 0 ? "↓" : strcmp(rd, "BT") == 0 ? "↑" :
 	    strcmp(rd, "RL") == 0 ? "←" : "→";
 	const char *back = strcmp(rd, "TB") == 0 ? "↑" : strcmp(rd, "BT") == 0 ? "↓" :
@@ -582,9 +591,13 @@ plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
 			set(ed, "style", "dashed");
 			set(ed, "color", critical ? PLV_CRITICAL_HEX : plv_device_colour(sd)->hex);
 			set(ed, "penwidth", critical ? "2.2" : "1.3");
+			plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes);
 			if (re != NULL)
-				setf(ed, "label", "%s %s\\n%s %s", plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes),
-				    fwd, plv_fmt_bytes(b2, sizeof b2, (double)re->bytes), back);
+				plv_fmt_bytes(b2, sizeof b2, (double)re->bytes);
+			if (re != NULL && strcmp(b1, b2) == 0)
+				setf(ed, "label", "%s each way", b1);
+			else if (re != NULL)
+				setf(ed, "label", "%s %s\\n%s %s", b1, fwd, b2, back);
 			else
 				set(ed, "label", plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes));
 			set(ed, "fontcolor", "#303030");
@@ -795,6 +808,12 @@ plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *l
 	*len = 0;
 	if (o->format == PLV_FMT_DOT)
 		return write_dot(g, data, len, cause);
+	if (agnnodes(g) > PLV_MAX_LAYOUT_NODES) {
+		*cause = pl_xasprintf("%d nodes are too many to lay out (at most %d): "
+		    "coarsen with a node budget (--max-nodes) or a level, or write DOT",
+		    agnnodes(g), PLV_MAX_LAYOUT_NODES);
+		return -1;
+	}
 	const char *engine = o->layout != NULL ? o->layout : "dot";
 	gv_err[0] = '\0';
 	agusererrf prev = agseterrf(capture_err);
@@ -816,6 +835,44 @@ plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *l
 		goto out;
 	}
 	rc = render_to(gvc, g, o->format, data, len, cause);
+	gvFreeLayout(gvc, g);
+out:
+	free(list);
+	agseterr(prevlevel);
+	agseterrf(prev);
+	return rc;
+}
+
+/* Lay out g with engine and report its drawing's width / height. */
+int
+plv_diagram_aspect(Agraph_t *g, const char *engine, double *aspect, char **cause)
+{
+	gv_err[0] = '\0';
+	agusererrf prev = agseterrf(capture_err);
+	agerrlevel_t prevlevel = agseterr(AGERR);
+	GVC_t *gvc = shared_context();
+	int rc = -1;
+	char *list = NULL;
+	if (!have_plugin(gvc, "layout", engine, &list)) {
+		*cause = pl_xasprintf("layout '%s': unknown (Graphviz here has: %s)", engine, list);
+		goto out;
+	}
+	if (gvLayout(gvc, g, engine) != 0) {
+		*cause = pl_xasprintf("layout '%s' failed: %s", engine, err_text());
+		goto out;
+	}
+	/* "plain" output starts with "graph SCALE WIDTH HEIGHT". */
+	char *out = NULL;
+	unsigned int n = 0;
+	double scale, w = 0, h = 0;
+	if (gvRenderData(gvc, g, "plain", &out, &n) == 0 && out != NULL &&
+	    sscanf(out, "graph %lf %lf %lf", &scale, &w, &h) == 3 && w > 0 && h > 0) {
+		*aspect = w / h;
+		rc = 0;
+	} else
+		*cause = pl_xasprintf("layout '%s': no size in its output", engine);
+	if (out != NULL)
+		gvFreeRenderData(out);
 	gvFreeLayout(gvc, g);
 out:
 	free(list);

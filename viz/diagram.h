@@ -35,6 +35,16 @@ Agraph_t *plv_diagram_build(const struct pl_problem *p,
 int plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data,
     size_t *len, char **cause);
 
+/* Lay g out with engine, measure its width / height, free the layout.
+ * 0, or -1 + *cause. */
+int plv_diagram_aspect(Agraph_t *g, const char *engine, double *aspect, char **cause);
+
+/* Most nodes plv_diagram_render() lays out (dot takes minutes beyond). */
+#define PLV_MAX_LAYOUT_NODES 5000
+
+/* The rank direction a build uses for o ("auto" builds LR). */
+const char *plv_rankdir(const struct plv_opts *o);
+
 /* Render an image file (e.g. the timeline's SVG) into format through
  * Graphviz's image loader: PDF or PNG.  0, or -1 + *cause. */
 int plv_image_render(const char *image_path, double width_in, double height_in,

@@ -6,6 +6,7 @@
  */
 #include "viz/export.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ plv_opts_init(struct plv_opts *o)
 	o->level = -1;
 	o->max_nodes = 200;
 	o->layout = "dot";
-	o->rankdir = "LR";
+	o->rankdir = NULL;
 	o->legend = 1;
 	o->width_in = 7.0;
 	o->dpi = 150;
@@ -109,6 +110,44 @@ timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
 	return rc;
 }
 
+/* How far an aspect ratio is from 3:2, on a log scale. */
+static double
+aspect_miss(double a)
+{
+	return fabs(log(a / 1.5));
+}
+
+/* The rank direction for o: as given, or for "auto" the one of LR and TB
+ * whose drawing is closer to 3:2 (LR unless it is far off).  Layout
+ * failures fall back to LR; the real render reports them. */
+static const char *
+choose_rankdir(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct pl_coarse *cg, const struct plv_opts *o)
+{
+	if (o->rankdir != NULL && strcmp(o->rankdir, "auto") != 0)
+		return o->rankdir;
+	const char *engine = o->layout != NULL ? o->layout : "dot";
+	if (strcmp(engine, "dot") != 0 || cg->n_nodes > PLV_MAX_LAYOUT_NODES / 4)
+		return "LR";
+	struct plv_opts oo = *o;
+	double a[2];
+	static const char *const dirs[2] = { "LR", "TB" };
+	for (int k = 0; k < 2; k++) {
+		oo.rankdir = dirs[k];
+		Agraph_t *g = plv_diagram_build(p, pl, t, cg, &oo);
+		char *cause = NULL;
+		int rc = plv_diagram_aspect(g, engine, &a[k], &cause);
+		agclose(g);
+		if (rc != 0) {
+			free(cause);
+			return "LR";
+		}
+		if (k == 0 && a[0] >= 0.6 && a[0] <= 2.5)
+			return "LR";
+	}
+	return aspect_miss(a[1]) < aspect_miss(a[0]) ? "TB" : "LR";
+}
+
 /* Render to memory. */
 int
 plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
@@ -145,8 +184,10 @@ plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
 		return rc;
 	}
 	struct pl_coarse *cg = plv_export_coarsen(p, pl, t, o);
-	Agraph_t *g = plv_diagram_build(p, pl, t, cg, o);
-	int rc = plv_diagram_render(g, o, data, len, cause);
+	struct plv_opts oo = *o;
+	oo.rankdir = choose_rankdir(p, pl, t, cg, o);
+	Agraph_t *g = plv_diagram_build(p, pl, t, cg, &oo);
+	int rc = plv_diagram_render(g, &oo, data, len, cause);
 	agclose(g);
 	pl_coarse_free(cg);
 	return rc;

@@ -38,14 +38,18 @@ struct plv_opts {
 	int max_nodes;		/* > 0: coarsen within this many nodes,
 				 * choosing levels per scope (overrides level) */
 	const char *layout;	/* Graphviz engine: "dot" (default), "sfdp", ... */
-	const char *rankdir;	/* "LR" (default), "TB", "RL", "BT" */
+	const char *rankdir;	/* "auto" (NULL, default), "LR", "TB", "RL",
+				 * "BT"; auto lays out LR and, when that is
+				 * far from a page's proportions, TB too, and
+				 * keeps the one closer to 3:2 */
 	const char *title;	/* NULL: graph, cluster and makespan */
 	int legend;		/* 1 (default): draw the legend */
 	double width_in;	/* timeline width in inches (default 7) */
 	double dpi;		/* PNG resolution (default 150) */
 };
 
-/* Defaults: SVG diagram, at most 200 nodes, dot, LR, legend. */
+/* Defaults: SVG diagram, at most 200 nodes, dot, auto rank direction,
+ * legend. */
 void plv_opts_init(struct plv_opts *o);
 
 /* Format name ("svg") and back; the format of a path by its suffix (".gv"

@@ -28,6 +28,7 @@
 #define LANE_GAP 2.0
 #define MERGE_PT 0.35		/* merge bars closer than this ... */
 #define MIN_W 1.0		/* ... while the merged bar is narrower than this */
+#define CRIT_JOIN_PT 4.0	/* critical ops of a lane closer than this: one run */
 
 /* A growing string. */
 struct out {
@@ -185,6 +186,70 @@ draw_lane(struct out *b, const struct geom *gm, struct bar *bars, int n, int lan
 		put(b, "</title></rect>\n");
 		i = j + 1;
 	}
+}
+
+/* One run of the critical path on a lane. */
+struct run {
+	int lane;
+	double s, e;	/* points */
+};
+
+/* Draw the critical path (see the caller). */
+static void
+draw_critical(struct out *b, const struct geom *gm, const struct pl_trace *t)
+{
+	struct run *runs = pl_xcalloc((size_t)t->n_critical, sizeof *runs);
+	int *last = pl_xcalloc((size_t)gm->n_lanes + 1, sizeof *last);
+	int *run_of = pl_xcalloc((size_t)t->n_critical, sizeof *run_of);
+	int nr = 0;
+	for (int l = 0; l <= gm->n_lanes; l++)
+		last[l] = -1;
+	for (int i = 0; i < t->n_critical; i++) {
+		int v = t->critical[i];
+		run_of[i] = -1;
+		if (v < 0 || v >= t->n_ops)
+			continue;
+		int d = t->ops[v].dev;
+		if (d < 0 || d >= gm->n_lanes)
+			continue;
+		double s = gm->x0 + t->ops[v].start * gm->scale;
+		double e = gm->x0 + t->ops[v].end * gm->scale;
+		int r = last[d];
+		if (r >= 0 && s - runs[r].e < CRIT_JOIN_PT) {
+			if (e > runs[r].e)
+				runs[r].e = e;
+		} else {
+			r = nr++;
+			runs[r] = (struct run){ d, s, e };
+			last[d] = r;
+		}
+		run_of[i] = r;
+	}
+	put(b, "<g stroke=\"%s\" stroke-width=\"1.3\" stroke-linecap=\"round\" fill=\"none\">\n",
+	    PLV_CRITICAL_HEX);
+	for (int r = 0; r < nr; r++) {
+		double cy = gm->lane_y[runs[r].lane] + gm->lane_h[runs[r].lane] / 2;
+		put(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", runs[r].s, cy,
+		    runs[r].e, cy);
+	}
+	int pa = -1, pb = -1;
+	for (int i = 1; i < t->n_critical; i++) {
+		int ra = run_of[i - 1], rb = run_of[i];
+		if (ra < 0 || rb < 0 || ra == rb || runs[ra].lane == runs[rb].lane)
+			continue;
+		if (runs[ra].e > runs[rb].s + 0.5 || (ra == pa && rb == pb))
+			continue;
+		double ya = gm->lane_y[runs[ra].lane] + gm->lane_h[runs[ra].lane] / 2;
+		double yb = gm->lane_y[runs[rb].lane] + gm->lane_h[runs[rb].lane] / 2;
+		put(b, "<polyline stroke-width=\"0.6\" points=\"%.2f,%.2f %.2f,%.2f\"/>\n", runs[ra].e,
+		    ya, runs[rb].s, yb);
+		pa = ra;
+		pb = rb;
+	}
+	put(b, "</g>\n");
+	free(run_of);
+	free(last);
+	free(runs);
 }
 
 /* Channel name for a label: "->" as an arrow. */
@@ -375,21 +440,13 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 	}
 	free(bars);
 
-	/* The critical path: a red line through its ops, lane to lane. */
-	if (t->n_critical > 0) {
-		put(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.1\" "
-		    "stroke-linejoin=\"round\" points=\"", PLV_CRITICAL_HEX);
-		for (int i = 0; i < t->n_critical; i++) {
-			int v = t->critical[i];
-			if (v < 0 || v >= t->n_ops)
-				continue;
-			int d = t->ops[v].dev;
-			double cy = gm.lane_y[d] + gm.lane_h[d] / 2;
-			put(&b, "%.2f,%.2f %.2f,%.2f ", gm.x0 + t->ops[v].start * gm.scale, cy,
-			    gm.x0 + t->ops[v].end * gm.scale, cy);
-		}
-		put(&b, "\"/>\n");
-	}
+	/* The critical path: a red line along its ops on each lane, with the
+	 * ops of a lane closer than CRIT_JOIN_PT joined into one run, and a connector
+	 * from lane to lane where one run ends before the next begins (a path
+	 * that alternates between two lanes faster than the eye can follow
+	 * shows as a run on each). */
+	if (t->n_critical > 0)
+		draw_critical(&b, &gm, t);
 
 	/* Axis line, tick labels, unit. */
 	put(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"black\" stroke-width=\"0.6\"/>\n",
