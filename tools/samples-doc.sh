@@ -85,6 +85,24 @@ setups: `k80x2`, `k80x4`, `k80x8` (Placeto, AWS p2.8xlarge), `k40x2`,
 is the HEFT example's three processors.  The default sample
 `samples/nmt4.json` opens on `k80x4`.
 
+## PyTorch models: tools/placelab-torch
+
+`tools/placelab-torch MODEL [--train] [--batch N] [-o FILE]` (installed as
+`placelab-torch`; needs Debian's `python3-torch` and `python3-torchvision`)
+traces a torchvision model by name, `transformer` (`torch.nn.Transformer`,
+base size, unrolled layer by layer) or `FILE.py:FACTORY` (a function
+returning a module and example inputs) with torch.fx, propagates shapes
+on a batch-1 example and writes a placelab graph: one op per leaf module
+or function call, scopes from module names (`layer1.0.conv1` becomes
+`layer1/0/conv1` in scope `layer1/0`).  `--train` adds backward and
+update ops with the same rules as `placelab gen` at op granularity;
+`--stats` prints the figures.  tests/torch-export.sh checks them against
+`gen`: ResNet-50 and Inception-V3 agree exactly on multiply-adds and
+parameters, and ResNet-50's training step on FLOPs.  Other figures at
+batch 32: MobileNet-V2 0.30 G multiply-adds per image and 3.50 M
+parameters, VGG-16 15.47 G and 138.36 M, `torch.nn.Transformer` (no
+embeddings or output projection) 44.14 M parameters.
+
 ## Benchmark models and toys
 
 EOF

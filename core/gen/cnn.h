@@ -33,8 +33,9 @@ struct fmap cnn_sepconv(struct gnet *n, int batch, const char *scope, struct fma
 /* Max or average pooling ("MaxPool" / "AvgPool"). */
 struct fmap cnn_pool(struct gnet *n, int batch, const char *scope, const char *type,
     struct fmap x, int k, int stride, int pad);
+/* Concatenation of k (at most 64) maps along channels. */
 struct fmap cnn_concat(struct gnet *n, int batch, const char *scope, const struct fmap *x, int k);
-/* Elementwise sum of k maps (AddN, or Add for two). */
+/* Elementwise sum of k (at most 64) maps (AddN, or Add for two). */
 struct fmap cnn_add(struct gnet *n, int batch, const char *scope, const struct fmap *x, int k, int relu);
 /* Global average pool, fully connected layer, softmax cross-entropy loss. */
 void cnn_head(struct gnet *n, int batch, struct fmap x, int classes);

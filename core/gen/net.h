@@ -51,7 +51,8 @@ int gnet_layer(const struct gnet *n);
 
 /* Set the scope of the nodes added next (printf-style). */
 void gnet_scope(struct gnet *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Add a node "scope/name"; n_in input refs follow as ints.  Returns its id. */
+/* Add a node "scope/name"; n_in (at most 16) input refs follow as ints.
+ * Returns its id. */
 int gnet_op(struct gnet *n, const char *name, const char *type,
     enum gnet_grad gk, double flops, int64_t params, int64_t out_elems,
     int n_in, ...);
