@@ -62,7 +62,7 @@ any default.
 | model | defaults | source |
 |---|---|---|
 | nmt | batch 128, 50 steps each side, 1024 units, 4 layers per side, 32k vocabulary, Adam | GNMT (Wu et al. 2016) and the TensorFlow NMT tutorial (max length 50, 1024 units, residual from layer 3, bidirectional bottom layer); layer counts 2/4/8 as in the hierarchical planner (Mirhoseini et al. 2018); batch and vocabulary are our choice at that scale |
-| rnnlm | batch 64, 20 steps, 2 layers of 2048 units, 40k vocabulary, SGD | 2-layer 2048-unit LSTM LM as in Mirhoseini et al. 2017; steps, batch and vocabulary our choice |
+| rnnlm | batch 64, 20 steps, 2 layers of 2048 units, 40k vocabulary, SGD | the 2-layer RNNLM benchmark of Mirhoseini et al. 2017; units, steps, batch and vocabulary our choice |
 | inception_v3 | batch 32, 299x299, momentum | Szegedy et al. 2016; layer shapes of Keras/torchvision (no auxiliary head) |
 | resnet50 | batch 32, 224x224, momentum | He et al. 2016, v1.5 (stride on the 3x3 conv, as torchvision) |
 | nasnet_a | batch 16, 331x331, N=6 cells per stack, 168 filters (NASNet-A Large) | Zoph et al. 2018; cells from TF-slim nasnet_utils.py |

@@ -56,12 +56,14 @@ parse_int(const char *s, int *out)
 	return 0;
 }
 
-/* Print the model list. */
+/* Print the model list with where each model's defaults come from. */
 static void
 list_models(void)
 {
-	for (const struct pl_gen_model *m = pl_gen_models; m->name != NULL; m++)
+	for (const struct pl_gen_model *m = pl_gen_models; m->name != NULL; m++) {
 		printf("%-13s %s%s\n", m->name, m->summary, m->family ? " [family: --seed]" : "");
+		printf("%-13s   defaults: %s\n", "", m->source);
+	}
 }
 
 /* The model a graph name comes from (longest matching prefix), or NULL. */

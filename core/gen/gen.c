@@ -18,10 +18,12 @@
 
 const struct pl_gen_model pl_gen_models[] = {
 	{ "nmt", "encoder-decoder LSTM NMT with attention, unrolled over time",
-	  "Wu et al. 2016 (GNMT) and the TensorFlow NMT tutorial: 1024 units, residual from layer 2, "
-	  "max length 50, Adam; batch 128 and 32k vocabulary as in Mirhoseini et al. 2017/2018", 1 },
+	  "GNMT (Wu et al. 2016) and the TensorFlow NMT tutorial: 1024 units, bidirectional bottom "
+	  "layer, residual from layer 3, max length 50, Adam; 2/4/8 layers as in Mirhoseini et al. 2018; "
+	  "batch 128 and 32k vocabulary our choice", 1 },
 	{ "rnnlm", "LSTM language model (2 layers)",
-	  "Mirhoseini et al. 2017 (RNNLM, 2 layers of 2048 units); batch 64, 20 steps, 40k vocabulary chosen at that scale", 0 },
+	  "the 2-layer RNNLM benchmark of Mirhoseini et al. 2017; 2048 units, batch 64, 20 steps, "
+	  "40k vocabulary our choice", 0 },
 	{ "inception_v3", "Inception-V3 (299x299)",
 	  "Szegedy et al. 2016; Keras/TF-slim layer shapes; batch 32", 0 },
 	{ "resnet50", "ResNet-50 v1.5 (224x224)",
