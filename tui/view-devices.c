@@ -153,9 +153,7 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 		}
 	}
 	/* capacity marker at the right */
-	int cap_row = (int)ceil(cap_level) - 1;
-	if (cap_row >= rows)
-		cap_row = rows - 1;
+	int cap_row = cap_level >= rows ? rows - 1 : (int)ceil(cap_level) - 1;
 	if (cap_row < 0)
 		cap_row = 0;
 	wattrset(w, oom ? screen_attr(SCR_BAD) : screen_attr(SCR_DIM));
