@@ -5,8 +5,9 @@
  * outside the simulator (the GA's own work: sampling, crossover, decoding,
  * sorting, statistics) and allocations per generation after the first.
  *
- * Usage: bench-brkga [EVALS]   (default 5000; the graphs come from the
- * generator, which is what samples/ holds).  Timings on a shared machine
+ * Usage: bench-brkga [EVALS [FILTER]]   (default 5000 evaluations; FILTER
+ * keeps the graphs whose label contains it, e.g. "layer").  The graphs come
+ * from the generator, which is what samples/ holds.  Timings on a shared machine
  * are noisy; run it twice.
  */
 #include <stdio.h>
@@ -66,6 +67,7 @@ int
 main(int argc, char **argv)
 {
 	long evals = argc > 1 ? atol(argv[1]) : 5000;
+	const char *filter = argc > 2 ? argv[2] : NULL;
 	static const struct job jobs[] = {
 		{ "nmt4 (layer)", "nmt", 4, PL_GEN_LAYER },
 		{ "inception_v3 (layer)", "inception_v3", 0, PL_GEN_LAYER },
@@ -79,6 +81,8 @@ main(int argc, char **argv)
 	    "wall_s", "evals/s", "outside", "allocs/g", "best_ms");
 	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
 		const struct job *j = &jobs[i];
+		if (filter != NULL && strstr(j->label, filter) == NULL)
+			continue;
 		struct pl_gen_opts o;
 		memset(&o, 0, sizeof o);
 		o.granularity = j->gran;
