@@ -81,12 +81,14 @@ cmd_explore(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.graph_path = argv[optind];
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return cmd_error("the explorer needs a terminal (try 'placelab info' or 'placelab --help')");
 	struct explore ex;
 	char *cause = NULL;
 	if (explore_open(&ex, &o, &cause) != 0)
 		return cmd_fail(cause);
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		explore_close(&ex);
+		return cmd_error("the explorer needs a terminal (try 'placelab info' or 'placelab --help')");
+	}
 	screen_start(NULL);
 	int rc = explore_run(&ex);
 	screen_stop();

@@ -976,10 +976,9 @@ explore_run(struct explore *ex)
 			continue;
 		}
 		if (busy) {
-			int was = ex->busy;
+			/* a slice of background work, then show what it did */
 			busy = explore_tick(ex, explore_now() + EXPLORE_SLICE_S);
-			if (busy || was)
-				need_draw = 1;
+			need_draw = 1;
 		}
 	}
 	return 0;

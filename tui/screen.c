@@ -121,10 +121,11 @@ screen_start(SCREEN *sp)
 		hooks_installed = 1;
 		atexit(on_exit_hook);
 		pl_alloc_set_fail_hook(on_alloc_fail);
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		signal(SIGHUP, on_signal);
-		signal(SIGQUIT, on_signal);
+		/* restore, then die of the signal as usual (core dumps included) */
+		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+		    SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+		for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+			signal(sigs[i], on_signal);
 	}
 	cbreak();
 	noecho();
