@@ -166,6 +166,7 @@ efficiency(const char *rel, const struct pl_cluster *c, long max_episodes)
 	    target / 1000, who, 1.05 * target / 1000);
 	samples_to_target(p, target, "", max_episodes);
 	samples_to_target(p, target, "mp=mean,pool=mean,reward=relative,entropy=0.01", max_episodes);
+	samples_to_target(p, target, "mp=mean,pool=mean,reward=relative,entropy=0.01,init=best", max_episodes);
 	pl_problem_free(p);
 	pl_graph_free(g);
 }
@@ -173,7 +174,7 @@ efficiency(const char *rel, const struct pl_cluster *c, long max_episodes)
 int
 main(int argc, char **argv)
 {
-	long max_episodes = 100;
+	long max_episodes = 60;
 	int quick = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--max-episodes") == 0 && i + 1 < argc)

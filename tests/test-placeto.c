@@ -4,7 +4,8 @@
  * placement (checked by brute force) within a bounded number of episodes
  * for a fixed seed; results do not depend on the thread count; grouping
  * respects the group budget; zero-shot runs from a saved policy, and a
- * policy for another cluster is refused; the per-step CSV log.
+ * policy for another cluster is refused; the per-step CSV log; the
+ * multi-graph trainer.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -391,6 +392,66 @@ test_history_csv(void **state)
 	fixture_free(&f);
 }
 
+/* The multi-graph trainer: round-robin episodes, learning-curve logs, a
+ * greedy run per graph, and a saved policy usable by the placer. */
+static void
+test_trainer(void **state)
+{
+	(void)state;
+	struct fixture a, b;
+	fixture_init(&a, 3, 3);
+	fixture_init(&b, 5, 3);
+	const struct pl_problem *probs[2] = { a.p, b.p };
+	struct pl_options *o = NULL;
+	char *cause = NULL;
+	assert_int_equal(pl_options_parse(pl_placeto_options,
+	    "episodes=6,workers=3,k=2,mp=mean,pool=mean,reward=relative,entropy=0.01", &o, &cause), 0);
+	struct pl_run_opts run = { .sim = { .kind = PL_SIM_NATIVE }, .seed = 4, .threads = 2 };
+	struct pl_placeto_trainer *tr = pl_placeto_trainer_new(probs, 2, o, &run, &cause);
+	assert_non_null(tr);
+	struct pl_placeto_episode_log logs[3];
+	int n, graphs[2] = { 0, 0 };
+	for (int batch = 0; batch < 2; batch++) {
+		assert_int_equal(pl_placeto_trainer_batch(tr, logs, &n, &cause), 0);
+		assert_int_equal(n, 3);
+		for (int i = 0; i < n; i++) {
+			assert_int_equal(logs[i].episode, batch * 3 + i);
+			assert_int_equal(logs[i].graph, (batch * 3 + i) % 2);
+			assert_true(logs[i].best_us <= logs[i].init_us && logs[i].best_us <= logs[i].final_us);
+			assert_true(fabs(logs[i].ret - (logs[i].init_us - logs[i].final_us) / logs[i].init_us) < 1e-9);
+			graphs[logs[i].graph]++;
+		}
+	}
+	assert_int_equal(graphs[0], 3);
+	assert_int_equal(graphs[1], 3);
+	struct pl_placeto_stats st;
+	pl_placeto_trainer_stats(tr, &st);
+	assert_int_equal(st.episodes, 6);
+	assert_int_equal(st.updates, 2);
+	for (int i = 0; i < 2; i++) {
+		double ms;
+		assert_int_equal(pl_placeto_trainer_greedy(tr, i, &ms, &cause), 0);
+		assert_true(ms >= pl_placeto_trainer_best(tr, i));
+	}
+	char dir[] = "/tmp/test-placeto-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = pl_xasprintf("%s/t.plw", dir);
+	assert_int_equal(pl_placeto_trainer_save(tr, path, "note=1", &cause), 0);
+	char *spec = pl_xasprintf("policy=%s", path);
+	struct pl_placer *pl = make(a.p, spec, 1, 4);
+	assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+	assert_int_equal(pl->n_steps, pl_placeto_n_groups(pl));
+	pl_placer_free(pl);
+	free(spec);
+	unlink(path);
+	free(path);
+	rmdir(dir);
+	pl_placeto_trainer_free(tr);
+	pl_options_free(o);
+	fixture_free(&a);
+	fixture_free(&b);
+}
+
 int
 main(void)
 {
@@ -400,6 +461,7 @@ main(void)
 		cmocka_unit_test(test_threads_deterministic),
 		cmocka_unit_test(test_grouping),
 		cmocka_unit_test(test_history_csv),
+		cmocka_unit_test(test_trainer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
