@@ -628,6 +628,7 @@ test_budgets_objectives(void **state)
 	assert_true(h[n - 1].best > 0 && isfinite(h[n - 1].best));
 	pl_placer_free(pl);
 
+	expect_create_error(&f, "pop=50,evals=20", "initial population");
 	expect_create_error(&f, "objective=speed", "objective");
 	expect_create_error(&f, "objective=mix:2", "mix:W");
 	expect_create_error(&f, "pop=1", "pop");

@@ -850,6 +850,11 @@ read_options(struct pl_placer *pl, struct brkga *b, char **cause)
 		    "'exchange-count' must not be negative");
 		return -1;
 	}
+	if (b->max_evals > 0 && b->max_evals < (long)b->P * b->p) {
+		*cause = pl_xasprintf("brkga: option 'evals': %ld is less than the "
+		    "initial population (%d x %d)", b->max_evals, b->P, b->p);
+		return -1;
+	}
 	if ((long)b->n_exchange * (b->P - 1) > b->p - b->ne) {
 		*cause = pl_xasprintf("brkga: option 'exchange-count': %d from each "
 		    "of %d other populations does not fit among the %d non-elite",
