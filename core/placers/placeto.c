@@ -1122,7 +1122,7 @@ struct priv {
 	long n_log, cap_log;
 };
 
-#define LOG_MAX 4000000L
+#define LOG_MAX 1000000L	/* rows kept for --history (64 MB) */
 
 /* Offer slot s's newest placement to the placer and log its decision. */
 static void
@@ -1286,8 +1286,13 @@ placeto_history_csv(const struct pl_placer *pl, FILE *f)
 	fprintf(f, "episode,worker,step,greedy,group,group_name,prev_device,device,p_action,entropy,before_us,after_us,reward,return\n");
 	for (long i = 0; i < P->n_log; i++) {
 		const struct log_row *r = &P->log[i];
-		fprintf(f, "%ld,%d,%d,%d,%d,\"%s\",%s,%s,%.6g,%.6g,%.6f,%.6f,%.9g,%.9g\n",
-		    r->episode, r->worker, r->t, r->greedy, r->group, e->name[r->group],
+		fprintf(f, "%ld,%d,%d,%d,%d,\"", r->episode, r->worker, r->t, r->greedy, r->group);
+		for (const char *q = e->name[r->group]; *q; q++) {
+			if (*q == '"')
+				fputc('"', f);
+			fputc(*q, f);
+		}
+		fprintf(f, "\",%s,%s,%.6g,%.6g,%.6f,%.6f,%.9g,%.9g\n",
 		    pl->prob->c->dev[r->prev].name, pl->prob->c->dev[r->action].name,
 		    (double)r->p_action, (double)r->entropy, r->before_us, r->after_us,
 		    r->reward, r->ret);
