@@ -452,6 +452,32 @@ test_beta_file(void **state)
 	unlink(good);
 	free(good);
 
+	/* per node, as REGAL's policy sets them: op 1 (unconstrained) leans
+	 * to /gpu:1 (device 2) and to a low priority */
+	pl = new_brkga(&f, "pop=50,evals=0", 1, 8);
+	double na[4] = { 1, 1, 60, 1 }, nb[4] = { 60, 60, 1, 60 };
+	char *err = NULL;
+	assert_int_equal(pl_brkga_set_node_beta(pl, 1, na, nb, 1, 50, &err), 0);
+	assert_int_equal(pl_brkga_set_node_beta(pl, 1, na, nb, -1, 2, &err), -1);
+	free(err);
+	assert_int_equal(pl_brkga_set_node_beta(pl, 999, NULL, NULL, 1, 1, &err), -1);
+	free(err);
+	assert_int_equal(pl_placer_step(pl), PL_STEP_MORE);
+	struct pl_placement *out = pl_placement_new(f.g->n_ops, f.c->n_dev);
+	int on2 = 0, on2_other = 0;
+	double prio1 = 0;
+	for (int r = 0; r < 50; r++) {
+		pl_brkga_decode(pl, pl_brkga_chromosome(pl, 0, r, NULL, NULL), out);
+		on2 += out->dev[1] == 2;
+		on2_other += out->dev[2] == 2;
+		prio1 += out->prio[1];
+	}
+	assert_true(on2 >= 48);
+	assert_true(on2_other < 30);
+	assert_true(prio1 / 50 < 0.06);
+	pl_placement_free(out);
+	pl_placer_free(pl);
+
 	const char *bad[][2] = {
 		{ "nonsense\n", "line 1" },
 		{ "placelab-beta/1\naffinity nosuchop * 1 1\n", "line 2: unknown op" },

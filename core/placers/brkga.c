@@ -985,6 +985,63 @@ pl_brkga_set_beta(struct pl_placer *pl, const double *alpha, const double *beta,
 	return 0;
 }
 
+/* Make the per-gene arrays exist (uniform). */
+static void
+ensure_beta(struct brkga *b)
+{
+	if (b->alpha != NULL)
+		return;
+	b->alpha = pl_xmalloc(sizeof *b->alpha * (size_t)b->G);
+	b->beta = pl_xmalloc(sizeof *b->beta * (size_t)b->G);
+	for (long i = 0; i < b->G; i++)
+		b->alpha[i] = b->beta[i] = 1;
+}
+
+/* Whether a and b are valid Beta parameters. */
+static int
+beta_ok(double a, double c)
+{
+	return isfinite(a) && a > 0 && isfinite(c) && c > 0;
+}
+
+/* Set one node's affinity and priority distributions. */
+int
+pl_brkga_set_node_beta(struct pl_placer *pl, int op, const double *alpha,
+    const double *beta, double prio_alpha, double prio_beta, char **cause)
+{
+	struct brkga *b = pl->priv;
+	int nd = b->lay.n_dev;
+	if (op < 0 || op >= b->lay.n_ops) {
+		*cause = pl_xasprintf("brkga: op %d is not in [0, %d)", op, b->lay.n_ops);
+		return -1;
+	}
+	for (int d = 0; alpha != NULL && beta != NULL && d < nd; d++)
+		if (!beta_ok(alpha[d], beta[d])) {
+			*cause = pl_xasprintf("brkga: op %d, device %d: Beta(%g, %g) "
+			    "needs finite parameters > 0", op, d, alpha[d], beta[d]);
+			return -1;
+		}
+	int set_prio = prio_alpha > 0 || prio_beta > 0;
+	if (set_prio && !beta_ok(prio_alpha, prio_beta)) {
+		*cause = pl_xasprintf("brkga: op %d: priority Beta(%g, %g) needs "
+		    "finite parameters > 0", op, prio_alpha, prio_beta);
+		return -1;
+	}
+	ensure_beta(b);
+	if (alpha != NULL && beta != NULL) {
+		long base = b->lay.aff_off + (long)pl->prob->g->ops[op].group * nd;
+		for (int d = 0; d < nd; d++) {
+			b->alpha[base + d] = alpha[d];
+			b->beta[base + d] = beta[d];
+		}
+	}
+	if (set_prio) {
+		b->alpha[b->lay.prio_off + op] = prio_alpha;
+		b->beta[b->lay.prio_off + op] = prio_beta;
+	}
+	return 0;
+}
+
 /* Parse a positive finite number token. */
 static int
 parse_param(const char *s, double *out)

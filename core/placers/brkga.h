@@ -84,6 +84,15 @@ const float *pl_brkga_chromosome(const struct pl_placer *pl, int k, int r,
 int pl_brkga_set_beta(struct pl_placer *pl, const double *alpha,
     const double *beta, long n, char **cause);
 
+/*
+ * The same for one node, the way REGAL's policy emits them: Beta(alpha[d],
+ * beta[d]) for the affinity genes of the op's group (n_dev of them; NULL
+ * leaves them) and Beta(prio_alpha, prio_beta) for its priority gene (<= 0
+ * leaves it).  Genes not set stay uniform.  0, or -1 + *cause.
+ */
+int pl_brkga_set_node_beta(struct pl_placer *pl, int op, const double *alpha,
+    const double *beta, double prio_alpha, double prio_beta, char **cause);
+
 /* Read distributions from a file in the format of docs/BRKGA.md
  * ("placelab-beta/1") and set them.  0, or -1 + *cause naming file:line. */
 int pl_brkga_load_beta(struct pl_placer *pl, const char *path, char **cause);
