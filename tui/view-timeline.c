@@ -202,7 +202,9 @@ draw_plot_row(struct tl_view *t, WINDOW *w, int y, int x, int width, int ri)
 			int id = r->items[k];
 			int is_sel = r->dev >= 0 ? id == ex->sel_op : id == t->sel_xfer;
 			int is_crit = r->dev >= 0 && tr->critical_mask != NULL && tr->critical_mask[id];
-			start_here |= item_start(t, r, k) >= cs;
+			/* a block's first cell is marked when the block is wide
+			 * enough to be told apart from its neighbours */
+			start_here |= item_start(t, r, k) >= cs && item_end(t, r, k) > ce + dt;
 			if (pick < 0 || is_sel || (is_crit && !sel)) {
 				pick = k;
 				sel |= is_sel;
