@@ -285,11 +285,14 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 {
 	const double gib = 1024.0 * 1024 * 1024;
 	snprintf(cells[0], PL_COMPARE_CELL, "%s", r->title);
+	if (isnan(r->search_s) || r->search_s < 0.0005)
+		snprintf(cells[8], PL_COMPARE_CELL, "<0.001");
+	else
+		snprintf(cells[8], PL_COMPARE_CELL, "%.3f", r->search_s);
+	snprintf(cells[9], PL_COMPARE_CELL, "%ld", r->evals);
 	if (!r->has_result) {
-		for (int i = 1; i < N_COLS; i++)
+		for (int i = 1; i < 8; i++)
 			snprintf(cells[i], PL_COMPARE_CELL, "n/a");
-		snprintf(cells[8], PL_COMPARE_CELL, "%.3f", isnan(r->search_s) ? 0 : r->search_s);
-		snprintf(cells[9], PL_COMPARE_CELL, "%ld", r->evals);
 		return;
 	}
 	snprintf(cells[1], PL_COMPARE_CELL, "%.3f", r->makespan_us / 1000);
@@ -299,11 +302,6 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 	snprintf(cells[5], PL_COMPARE_CELL, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
 	snprintf(cells[6], PL_COMPARE_CELL, "%s", r->oom ? "OOM" : "no");
 	snprintf(cells[7], PL_COMPARE_CELL, "%.1f", (double)r->bytes_moved / 1e6);
-	if (r->search_s < 0.0005)
-		snprintf(cells[8], PL_COMPARE_CELL, "<0.001");
-	else
-		snprintf(cells[8], PL_COMPARE_CELL, "%.3f", r->search_s);
-	snprintf(cells[9], PL_COMPARE_CELL, "%ld", r->evals);
 }
 
 /* One line naming what was compared. */
@@ -391,6 +389,18 @@ write_md(const struct pl_compare *cmp, FILE *f)
 		}
 		fputc('\n', f);
 	}
+	int notes = 0;
+	for (int i = 0; i < cmp->n_rows; i++) {
+		const struct pl_compare_row *r = &cmp->rows[i];
+		if (r->has_result && !r->oom)
+			continue;
+		fputs(notes++ ? "" : "\n", f);
+		fputs("- ", f);
+		md_cell(f, r->title);
+		fputs(": ", f);
+		md_cell(f, r->status);
+		fputc('\n', f);
+	}
 }
 
 /* LaTeX: escape the special characters. */
@@ -446,6 +456,9 @@ write_tex(const struct pl_compare *cmp, FILE *f)
 		}
 	}
 	fputs("\\bottomrule\n\\end{tabular}\n", f);
+	for (int i = 0; i < cmp->n_rows; i++)
+		if (!cmp->rows[i].has_result || cmp->rows[i].oom)
+			fprintf(f, "%% %s: %s\n", cmp->rows[i].method, cmp->rows[i].status);
 }
 
 /* CSV: quote fields holding commas, quotes or newlines. */
