@@ -11,22 +11,13 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "graph.h"
 #include "io.h"
 #include "rng.h"
+#include "clock.h"
 #include "xmalloc.h"
-
-/* Monotonic seconds. */
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Write a random DAG of n ops and about m edges. */
 static void
@@ -75,10 +66,10 @@ load_only(const char *path)
 {
 	struct rusage ru0, ru1;
 	getrusage(RUSAGE_SELF, &ru0);
-	double t0 = now_s();
+	double t0 = pl_now_s();
 	char *cause = NULL;
 	struct pl_graph *g = pl_graph_load_json(path, &cause);
-	double t1 = now_s();
+	double t1 = pl_now_s();
 	if (g == NULL) {
 		fprintf(stderr, "bench-load: %s\n", cause);
 		return 1;

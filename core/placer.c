@@ -9,18 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "xmalloc.h"
-
-/* Monotonic seconds. */
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* A registered class by name. */
 const struct pl_placer_class *
@@ -87,9 +78,9 @@ pl_placer_step(struct pl_placer *pl)
 {
 	if (pl->done)
 		return PL_STEP_DONE;
-	double t0 = now_s();
+	double t0 = pl_now_s();
 	enum pl_step_status st = pl->cls->step(pl);
-	pl->search_s += now_s() - t0;
+	pl->search_s += pl_now_s() - t0;
 	pl->n_steps++;
 	if (st != PL_STEP_MORE)
 		pl->done = 1;
@@ -115,11 +106,11 @@ enum pl_step_status
 pl_placer_run(struct pl_placer *pl, int max_steps, double max_seconds)
 {
 	enum pl_step_status st = pl->done ? PL_STEP_DONE : PL_STEP_MORE;
-	double t0 = now_s();
+	double t0 = pl_now_s();
 	for (int i = 0; st == PL_STEP_MORE; i++) {
 		if (max_steps > 0 && i >= max_steps)
 			break;
-		if (max_seconds > 0 && now_s() - t0 >= max_seconds)
+		if (max_seconds > 0 && pl_now_s() - t0 >= max_seconds)
 			break;
 		st = pl_placer_step(pl);
 	}
