@@ -52,7 +52,21 @@ pl_mem_model_parse(const char *s)
 		return PL_MEM_NATIVE;
 	if (strcmp(s, "placeto") == 0)
 		return PL_MEM_PLACETO;
+	if (strcmp(s, "none") == 0)
+		return PL_MEM_NONE;
 	return -1;
+}
+
+/* Name of a memory model. */
+const char *
+pl_mem_model_name(enum pl_mem_model m)
+{
+	switch (m) {
+	case PL_MEM_NATIVE: return "native";
+	case PL_MEM_PLACETO: return "placeto";
+	case PL_MEM_NONE: return "none";
+	}
+	return "?";
 }
 
 /* ---- workspace ---------------------------------------------------------- */
@@ -350,6 +364,8 @@ pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
 	if (mem == PL_MEM_NATIVE)
 		for (int v = 0; v < ws->n; v++)
 			ws->live[ws->dev[v]] += ws->g->ops[v].param_bytes;
+	if (mem != PL_MEM_NATIVE)
+		return;		/* Placeto: pl_sim_mem_placeto() after the run */
 	for (int d = 0; d < ws->n_dev; d++) {
 		r->peak_bytes[d] = ws->live[d];
 		if (ws->tr != NULL)
@@ -393,6 +409,65 @@ pl_sim_mem_end(struct pl_sim_ws *ws, struct pl_sim_result *r)
 	(void)r;
 	if (ws->tr != NULL)
 		apply_frees(ws, 0, 1);
+	ws->n_fr = 0;
+}
+
+/*
+ * Placeto's model: op u's outputs count on its device from its start until
+ * F(u) = the latest end of u and its consumers, additions before removals
+ * at equal times.  Ops of one device start in execution order, so one
+ * sweep per device with a heap of pending frees gives the running peak.
+ */
+void
+pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
+    const int *count)
+{
+	const struct pl_graph *g = ws->g;
+	const double *end = ws->end, *start = ws->start;
+	double *F = ws->maxend;
+	for (int v = 0; v < ws->n; v++)
+		F[v] = end[v];
+	for (int w = 0; w < ws->n; w++)
+		for (int i = ws->par_off[w]; i < ws->par_off[w + 1]; i++)
+			if (end[w] > F[ws->par[i]])
+				F[ws->par[i]] = end[w];
+	for (int d = 0; d < ws->n_dev; d++) {
+		const int *ops = ws->qitem + ws->q_off[d];
+		int64_t live = 0, peak = 0;
+		ws->n_fr = 0;
+		ws->live[d] = 0;
+		if (ws->tr != NULL)
+			rec_mem(ws, d, 0);
+		for (int i = 0; i < count[d]; i++) {
+			int v = ops[i];
+			double s = start[v];
+			while (ws->n_fr > 0 && ws->fr[0].t < s) {
+				struct pl_hent f = pl_heap_pop(ws->fr, &ws->n_fr);
+				live -= (int64_t)f.k;
+				if (ws->tr != NULL) {
+					ws->live[d] = live;
+					rec_mem(ws, d, f.t);
+				}
+			}
+			int64_t b = g->ops[v].out_bytes;
+			if (b <= 0)
+				continue;
+			live += b;
+			if (live > peak)
+				peak = live;
+			pl_heap_push(ws->fr, &ws->n_fr, pl_hent_make(F[v], (uint64_t)b));
+			if (ws->tr != NULL) {
+				ws->live[d] = live;
+				rec_mem(ws, d, s);
+			}
+		}
+		while (ws->tr != NULL && ws->n_fr > 0) {
+			struct pl_hent f = pl_heap_pop(ws->fr, &ws->n_fr);
+			ws->live[d] = live -= (int64_t)f.k;
+			rec_mem(ws, d, f.t);
+		}
+		r->peak_bytes[d] = peak;
+	}
 	ws->n_fr = 0;
 }
 

@@ -22,6 +22,13 @@ struct pl_hent {
 	uint64_t k;
 };
 
+/* An entry for time t and key k. */
+static inline struct pl_hent
+pl_hent_make(double t, uint64_t k)
+{
+	return (struct pl_hent){ .t = t, .k = k };
+}
+
 /* Whether a sorts before b. */
 static inline int
 pl_hent_less(const struct pl_hent *a, const struct pl_hent *b)
@@ -148,9 +155,15 @@ pl_sim_mem_free(struct pl_sim_ws *ws, double t, int d, int64_t bytes)
 	if (bytes <= 0)
 		return;
 	pl_heap_push(ws->fr, &ws->n_fr,
-	    (struct pl_hent){ t, ((uint64_t)d << 56) | (uint64_t)bytes });
+	    pl_hent_make(t, ((uint64_t)d << 56) | (uint64_t)bytes));
 }
 void pl_sim_mem_end(struct pl_sim_ws *ws, struct pl_sim_result *r);
+/*
+ * Placeto's peak-memory model, after a run: device d executed the ops
+ * qitem[q_off[d] .. q_off[d] + count[d]) in that order.
+ */
+void pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
+    const int *count);
 
 /* Recording a transfer (trace only). */
 void pl_sim_rec_xfer(struct pl_sim_ws *ws, const struct pl_trace_xfer *x);

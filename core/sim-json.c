@@ -98,7 +98,7 @@ pl_sim_result_to_json(const struct pl_problem *p, const struct pl_placement *pl,
 	cJSON_AddStringToObject(root, "graph", p->g->name != NULL ? p->g->name : "");
 	cJSON_AddStringToObject(root, "cluster", c->name != NULL ? c->name : "");
 	cJSON_AddStringToObject(root, "sim", pl_sim_kind_name(o->kind));
-	cJSON_AddStringToObject(root, "mem", o->mem == PL_MEM_PLACETO ? "placeto" : "native");
+	cJSON_AddStringToObject(root, "mem", pl_mem_model_name(o->mem));
 	cJSON_AddNumberToObject(root, "makespan_us", r->makespan_us);
 	if (b != NULL) {
 		cJSON *bo = cJSON_AddObjectToObject(root, "bounds");

@@ -27,7 +27,7 @@ mark(struct pl_sim_ws *ws, int *ndirty, int q)
 static inline void
 qpush(struct pl_sim_ws *ws, int q, double k1, uint64_t k2)
 {
-	pl_heap_push(ws->qmem + ws->q_off[q], &ws->q_n[q], (struct pl_hent){ k1, k2 });
+	pl_heap_push(ws->qmem + ws->q_off[q], &ws->q_n[q], pl_hent_make(k1, k2));
 }
 
 /* Op w has all its inputs at time t, the last from op `by`. */
@@ -69,13 +69,8 @@ mem_op(struct pl_sim_ws *ws, struct pl_sim_result *r, enum pl_mem_model mem,
     int v, int d, double s, double e)
 {
 	const struct pl_op *o = &ws->g->ops[v];
-	if (mem == PL_MEM_PLACETO) {
-		pl_sim_mem_alloc(ws, r, s, d, o->out_bytes);
-		dec_out(ws, v, e);
-		for (int i = ws->par_off[v]; i < ws->par_off[v + 1]; i++)
-			dec_out(ws, ws->par[i], e);
-		return;
-	}
+	if (mem != PL_MEM_NATIVE)
+		return;		/* Placeto: pl_sim_mem_placeto() after the run */
 	pl_sim_mem_alloc(ws, r, s, d, o->out_bytes + o->temp_bytes);
 	pl_sim_mem_free(ws, e, d, o->temp_bytes);
 	dec_out(ws, v, e);
@@ -99,7 +94,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	int n = ws->n, D = ws->n_dev;
 	int shared = c->shared_bus;
 	int nq = D + (shared ? 1 : D * D);
-	int last[PL_MAX_DEVICES];
+	int last[PL_MAX_DEVICES], exec[PL_MAX_DEVICES];
 
 	/* Setup: devices, pending inputs, holders of outputs, queue sizes. */
 	for (int q = 0; q <= nq; q++)
@@ -109,7 +104,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->dev[v] = d;
 		ws->cnt[d]++;
 		ws->pending[v] = ws->in_t_off[v + 1] - ws->in_t_off[v];
-		ws->ref[v] = 1 + (mem == PL_MEM_PLACETO ? ws->ch_off[v + 1] - ws->ch_off[v] : 0);
+		ws->ref[v] = 1;
 		ws->maxend[v] = 0;
 		ws->pred[v] = -1;
 		ws->prev_on_dev[v] = -1;
@@ -137,8 +132,10 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->q_n[q] = 0;
 		ws->q_busy[q] = 0;
 	}
-	for (int d = 0; d < D; d++)
+	for (int d = 0; d < D; d++) {
 		last[d] = -1;
+		exec[d] = 0;
+	}
 	ws->n_x = 0;
 	ws->n_ev = 0;
 	pl_sim_mem_begin(ws, r, mem, mem == PL_MEM_PLACETO);
@@ -165,15 +162,16 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				ws->end[v] = e;
 				ws->prev_on_dev[v] = last[q];
 				last[q] = v;
+				ws->qitem[ws->q_off[q] + exec[q]++] = v;
 				r->busy_us[q] += cost;
-				pl_heap_push(ws->ev, &ws->n_ev, (struct pl_hent){ e, (uint64_t)v });
+				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(e, (uint64_t)v));
 				mem_op(ws, r, mem, v, q, t, e);
 			} else {
 				int x = (int)it.k;
 				int src = ws->x_src[x], dst = ws->x_b[x];
 				int64_t bytes = ws->cbytes[x];
 				double e = t + pl_cost_xfer_us(c, src, dst, bytes);
-				pl_heap_push(ws->ev, &ws->n_ev, (struct pl_hent){ e, (uint64_t)(n + x) });
+				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(e, (uint64_t)(n + x)));
 				r->bytes_moved += bytes;
 				r->bytes_out[src] += bytes;
 				r->bytes_in[dst] += bytes;
@@ -249,6 +247,8 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		}
 	}
 	pl_sim_mem_end(ws, r);
+	if (mem == PL_MEM_PLACETO)
+		pl_sim_mem_placeto(ws, r, exec);
 	double ms = 0;
 	for (int v = 0; v < n; v++)
 		if (ws->end[v] > ms)

@@ -21,28 +21,33 @@
 #define RANK_MASK (((uint64_t)1 << 24) - 1)
 
 /*
- * Offer item `it` to waiting list q (devices 0..D-1, buses D..2D-1), ready
- * at r.  The lists are keyed (ready, seq) in the reference; with the
- * non-negative times that validation guarantees, offers to one list come
- * with non-decreasing ready times (spec section 2), so a plain FIFO in
- * offer order is the same order and the sequence number is implicit.
+ * Offer transfer x, ready at r, to the bus of device d.  The lists are
+ * keyed (ready, seq) in the reference; with the non-negative times that
+ * validation guarantees, offers to one list come with non-decreasing ready
+ * times (spec section 2), so a plain FIFO in offer order is the same order.
+ * Like devices (offer_dev()), a bus has an event queued only when a
+ * transfer waits, at max(ready, bus free): the reference's idle "bus free"
+ * pops and its re-pushes while the data does not exist yet change nothing
+ * but run_time, which the caller accounts for when a transfer starts.
  */
 static inline void
-offer(struct pl_sim_ws *ws, int q, int it, double r, uint64_t key)
+offer_bus(struct pl_sim_ws *ws, int d, int x, double r, const double *bus_free)
 {
-	ws->qitem[ws->q_off[q] + ws->q_n[q]++] = it;
+	int q = ws->n_dev + d;
+	ws->qitem[ws->q_off[q] + ws->q_n[q]++] = x;
 	if (!ws->q_busy[q]) {
 		ws->q_busy[q] = 1;
-		pl_heap_push(ws->ev, &ws->n_ev, (struct pl_hent){ r, key });
+		pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(
+		    r > bus_free[d] ? r : bus_free[d], K_BUS | (uint64_t)ws->dev_rank[d]));
 	}
 }
 
-/* The event that delivers parent u to child w at t. */
+/* The event that delivers parent u's data to child w at t. */
 static inline void
-push_remove(struct pl_sim_ws *ws, int u, int w, double t)
+deliver(struct pl_sim_ws *ws, int u, int w, double t)
 {
-	pl_heap_push(ws->ev, &ws->n_ev, (struct pl_hent){ t, K_REMOVE |
-	    ((uint64_t)ws->op_rank[u] << 24) | (uint64_t)ws->op_rank[w] });
+	pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(t, K_REMOVE |
+	    ((uint64_t)ws->op_rank[u] << 24) | (uint64_t)ws->op_rank[w]));
 }
 
 /* One more holder of u's outputs is done at e. */
@@ -71,13 +76,8 @@ mem_op(struct pl_sim_ws *ws, struct pl_sim_result *r, enum pl_mem_model mem,
     int v, int d, double s, double e)
 {
 	const struct pl_op *o = &ws->g->ops[v];
-	if (mem == PL_MEM_PLACETO) {
-		pl_sim_mem_alloc(ws, r, s, d, o->out_bytes);
-		dec_out(ws, v, e);
-		for (int i = ws->par_off[v]; i < ws->par_off[v + 1]; i++)
-			dec_out(ws, ws->par[i], e);
-		return;
-	}
+	if (mem != PL_MEM_NATIVE)
+		return;		/* Placeto: pl_sim_mem_placeto() after the run */
 	pl_sim_mem_alloc(ws, r, s, d, o->out_bytes + o->temp_bytes);
 	pl_sim_mem_free(ws, e, d, o->temp_bytes);
 	dec_out(ws, v, e);
@@ -87,6 +87,25 @@ mem_op(struct pl_sim_ws *ws, struct pl_sim_result *r, enum pl_mem_model mem,
 			dec_out(ws, u, e);
 		else
 			dec_copy(ws, ws->xfer_of[ws->par_ce[i]], e);
+	}
+}
+
+/*
+ * Offer node v to device d at time r.  The reference keeps one "device is
+ * free again" event per op; here a device's event is queued only when
+ * something waits for it, at max(r, free_at): the same event the reference
+ * would pop next for that device (an idle device is woken at r, a busy one
+ * at its free time).  The popped free times that nothing waited for only
+ * count in run_time, which the caller adds when the op starts.
+ */
+static inline void
+offer_dev(struct pl_sim_ws *ws, int d, int v, double r, const double *free_at)
+{
+	ws->qitem[ws->q_off[d] + ws->q_n[d]++] = v;
+	if (!ws->q_busy[d]) {
+		ws->q_busy[d] = 1;
+		pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(
+		    r > free_at[d] ? r : free_at[d], K_DEV | (uint64_t)ws->dev_rank[d]));
 	}
 }
 
@@ -113,6 +132,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	const double speed = c->placeto.transfer_speed;
 	int n = ws->n, D = ws->n_dev, nq = 2 * D;
 	int last[PL_MAX_DEVICES];
+	double free_at[PL_MAX_DEVICES], bus_free[PL_MAX_DEVICES];
 
 	/* Setup: devices, pending parents, holders of outputs, queue sizes. */
 	for (int q = 0; q < nq; q++)
@@ -122,7 +142,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->dev[v] = d;
 		ws->cnt[d]++;
 		ws->pending[v] = ws->par_off[v + 1] - ws->par_off[v];
-		ws->ref[v] = 1 + (mem == PL_MEM_PLACETO ? ws->ch_off[v + 1] - ws->ch_off[v] : 0);
+		ws->ref[v] = 1;
 		ws->maxend[v] = 0;
 		ws->pred[v] = -1;
 		ws->prev_on_dev[v] = -1;
@@ -152,8 +172,11 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->q_n[q] = 0;
 		ws->q_busy[q] = 0;
 	}
-	for (int d = 0; d < D; d++)
+	for (int d = 0; d < D; d++) {
 		last[d] = -1;
+		free_at[d] = 0;
+		bus_free[d] = 0;
+	}
 	ws->n_x = 0;
 	ws->n_ev = 0;
 	pl_sim_mem_begin(ws, r, mem, mem == PL_MEM_PLACETO);
@@ -164,9 +187,8 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->cnt[q] = 0;		/* head of each FIFO */
 	for (int v = 0; v < n; v++)
 		if (ws->pending[v] == 0) {
-			int d = ws->dev[v];
 			ws->ready[v] = c->placeto.init_offset;
-			offer(ws, d, v, c->placeto.init_offset, K_DEV | (uint64_t)ws->dev_rank[d]);
+			offer_dev(ws, ws->dev[v], v, c->placeto.init_offset, free_at);
 		}
 
 	double run_time = 0;
@@ -179,35 +201,40 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		uint64_t kind = e.k & ((uint64_t)3 << 62);
 		if (kind == K_REMOVE) {
 			int w = ws->rank_op[e.k & RANK_MASK];
-			if (--ws->pending[w] == 0) {
-				int d = ws->dev[w];
-				ws->ready[w] = t;
-				ws->pred[w] = ws->rank_op[(e.k >> 24) & RANK_MASK];
-				offer(ws, d, w, t, K_DEV | (uint64_t)ws->dev_rank[d]);
-			}
+			if (--ws->pending[w] != 0)
+				continue;
+			ws->ready[w] = t;
+			ws->pred[w] = ws->rank_op[(e.k >> 24) & RANK_MASK];
+			offer_dev(ws, ws->dev[w], w, t, free_at);
 		} else if (kind == K_DEV) {
 			int d = ws->rank_dev[e.k & RANK_MASK];
-			if (ws->cnt[d] == ws->q_n[d]) {
-				ws->q_busy[d] = 0;
+			ws->q_busy[d] = 0;
+			if (ws->cnt[d] == ws->q_n[d])
 				continue;
-			}
 			int v = ws->qitem[ws->q_off[d] + ws->cnt[d]++];
 			double cost = tt[(size_t)v * D + d];
 			double end = t + cost;
+			double free = cost == 0 ? end : end + delta1;
 			ws->start[v] = t;
 			ws->end[v] = end;
 			ws->prev_on_dev[v] = last[d];
 			last[d] = v;
 			done++;
 			r->busy_us[d] += cost;
-			pl_heap_push(ws->ev, &ws->n_ev, (struct pl_hent){
-			    cost == 0 ? end : end + delta1, K_DEV | (uint64_t)ws->dev_rank[d] });
+			free_at[d] = free;
+			if (free > run_time)
+				run_time = free;
+			if (ws->cnt[d] != ws->q_n[d]) {
+				ws->q_busy[d] = 1;
+				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(
+				    free, K_DEV | (uint64_t)ws->dev_rank[d]));
+			}
 			mem_op(ws, r, mem, v, d, t, end);
 			int base = ws->ch_off[v];
 			for (int k = base; k < ws->ch_off[v + 1]; k++) {
 				int w = ws->ch[k];
 				if (ws->dev[w] == d) {
-					push_remove(ws, v, w, end);
+					deliver(ws, v, w, end);
 					continue;
 				}
 				int s = base + ws->ch_slot[k];
@@ -218,27 +245,27 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				ws->x_a[x] = v;
 				ws->x_b[x] = ws->ch_slot[k];
 				ws->x_src[x] = k;	/* first receiver entry */
-				offer(ws, D + d, x, end, K_BUS | (uint64_t)ws->dev_rank[d]);
+				offer_bus(ws, d, x, end, bus_free);
 			}
 		} else {
+			/* a transfer is waiting and its data exists (offer_bus()) */
 			int d = ws->rank_dev[e.k & RANK_MASK];
 			int q = D + d;
-			if (ws->cnt[q] == ws->q_n[q]) {
-				ws->q_busy[q] = 0;
-				continue;
-			}
-			int x = ws->qitem[ws->q_off[q] + ws->cnt[q]];
+			int x = ws->qitem[ws->q_off[q] + ws->cnt[q]++];
 			int u = ws->x_a[x], slot = ws->x_b[x], k0 = ws->x_src[x];
-			if (ws->end[u] > t) {
-				/* the data does not exist yet: idle until it does */
-				pl_heap_push(ws->ev, &ws->n_ev,
-				    (struct pl_hent){ ws->end[u], K_BUS | (uint64_t)ws->dev_rank[d] });
-				continue;
-			}
-			ws->cnt[q]++;
 			int64_t bytes = ws->ch_bytes[k0];
 			double delay = (double)bytes / speed;
 			double arrive = t + delay;
+			double bfree = arrive + delta2;
+			bus_free[d] = bfree;
+			if (bfree > run_time)
+				run_time = bfree;
+			if (ws->cnt[q] != ws->q_n[q]) {
+				double rn = ws->end[ws->x_a[ws->qitem[ws->q_off[q] + ws->cnt[q]]]];
+				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(
+				    rn > bfree ? rn : bfree, K_BUS | (uint64_t)ws->dev_rank[d]));
+			} else
+				ws->q_busy[q] = 0;
 			uint64_t seen = 0;
 			int own[PL_MAX_DEVICES];
 			if (mem == PL_MEM_NATIVE)
@@ -247,7 +274,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				int w = ws->ch[k], dw = ws->dev[w];
 				if (ws->ch_slot[k] != slot || dw == d)
 					continue;
-				push_remove(ws, u, w, arrive);
+				deliver(ws, u, w, arrive);
 				if (!((seen >> dw) & 1)) {
 					seen |= (uint64_t)1 << dw;
 					own[dw] = k;
@@ -266,8 +293,6 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 					ws->cref[own[dw]]++;
 				}
 			}
-			pl_heap_push(ws->ev, &ws->n_ev,
-			    (struct pl_hent){ arrive + delta2, K_BUS | (uint64_t)ws->dev_rank[d] });
 			r->bytes_moved += bytes;
 			r->bytes_out[d] += bytes;
 			r->n_transfers++;
@@ -275,10 +300,12 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
 				    .tensor = ws->ch_tensor[k0], .src_dev = d, .dst_dev = -1,
 				    .channel = d, .start = t, .end = arrive,
-				    .busy_until = arrive + delta2, .bytes = bytes });
+				    .busy_until = bfree, .bytes = bytes });
 		}
 	}
 	pl_sim_mem_end(ws, r);
+	if (mem == PL_MEM_PLACETO)
+		pl_sim_mem_placeto(ws, r, ws->cnt);
 	r->makespan_us = run_time;
 	return done == n ? 0 : -1;
 }

@@ -35,16 +35,20 @@ enum pl_sim_kind {
 	PL_SIM_KINDS(PL_X)
 #undef PL_X
 };
-enum pl_mem_model { PL_MEM_NATIVE = 0, PL_MEM_PLACETO = 1 };
+/* PL_MEM_NONE skips memory accounting (peaks 0, never OOM): for search
+ * loops that do not look at memory. */
+enum pl_mem_model { PL_MEM_NATIVE = 0, PL_MEM_PLACETO = 1, PL_MEM_NONE = 2 };
 
 struct pl_sim_opts {
 	enum pl_sim_kind kind;
 	enum pl_mem_model mem;
 };
-/* "native" / "placeto" -> kind; -1 if unknown.  Likewise for memory. */
+/* "native" / "placeto" -> kind; -1 if unknown.  Likewise for memory
+ * ("native", "placeto", "none"). */
 int pl_sim_kind_parse(const char *s);
 const char *pl_sim_kind_name(enum pl_sim_kind k);
 int pl_mem_model_parse(const char *s);
+const char *pl_mem_model_name(enum pl_mem_model m);
 
 struct pl_sim_result {
 	double makespan_us;

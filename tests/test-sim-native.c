@@ -264,6 +264,12 @@ test_memory(void **state)
 	assert_int_equal(tr->res.peak_bytes[0], 70);
 	assert_int_equal(tr->res.peak_bytes[1], 0);
 	pl_trace_free(tr);
+	/* no accounting */
+	struct pl_sim_opts no = { PL_SIM_NATIVE, PL_MEM_NONE };
+	tr = trace(f.p, pl, &no);
+	assert_int_equal(tr->res.peak_max, 0);
+	assert_true(tr->ops[c].start == 60);
+	pl_trace_free(tr);
 	/* out of memory */
 	f.c->dev[0].mem_bytes = 170;
 	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
@@ -396,6 +402,8 @@ test_names(void **state)
 	assert_string_equal(pl_sim_kind_name(PL_SIM_PLACETO), "placeto");
 	assert_int_equal(pl_mem_model_parse("placeto"), PL_MEM_PLACETO);
 	assert_int_equal(pl_mem_model_parse("native"), PL_MEM_NATIVE);
+	assert_int_equal(pl_mem_model_parse("none"), PL_MEM_NONE);
+	assert_string_equal(pl_mem_model_name(PL_MEM_NONE), "none");
 	assert_int_equal(pl_mem_model_parse(""), -1);
 }
 

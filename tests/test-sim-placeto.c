@@ -393,9 +393,9 @@ test_random_vs_reference(void **state)
 	(void)state;
 	struct pl_rng r;
 	pl_rng_seed(&r, 12345);
-	for (int cs = 0; cs < 120; cs++) {
+	for (int cs = 0; cs < 300; cs++) {
 		int tie = cs % 2;
-		int n = 2 + (int)pl_rng_below(&r, cs < 100 ? 40 : 150);
+		int n = 2 + (int)pl_rng_below(&r, cs < 250 ? 40 : 150);
 		int D = 2 + (int)pl_rng_below(&r, 6);
 		struct pl_graph *g = tu_random_dag(&r, n, 3, tie ? 4 : 20, tie ? 3 : 100,
 		    tie ? 0.4 : 0.15, tie ? 7600 : 1000 + (int64_t)pl_rng_below(&r, 9000), 3);

@@ -25,7 +25,7 @@
 #include "xmalloc.h"
 
 #define SIM_USAGE "usage: placelab sim GRAPH [-c CLUSTER] (-p PLACEMENT | --place RULE)\n" \
-	"           [--sim native|placeto] [--mem native|placeto] [--trace FILE] [--json]"
+	"           [--sim native|placeto] [--mem native|placeto|none] [--trace FILE] [--json]"
 
 enum { OPT_PLACE = 256, OPT_SIM, OPT_MEM, OPT_TRACE, OPT_JSON };
 
@@ -188,7 +188,7 @@ print_text(const struct pl_problem *p, const struct pl_placement *pl,
 	printf("cluster    %s (%d devices, %s)\n", c->name, c->n_dev,
 	    c->shared_bus ? "shared bus" : "per-pair links");
 	printf("simulator  %s, memory model %s\n", pl_sim_kind_name(o->kind),
-	    o->mem == PL_MEM_PLACETO ? "placeto" : "native");
+	    pl_mem_model_name(o->mem));
 	printf("makespan   %.3f us\n", r->makespan_us);
 	printf("bound      %.3f us (critical path %.3f, work %.3f); gap to bound %.1f%%\n",
 	    b->best_us, b->critical_path_us, b->work_us, 100 * pl_bounds_gap(b, r->makespan_us));
@@ -238,7 +238,7 @@ cmd_sim(int argc, char **argv)
 			break;
 		case OPT_MEM:
 			if (pl_mem_model_parse(optarg) < 0)
-				return cmd_error("--mem '%s': expected native or placeto", optarg);
+				return cmd_error("--mem '%s': expected native, placeto or none", optarg);
 			o.mem = (enum pl_mem_model)pl_mem_model_parse(optarg);
 			break;
 		case OPT_TRACE: trace_path = optarg; break;
@@ -251,7 +251,8 @@ cmd_sim(int argc, char **argv)
 			    "  --place RULE   all:DEVICE (name, index or e.g. gpu0), round-robin,\n"
 			    "                 random[:SEED] or fastest (by colocation group)\n"
 			    "  --sim MODEL    native (default) or placeto (Placeto's reference simulator)\n"
-			    "  --mem MODEL    native (default) or placeto (Placeto's peak-memory model)\n"
+			    "  --mem MODEL    native (default), placeto (Placeto's peak-memory model)\n"
+			    "                 or none\n"
 			    "  --trace FILE   write the full trace (placelab-result/1 with ops, transfers,\n"
 			    "                 memory curves and critical path)\n"
 			    "  --json         print a placelab-result/1 document instead of text\n",
