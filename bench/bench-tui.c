@@ -90,6 +90,7 @@ bench_size(struct explore *ex, int cols, int rows)
 	explore_action(ex, ACT_CANCEL);
 }
 
+/* Benchmark the largest sample (or argv[1]). */
 int
 main(int argc, char **argv)
 {

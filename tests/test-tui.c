@@ -339,6 +339,7 @@ test_action_table(void **state)
 	X(demo) X(nocolor) X(quit) X(save) X(click) X(oom)
 SCRIPTS(SCRIPT_TEST)
 
+/* Run every script. */
 int
 main(void)
 {

@@ -46,6 +46,7 @@ explore_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Name of view i's class (scripts and tests). */
 const char *
 explore_view_name(int i)
 {
@@ -572,6 +573,7 @@ explore_resize(struct explore *ex)
 
 /* ---- prompts, search, files ---------------------------------------------- */
 
+/* Open a prompt on the status line. */
 void
 explore_prompt(struct explore *ex, enum explore_prompt_kind kind,
     const char *label, const char *initial, explore_prompt_fn *done, void *arg)
@@ -1021,6 +1023,7 @@ tui_action_by_name(const char *name)
 	return ACT_NONE;
 }
 
+/* The name of an action. */
 const char *
 tui_action_name(enum tui_action a)
 {

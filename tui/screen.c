@@ -96,6 +96,7 @@ screen_colours(void)
 	}
 }
 
+/* The colour mode in use. */
 enum scr_mode
 screen_mode(void)
 {

@@ -31,6 +31,7 @@ struct brkga_view {
 	double start_us;	/* the explorer's run time when the run began */
 };
 
+/* Create the view (the placer is created on first use). */
 static void *
 bv_init(struct explore *ex)
 {
@@ -42,6 +43,7 @@ bv_init(struct explore *ex)
 	return b;
 }
 
+/* Free the view and its placer. */
 static void
 bv_free(void *priv)
 {
@@ -232,6 +234,7 @@ ensure(struct brkga_view *b)
 	return view_run_restart(&b->run);
 }
 
+/* Step, run/pause, restart, adopt. */
 static int
 bv_action(struct view *v, enum tui_action a)
 {
@@ -266,6 +269,7 @@ bv_action(struct view *v, enum tui_action a)
 	return VIEW_HANDLED | VIEW_REDRAW;
 }
 
+/* Background generations. */
 static int
 bv_tick(struct view *v, double deadline)
 {

@@ -34,6 +34,7 @@ struct cmp_view {
 	double method_t0;
 };
 
+/* Create the view and the (empty) table. */
 static void *
 cv_init(struct explore *ex)
 {
@@ -51,6 +52,7 @@ cv_init(struct explore *ex)
 	return c;
 }
 
+/* Free the view and the table. */
 static void
 cv_free(void *priv)
 {
@@ -229,6 +231,7 @@ cv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	wattrset(w, A_NORMAL);
 }
 
+/* Move, run/pause, rerun, use a row. */
 static int
 cv_action(struct view *v, enum tui_action a)
 {

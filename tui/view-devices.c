@@ -30,6 +30,7 @@ struct dev_view {
 	int cap_col;
 };
 
+/* Create the view. */
 static void *
 dv_init(struct explore *ex)
 {
@@ -39,6 +40,7 @@ dv_init(struct explore *ex)
 	return d;
 }
 
+/* Free the view. */
 static void
 dv_free(void *priv)
 {
@@ -239,6 +241,7 @@ dv_clamp(struct dev_view *d)
 		d->t0 = 0;
 }
 
+/* Select a device; zoom and pan in time. */
 static int
 dv_action(struct view *v, enum tui_action a)
 {
@@ -275,6 +278,7 @@ dv_click(struct view *v, int y, int x)
 	return 1;
 }
 
+/* A new trace: show the whole step. */
 static void
 dv_changed(struct view *v)
 {

@@ -68,6 +68,7 @@ default_path(struct export_view *e)
 	    stem[e->what], ext);
 }
 
+/* Create the view with the defaults. */
 static void *
 ev_init(struct explore *ex)
 {
@@ -78,6 +79,7 @@ ev_init(struct explore *ex)
 	return e;
 }
 
+/* Free the view. */
 static void
 ev_free(void *priv)
 {
@@ -352,6 +354,7 @@ cycle(struct export_view *e, int dir)
 	e->stale = 1;
 }
 
+/* Move between fields, change values, write. */
 static int
 ev_action(struct view *v, enum tui_action a)
 {
@@ -394,6 +397,7 @@ ev_click(struct view *v, int y, int x)
 	return 1;
 }
 
+/* A new placement: the preview is stale. */
 static void
 ev_changed(struct view *v)
 {

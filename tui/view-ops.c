@@ -228,6 +228,7 @@ ops_init(struct explore *ex)
 	return o;
 }
 
+/* Free the tree. */
 static void
 ops_free(void *priv)
 {
@@ -664,6 +665,7 @@ ops_click(struct view *v, int y, int x)
 	return 1;
 }
 
+/* A new placement or trace: recompute the aggregates. */
 static void
 ops_changed(struct view *v)
 {

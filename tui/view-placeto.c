@@ -82,6 +82,7 @@ restart(struct placeto_view *p)
 	return rc;
 }
 
+/* Create the view (the placer is created on first use). */
 static void *
 pv_init(struct explore *ex)
 {
@@ -96,6 +97,7 @@ pv_init(struct explore *ex)
 	return p;
 }
 
+/* Free the view and its placer. */
 static void
 pv_free(void *priv)
 {
@@ -309,6 +311,7 @@ policy_done(struct explore *ex, const char *text, void *arg)
 		explore_message(ex, 1, "%s", p->run.error);
 }
 
+/* Decision, episode, run/pause, restart, policy, adopt. */
 static int
 pv_action(struct view *v, enum tui_action a)
 {
@@ -346,6 +349,7 @@ pv_action(struct view *v, enum tui_action a)
 	return VIEW_HANDLED | VIEW_REDRAW;
 }
 
+/* Background MDP steps. */
 static int
 pv_tick(struct view *v, double deadline)
 {

@@ -48,6 +48,7 @@ item_start(const struct tl_view *t, const struct tl_row *r, int i)
 	return r->dev >= 0 ? tr->ops[r->items[i]].start : tr->xfers[r->items[i]].start;
 }
 
+/* End time of item i of row r. */
 static double
 item_end(const struct tl_view *t, const struct tl_row *r, int i)
 {
@@ -136,6 +137,7 @@ zoom_fit(struct tl_view *t)
 	    t->ex->tr->res.makespan_us * 1.0001 : 1;
 }
 
+/* Create the view, fitted to the whole step. */
 static void *
 tl_init(struct explore *ex)
 {
@@ -147,6 +149,7 @@ tl_init(struct explore *ex)
 	return t;
 }
 
+/* Free the view. */
 static void
 tl_free(void *priv)
 {
@@ -428,6 +431,7 @@ sel_time(const struct tl_view *t)
 	return t->t0 + t->span / 2;
 }
 
+/* Select blocks and rows; zoom and pan. */
 static int
 tl_action(struct view *v, enum tui_action a)
 {
@@ -516,6 +520,7 @@ tl_click(struct view *v, int y, int x)
 	return 1;
 }
 
+/* A new trace: rebuild the rows. */
 static void
 tl_changed(struct view *v)
 {
