@@ -1,0 +1,43 @@
+#!/bin/sh
+# sim-cmd — `placelab sim` end to end: rules, placement files, JSON result
+# and trace, exit codes.  Prints TAP.
+: "${PLACELAB:?}" "${PL_SRCDIR:?}"
+S="$PL_SRCDIR/samples"
+T=$(mktemp -d "${TMPDIR:-/tmp}/pl-sim-cmd.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
+check() { if eval "$2"; then ok "$1"; else no "$1"; fi; }
+echo "1..12"
+
+G="$S/heft.json"
+C="$S/clusters/heft3.json"
+
+check "text summary" \
+	'"$PLACELAB" sim "$G" -c "$C" --place round-robin >"$T/out" && grep -q "^makespan" "$T/out" && grep -q "gap to bound" "$T/out"'
+check "json result is placelab-result/1" \
+	'"$PLACELAB" sim "$G" -c "$C" --place all:P1 --json >"$T/r.json" && grep -q "\"format\":[[:space:]]*\"placelab-result/1\"" "$T/r.json"'
+# all on one device: no transfers, makespan = the device's busy time
+ms=$(sed -n 's/.*"makespan_us":[[:space:]]*\([0-9.e+]*\).*/\1/p' "$T/r.json" | head -1)
+busy=$(tr -d '\n\t ' <"$T/r.json" | sed 's/.*"name":"P1","ops":[0-9]*,"busy_us":\([0-9.e+]*\).*/\1/')
+check "one device: makespan = busy time ($ms = $busy)" '[ -n "$ms" ] && [ "$ms" = "$busy" ]'
+check "one device: no transfers" 'grep -q "\"transfers\":[[:space:]]*0" "$T/r.json"'
+check "gap to bound is not negative" \
+	'! grep -q "\"gap_to_bound\":[[:space:]]*-" "$T/r.json"'
+check "trace file has ops, transfers, memory and critical path" \
+	'"$PLACELAB" sim "$G" -c "$C" --place random:4 --trace "$T/t.json" >/dev/null && grep -q "\"xfers\"" "$T/t.json" && grep -q "\"critical_path\"" "$T/t.json" && grep -q "\"memory\"" "$T/t.json" && grep -q "\"start_us\"" "$T/t.json"'
+check "random:SEED is deterministic" \
+	'"$PLACELAB" sim "$G" -c "$C" --place random:9 --json >"$T/a" && "$PLACELAB" sim "$G" -c "$C" --place random:9 --json >"$T/b" && cmp -s "$T/a" "$T/b"'
+check "placeto model and memory model" \
+	'"$PLACELAB" sim "$G" -c "$C" --place round-robin --sim placeto --mem placeto --json | grep -q "\"sim\":[[:space:]]*\"placeto\""'
+"$PLACELAB" sim "$G" -c "$C" --place bogus >/dev/null 2>"$T/err"; rc=$?
+check "unknown rule: exit 2 with a message" '[ $rc -eq 2 ] && grep -q "expected all:DEVICE" "$T/err"'
+"$PLACELAB" sim "$G" -c "$C" --place all:nosuch >/dev/null 2>&1; rc=$?
+check "unknown device: exit 2" '[ $rc -eq 2 ]'
+"$PLACELAB" sim "$G" -c "$C" >/dev/null 2>&1; rc=$?
+check "neither -p nor --place: exit 2" '[ $rc -eq 2 ]'
+"$PLACELAB" sim "$G" -c "$C" --place round-robin --sim heft >/dev/null 2>&1; rc=$?
+check "unknown simulator: exit 2" '[ $rc -eq 2 ]'
+exit $fail
