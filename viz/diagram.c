@@ -326,9 +326,9 @@ device_stats(const struct pl_problem *p, const struct pl_placement *pl,
 	}
 }
 
-/* The cluster label: name, kind, ops, load, peak memory. */
+/* The device's label: name, kind, ops, load, peak memory. */
 static void
-cluster_label(Agraph_t *g, Agraph_t *sub, const struct pl_device *dev,
+cluster_label(Agraph_t *g, void *obj, const struct pl_device *dev,
     const struct dev_stats *ds, double makespan, int oom)
 {
 	struct sbuf b = { 0 };
@@ -351,7 +351,9 @@ cluster_label(Agraph_t *g, Agraph_t *sub, const struct pl_device *dev,
 			sb_printf(&b, "<FONT POINT-SIZE=\"9\">peak mem %s / %s</FONT>", m1, m2);
 		sb_printf(&b, "<BR ALIGN=\"LEFT\"/>");
 	}
-	set_html(g, sub, "label", &b);
+	if (ds->n_ops == 0)
+		sb_printf(&b, "<FONT POINT-SIZE=\"9\" COLOR=\"#606060\">(no ops)</FONT><BR ALIGN=\"LEFT\"/>");
+	set_html(g, obj, "label", &b);
 }
 
 /* The node label and tooltip of a coarse node. */
@@ -524,35 +526,51 @@ plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
 	double makespan = t != NULL ? t->res.makespan_us : 0;
 
 	Agraph_t *sub[PL_MAX_DEVICES];
+	Agnode_t *head[PL_MAX_DEVICES];
+	int first[PL_MAX_DEVICES];
 	char name[64];
 	for (int d = 0; d < c->n_dev; d++) {
 		const struct plv_colour *col = plv_device_colour(d);
 		snprintf(name, sizeof name, "cluster_d%d", d);
 		sub[d] = agsubg(gr, name, 1);
 		int oom = t != NULL && (t->res.oom_mask >> d) & 1;
-		cluster_label(gr, sub[d], &c->dev[d], &ds[d], makespan, oom);
+		/* setting the root's label also set the subgraphs' default */
+		set(sub[d], "label", "");
 		set(sub[d], "style", "filled,rounded");
 		set(sub[d], "fillcolor", col->fill);
 		set(sub[d], "color", oom ? PLV_OOM_HEX : col->hex);
 		set(sub[d], "penwidth", oom ? "2.5" : "1.2");
-		set(sub[d], "labeljust", "l");
-		set(sub[d], "fontsize", "10");
-		if (ds[d].n_ops == 0) {
-			snprintf(name, sizeof name, "idle%d", d);
-			Agnode_t *n = agnode(sub[d], name, 1);
-			set(n, "label", "(no ops)");
-			set(n, "shape", "plaintext");
-			set(n, "style", "");
-			set(n, "fontcolor", "#606060");
-		}
+		/* The device's label is a node (see the header comment), so
+		 * that edges are routed around it rather than through it. */
+		snprintf(name, sizeof name, "h%d", d);
+		head[d] = agnode(sub[d], name, 1);
+		cluster_label(gr, head[d], &c->dev[d], &ds[d], makespan, oom);
+		set(head[d], "shape", "plaintext");
+		set(head[d], "style", "");
+		set(head[d], "margin", "0.04,0.02");
+		set(head[d], "fontsize", "10");
 	}
 
 	Agnode_t **nodes = pl_xcalloc(cg->n_nodes > 0 ? cg->n_nodes : 1, sizeof *nodes);
+	for (int d = 0; d < c->n_dev; d++)
+		first[d] = -1;
 	for (int i = 0; i < cg->n_nodes; i++) {
 		const struct pl_coarse_node *nd = &cg->nodes[i];
 		const struct plv_colour *col = plv_device_colour(nd->dev);
 		snprintf(name, sizeof name, "n%d", i);
 		Agnode_t *n = agnode(sub[nd->dev], name, 1);
+		if (first[nd->dev] < 0) {
+			/* the header shares the rank of the device's first node */
+			first[nd->dev] = i;
+			snprintf(name, sizeof name, "rank_d%d", nd->dev);
+			Agraph_t *r = agsubg(sub[nd->dev], name, 1);
+			set(r, "rank", "same");
+			agsubnode(r, head[nd->dev], 1);
+			agsubnode(r, n, 1);
+			/* an invisible flat edge keeps the header leftmost */
+			Agedge_t *ie = agedge(gr, head[nd->dev], n, NULL, 1);
+			set(ie, "style", "invis");
+		}
 		nodes[i] = n;
 		node_label(n, g, nd);
 		set(n, "fillcolor", col->hex);

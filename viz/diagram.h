@@ -1,10 +1,12 @@
 /*
  * diagram — the per-device placement diagram as a cgraph graph.
  *
- * One cluster per device ("cluster_d<D>", labelled with the device's name,
- * kind, load and peak memory), one node per coarse node ("n<ID>"; a device
- * without ops gets one "(no ops)" node "idle<D>" so its cluster shows),
- * filled with the device's palette colour; cross-device edges dashed in the
+ * One cluster per device ("cluster_d<D>"), whose label -- the device's
+ * name, kind, op count, load and peak memory -- is a plain-text node
+ * "h<D>" on the rank of the device's first node, left of it (an invisible
+ * edge), rather than a cluster label, because dot routes edges around
+ * nodes but straight through cluster labels; one node per coarse node ("n<ID>"), filled with the
+ * device's palette colour; cross-device edges dashed in the
  * source device's colour and labelled with their bytes; the critical path
  * in red and bold; the title and legend in the graph's label.
  *

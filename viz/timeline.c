@@ -28,6 +28,7 @@
 #define LANE_GAP 2.0
 #define MERGE_PT 0.35		/* merge bars closer than this ... */
 #define MIN_W 1.0		/* ... while the merged bar is narrower than this */
+#define MIN_BAR 0.45		/* narrowest bar drawn, so one op stays visible */
 #define CRIT_JOIN_PT 4.0	/* critical ops of a lane closer than this: one run */
 
 /* A growing string. */
@@ -164,11 +165,11 @@ draw_lane(struct out *b, const struct geom *gm, struct bar *bars, int n, int lan
 		}
 		double x = gm->x0 + bars[i].s * gm->scale;
 		double w = (e - bars[i].s) * gm->scale;
-		if (w < 0.15)
-			w = 0.15;
+		if (w < MIN_BAR)
+			w = MIN_BAR;
 		const struct plv_colour *col = plv_device_colour(bars[i].colour);
-		put(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"%s>",
-		    x, y, w, h, col->hex, is_channel ? " fill-opacity=\"0.75\"" : "");
+		put(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">",
+		    x, y, w, h, col->hex);
 		put(b, "<title>");
 		if (j > i)
 			put(b, "%d %s, %s", j - i + 1, is_channel ? "transfers" : "ops",
@@ -469,8 +470,8 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 			put(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.1\"/>",
 			    ix, iy - 2.5, ix + 8, iy - 2.5, PLV_CRITICAL_HEX);
 		else
-			put(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"8\" height=\"5\" fill=\"%s\"%s/>", ix,
-			    iy - 5, plv_device_colour(0)->hex, it->kind == 1 ? " fill-opacity=\"0.75\"" : "");
+			put(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"8\" height=\"%d\" fill=\"%s\"/>", ix,
+			    it->kind == 1 ? iy - 4 : iy - 5, it->kind == 1 ? 3 : 5, plv_device_colour(0)->hex);
 		put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\">", ix + 10, iy, FS_LEGEND);
 		put_esc(&b, it->text);
 		put(&b, "</text>\n");

@@ -3,7 +3,7 @@
  *
  * One lane per device, then one per link channel that carries a transfer;
  * ops are bars in their device's palette colour, transfers bars in their
- * source device's colour (lighter); the critical path is a red line through
+ * source device's colour; the critical path is a red line through
  * its ops; a time axis with round ticks and its unit; the title and a small
  * legend.  Sizes are in points for a figure o->width_in inches wide, so
  * text stays 6.5-8 pt at print size.  Runs of bars narrower than a point on
