@@ -3,6 +3,7 @@
  * framework-sized NMT, determinism, validity, and the training step's
  * backward and update ops.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,9 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "tui/cmd.h"
 #include "gen/gen.h"
 #include "fileio.h"
 #include "io.h"
@@ -364,6 +368,99 @@ test_toys(void **state)
 	pl_graph_free(cr);
 }
 
+/* `placelab gen` from the command line: a family written to a directory
+ * equals the models with seeds seed+i; bad usage exits 2. */
+static void
+test_cli_family(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test-gen-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *out = NULL;
+	char a0[] = "gen", a1[] = "family", a2[] = "enas-rnn", a3[] = "--count", a4[] = "3",
+	    a5[] = "--seed", a6[] = "5", a7[] = "-g", a8[] = "layer", a9[] = "-o";
+	char *argv[] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, dir, NULL };
+	assert_int_equal(cmd_gen(11, argv), 0);
+	for (int i = 0; i < 3; i++) {
+		char path[256], *cause = NULL;
+		size_t len;
+		snprintf(path, sizeof path, "%s/enas-rnn-%02d.json", dir, i);
+		char *text = pl_file_read(path, &len, &cause);
+		if (text == NULL)
+			fail_msg("%s", cause);
+		struct pl_gen_opts o = { .granularity = PL_GEN_LAYER, .seed = 5 + (uint64_t)i, .seeded = 1 };
+		struct pl_graph *g = gen("enas-rnn", &o, NULL);
+		out = json(g);
+		assert_string_equal(out, text);
+		free(out);
+		free(text);
+		pl_graph_free(g);
+		unlink(path);
+	}
+	rmdir(dir);
+	char b0[] = "gen", b1[] = "resnet50", b2[] = "--batch", b3[] = "3x";
+	char *bad[] = { b0, b1, b2, b3, NULL };
+	assert_int_equal(cmd_gen(4, bad), 2);
+	char c0[] = "gen", c1[] = "--granularity", c2[] = "block", c3[] = "nmt";
+	char *bad2[] = { c0, c1, c2, c3, NULL };
+	assert_int_equal(cmd_gen(4, bad2), 2);
+	char d0[] = "gen", d1[] = "family", d2[] = "resnet50", d3[] = "-o", d4[] = "/tmp";
+	char *bad3[] = { d0, d1, d2, d3, d4, NULL };
+	assert_int_equal(cmd_gen(5, bad3), 2);
+}
+
+/* Check up to `limit` graph files of at most 2 MB in dir (the big
+ * generated ones come from the generator the other tests cover, and
+ * loading them is slow under ASan): each loads, names its model, has
+ * work. */
+static int
+check_sample_dir(const char *dir, int limit)
+{
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+		if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0)
+			continue;
+		char path[1024], *cause = NULL;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (n >= limit || stat(path, &st) != 0 || st.st_size > (2 << 20))
+			continue;
+		struct pl_graph *g = pl_graph_load_json(path, &cause);
+		if (g == NULL)
+			fail_msg("%s", cause);
+		int known = 0;
+		for (const struct pl_gen_model *m = pl_gen_models; m->name != NULL; m++)
+			known |= strncmp(g->name, m->name, strlen(m->name)) == 0;
+		if (!known)
+			fail_msg("%s: graph '%s' names no model", path, g->name);
+		assert_true(g->n_ops >= 10);
+		if (strcmp(g->name, "heft") != 0 && !(pl_graph_total_flops(g) > 0))
+			fail_msg("%s: no FLOPs", path);
+		pl_graph_free(g);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Every shipped sample (committed, and generated ones once built) loads
+ * with sensible figures. */
+static void
+test_shipped_samples(void **state)
+{
+	(void)state;
+	assert_true(check_sample_dir(PL_SRCDIR "/samples", 1000) >= 11);
+	check_sample_dir(PL_BUILDDIR "/samples", 1000);
+	check_sample_dir(PL_BUILDDIR "/samples/families/enas-cnn", 4);
+	check_sample_dir(PL_BUILDDIR "/samples/families/enas-rnn", 4);
+	check_sample_dir(PL_BUILDDIR "/samples/families/nmt", 4);
+}
+
 int
 main(void)
 {
@@ -377,6 +474,8 @@ main(void)
 		cmocka_unit_test(test_backward_colocated),
 		cmocka_unit_test(test_toys),
 		cmocka_unit_test(test_committed_samples),
+		cmocka_unit_test(test_cli_family),
+		cmocka_unit_test(test_shipped_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
