@@ -217,6 +217,40 @@ test_memory(void **state)
 	pl_problem_free(p);
 	pl_graph_free(g);
 
+	/* A trap for compute-only partitioners: three 5 GiB weights feeding
+	 * one chain through 1 GiB tensors.  Scotch keeps them together (any
+	 * seed) and is OOM, and says so; the memory-aware retry fits. */
+	struct pl_graph_builder *b = pl_graph_builder_new("memtrap");
+	for (int c = 0; c < 4; c++)
+		for (int j = 0; j < 3; j++) {
+			char n[16];
+			snprintf(n, sizeof n, "x%d_%d", c, j);
+			struct pl_op o = mkop(n, "x", 2e11, 0);
+			int id = pl_graph_add_op(b, &o, NULL);
+			if (j > 0)
+				pl_graph_add_edge(b, id - 1, id, 0, 1 << 24);
+		}
+	for (int w = 0; w < 3; w++) {
+		char n[8];
+		snprintf(n, sizeof n, "w%d", w);
+		struct pl_op o = mkop(n, "w", 1e6, 5 * GiB);
+		int id = pl_graph_add_op(b, &o, NULL);
+		pl_graph_add_edge(b, id, 0, 0, 1 << 30);
+	}
+	g = build(b);
+	p = pl_problem_new(g, cl, &cause);
+	assert_non_null(p);
+	pl = run_checked(&pl_placer_scotch, p, "memtrap");
+	assert_true(pl->best_res.oom_mask != 0);
+	pl_placer_free(pl);
+	pl = run_checked(&pl_placer_scotch_mem, p, "memtrap");
+	assert_true(pl->best_res.oom_mask == 0);
+	assert_true(pl->n_hist >= 2);	/* the plain mapping, then the retry */
+	assert_non_null(strstr(pl->hist[0].what, "OOM"));
+	pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_graph_free(g);
+
 	/* 4 x 100 GiB fits nowhere: everyone says OOM, nobody fails */
 	g = heavy_chain(4, 100 * GiB);
 	p = pl_problem_new(g, cl, &cause);

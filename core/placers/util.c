@@ -177,7 +177,9 @@ pl_pu_fit_memory(const struct pl_problem *p, struct pl_placement *pl)
 {
 	const struct pl_graph *g = p->g;
 	int64_t used[PL_MAX_DEVICES];
+	double speed[PL_MAX_DEVICES];
 	pl_pu_static_mem(p, pl, used);
+	pl_pu_device_speed(p, speed);
 	struct mem_cand *cand = pl_xmalloc(sizeof *cand * (size_t)(g->n_groups ? g->n_groups : 1));
 	for (int d = 0; d < p->n_dev; d++) {
 		int64_t cap = p->c->dev[d].mem_bytes;
@@ -205,7 +207,8 @@ pl_pu_fit_memory(const struct pl_problem *p, struct pl_placement *pl)
 				if (e == d || !((p->group_allowed[k] >> e) & 1))
 					continue;
 				int64_t r = p->c->dev[e].mem_bytes - used[e];
-				if (r >= m && (to < 0 || r > room)) {
+				if (r >= m && (to < 0 || speed[e] > speed[to] ||
+				    (speed[e] == speed[to] && r > room))) {
 					to = e;
 					room = r;
 				}

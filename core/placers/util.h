@@ -54,8 +54,8 @@ void pl_pu_static_mem(const struct pl_problem *p, const struct pl_placement *pl,
     int64_t *used);
 /*
  * Move whole groups off devices whose static memory exceeds capacity onto
- * allowed devices with room (the largest free room first), cheapest groups
- * in compute first.  Returns the bytes still above capacity (0: fits).
+ * allowed devices with room (the fastest such device; ties: the most room),
+ * groups with the most memory per unit of compute first.  Returns the bytes still above capacity (0: fits).
  */
 int64_t pl_pu_fit_memory(const struct pl_problem *p, struct pl_placement *pl);
 
