@@ -184,6 +184,13 @@ plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
 		return rc;
 	}
 	struct pl_coarse *cg = plv_export_coarsen(p, pl, t, o);
+	if (o->format != PLV_FMT_DOT && cg->n_nodes + p->n_dev > PLV_MAX_LAYOUT_NODES) {
+		*cause = pl_xasprintf("%d nodes are too many to lay out (at most %d): coarsen "
+		    "with a node budget (--max-nodes) or a level, or write DOT",
+		    cg->n_nodes + p->n_dev, PLV_MAX_LAYOUT_NODES);
+		pl_coarse_free(cg);
+		return -1;
+	}
 	struct plv_opts oo = *o;
 	oo.rankdir = choose_rankdir(p, pl, t, cg, o);
 	Agraph_t *g = plv_diagram_build(p, pl, t, cg, &oo);
