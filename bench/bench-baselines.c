@@ -69,6 +69,7 @@ bench_one(const char *path, const char *cluster)
 	return 0;
 }
 
+/* One graph from the command line, or the samples. */
 int
 main(int argc, char **argv)
 {

@@ -199,6 +199,7 @@ test_placer(void **state)
 	pl_graph_free(g);
 }
 
+/* Run the group. */
 int
 main(void)
 {

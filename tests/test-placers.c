@@ -849,6 +849,7 @@ test_compare(void **state)
 	pl_graph_free(g);
 }
 
+/* Run the group. */
 int
 main(void)
 {
