@@ -247,6 +247,10 @@ test_all_validate(void **state)
 	assert_null(pl_gen("resnet50", &bad, NULL, &cause));
 	assert_non_null(strstr(cause, "batch"));
 	free(cause);
+	struct pl_gen_opts seeded = { .seed = 1, .seeded = 1 };
+	assert_null(pl_gen("resnet50", &seeded, NULL, &cause));
+	assert_non_null(strstr(cause, "--seed"));
+	free(cause);
 	struct pl_gen_opts none = { 0 };
 	assert_null(pl_gen("alexnet", &none, NULL, &cause));
 	assert_non_null(strstr(cause, "alexnet"));

@@ -208,8 +208,10 @@ pl_gen(const char *model, const struct pl_gen_opts *opts, struct pl_gen_stats *s
 		return NULL;
 	struct pl_rng r;
 	pl_rng_seed(&r, o.seed);
-	if (!mm->family)
-		o.seeded = 0;
+	if (!mm->family && o.seeded) {
+		*cause = pl_xasprintf("%s: --seed applies to the families (enas-cnn, enas-rnn, nmt) only", model);
+		return NULL;
+	}
 	fill_defaults(model, &o, &r);
 	if (st != NULL) {
 		memset(st, 0, sizeof *st);
