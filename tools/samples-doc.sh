@@ -70,7 +70,7 @@ any default.
 | enas-cnn | batch 64, 32x32 (CIFAR-10), 5-block random cells; with `--seed`: 1-4 cells per stack, 20/24/32/36 filters | Pham et al. 2018 micro search space |
 | enas-rnn | batch 64, 35 steps, 1000 units, 12-node random cell, 10k vocabulary (PTB); with `--seed`: 4-12 nodes, 256-1000 units, 10-35 steps, 1-2 layers | Pham et al. 2018 recurrent cell search space |
 | nmt (family) | with `--seed`: 2/3/4/6/8 layers, 256-1024 units, 10-50 steps, batch 64/128 | generalisation families as in Placeto (Addanki et al. 2019) |
-| chain, crown | toys: a 10-op chain; 4 points of depth 4 with a band | Placeto's toy graphs (Addanki et al. 2019) |
+| chain, crown | toys: a 10-op chain (20 GFLOPs per op, 4 MB between ops); a base fanning out to 4 points of depth 4, neighbouring points linked half way up (the band), joined at a top op | named after Placeto's toy graphs (Addanki et al. 2019); the shapes and sizes are ours |
 | heft | toy: 10 tasks with measured times on P0-P2; use `-c samples/clusters/heft3.json` (HEFT makespan 80, CPOP 86) | Topcuoglu, Hariri & Wu 2002, Fig. 2 |
 | teach | toy: input pipeline on the CPU, two 5-conv towers; best on k80x2 is tower_a on /gpu:0, tower_b on /gpu:1 | placelab |
 
