@@ -7,11 +7,11 @@
  */
 #include "coarsen.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "strmap.h"
 #include "xmalloc.h"
 
 /* An op's path: scope components then the name (without a repeated scope). */
@@ -66,36 +66,125 @@ prefix_len(const char *s, int level)
 	return -1;
 }
 
-/* The node key of op v at level: "dev|prefix" when collapsed, "#v" alone.
- * *collapsed tells which; *plen is the prefix length. */
-static char *
+/*
+ * Node keys without allocation: a collapsed op's key is (device, the first
+ * bytes of its path), a lone op's key is its id.  The child keys of a node
+ * (expand_round) are the same with the node id in place of the device.
+ */
+struct key {
+	int a;			/* device, or node id */
+	int b;			/* op id when len < 0, else 0 */
+	const char *p;		/* path */
+	int len;		/* prefix length; -1: a lone op */
+};
+
+/* Open addressing over keys; at most half full. */
+struct ktab {
+	size_t cap, n;
+	struct key *k;
+	int *val;
+	uint64_t *h;		/* 0: empty slot */
+};
+
+/* FNV-1a over the key's fields and prefix bytes; never 0. */
+static uint64_t
+key_hash(const struct key *k)
+{
+	uint64_t h = 1469598103934665603ULL;
+	int f[3] = { k->a, k->b, k->len };
+	const unsigned char *q = (const unsigned char *)f;
+	for (size_t i = 0; i < sizeof f; i++) {
+		h ^= q[i];
+		h *= 1099511628211ULL;
+	}
+	for (int i = 0; i < k->len; i++) {
+		h ^= (unsigned char)k->p[i];
+		h *= 1099511628211ULL;
+	}
+	return h ? h : 1;
+}
+
+/* Whether two keys are equal. */
+static int
+key_eq(const struct key *x, const struct key *y)
+{
+	return x->a == y->a && x->b == y->b && x->len == y->len &&
+	    (x->len <= 0 || memcmp(x->p, y->p, (size_t)x->len) == 0);
+}
+
+/* An empty table for about `expected` keys. */
+static void
+ktab_init(struct ktab *t, size_t expected)
+{
+	size_t cap = 16;
+	while (cap < expected * 2 + 2)
+		cap <<= 1;
+	t->cap = cap;
+	t->n = 0;
+	t->k = pl_xcalloc(cap, sizeof *t->k);
+	t->val = pl_xcalloc(cap, sizeof *t->val);
+	t->h = pl_xcalloc(cap, sizeof *t->h);
+}
+
+/* Free a table. */
+static void
+ktab_free(struct ktab *t)
+{
+	free(t->k);
+	free(t->val);
+	free(t->h);
+	memset(t, 0, sizeof *t);
+}
+
+/* Insert k -> val unless present; returns the existing value or -1.
+ * Sized for every op up front, so it never grows. */
+static int
+ktab_put(struct ktab *t, const struct key *k, int val)
+{
+	uint64_t h = key_hash(k);
+	size_t mask = t->cap - 1, i = (size_t)h & mask;
+	while (t->h[i] != 0) {
+		if (t->h[i] == h && key_eq(&t->k[i], k))
+			return t->val[i];
+		i = (i + 1) & mask;
+	}
+	t->h[i] = h;
+	t->k[i] = *k;
+	t->val[i] = val;
+	t->n++;
+	return -1;
+}
+
+/* The node key of op v at level; *collapsed and *plen as in the key. */
+static struct key
 node_key(const char *path, int v, int dev, int level, int *collapsed, int *plen)
 {
 	int n = prefix_len(path, level);
 	*plen = n;
 	*collapsed = n >= 0;
 	if (n < 0)
-		return pl_xasprintf("#%d", v);
-	return pl_xasprintf("%d|%.*s", dev, n, path);
+		return (struct key){ -1, v, NULL, -1 };
+	return (struct key){ dev, 0, path, n };
 }
 
-/* Keys of every op at its level lv[v]: fills map with key -> node in
- * topological order of first ops; returns the node count.  keys[v] is op
- * v's key. */
+/* Assign every op at its level lv[v] to a node, numbering nodes in
+ * topological order of their first ops; returns the node count. */
 static int
 assign_nodes(const struct pl_graph *g, const struct pl_placement *pl,
-    char **paths, const int *lv, char **keys, int *node_of, struct pl_strmap *m,
-    int *collapsed, int *plen)
+    char **paths, const int *lv, int *node_of, int *collapsed, int *plen)
 {
+	struct ktab t;
+	ktab_init(&t, (size_t)g->n_ops);
 	int n = 0;
 	for (int i = 0; i < g->n_ops; i++) {
 		int v = g->topo[i];
-		keys[v] = node_key(paths[v], v, pl->dev[v], lv[v], &collapsed[v], &plen[v]);
-		int id = pl_strmap_put(m, keys[v], n);
+		struct key k = node_key(paths[v], v, pl->dev[v], lv[v], &collapsed[v], &plen[v]);
+		int id = ktab_put(&t, &k, n);
 		if (id < 0)
 			id = n++;
 		node_of[v] = id;
 	}
+	ktab_free(&t);
 	return n;
 }
 
@@ -151,14 +240,9 @@ build(const struct pl_problem *p, const struct pl_placement *pl, char **paths,
 	c->level = level;
 	c->node_of = pl_xcalloc(nops > 0 ? nops : 1, sizeof *c->node_of);
 
-	char **keys = pl_xcalloc(nops > 0 ? nops : 1, sizeof *keys);
 	int *collapsed = pl_xcalloc(nops > 0 ? nops : 1, sizeof *collapsed);
 	int *plen = pl_xcalloc(nops > 0 ? nops : 1, sizeof *plen);
-	struct pl_strmap m;
-	pl_strmap_init(&m, (size_t)nops);
-	c->n_nodes = assign_nodes(g, pl, paths, lv, keys, c->node_of, &m,
-	    collapsed, plen);
-	pl_strmap_free(&m);
+	c->n_nodes = assign_nodes(g, pl, paths, lv, c->node_of, collapsed, plen);
 
 	int *pos = pl_xcalloc(nops > 0 ? nops : 1, sizeof *pos);
 	for (int v = 0; v < nops; v++)
@@ -225,7 +309,6 @@ build(const struct pl_problem *p, const struct pl_placement *pl, char **paths,
 	free(pos);
 	free(plen);
 	free(collapsed);
-	free_strings(keys, nops);
 	free_strings(paths, nops);
 	return c;
 }
@@ -279,20 +362,16 @@ expand_round(const struct pl_problem *p, const struct pl_placement *pl,
 {
 	const struct pl_graph *g = p->g;
 	int nops = g->n_ops;
-	char **keys = pl_xcalloc(nops > 0 ? nops : 1, sizeof *keys);
 	int *node_of = pl_xcalloc(nops > 0 ? nops : 1, sizeof *node_of);
 	int *collapsed = pl_xcalloc(nops > 0 ? nops : 1, sizeof *collapsed);
 	int *plen = pl_xcalloc(nops > 0 ? nops : 1, sizeof *plen);
-	struct pl_strmap m;
-	pl_strmap_init(&m, (size_t)nops);
-	int n = assign_nodes(g, pl, paths, lv, keys, node_of, &m, collapsed, plen);
-	pl_strmap_free(&m);
+	int n = assign_nodes(g, pl, paths, lv, node_of, collapsed, plen);
 
 	/* children: distinct keys one level deeper, per node */
 	struct cand *cands = pl_xcalloc(n > 0 ? (size_t)n : 1, sizeof *cands);
 	int *is_coll = pl_xcalloc(n > 0 ? (size_t)n : 1, sizeof *is_coll);
-	char **ckeys = pl_xcalloc(nops > 0 ? nops : 1, sizeof *ckeys);
-	pl_strmap_init(&m, (size_t)nops);
+	struct ktab t;
+	ktab_init(&t, (size_t)nops);
 	for (int v = 0; v < nops; v++) {
 		int id = node_of[v];
 		cands[id].node = id;
@@ -301,13 +380,12 @@ expand_round(const struct pl_problem *p, const struct pl_placement *pl,
 			continue;
 		is_coll[id] = 1;
 		int c2, l2;
-		char *k = node_key(paths[v], v, pl->dev[v], lv[v] + 1, &c2, &l2);
-		ckeys[v] = pl_xasprintf("%d>%s", id, k);
-		free(k);
-		if (pl_strmap_put(&m, ckeys[v], v) < 0)
+		struct key k = node_key(paths[v], v, pl->dev[v], lv[v] + 1, &c2, &l2);
+		k.a = c2 ? id : -1 - id;	/* the node in place of the device */
+		if (ktab_put(&t, &k, v) < 0)
 			cands[id].children++;
 	}
-	pl_strmap_free(&m);
+	ktab_free(&t);
 	int nc = 0;
 	for (int id = 0; id < n; id++)
 		if (is_coll[id] && cands[id].children <= PL_COARSE_FANOUT)
@@ -326,13 +404,11 @@ expand_round(const struct pl_problem *p, const struct pl_placement *pl,
 		if (collapsed[v] && deepen[node_of[v]])
 			lv[v]++;
 	free(deepen);
-	free_strings(ckeys, nops);
 	free(is_coll);
 	free(cands);
 	free(plen);
 	free(collapsed);
 	free(node_of);
-	free_strings(keys, nops);
 	return done;
 }
 
@@ -379,20 +455,15 @@ count_with(const struct pl_graph *g, const struct pl_placement *pl,
 	if (level < 0)
 		return g->n_ops;
 	int nops = g->n_ops;
-	char **keys = pl_xcalloc(nops > 0 ? nops : 1, sizeof *keys);
 	int *node_of = pl_xcalloc(nops > 0 ? nops : 1, sizeof *node_of);
 	int *collapsed = pl_xcalloc(nops > 0 ? nops : 1, sizeof *collapsed);
 	int *plen = pl_xcalloc(nops > 0 ? nops : 1, sizeof *plen);
 	int *lv = uniform_levels(nops, level);
-	struct pl_strmap m;
-	pl_strmap_init(&m, (size_t)nops);
-	int n = assign_nodes(g, pl, paths, lv, keys, node_of, &m, collapsed, plen);
-	pl_strmap_free(&m);
+	int n = assign_nodes(g, pl, paths, lv, node_of, collapsed, plen);
 	free(lv);
 	free(plen);
 	free(collapsed);
 	free(node_of);
-	free_strings(keys, nops);
 	return n;
 }
 
