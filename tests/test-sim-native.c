@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "sim-testutil.h"
 #include "sim.h"
@@ -391,6 +392,95 @@ test_no_alloc(void **state)
 	fix_free(&f);
 }
 
+struct thread_job {
+	const struct pl_problem *p;
+	struct pl_placement **pl;
+	int n_pl;
+	struct pl_sim_opts o;
+	double *out;
+};
+
+/* Evaluate every placement of a job with a workspace of its own. */
+static void *
+thread_main(void *arg)
+{
+	struct thread_job *j = arg;
+	struct pl_sim_ws *ws = pl_sim_ws_new(j->p);
+	struct pl_sim_result r;
+	for (int rep = 0; rep < 3; rep++)
+		for (int i = 0; i < j->n_pl; i++) {
+			pl_sim_eval(ws, j->pl[i], &j->o, &r);
+			j->out[i] = r.makespan_us + (double)r.peak_max;
+		}
+	pl_sim_ws_free(ws);
+	return NULL;
+}
+
+/* Several threads, one workspace each, give the single-thread results. */
+static void
+test_threads(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 11);
+	struct pl_graph *g = tu_random_dag(&r, 300, 3, 20, 40, 0.1, 64, 2);
+	struct fix f = fix_new(g, 4, 0);
+	enum { NPL = 12, NT = 4 };
+	struct pl_placement *pl[NPL];
+	for (int i = 0; i < NPL; i++)
+		pl[i] = tu_random_placement(&r, f.p);
+	double want[2][NPL], got[2][NT][NPL];
+	struct pl_sim_opts opts[2] = { { PL_SIM_NATIVE, PL_MEM_NATIVE },
+	    { PL_SIM_PLACETO, PL_MEM_PLACETO } };
+	for (int k = 0; k < 2; k++) {
+		struct thread_job one = { f.p, pl, NPL, opts[k], want[k] };
+		thread_main(&one);
+		pthread_t th[NT];
+		struct thread_job jobs[NT];
+		for (int t = 0; t < NT; t++) {
+			jobs[t] = (struct thread_job){ f.p, pl, NPL, opts[k], got[k][t] };
+			assert_int_equal(pthread_create(&th[t], NULL, thread_main, &jobs[t]), 0);
+		}
+		for (int t = 0; t < NT; t++)
+			pthread_join(th[t], NULL);
+		for (int t = 0; t < NT; t++)
+			for (int i = 0; i < NPL; i++)
+				assert_true(got[k][t][i] == want[k][i]);
+	}
+	for (int i = 0; i < NPL; i++)
+		pl_placement_free(pl[i]);
+	fix_free(&f);
+}
+
+/* A placement that breaks a constraint is refused with a cause. */
+static void
+test_trace_rejects_bad_placement(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("t");
+	struct pl_op o;
+	memset(&o, 0, sizeof o);
+	o.name = (char *)"pinned";
+	for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+		o.measured_us[k] = 1;
+	o.cons.kind = PL_CONS_DEVICE;
+	o.cons.device = (char *)"/gpu:1";
+	pl_graph_add_op(b, &o, NULL);
+	struct fix f = fix_new(tu_build(b), 2, 0);
+	struct pl_placement *pl = placement(f.p, (int[]){ 0 });
+	char *cause = NULL;
+	assert_null(pl_sim_trace(f.p, pl, &native, &cause));
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "pinned"));
+	free(cause);
+	pl->dev[0] = 1;
+	struct pl_trace *tr = trace(f.p, pl, &native);
+	assert_true(tr->res.makespan_us == 1);
+	pl_trace_free(tr);
+	pl_placement_free(pl);
+	fix_free(&f);
+}
+
 /* Names of kinds and memory models. */
 static void
 test_names(void **state)
@@ -420,6 +510,8 @@ main(void)
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_random_invariants),
 		cmocka_unit_test(test_no_alloc),
+		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_trace_rejects_bad_placement),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
