@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..16"
+echo "1..17"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -60,6 +60,8 @@ awk -F'|' -v OFS='|' '{ if (NF > 10) $10 = ""; print }' "$T/b.md" > "$T/b2.md"
 check "-o writes what stdout shows (md)" cmp -s "$T/a2.md" "$T/b2.md"
 "$PLACELAB" compare "$T/g.json" -c k80x4 --methods heft,expert --format tex > "$T/t.tex"
 check "LaTeX uses booktabs" grep -q '\\toprule' "$T/t.tex"
+"$PLACELAB" compare "$T/g.json" -c k80x4 --methods heft,expert -o "$T/o.json"
+check "-o FILE.json without --format writes JSON" test "$(jq -r .format "$T/o.json")" = placelab-compare/1
 
 # run: JSON result, saved placement valid, history CSV.
 "$PLACELAB" run -a heft "$T/g.json" -c k80x4 --json -o "$T/p.json" --history "$T/h.csv" > "$T/r.json"

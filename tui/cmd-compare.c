@@ -96,6 +96,7 @@ cmd_compare(int argc, char **argv)
 	};
 	const char *cluster = NULL, *output = NULL, *methods = NULL;
 	enum pl_compare_format fmt = PL_CMP_TABLE;
+	int fmt_given = 0;
 	struct pl_compare_budget budget = { 0, 60 };
 	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
 	struct method_opt *mo = pl_xcalloc((size_t)argc + 1, sizeof *mo);
@@ -114,6 +115,7 @@ cmd_compare(int argc, char **argv)
 				goto out;
 			}
 			fmt = (enum pl_compare_format)pl_compare_format_parse(optarg);
+			fmt_given = 1;
 			break;
 		case OPT_SECONDS:
 			if (parse_num("seconds", optarg, 0, 1e9, &v) != 0)
@@ -165,7 +167,8 @@ cmd_compare(int argc, char **argv)
 			    "fullest device and OOM, bytes moved, search time, evaluations.\n"
 			    "--methods takes names from 'placelab run --list' (default: the quick\n"
 			    "ones; 'all' for every method); --seconds / --steps bound each method\n"
-			    "(default 60 s).  JSON output is tagged \"%s\".\n",
+			    "(default 60 s).  Without --format, -o FILE.md/.csv/.tex/.json picks\n"
+			    "the format.  JSON output is tagged \"%s\".\n",
 			    COMPARE_USAGE, PL_DEFAULT_CLUSTER, PL_FORMAT_COMPARE);
 			rc = 0;
 			goto out;
@@ -177,6 +180,12 @@ cmd_compare(int argc, char **argv)
 	if (optind != argc - 1) {
 		cmd_error("%s", COMPARE_USAGE);
 		goto out;
+	}
+	if (!fmt_given && output != NULL) {
+		/* -o FILE.md / .csv / .tex / .json picks the format */
+		const char *dot = strrchr(output, '.');
+		if (dot != NULL && pl_compare_format_parse(dot + 1) >= 0)
+			fmt = (enum pl_compare_format)pl_compare_format_parse(dot + 1);
 	}
 	const struct pl_placer_class **cls = NULL;
 	char *cause = NULL;
