@@ -402,6 +402,17 @@ pl_sim_mem_alloc(struct pl_sim_ws *ws, struct pl_sim_result *r, double t,
 		rec_mem(ws, d, t);
 }
 
+/* Free bytes on d at the current time t. */
+void
+pl_sim_mem_release(struct pl_sim_ws *ws, double t, int d, int64_t bytes)
+{
+	if (bytes <= 0)
+		return;
+	ws->live[d] -= bytes;
+	if (ws->tr != NULL)
+		rec_mem(ws, d, t);
+}
+
 /* End accounting (the trace records the remaining frees). */
 void
 pl_sim_mem_end(struct pl_sim_ws *ws, struct pl_sim_result *r)

@@ -158,6 +158,8 @@ pl_sim_mem_free(struct pl_sim_ws *ws, double t, int d, int64_t bytes)
 	    pl_hent_make(t, ((uint64_t)d << 56) | (uint64_t)bytes));
 }
 void pl_sim_mem_end(struct pl_sim_ws *ws, struct pl_sim_result *r);
+/* Free bytes on d now, at time t (the native simulator frees as it goes). */
+void pl_sim_mem_release(struct pl_sim_ws *ws, double t, int d, int64_t bytes);
 /*
  * Placeto's peak-memory model, after a run: device d executed the ops
  * qitem[q_off[d] .. q_off[d] + count[d]) in that order.

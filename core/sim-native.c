@@ -43,43 +43,42 @@ release(struct pl_sim_ws *ws, const struct pl_placement *pl, int *ndirty,
 	mark(ws, ndirty, d);
 }
 
-/* One more holder of u's outputs is done at e. */
+/*
+ * Memory (native model).  Frees happen as things end: the event loop
+ * handles every completion at t before anything starts at t, so what ends
+ * at t is freed before what starts at t allocates, with no queue of
+ * pending frees.
+ */
+
+/* One more holder of u's outputs (u itself, a local consumer, an outgoing
+ * transfer) is done at t. */
 static inline void
-dec_out(struct pl_sim_ws *ws, int u, double e)
+dec_out(struct pl_sim_ws *ws, int u, double t)
 {
-	if (e > ws->maxend[u])
-		ws->maxend[u] = e;
 	if (--ws->ref[u] == 0)
-		pl_sim_mem_free(ws, ws->maxend[u], ws->dev[u], ws->g->ops[u].out_bytes);
+		pl_sim_mem_release(ws, t, ws->dev[u], ws->g->ops[u].out_bytes);
 }
 
-/* One more consumer of received copy x is done at e. */
+/* One more consumer of received copy x is done at t. */
 static inline void
-dec_copy(struct pl_sim_ws *ws, int x, double e)
+dec_copy(struct pl_sim_ws *ws, int x, double t)
 {
-	if (e > ws->cmax[x])
-		ws->cmax[x] = e;
 	if (--ws->cref[x] == 0)
-		pl_sim_mem_free(ws, ws->cmax[x], ws->cdev[x], ws->cbytes[x]);
+		pl_sim_mem_release(ws, t, ws->cdev[x], ws->cbytes[x]);
 }
 
-/* Memory when op v starts on d and runs [s, e). */
+/* Op v, on d, ends at t. */
 static void
-mem_op(struct pl_sim_ws *ws, struct pl_sim_result *r, enum pl_mem_model mem,
-    int v, int d, double s, double e)
+mem_op_end(struct pl_sim_ws *ws, int v, int d, double t)
 {
-	const struct pl_op *o = &ws->g->ops[v];
-	if (mem != PL_MEM_NATIVE)
-		return;		/* Placeto: pl_sim_mem_placeto() after the run */
-	pl_sim_mem_alloc(ws, r, s, d, o->out_bytes + o->temp_bytes);
-	pl_sim_mem_free(ws, e, d, o->temp_bytes);
-	dec_out(ws, v, e);
+	pl_sim_mem_release(ws, t, d, ws->g->ops[v].temp_bytes);
+	dec_out(ws, v, t);
 	for (int i = ws->in_t_off[v]; i < ws->in_t_off[v + 1]; i++) {
 		int u = ws->g->tensors[ws->in_t[i]].op;
 		if (ws->dev[u] == d)
-			dec_out(ws, u, e);
+			dec_out(ws, u, t);
 		else
-			dec_copy(ws, ws->xfer_of[ws->in_to_cons[i]], e);
+			dec_copy(ws, ws->xfer_of[ws->in_to_cons[i]], t);
 	}
 }
 
@@ -105,7 +104,6 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->cnt[d]++;
 		ws->pending[v] = ws->in_t_off[v + 1] - ws->in_t_off[v];
 		ws->ref[v] = 1;
-		ws->maxend[v] = 0;
 		ws->pred[v] = -1;
 		ws->prev_on_dev[v] = -1;
 	}
@@ -165,7 +163,8 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				ws->qitem[ws->q_off[q] + exec[q]++] = v;
 				r->busy_us[q] += cost;
 				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(e, (uint64_t)v));
-				mem_op(ws, r, mem, v, q, t, e);
+				if (mem == PL_MEM_NATIVE)
+					pl_sim_mem_alloc(ws, r, t, q, g->ops[v].out_bytes + g->ops[v].temp_bytes);
 			} else {
 				int x = (int)it.k;
 				int src = ws->x_src[x], dst = ws->x_b[x];
@@ -176,11 +175,8 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				r->bytes_out[src] += bytes;
 				r->bytes_in[dst] += bytes;
 				r->n_transfers++;
-				if (mem == PL_MEM_NATIVE) {
-					dec_out(ws, g->tensors[ws->x_a[x]].op, e);
-					ws->cmax[x] = e;
+				if (mem == PL_MEM_NATIVE)
 					pl_sim_mem_alloc(ws, r, t, dst, bytes);
-				}
 				if (ws->tr != NULL)
 					pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
 					    .tensor = ws->x_a[x], .src_dev = src, .dst_dev = dst,
@@ -199,6 +195,8 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				ws->q_busy[d] &= ~1;
 				mark(ws, &ndirty, d);
 				done++;
+				if (mem == PL_MEM_NATIVE)
+					mem_op_end(ws, v, d, t);
 				const struct pl_op *o = &g->ops[v];
 				for (int tn = o->first_tensor; tn < o->first_tensor + o->n_tensors; tn++) {
 					int x0 = ws->n_x;
@@ -238,6 +236,8 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				ws->q_busy[q] &= ~1;
 				mark(ws, &ndirty, q);
 				int u = g->tensors[tn].op;
+				if (mem == PL_MEM_NATIVE)
+					dec_out(ws, u, t);
 				for (int kc = ws->t_cons_off[tn]; kc < ws->t_cons_off[tn + 1]; kc++) {
 					int w = ws->t_cons[kc];
 					if (ws->dev[w] == dst && --ws->pending[w] == 0)
