@@ -325,9 +325,11 @@ explore_close(struct explore *ex)
 		pl_placement_free(ex->undo[i]);
 	pl_trace_free(ex->tr);
 	pl_placement_free(ex->cur);
-	pl_problem_free(ex->p);
-	pl_cluster_free(ex->c);
-	pl_graph_free(ex->g);
+	if (!ex->keep_inputs) {
+		pl_problem_free(ex->p);
+		pl_cluster_free(ex->c);
+		pl_graph_free(ex->g);
+	}
 	free(ex->source);
 	free(ex->save_path);
 	free(ex->prompt_label);

@@ -95,6 +95,7 @@ struct explore {
 	int match_pos;
 
 	struct pl_compare *cmp;		/* the Compare view's table (it owns it) */
+	int keep_inputs;		/* a worker still reads g, c and p: leave them */
 
 	int quit;
 	int busy;			/* a view reported more work last tick */

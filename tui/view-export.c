@@ -5,16 +5,20 @@
  * (plv_export) or core (compare writers, placement JSON), atomically.
  *
  * Invariant: the preview is rendered from the settings and the current
- * placement; any change marks it stale and the next tick renders it again
- * (Graphviz layout cannot be sliced, so it runs once per change, not per
- * redraw).
+ * placement; any change marks it stale and the next tick renders it again.
+ * Graphviz layout cannot be sliced and can take long on big graphs, so
+ * diagrams and timelines are rendered (and written) on a worker thread
+ * from its own copy of the placement and its own trace: the explorer stays
+ * live, and a result whose settings changed meanwhile is thrown away.
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "compare.h"
 #include "explore.h"
@@ -41,6 +45,25 @@ static const int details[] = { 200, 0, 50, 100, 400 };	/* max nodes; 0 = full */
 
 enum field { F_WHAT, F_FORMAT, F_DETAIL, F_PATH, F_WRITE, F_COUNT };
 
+/* A Graphviz rendering on a worker thread (see the invariant). */
+struct job {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int finished;
+	const struct pl_problem *p;	/* read only, shared */
+	struct pl_sim_opts sim;
+	struct pl_placement *pl;	/* the job's own copy */
+	struct plv_opts o;
+	char *path;			/* write here; NULL: preview */
+	unsigned gen;			/* settings generation it renders */
+	int rc;
+	char *data;
+	size_t len;
+	char *cause;
+	double took;
+};
+
 struct export_view {
 	struct explore *ex;
 	int what, format, detail;
@@ -48,11 +71,102 @@ struct export_view {
 	char path[512];
 	int path_custom;	/* the user typed the path */
 	int stale;
+	unsigned gen;		/* bumped by every change of settings or placement */
+	struct job *job;	/* a rendering in flight, or NULL */
+	int write_pending;	/* write once the job in flight is done */
 	char *preview;		/* text, or NULL */
 	size_t preview_len;
 	char *preview_note;
 	int preview_top;
 };
+
+/* The settings or the placement changed. */
+static void
+mark_stale(struct export_view *e)
+{
+	e->stale = 1;
+	e->gen++;
+}
+
+/* The worker: trace its placement and render. */
+static void *
+job_main(void *arg)
+{
+	struct job *j = arg;
+	double t0 = explore_now();
+	char *cause = NULL;
+	struct pl_trace *tr = pl_sim_trace(j->p, j->pl, &j->sim, &cause);
+	int rc = -1;
+	if (tr != NULL) {
+		if (j->path != NULL)
+			rc = plv_export(j->p, j->pl, tr, &j->o, j->path, &cause);
+		else
+			rc = plv_export_data(j->p, j->pl, tr, &j->o, &j->data, &j->len, &cause);
+		pl_trace_free(tr);
+	}
+	pthread_mutex_lock(&j->mu);
+	j->rc = rc;
+	j->cause = cause;
+	j->took = explore_now() - t0;
+	j->finished = 1;
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	return NULL;
+}
+
+/* Start a rendering of the current placement (path NULL: a preview). */
+static void
+job_start(struct export_view *e, const struct plv_opts *o, const char *path)
+{
+	struct job *j = pl_xcalloc(1, sizeof *j);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	j->p = e->ex->p;
+	j->sim = e->ex->sim;
+	j->pl = pl_placement_clone(e->ex->cur);
+	j->o = *o;
+	j->path = path != NULL ? pl_xstrdup(path) : NULL;
+	j->gen = e->gen;
+	if (pthread_create(&j->th, NULL, job_main, j) != 0) {
+		fprintf(stderr, "placelab: cannot start a worker thread\n");
+		abort();
+	}
+	e->job = j;
+}
+
+/* Wait for the job until the deadline; 1 when it has finished. */
+static int
+job_wait(struct job *j, double deadline)
+{
+	struct timespec ts;
+	ts.tv_sec = (time_t)deadline;
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	pthread_mutex_lock(&j->mu);
+	while (!j->finished)
+		if (pthread_cond_timedwait(&j->cv, &j->mu, &ts) != 0)
+			break;
+	int done = j->finished;
+	pthread_mutex_unlock(&j->mu);
+	return done;
+}
+
+/* Free a finished job. */
+static void
+job_free(struct job *j)
+{
+	pthread_join(j->th, NULL);
+	pthread_mutex_destroy(&j->mu);
+	pthread_cond_destroy(&j->cv);
+	pl_placement_free(j->pl);
+	free(j->path);
+	free(j->data);
+	free(j->cause);
+	free(j);
+}
 
 /* The default path for the settings. */
 static void
@@ -74,7 +188,7 @@ ev_init(struct explore *ex)
 {
 	struct export_view *e = pl_xcalloc(1, sizeof *e);
 	e->ex = ex;
-	e->stale = 1;
+	mark_stale(e);
 	default_path(e);
 	return e;
 }
@@ -84,6 +198,16 @@ static void
 ev_free(void *priv)
 {
 	struct export_view *e = priv;
+	if (e->job != NULL) {
+		if (job_wait(e->job, explore_now() + 0.5))
+			job_free(e->job);
+		else {
+			/* Graphviz cannot be stopped: leave the worker to the
+			 * process's exit, with the inputs it reads */
+			pthread_detach(e->job->th);
+			e->ex->keep_inputs = 1;
+		}
+	}
 	free(e->preview);
 	free(e->preview_note);
 	free(e);
@@ -135,44 +259,58 @@ render(struct export_view *e, int for_preview, char **data, size_t *len, char **
 		*len = strlen(*data);
 		return 0;
 	}
-	struct plv_opts o;
-	viz_opts(e, &o, for_preview);
-	return plv_export_data(ex->p, ex->cur, ex->tr, &o, data, len, cause);
+	*cause = pl_xstrdup("diagrams render on the worker");
+	return -1;
 }
 
-/* Make the preview. */
+/* Describe preview text of len bytes rendered in `took` seconds. */
+static void
+preview_note(struct export_view *e, size_t len, double took)
+{
+	char b[32], t[32];
+	int lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += e->preview[i] == '\n';
+	const char *fmt = formats[e->what][e->format];
+	free(e->preview_note);
+	if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0)
+		e->preview_note = pl_xasprintf("the Graphviz source of the %s (%s, %d lines; laid out in %s)",
+		    fmt, screen_fmt_bytes(b, sizeof b, (int64_t)len), lines,
+		    explore_fmt_wall(e->ex, t, sizeof t, took));
+	else if (e->what == W_TIMELINE && strcmp(fmt, "svg") != 0)
+		e->preview_note = pl_xasprintf("the SVG the %s is made from (%s, %d lines)", fmt,
+		    screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
+	else
+		e->preview_note = pl_xasprintf("%s, %d lines", screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
+	e->preview_len = len;
+}
+
+/* Make the preview: tables and placements here, pictures on the worker. */
 static void
 make_preview(struct export_view *e)
 {
+	e->preview_top = 0;
+	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
+		if (e->job != NULL)
+			return;		/* collected first; it may be stale */
+		struct plv_opts o;
+		viz_opts(e, &o, 1);
+		job_start(e, &o, NULL);
+		return;
+	}
 	free(e->preview);
 	free(e->preview_note);
 	e->preview = NULL;
 	e->preview_note = NULL;
-	e->preview_top = 0;
 	char *cause = NULL;
 	size_t len;
-	double t0 = explore_now();
 	if (render(e, 1, &e->preview, &len, &cause) != 0) {
 		e->preview_note = pl_xasprintf("cannot render: %s", cause != NULL ? cause : "?");
 		free(cause);
 		e->stale = 0;
 		return;
 	}
-	char b[32], t[32];
-	int lines = 0;
-	for (size_t i = 0; i < len; i++)
-		lines += e->preview[i] == '\n';
-	const char *fmt = formats[e->what][e->format];
-	int text = e->what >= W_TABLE || (e->what == W_DIAGRAM && strcmp(fmt, "dot") == 0) ||
-	    (e->what == W_TIMELINE && strcmp(fmt, "svg") == 0) || (e->what == W_DIAGRAM && strcmp(fmt, "svg") == 0);
-	if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0)
-		e->preview_note = pl_xasprintf("the Graphviz source of the %s (%s, %d lines; rendered in %s)",
-		    fmt, screen_fmt_bytes(b, sizeof b, (int64_t)len), lines,
-		    explore_fmt_wall(e->ex, t, sizeof t, explore_now() - t0));
-	else
-		e->preview_note = pl_xasprintf("%s%s, %d lines", text ? "" : "source of the image: ",
-		    screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
-	e->preview_len = len;
+	preview_note(e, len, 0);
 	e->stale = 0;
 }
 
@@ -228,7 +366,7 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	screen_hline(w, y, r->x, r->w);
 	wattrset(w, screen_attr(SCR_HEADER));
 	screen_printf(w, y++, r->x + 2, r->w - 4, 0, " Preview: %s ",
-	    e->stale ? "rendering..." : e->preview_note != NULL ? e->preview_note : "");
+	    e->stale ? "rendering (Graphviz; keys stay live)..." : e->preview_note != NULL ? e->preview_note : "");
 	wattrset(w, A_NORMAL);
 	if (e->preview == NULL || e->stale)
 		return;
@@ -262,9 +400,11 @@ write_now(struct export_view *e)
 	char *cause = NULL;
 	int rc;
 	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
-		struct plv_opts o;
-		viz_opts(e, &o, 0);
-		rc = plv_export(ex->p, ex->cur, ex->tr, &o, e->path, &cause);
+		/* on the worker, after the rendering in flight if any */
+		e->write_pending = 1;
+		ex->busy = 1;
+		explore_message(ex, 0, "writing %s (Graphviz lays it out; keys stay live)", e->path);
+		return;
 	} else if (e->what == W_PLACEMENT) {
 		rc = pl_placement_save_json(ex->cur, ex->g, ex->c, e->path, &cause);
 	} else {
@@ -325,7 +465,7 @@ path_done(struct explore *ex, const char *text, void *arg)
 		for (int i = 0; formats[e->what][i] != NULL; i++)
 			if (strcmp(formats[e->what][i], plv_format_name((enum plv_format)f)) == 0)
 				e->format = i;
-	e->stale = 1;
+	mark_stale(e);
 }
 
 /* Change the selected field's value. */
@@ -351,7 +491,7 @@ cycle(struct export_view *e, int dir)
 		return;
 	}
 	default_path(e);
-	e->stale = 1;
+	mark_stale(e);
 }
 
 /* Move between fields, change values, write. */
@@ -402,7 +542,7 @@ static void
 ev_changed(struct view *v)
 {
 	struct export_view *e = v->priv;
-	e->stale = 1;
+	mark_stale(e);
 }
 
 /* Render a stale preview while the view is shown. */
@@ -410,10 +550,46 @@ static int
 ev_tick(struct view *v, double deadline)
 {
 	struct export_view *e = v->priv;
-	(void)deadline;
-	if (!e->stale || &e->ex->views[e->ex->view] != v)
-		return 0;
-	make_preview(e);
+	struct explore *ex = e->ex;
+	if (e->job != NULL) {
+		if (!job_wait(e->job, deadline))
+			return 1;
+		struct job *j = e->job;
+		e->job = NULL;
+		if (j->path != NULL) {
+			struct stat st;
+			char b[32];
+			if (j->rc != 0)
+				explore_message(ex, 1, "not written: %s", j->cause != NULL ? j->cause : "?");
+			else
+				explore_message(ex, 0, "wrote %s (%s)", j->path,
+				    stat(j->path, &st) == 0 ? screen_fmt_bytes(b, sizeof b, st.st_size) : "?");
+		} else if (j->gen == e->gen) {
+			free(e->preview);
+			e->preview = NULL;
+			if (j->rc != 0) {
+				free(e->preview_note);
+				e->preview_note = pl_xasprintf("cannot render: %s", j->cause != NULL ? j->cause : "?");
+			} else {
+				e->preview = j->data;
+				j->data = NULL;
+				preview_note(e, j->len, j->took);
+			}
+			e->stale = 0;
+		}
+		job_free(j);
+	}
+	if (e->write_pending) {
+		e->write_pending = 0;
+		struct plv_opts o;
+		viz_opts(e, &o, 0);
+		job_start(e, &o, e->path);
+		return 1;
+	}
+	if (e->stale && &ex->views[ex->view] == v) {
+		make_preview(e);
+		return e->job != NULL;
+	}
 	return 0;
 }
 

@@ -323,8 +323,13 @@ pv_action(struct view *v, enum tui_action a)
 			if (p->run.done)
 				explore_message(p->ex, 0, "Placeto has finished; r restarts");
 			p->run.running = 0;
-			p->run.stop = a == ACT_PLACETO_EPISODE ? episode_over : NULL;
-			p->run.pending = 1;
+			if (a == ACT_PLACETO_EPISODE) {
+				p->run.stop = episode_over;
+				p->run.pending = 1;
+			} else {
+				p->run.stop = NULL;
+				p->run.pending++;
+			}
 		}
 		break;
 	case ACT_RUN:
