@@ -104,7 +104,7 @@ static const struct pl_option_def brkga_options[] = {
 	{ "evals", PL_OPT_INT, "5000",
 	    "evaluation budget (0: none); 5000 is REGAL's \"BRKGA 5K\"" },
 	{ "generations", PL_OPT_INT, "0",
-	    "stop after this generation (0: no limit; 0 is the initial population)" },
+	    "stop after generation N, the initial population being 0 (0: no limit)" },
 	{ "seconds", PL_OPT_DOUBLE, "10",
 	    "stop after this much search time (0: no limit); a run it stops "
 	    "is not reproducible" },
