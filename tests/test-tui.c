@@ -8,7 +8,7 @@
  * automatically).
  *
  * Script lines:
- *   open GRAPH [cluster C] [demo] [nocolor] [placement FILE]   (first line)
+ *   open GRAPH [cluster C] [demo] [nocolor] [term T] [placement FILE]
  *   size COLS ROWS          before open: the terminal size
  *   key K...                keys: a letter, Enter Tab BTab Esc Space Up Down
  *                           Left Right PgUp PgDn Home End, ^X for control
@@ -187,6 +187,7 @@ run_script(const char *name)
 			char *gpath = graph[0] == '/' ? pl_xstrdup(graph) : pl_xasprintf("%s/%s", PL_SRCDIR, graph);
 			char *ppath = NULL, *cpath = NULL;
 			int nocolor = 0;
+			const char *term = "xterm-256color";
 			o.graph_path = gpath;
 			while ((w = strtok_r(NULL, " ", &save)) != NULL) {
 				if (strcmp(w, "cluster") == 0) {
@@ -200,6 +201,8 @@ run_script(const char *name)
 					o.demo = 1;
 				else if (strcmp(w, "nocolor") == 0)
 					nocolor = 1;
+				else if (strcmp(w, "term") == 0)
+					term = strtok_r(NULL, " ", &save);
 				else if (strcmp(w, "placement") == 0)
 					o.placement_path = ppath = pl_xstrdup(strtok_r(NULL, " ", &save));
 			}
@@ -220,9 +223,16 @@ run_script(const char *name)
 				unsetenv("NO_COLOR");
 			out = fopen("/dev/null", "w");
 			in = fopen("/dev/null", "r");
-			sp = newterm("xterm-256color", out, in);
+			sp = newterm(term, out, in);
 			assert_non_null(sp);
 			screen_start(sp);
+			if (strcmp(term, "xterm") == 0 && !nocolor)
+				assert_int_equal(screen_mode(), SCR_COLOR8);
+			else if (!nocolor)
+				assert_int_equal(screen_mode(), SCR_COLOR256);
+			else
+				assert_int_equal(screen_mode(), SCR_MONO);
+			assert_int_equal(screen_dev_fg(1) == screen_dev_fg(2), nocolor);
 			opened = 1;
 			redraw(&ex);
 			continue;
@@ -336,7 +346,7 @@ test_action_table(void **state)
 #define SCRIPTS(X) \
 	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) \
 	X(resize) X(small) X(brkga) X(placeto) X(compare) X(export) \
-	X(demo) X(nocolor) X(quit) X(save) X(click) X(oom)
+	X(demo) X(nocolor) X(colour8) X(quit) X(save) X(click) X(oom)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */
