@@ -408,6 +408,25 @@ test_cli_family(void **state)
 	char c0[] = "gen", c1[] = "--granularity", c2[] = "block", c3[] = "nmt";
 	char *bad2[] = { c0, c1, c2, c3, NULL };
 	assert_int_equal(cmd_gen(4, bad2), 2);
+	/* A preset as a cluster file. */
+	char cpath[] = "/tmp/test-gen-cluster-XXXXXX";
+	int fd = mkstemp(cpath);
+	assert_true(fd >= 0);
+	close(fd);
+	char e0[] = "gen", e1[] = "cluster", e2[] = "k80x4", e3[] = "-o";
+	char *cl[] = { e0, e1, e2, e3, cpath, NULL };
+	assert_int_equal(cmd_gen(5, cl), 0);
+	char *cause = NULL;
+	struct pl_cluster *c = pl_cluster_load_json(cpath, &cause);
+	if (c == NULL)
+		fail_msg("%s", cause);
+	assert_int_equal(c->n_dev, 5);
+	assert_string_equal(c->dev[4].name, "/gpu:3");
+	pl_cluster_free(c);
+	unlink(cpath);
+	char f2[] = "k99";
+	char *cl2[] = { e0, e1, f2, NULL };
+	assert_int_equal(cmd_gen(3, cl2), 2);
 	char d0[] = "gen", d1[] = "family", d2[] = "resnet50", d3[] = "-o", d4[] = "/tmp";
 	char *bad3[] = { d0, d1, d2, d3, d4, NULL };
 	assert_int_equal(cmd_gen(5, bad3), 2);

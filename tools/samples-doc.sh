@@ -81,8 +81,10 @@ layer granularity.
 
 Clusters: the compiled-in presets (`placelab clusters`) cover the papers'
 setups: `k80x2`, `k80x4`, `k80x8` (Placeto, AWS p2.8xlarge), `k40x2`,
-`k40x4`, `k40x8` (the hierarchical planner); `samples/clusters/heft3.json`
-is the HEFT example's three processors.  The default sample
+`k40x4`, `k40x8` (the hierarchical planner), also installed as editable
+files `samples/clusters/<preset>.json` (written by `placelab gen cluster
+PRESET`); `samples/clusters/heft3.json` is the HEFT example's three
+processors.  The default sample
 `samples/nmt4.json` opens on `k80x4`.
 
 ## PyTorch models: tools/placelab-torch

@@ -24,6 +24,7 @@ static const char gen_usage[] =
     "usage: placelab gen MODEL [options] [-o FILE]\n"
     "       placelab gen family NAME [--count N] [--seed S] [options] -o DIR\n"
     "       placelab gen table GRAPH...\n"
+    "       placelab gen cluster PRESET [-o FILE]\n"
     "       placelab gen --list\n"
     "\n"
     "Options (0 or absent: the model's default, see docs/SAMPLES.md):\n"
@@ -128,6 +129,25 @@ emit(const struct pl_graph *g, const char *path)
 	return 0;
 }
 
+/* `gen cluster`: a compiled-in preset as an editable cluster file. */
+static int
+write_cluster(const char *name, const char *path)
+{
+	struct pl_cluster *c = pl_cluster_preset(name);
+	if (c == NULL)
+		return cmd_error("gen cluster: no preset '%s' (see 'placelab clusters')", name);
+	int rc = 0;
+	char *cause = NULL;
+	if (path == NULL || strcmp(path, "-") == 0) {
+		char *s = pl_cluster_to_json(c);
+		fputs(s, stdout);
+		free(s);
+	} else if (pl_cluster_save_json(c, path, &cause) != 0)
+		rc = cmd_fail(cause);
+	pl_cluster_free(c);
+	return rc;
+}
+
 /* `placelab gen`. */
 int
 cmd_gen(int argc, char **argv)
@@ -206,6 +226,11 @@ cmd_gen(int argc, char **argv)
 	}
 	if (strcmp(argv[0], "table") == 0)
 		return table(argc - 1, argv + 1);
+	if (strcmp(argv[0], "cluster") == 0) {
+		if (argc != 2)
+			return cmd_error("gen cluster: expected one preset name ('placelab clusters')");
+		return write_cluster(argv[1], out);
+	}
 	if (strcmp(argv[0], "family") == 0) {
 		if (argc != 2)
 			return cmd_error("gen family: expected one family name (enas-cnn, enas-rnn or nmt)");
