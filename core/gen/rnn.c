@@ -18,7 +18,9 @@
 
 /* The state a recurrent layer carries from step to step. */
 struct lstm_state {
-	int h, c;		/* refs */
+	int h, c;		/* refs: the recurrent state */
+	int out;		/* ref: what the next layer reads (h, plus the input
+				 * with a residual connection) */
 };
 
 /* Dropout on x (TF's dropout: random mask, scale, multiply). */
@@ -73,9 +75,11 @@ lstm_ops(struct gnet *n, int x, int in_dim, struct lstm_state prev,
 	int c = binop(n, "add_c", "Add", GG_LINEAR, B * H, mc, mij);
 	int tc = gnet_op(n, "tanh_c", "Tanh", GG_OUTPUT, (double)(4 * B * H), 0, B * H, 1, c);
 	int h = binop(n, "mul_h", "Mul", GG_PRODUCT, B * H, tc, go);
+	int out = h;
+	/* GNMT's residual wrapper adds the input to the output, not the state. */
 	if (residual && in_dim == hidden)
-		h = binop(n, "residual", "Add", GG_LINEAR, B * H, h, x);
-	return (struct lstm_state){ h, c };
+		out = binop(n, "residual", "Add", GG_LINEAR, B * H, h, x);
+	return (struct lstm_state){ h, c, out };
 }
 
 /* One LSTM cell step as a single op (layer granularity); weights holds
@@ -90,7 +94,7 @@ lstm_layer(struct gnet *n, int x, int in_dim, struct lstm_state prev,
 	int v = gnet_op(n, "lstm", "LSTMCell", GG_INPUT, 2 * macs + 30.0 * (double)(B * H), 0,
 	    2 * B * H, 4, x, prev.h, prev.c, weights);
 	gnet_set_outputs(n, v, 2);
-	return (struct lstm_state){ GREF(v, 0), GREF(v, 1) };
+	return (struct lstm_state){ GREF(v, 0), GREF(v, 1), GREF(v, 0) };
 }
 
 /* Variables of one LSTM layer in the current scope: refs kernel and bias
@@ -114,7 +118,7 @@ zero_state(struct gnet *n, int batch, int hidden)
 {
 	int z = gnet_op(n, "zero_state", "Zeros", GG_NONE, 0, 0, 2 * (int64_t)batch * hidden, 0);
 	gnet_set_outputs(n, z, 2);
-	return (struct lstm_state){ GREF(z, 0), GREF(z, 1) };
+	return (struct lstm_state){ GREF(z, 0), GREF(z, 1), GREF(z, 0) };
 }
 
 /* One step of a stack of LSTM layers: cell (l, t) in scope
@@ -132,7 +136,7 @@ lstm_stack_step(struct gnet *n, const char *side, int t, int x, int in_dim,
 		else
 			st[l] = lstm_ops(n, x, d, st[l], kern[l], bias[l], batch, hidden,
 			    residual_from > 0 && l >= residual_from, 1);
-		x = st[l].h;
+		x = st[l].out;
 	}
 	return x;
 }
@@ -234,7 +238,7 @@ pl_gen_nmt(const char *name, const struct pl_gen_opts *o)
 				bs = lstm_layer(n, emb[t], H, bs, bk, B, H);
 			else
 				bs = lstm_ops(n, emb[t], H, bs, bk, bb, B, H, 0, 1);
-			bwo[t] = bs.h;
+			bwo[t] = bs.out;
 		}
 		for (int t = 0; t < T; t++) {
 			gnet_scope(n, "enc/l1/t%d", t);
