@@ -173,6 +173,8 @@ random_cell(struct pl_rng *r, struct cell_spec *sp, int reduction)
 	memset(sp, 0, sizeof *sp);
 	sp->blocks = 5;
 	sp->reduction = reduction;
+	/* ENAS concatenates the unused block outputs, never the cell inputs. */
+	sp->used[0] = sp->used[1] = 1;
 	for (int b = 0; b < 5; b++)
 		for (int s = 0; s < 2; s++) {
 			int i = (int)pl_rng_below(r, (uint64_t)(b + 2));
