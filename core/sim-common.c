@@ -296,6 +296,11 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->cnt = ws_alloc(ws, nq + 1, sizeof(int));
 	ws->qmem = ws_alloc(ws, (size_t)n + E + 1, sizeof(struct pl_hent));
 	ws->qitem = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
+	ws->m_rank = ws_alloc(ws, n, sizeof(int));
+	ws->m_byrank = ws_alloc(ws, n, sizeof(int));
+	ws->m_head = ws_alloc(ws, n, sizeof(int));
+	ws->m_next = ws_alloc(ws, n, sizeof(int));
+	ws->m_free = ws_alloc(ws, n, sizeof(int));
 	ws->ev = ws_alloc(ws, (size_t)E + nq + D + 1, sizeof(struct pl_hent));
 	ws->fr = ws_alloc(ws, (size_t)2 * n + E + 1, sizeof(struct pl_hent));
 	return ws;
@@ -314,7 +319,8 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref, ws->stamp,
 	    ws->xfer_of, ws->cref, ws->cmax, ws->cbytes, ws->cdev, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_busy, ws->cnt,
-	    ws->qmem, ws->qitem, ws->ev, ws->fr };
+	    ws->qmem, ws->qitem, ws->ev, ws->fr, ws->m_rank, ws->m_byrank,
+	    ws->m_head, ws->m_next, ws->m_free };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(ws);
@@ -426,8 +432,15 @@ pl_sim_mem_end(struct pl_sim_ws *ws, struct pl_sim_result *r)
 /*
  * Placeto's model: op u's outputs count on its device from its start until
  * F(u) = the latest end of u and its consumers, additions before removals
- * at equal times.  Ops of one device start in execution order, so one
- * sweep per device with a heap of pending frees gives the running peak.
+ * at equal times.
+ *
+ * No sorting is needed: a device runs its ops one after the other, so in
+ * execution order both their starts and their ends are non-decreasing.
+ * Merging the devices' end lists ranks every op's end in time order; F(u)
+ * is then the end of the op of highest rank among u and its consumers, and
+ * bucketing ops by that rank lists each device's frees in time order.  One
+ * merge of starts and frees per device gives the running peak.  Linear in
+ * ops + edges (times the number of devices for the merge).
  */
 void
 pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
@@ -435,51 +448,91 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 {
 	const struct pl_graph *g = ws->g;
 	const double *end = ws->end, *start = ws->start;
-	double *F = ws->maxend;
-	for (int v = 0; v < ws->n; v++)
-		F[v] = end[v];
-	for (int w = 0; w < ws->n; w++)
+	int n = ws->n, D = ws->n_dev, total = 0;
+	int *rank = ws->m_rank, *byrank = ws->m_byrank, *fr = ws->pending;
+	int *head = ws->m_head, *next = ws->m_next, *frees = ws->m_free;
+	int pos[PL_MAX_DEVICES], nfree[PL_MAX_DEVICES];
+	for (int d = 0; d < D; d++) {
+		pos[d] = 0;
+		nfree[d] = 0;
+		total += count[d];
+		r->peak_bytes[d] = 0;
+	}
+	if (total != n)
+		return;		/* an incomplete run: nothing sensible to say */
+	/* Rank the ends in time order (ties by device). */
+	for (int k = 0; k < n; k++) {
+		int best = -1;
+		double be = 0;
+		for (int d = 0; d < D; d++) {
+			if (pos[d] == count[d])
+				continue;
+			double e = end[ws->qitem[ws->q_off[d] + pos[d]]];
+			if (best < 0 || e < be) {
+				best = d;
+				be = e;
+			}
+		}
+		int v = ws->qitem[ws->q_off[best] + pos[best]++];
+		rank[v] = k;
+		byrank[k] = v;
+	}
+	/* F(u) as a rank, then the ops bucketed by it. */
+	for (int v = 0; v < n; v++) {
+		fr[v] = rank[v];
+		head[v] = -1;
+	}
+	for (int w = 0; w < n; w++)
 		for (int i = ws->par_off[w]; i < ws->par_off[w + 1]; i++)
-			if (end[w] > F[ws->par[i]])
-				F[ws->par[i]] = end[w];
-	for (int d = 0; d < ws->n_dev; d++) {
+			if (rank[w] > fr[ws->par[i]])
+				fr[ws->par[i]] = rank[w];
+	for (int v = n - 1; v >= 0; v--) {
+		if (g->ops[v].out_bytes <= 0)
+			continue;
+		next[v] = head[fr[v]];
+		head[fr[v]] = v;
+	}
+	for (int k = 0; k < n; k++)
+		for (int v = head[k]; v >= 0; v = next[v]) {
+			int d = ws->dev[v];
+			frees[ws->q_off[d] + nfree[d]++] = v;
+		}
+	/* Per device: allocations at starts, frees at F, frees after. */
+	for (int d = 0; d < D; d++) {
 		const int *ops = ws->qitem + ws->q_off[d];
+		const int *fl = frees + ws->q_off[d];
 		int64_t live = 0, peak = 0;
-		ws->n_fr = 0;
+		int j = 0;
 		ws->live[d] = 0;
 		if (ws->tr != NULL)
 			rec_mem(ws, d, 0);
 		for (int i = 0; i < count[d]; i++) {
 			int v = ops[i];
-			double s = start[v];
-			while (ws->n_fr > 0 && ws->fr[0].t < s) {
-				struct pl_hent f = pl_heap_pop(ws->fr, &ws->n_fr);
-				live -= (int64_t)f.k;
-				if (ws->tr != NULL) {
-					ws->live[d] = live;
-					rec_mem(ws, d, f.t);
-				}
-			}
 			int64_t b = g->ops[v].out_bytes;
 			if (b <= 0)
 				continue;
+			double s = start[v];
+			for (; j < nfree[d] && end[byrank[fr[fl[j]]]] < s; j++) {
+				live -= g->ops[fl[j]].out_bytes;
+				if (ws->tr != NULL) {
+					ws->live[d] = live;
+					rec_mem(ws, d, end[byrank[fr[fl[j]]]]);
+				}
+			}
 			live += b;
 			if (live > peak)
 				peak = live;
-			pl_heap_push(ws->fr, &ws->n_fr, pl_hent_make(F[v], (uint64_t)b));
 			if (ws->tr != NULL) {
 				ws->live[d] = live;
 				rec_mem(ws, d, s);
 			}
 		}
-		while (ws->tr != NULL && ws->n_fr > 0) {
-			struct pl_hent f = pl_heap_pop(ws->fr, &ws->n_fr);
-			ws->live[d] = live -= (int64_t)f.k;
-			rec_mem(ws, d, f.t);
+		for (; ws->tr != NULL && j < nfree[d]; j++) {
+			ws->live[d] = live -= g->ops[fl[j]].out_bytes;
+			rec_mem(ws, d, end[byrank[fr[fl[j]]]]);
 		}
 		r->peak_bytes[d] = peak;
 	}
-	ws->n_fr = 0;
 }
 
 /* Totals that follow from the peaks. */

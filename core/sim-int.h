@@ -126,6 +126,7 @@ struct pl_sim_ws {
 	struct pl_hent *fr;		/* pending memory frees */
 	int n_fr;
 	int *cnt;			/* scratch per queue */
+	int *m_rank, *m_byrank, *m_head, *m_next, *m_free;	/* Placeto memory */
 
 	/* memory engine */
 	int mem_strict;			/* 1: frees at t count after allocs at t */

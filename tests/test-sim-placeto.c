@@ -381,6 +381,32 @@ check_case(const struct pl_problem *p, const struct pl_placement *pl,
 		}
 	for (int v = 0; v < n; v++)
 		assert_true(ref >= en[v]);
+	/*
+	 * Placeto's peak memory by brute force: u's outputs count at the start
+	 * s of any op of its device when start(u) <= s <= F(u), F(u) the latest
+	 * end of u and its consumers (additions before removals).
+	 */
+	for (int d = 0; d < p->n_dev; d++) {
+		int64_t peak = 0;
+		for (int v = 0; v < n; v++) {
+			if (pl->dev[v] != d || g->ops[v].out_bytes == 0)
+				continue;
+			int64_t live = 0;
+			for (int u = 0; u < n; u++) {
+				if (pl->dev[u] != d || st[u] > st[v])
+					continue;
+				double F = en[u];
+				for (int e = 0; e < g->n_edges; e++)
+					if (g->edges[e].src == u && en[g->edges[e].dst] > F)
+						F = en[g->edges[e].dst];
+				if (F >= st[v])
+					live += g->ops[u].out_bytes;
+			}
+			if (live > peak)
+				peak = live;
+		}
+		assert_int_equal(tr->res.peak_bytes[d], peak);
+	}
 	pl_trace_free(tr);
 	free(st);
 	free(en);
