@@ -312,21 +312,54 @@ draw_devcol(struct ops_view *o, WINDOW *w, int y, int x, int width, int k)
 		wattr_off(w, screen_dev_fg(n->dev), NULL);
 		return;
 	}
+	/* a mix: cells in proportion to time, at least one per device used */
 	int nd = ex->c->n_dev;
 	double tot = 0;
-	for (int d = 0; d < nd; d++)
-		tot += o->dev_time[(size_t)k * nd + d];
-	double acc = 0;
-	int cell = 0;
+	int used = 0;
+	for (int d = 0; d < nd; d++) {
+		double t = o->dev_time[(size_t)k * nd + d];
+		tot += t;
+		used += t > 0;
+	}
+	int cells[PL_MAX_DEVICES] = { 0 }, given = 0;
 	for (int d = 0; d < nd && tot > 0; d++) {
-		acc += o->dev_time[(size_t)k * nd + d];
-		int upto = (int)floor(acc / tot * width + 0.5);
-		for (; cell < upto && cell < width; cell++) {
+		double t = o->dev_time[(size_t)k * nd + d];
+		if (t <= 0)
+			continue;
+		cells[d] = (int)floor(t / tot * width + 1e-9);
+		if (cells[d] < 1 && used <= width)
+			cells[d] = 1;
+		given += cells[d];
+	}
+	while (given > width) {	/* take back from the largest */
+		int big = 0;
+		for (int d = 1; d < nd; d++)
+			if (cells[d] > cells[big])
+				big = d;
+		cells[big]--;
+		given--;
+	}
+	while (given < width && tot > 0) {	/* the rest by largest remainder */
+		int big = -1;
+		double best = -1;
+		for (int d = 0; d < nd; d++) {
+			double t = o->dev_time[(size_t)k * nd + d];
+			double rem = t / tot * width - cells[d];
+			if (t > 0 && rem > best) {
+				best = rem;
+				big = d;
+			}
+		}
+		cells[big]++;
+		given++;
+	}
+	int cell = 0;
+	for (int d = 0; d < nd; d++)
+		for (int i = 0; i < cells[d] && cell < width; i++, cell++) {
 			wattr_on(w, screen_dev_block(d), NULL);
 			mvwaddch(w, y, x + cell, (chtype)screen_dev_glyph(d));
 			wattr_off(w, screen_dev_block(d), NULL);
 		}
-	}
 	for (; cell < width; cell++)
 		mvwaddch(w, y, x + cell, ' ');
 }
