@@ -25,6 +25,7 @@
 #include "problem.h"
 #include "rng.h"
 #include "sim.h"
+#include "xmalloc.h"
 
 struct fixture {
 	struct pl_graph *g;
@@ -213,6 +214,11 @@ test_decoder(void **state)
 			assert_true(out->tprio[t] == x[L.tprio_off + t]);
 	}
 	assert_true(constrained_seen > 0);
+	/* decoding allocates nothing once the placement has its arrays */
+	unsigned long a0 = pl_alloc_count();
+	for (int trial = 0; trial < 50; trial++)
+		pl_brkga_decode(pl, x, out);
+	assert_int_equal(pl_alloc_count() - a0, 0);
 	/* a group of a GPU-kind op and an unconstrained op never lands on the CPU */
 	int found = 0;
 	for (int gi = 0; gi < f.g->n_groups; gi++)
@@ -625,6 +631,17 @@ test_budgets_objectives(void **state)
 	assert_true(pl->evals <= 500);
 	assert_true(pl->evals + 45 > 500);
 	assert_int_equal(pl->evals, 50 + 45 * 10);
+	pl_placer_free(pl);
+
+	/* allocations per generation do not grow with the population: none
+	 * per chromosome (the driver's status and note strings only) */
+	pl = new_brkga(&f, "pop=80,evals=0", 2, 1);
+	pl_placer_step(pl);
+	pl_placer_step(pl);
+	unsigned long a0 = pl_alloc_count();
+	for (int i = 0; i < 5; i++)
+		pl_placer_step(pl);
+	assert_true(pl_alloc_count() - a0 <= 5 * 4);
 	pl_placer_free(pl);
 
 	pl = new_brkga(&f, "pop=10,evals=0,patience=3", 1, 1);
