@@ -269,6 +269,23 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->n_dev = p->n_dev;
 	ws->n_tensors = g->n_tensors;
 	int n = ws->n, E = g->n_edges, D = ws->n_dev;
+	ws->op_t_off = ws_alloc(ws, (size_t)n + 1, sizeof(int));
+	ws->ob = ws_alloc(ws, n, sizeof(int64_t));
+	ws->tb = ws_alloc(ws, n, sizeof(int64_t));
+	ws->t_op = ws_alloc(ws, g->n_tensors, sizeof(int));
+	ws->t_bytes = ws_alloc(ws, g->n_tensors, sizeof(int64_t));
+	for (int v = 0; v < n; v++) {
+		/* tensors are stored by producer in list order */
+		ws->op_t_off[v] = g->ops[v].n_tensors > 0 ? g->ops[v].first_tensor :
+		    (v > 0 ? ws->op_t_off[v - 1] + g->ops[v - 1].n_tensors : 0);
+		ws->ob[v] = g->ops[v].out_bytes;
+		ws->tb[v] = g->ops[v].temp_bytes;
+	}
+	ws->op_t_off[n] = g->n_tensors;
+	for (int t = 0; t < g->n_tensors; t++) {
+		ws->t_op[t] = g->tensors[t].op;
+		ws->t_bytes[t] = g->tensors[t].bytes;
+	}
 	build_native(ws);
 	build_placeto(ws);
 	ws->dev = ws_alloc(ws, n, sizeof(int));
@@ -312,7 +329,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 {
 	if (ws == NULL)
 		return;
-	void *arrays[] = { ws->in_t_off, ws->in_t, ws->in_to_cons, ws->t_cons_off,
+	void *arrays[] = { ws->op_t_off, ws->ob, ws->tb, ws->t_op, ws->t_bytes, ws->in_t_off, ws->in_t, ws->in_to_cons, ws->t_cons_off,
 	    ws->t_cons, ws->par_off, ws->par, ws->par_ce, ws->ch_off, ws->ch,
 	    ws->ch_slot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->rank_op, ws->dev_rank,
 	    ws->rank_dev, ws->dev, ws->start, ws->end, ws->ready, ws->maxend,
@@ -446,7 +463,6 @@ void
 pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
     const int *count)
 {
-	const struct pl_graph *g = ws->g;
 	const double *end = ws->end, *start = ws->start;
 	int n = ws->n, D = ws->n_dev, total = 0;
 	int *rank = ws->m_rank, *byrank = ws->m_byrank, *fr = ws->pending;
@@ -487,7 +503,7 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 			if (rank[w] > fr[ws->par[i]])
 				fr[ws->par[i]] = rank[w];
 	for (int v = n - 1; v >= 0; v--) {
-		if (g->ops[v].out_bytes <= 0)
+		if (ws->ob[v] <= 0)
 			continue;
 		next[v] = head[fr[v]];
 		head[fr[v]] = v;
@@ -508,12 +524,12 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 			rec_mem(ws, d, 0);
 		for (int i = 0; i < count[d]; i++) {
 			int v = ops[i];
-			int64_t b = g->ops[v].out_bytes;
+			int64_t b = ws->ob[v];
 			if (b <= 0)
 				continue;
 			double s = start[v];
 			for (; j < nfree[d] && end[byrank[fr[fl[j]]]] < s; j++) {
-				live -= g->ops[fl[j]].out_bytes;
+				live -= ws->ob[fl[j]];
 				if (ws->tr != NULL) {
 					ws->live[d] = live;
 					rec_mem(ws, d, end[byrank[fr[fl[j]]]]);
@@ -528,7 +544,7 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 			}
 		}
 		for (; ws->tr != NULL && j < nfree[d]; j++) {
-			ws->live[d] = live -= g->ops[fl[j]].out_bytes;
+			ws->live[d] = live -= ws->ob[fl[j]];
 			rec_mem(ws, d, end[byrank[fr[fl[j]]]]);
 		}
 		r->peak_bytes[d] = peak;

@@ -80,6 +80,13 @@ struct pl_sim_ws {
 	int n, n_dev, n_tensors;
 	size_t bytes;
 
+	/* Per-op and per-tensor fields the loops read, packed (copies of the
+	 * graph's, so that a run touches a few dense arrays only). */
+	int *op_t_off;			/* tensors of op v: [op_t_off[v], op_t_off[v+1]) */
+	int64_t *ob, *tb;		/* out_bytes, temp_bytes */
+	int *t_op;			/* producer of each tensor */
+	int64_t *t_bytes;		/* bytes of each tensor */
+
 	/* Graph structure (native model). */
 	int *in_t_off, *in_t;		/* distinct input tensors per op */
 	int *in_to_cons;		/* per in_t entry: its t_cons entry */

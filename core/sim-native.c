@@ -56,7 +56,7 @@ static inline void
 dec_out(struct pl_sim_ws *ws, int u, double t)
 {
 	if (--ws->ref[u] == 0)
-		pl_sim_mem_release(ws, t, ws->dev[u], ws->g->ops[u].out_bytes);
+		pl_sim_mem_release(ws, t, ws->dev[u], ws->ob[u]);
 }
 
 /* One more consumer of received copy x is done at t. */
@@ -71,10 +71,10 @@ dec_copy(struct pl_sim_ws *ws, int x, double t)
 static void
 mem_op_end(struct pl_sim_ws *ws, int v, int d, double t)
 {
-	pl_sim_mem_release(ws, t, d, ws->g->ops[v].temp_bytes);
+	pl_sim_mem_release(ws, t, d, ws->tb[v]);
 	dec_out(ws, v, t);
 	for (int i = ws->in_t_off[v]; i < ws->in_t_off[v + 1]; i++) {
-		int u = ws->g->tensors[ws->in_t[i]].op;
+		int u = ws->t_op[ws->in_t[i]];
 		if (ws->dev[u] == d)
 			dec_out(ws, u, t);
 		else
@@ -108,7 +108,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->prev_on_dev[v] = -1;
 	}
 	for (int t = 0; t < ws->n_tensors; t++) {
-		int u = g->tensors[t].op, du = ws->dev[u];
+		int u = ws->t_op[t], du = ws->dev[u];
 		uint64_t seen = 0;
 		for (int k = ws->t_cons_off[t]; k < ws->t_cons_off[t + 1]; k++) {
 			int dw = ws->dev[ws->t_cons[k]];
@@ -164,7 +164,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				r->busy_us[q] += cost;
 				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(e, (uint64_t)v));
 				if (mem == PL_MEM_NATIVE)
-					pl_sim_mem_alloc(ws, r, t, q, g->ops[v].out_bytes + g->ops[v].temp_bytes);
+					pl_sim_mem_alloc(ws, r, t, q, ws->ob[v] + ws->tb[v]);
 			} else {
 				int x = (int)it.k;
 				int src = ws->x_src[x], dst = ws->x_b[x];
@@ -197,8 +197,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				done++;
 				if (mem == PL_MEM_NATIVE)
 					mem_op_end(ws, v, d, t);
-				const struct pl_op *o = &g->ops[v];
-				for (int tn = o->first_tensor; tn < o->first_tensor + o->n_tensors; tn++) {
+				for (int tn = ws->op_t_off[v]; tn < ws->op_t_off[v + 1]; tn++) {
 					int x0 = ws->n_x;
 					uint64_t seen = 0;
 					for (int kc = ws->t_cons_off[tn]; kc < ws->t_cons_off[tn + 1]; kc++) {
@@ -216,7 +215,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 							ws->x_b[x] = dw;
 							ws->x_src[x] = d;
 							ws->cref[x] = 0;
-							ws->cbytes[x] = g->tensors[tn].bytes;
+							ws->cbytes[x] = ws->t_bytes[tn];
 							ws->cdev[x] = dw;
 							int q = D + (shared ? 0 : d * D + dw);
 							qpush(ws, q, pl->tprio != NULL ?
@@ -235,7 +234,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				int q = D + (shared ? 0 : ws->x_src[x] * D + dst);
 				ws->q_busy[q] &= ~1;
 				mark(ws, &ndirty, q);
-				int u = g->tensors[tn].op;
+				int u = ws->t_op[tn];
 				if (mem == PL_MEM_NATIVE)
 					dec_out(ws, u, t);
 				for (int kc = ws->t_cons_off[tn]; kc < ws->t_cons_off[tn + 1]; kc++) {

@@ -57,7 +57,7 @@ dec_out(struct pl_sim_ws *ws, int u, double e)
 	if (e > ws->maxend[u])
 		ws->maxend[u] = e;
 	if (--ws->ref[u] == 0)
-		pl_sim_mem_free(ws, ws->maxend[u], ws->dev[u], ws->g->ops[u].out_bytes);
+		pl_sim_mem_free(ws, ws->maxend[u], ws->dev[u], ws->ob[u]);
 }
 
 /* One more consumer of the received copy owned by entry x is done at e. */
@@ -75,11 +75,10 @@ static void
 mem_op(struct pl_sim_ws *ws, struct pl_sim_result *r, enum pl_mem_model mem,
     int v, int d, double s, double e)
 {
-	const struct pl_op *o = &ws->g->ops[v];
 	if (mem != PL_MEM_NATIVE)
 		return;		/* Placeto: pl_sim_mem_placeto() after the run */
-	pl_sim_mem_alloc(ws, r, s, d, o->out_bytes + o->temp_bytes);
-	pl_sim_mem_free(ws, e, d, o->temp_bytes);
+	pl_sim_mem_alloc(ws, r, s, d, ws->ob[v] + ws->tb[v]);
+	pl_sim_mem_free(ws, e, d, ws->tb[v]);
 	dec_out(ws, v, e);
 	for (int i = ws->par_off[v]; i < ws->par_off[v + 1]; i++) {
 		int u = ws->par[i];
