@@ -127,7 +127,7 @@ static const struct pl_option_def brkga_options[] = {
 	{ "tensor-genes", PL_OPT_BOOL, "1",
 	    "include tensor x device transfer priorities in the chromosome" },
 	{ "seed-from", PL_OPT_STRING, "",
-	    "warm start from these placers' results (heft,expert or heft+expert)" },
+	    "warm start from these placers' results, e.g. heft+expert" },
 	{ "beta-file", PL_OPT_STRING, "",
 	    "per-gene Beta distributions for new chromosomes (docs/BRKGA.md)" },
 	{ NULL, 0, NULL, NULL },
