@@ -310,6 +310,7 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->q_off = ws_alloc(ws, nq + 1, sizeof(int));
 	ws->q_n = ws_alloc(ws, nq, sizeof(int));
 	ws->q_busy = ws_alloc(ws, nq, sizeof(int));
+	ws->q_head = ws_alloc(ws, nq, sizeof(int));
 	ws->cnt = ws_alloc(ws, nq + 1, sizeof(int));
 	ws->qmem = ws_alloc(ws, (size_t)n + E + 1, sizeof(struct pl_hent));
 	ws->qitem = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
@@ -335,7 +336,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->rank_dev, ws->dev, ws->start, ws->end, ws->ready, ws->maxend,
 	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref, ws->stamp,
 	    ws->xfer_of, ws->cref, ws->cmax, ws->cbytes, ws->cdev, ws->x_a,
-	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_busy, ws->cnt,
+	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->fr, ws->m_rank, ws->m_byrank,
 	    ws->m_head, ws->m_next, ws->m_free };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)

@@ -126,6 +126,7 @@ struct pl_sim_ws {
 	struct pl_hent *qmem;		/* all device / channel waiting lists */
 	int *qitem;			/* the same as plain FIFOs (Placeto model) */
 	int *q_off, *q_n;		/* per queue: offset into qmem and size */
+	int *q_head;			/* per queue used as a FIFO in qitem: its head */
 	int n_queues;
 	int *q_busy;
 	struct pl_hent *ev;		/* event queue */

@@ -23,14 +23,20 @@ mark(struct pl_sim_ws *ws, int *ndirty, int q)
 	}
 }
 
-/* Push an item onto queue q. */
+/* Push an item onto queue q (a heap). */
 static inline void
 qpush(struct pl_sim_ws *ws, int q, double k1, uint64_t k2)
 {
 	pl_heap_push(ws->qmem + ws->q_off[q], &ws->q_n[q], pl_hent_make(k1, k2));
 }
 
-/* Op w has all its inputs at time t, the last from op `by`. */
+/*
+ * Op w has all its inputs at time t, the last from op `by`.  Without
+ * priorities a device's queue is ordered by (ready time, topological
+ * index); ready times only grow, so it is a FIFO in which an op goes
+ * behind those of its own instant with a lower topological index (usually
+ * at the very end).  With priorities it is a heap.
+ */
 static inline void
 release(struct pl_sim_ws *ws, const struct pl_placement *pl, int *ndirty,
     int w, double t, int by)
@@ -38,8 +44,18 @@ release(struct pl_sim_ws *ws, const struct pl_placement *pl, int *ndirty,
 	ws->ready[w] = t;
 	ws->pred[w] = by;
 	int d = ws->dev[w];
-	qpush(ws, d, pl->prio != NULL ? -pl->prio[w] : t,
-	    (uint64_t)ws->g->topo_pos[w]);
+	if (pl->prio != NULL)
+		qpush(ws, d, -pl->prio[w], (uint64_t)ws->g->topo_pos[w]);
+	else {
+		int *it = ws->qitem + ws->q_off[d];
+		const int *tp = ws->g->topo_pos;
+		int j = ws->q_n[d]++, p = tp[w];
+		while (j > ws->q_head[d] && ws->ready[it[j - 1]] == t && tp[it[j - 1]] > p) {
+			it[j] = it[j - 1];
+			j--;
+		}
+		it[j] = w;
+	}
 	mark(ws, ndirty, d);
 }
 
@@ -128,6 +144,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->q_off[q] = off;
 		off += ws->cnt[q];
 		ws->q_n[q] = 0;
+		ws->q_head[q] = 0;
 		ws->q_busy[q] = 0;
 	}
 	for (int d = 0; d < D; d++) {
@@ -140,33 +157,45 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 
 	int ndirty = 0, done = 0;
 	double t = 0;
-	for (int v = 0; v < n; v++)
-		if (ws->pending[v] == 0)
-			release(ws, pl, &ndirty, v, 0, -1);
+	for (int i = 0; i < n; i++)
+		if (ws->pending[g->topo[i]] == 0)
+			release(ws, pl, &ndirty, g->topo[i], 0, -1);
 	for (;;) {
 		/* Idle devices and channels take their best waiting item. */
 		while (ndirty > 0) {
 			int q = ws->cnt[--ndirty];
 			ws->q_busy[q] &= ~2;
-			if ((ws->q_busy[q] & 1) || ws->q_n[q] == 0)
+			if (ws->q_busy[q] & 1)
 				continue;
-			struct pl_hent it = pl_heap_pop(ws->qmem + ws->q_off[q], &ws->q_n[q]);
+			int heap = q < D ? pl->prio != NULL : pl->tprio != NULL;
+			int item;
+			if (heap) {
+				if (ws->q_n[q] == 0)
+					continue;
+				uint64_t k = pl_heap_pop(ws->qmem + ws->q_off[q], &ws->q_n[q]).k;
+				item = q < D ? g->topo[k] : (int)k;
+			} else {
+				if (ws->q_head[q] == ws->q_n[q])
+					continue;
+				item = ws->qitem[ws->q_off[q] + ws->q_head[q]++];
+			}
 			ws->q_busy[q] |= 1;
 			if (q < D) {
-				int v = g->topo[it.k];
+				int v = item;
 				double cost = tt[(size_t)v * D + q];
 				double e = t + cost;
 				ws->start[v] = t;
 				ws->end[v] = e;
 				ws->prev_on_dev[v] = last[q];
 				last[q] = v;
-				ws->qitem[ws->q_off[q] + exec[q]++] = v;
+				if (heap)
+					ws->qitem[ws->q_off[q] + exec[q]++] = v;
 				r->busy_us[q] += cost;
 				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(e, (uint64_t)v));
 				if (mem == PL_MEM_NATIVE)
 					pl_sim_mem_alloc(ws, r, t, q, ws->ob[v] + ws->tb[v]);
 			} else {
-				int x = (int)it.k;
+				int x = item;
 				int src = ws->x_src[x], dst = ws->x_b[x];
 				int64_t bytes = ws->cbytes[x];
 				double e = t + pl_cost_xfer_us(c, src, dst, bytes);
@@ -218,8 +247,12 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 							ws->cbytes[x] = ws->t_bytes[tn];
 							ws->cdev[x] = dw;
 							int q = D + (shared ? 0 : d * D + dw);
-							qpush(ws, q, pl->tprio != NULL ?
-							    -pl->tprio[(size_t)tn * D + dw] : t, (uint64_t)x);
+							/* transfers are created in order of
+							 * readiness: a FIFO unless prioritised */
+							if (pl->tprio != NULL)
+								qpush(ws, q, -pl->tprio[(size_t)tn * D + dw], (uint64_t)x);
+							else
+								ws->qitem[ws->q_off[q] + ws->q_n[q]++] = x;
 							mark(ws, &ndirty, q);
 						} else {
 							for (x = x0; ws->x_b[x] != dw; x++)
@@ -247,7 +280,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	}
 	pl_sim_mem_end(ws, r);
 	if (mem == PL_MEM_PLACETO)
-		pl_sim_mem_placeto(ws, r, exec);
+		pl_sim_mem_placeto(ws, r, pl->prio != NULL ? exec : ws->q_head);
 	double ms = 0;
 	for (int v = 0; v < n; v++)
 		if (ws->end[v] > ms)
