@@ -83,8 +83,8 @@ wait_screen() {	# name text
 
 show_diff() { diff "$GOLD/$1.screen" "$WORK/$1.got" | head -20 | sed 's/^/  /'; }
 
-# 1. 80x24: the default view of the teaching graph.
-start 80 24 "$PL_SRCDIR/samples/teach.json"
+# 1. 80x24: the default view (tests/tui/lab.json, a graph of our own).
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
 if wait_screen tmux-80x24-ops "scope / op"; then ok "80x24 ops view"
 else notok "80x24 ops view" "$(show_diff tmux-80x24-ops)"; fi
 
@@ -106,7 +106,7 @@ if wait_for "What it does" && { $T send-keys -t t Escape; $T send-keys -t t q; w
 else notok "help, q quits, terminal restored" "$(capture | tail -5)"; fi
 
 # 5. unsaved edits: q asks first; d discards and quits.
-start 80 24 "$PL_SRCDIR/samples/teach.json"
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
 wait_for "scope / op" >/dev/null
 $T send-keys -t t E Down Down Down d
 if wait_for "[edited]" && { $T send-keys -t t q; wait_for "Unsaved edits"; } &&
@@ -114,7 +114,7 @@ if wait_for "[edited]" && { $T send-keys -t t q; wait_for "Unsaved edits"; } &&
 else notok "quitting with unsaved edits asks first" "$(capture | tail -3)"; fi
 
 # 6. SIGTERM restores the terminal.
-start 80 24 "$PL_SRCDIR/samples/teach.json"
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
 wait_for "scope / op" >/dev/null
 pid=$(cat "$WORK/pid" 2>/dev/null)
 [ -n "$pid" ] || pid=0
@@ -123,7 +123,7 @@ if wait_for "EXITED 143" && ! capture | grep -qF "1 Ops"; then ok "SIGTERM resto
 else notok "SIGTERM restores the terminal" "$(capture | tail -3)"; fi
 
 # 7. too small, then big enough again.
-start 60 20 "$PL_SRCDIR/samples/teach.json"
+start 60 20 "$PL_SRCDIR/tests/tui/lab.json"
 if wait_for "terminal too small: 60x20" && { $T resize-window -t t -x 80 -y 24; wait_for "scope / op"; }; then
 	ok "terminal too small, then resized"
 else notok "terminal too small, then resized" "$(capture | head -12)"; fi

@@ -216,8 +216,23 @@ void
 view_run_free(struct view_run *r)
 {
 	struct view_run_worker *k = r->worker;
+	if (k != NULL && !wait_idle(r, explore_now() + 0.5)) {
+		/* a long step (a generation of a big graph) is still running:
+		 * the process is quitting, so leave the worker, its placer and
+		 * the inputs it reads to the exit rather than make the user wait */
+		pthread_mutex_lock(&k->mu);
+		k->quit = 1;
+		pthread_mutex_unlock(&k->mu);
+		pthread_detach(k->th);
+		r->ex->keep_inputs = 1;
+		if (r->frame != NULL)
+			delwin(r->frame);
+		free(r->optspec);
+		free(r->error);
+		memset(r, 0, sizeof *r);
+		return;
+	}
 	if (k != NULL) {
-		wait_idle(r, 0);
 		pthread_mutex_lock(&k->mu);
 		k->quit = 1;
 		pthread_cond_broadcast(&k->cv);
