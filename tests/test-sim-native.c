@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <pthread.h>
 
 #include "sim-testutil.h"
@@ -366,6 +367,197 @@ test_random_invariants(void **state)
 	}
 }
 
+/* ---- a naive reference of the native model ------------------------------ */
+
+struct rx {
+	int tensor, src, dst;
+	double ready, start, end;
+	int started, completed;
+};
+
+/*
+ * The native model of docs/SIMULATION.md written plainly: at each instant,
+ * complete everything that ends then (ops in id order, then transfers in
+ * creation order), then let every idle device and channel start its best
+ * waiting item, and repeat while something completes at that instant.
+ */
+static void
+ref_native(const struct pl_problem *p, const struct pl_placement *pl,
+    double *st, double *en)
+{
+	const struct pl_graph *g = p->g;
+	const struct pl_cluster *c = p->c;
+	int n = g->n_ops, D = p->n_dev, nch = c->shared_bus ? 1 : D * D;
+	int *missing = calloc(n, sizeof *missing), *started = calloc(n, sizeof *started);
+	int *completed = calloc(n, sizeof *completed);
+	double *ready = calloc(n, sizeof *ready);
+	struct rx *x = calloc((size_t)g->n_edges + 1, sizeof *x);
+	int nx = 0, ndone = 0;
+	/* distinct input tensors */
+	for (int w = 0; w < n; w++)
+		for (int j = g->in_off[w]; j < g->in_off[w + 1]; j++) {
+			int t = g->edges[g->in_edge[j]].tensor, dup = 0;
+			for (int i = g->in_off[w]; i < j; i++)
+				dup |= g->edges[g->in_edge[i]].tensor == t;
+			missing[w] += !dup;
+		}
+	double t = 0;
+	for (;;) {
+		int progress = 1;
+		while (progress) {
+			progress = 0;
+			for (int v = 0; v < n; v++) {
+				if (!started[v] || completed[v] || en[v] != t)
+					continue;
+				completed[v] = 1;
+				ndone++;
+				progress = 1;
+				for (int tn = 0; tn < g->n_tensors; tn++) {
+					if (g->tensors[tn].op != v)
+						continue;
+					for (int w = 0; w < n; w++) {
+						int uses = 0;
+						for (int j = g->in_off[w]; j < g->in_off[w + 1]; j++)
+							uses |= g->edges[g->in_edge[j]].tensor == tn;
+						if (!uses)
+							continue;
+						if (pl->dev[w] == pl->dev[v]) {
+							if (--missing[w] == 0)
+								ready[w] = t;
+							continue;
+						}
+						int k;
+						for (k = 0; k < nx; k++)
+							if (x[k].tensor == tn && x[k].dst == pl->dev[w])
+								break;
+						if (k == nx)
+							x[nx++] = (struct rx){ tn, pl->dev[v], pl->dev[w], t, 0, 0, 0, 0 };
+					}
+				}
+			}
+			for (int k = 0; k < nx; k++) {
+				if (!x[k].started || x[k].completed || x[k].end != t)
+					continue;
+				x[k].completed = 1;
+				progress = 1;
+				for (int w = 0; w < n; w++) {
+					if (pl->dev[w] != x[k].dst)
+						continue;
+					int uses = 0;
+					for (int j = g->in_off[w]; j < g->in_off[w + 1]; j++)
+						uses |= g->edges[g->in_edge[j]].tensor == x[k].tensor;
+					if (uses && --missing[w] == 0)
+						ready[w] = t;
+				}
+			}
+			/* dispatch */
+			for (int d = 0; d < D; d++) {
+				int busy = 0, best = -1;
+				for (int v = 0; v < n; v++)
+					busy |= started[v] && !completed[v] && pl->dev[v] == d;
+				if (busy)
+					continue;
+				for (int v = 0; v < n; v++) {
+					if (started[v] || missing[v] != 0 || pl->dev[v] != d)
+						continue;
+					if (best < 0)
+						best = v;
+					else if (pl->prio != NULL ? (pl->prio[v] > pl->prio[best] ||
+					    (pl->prio[v] == pl->prio[best] && g->topo_pos[v] < g->topo_pos[best])) :
+					    (ready[v] < ready[best] || (ready[v] == ready[best] &&
+					    g->topo_pos[v] < g->topo_pos[best])))
+						best = v;
+				}
+				if (best >= 0) {
+					started[best] = 1;
+					st[best] = t;
+					en[best] = t + pl_problem_op_us(p, best, d);
+					progress = 1;
+				}
+			}
+			for (int ch = 0; ch < nch; ch++) {
+				int busy = 0, best = -1;
+				for (int k = 0; k < nx; k++) {
+					int kc = c->shared_bus ? 0 : x[k].src * D + x[k].dst;
+					if (kc != ch)
+						continue;
+					busy |= x[k].started && !x[k].completed;
+					if (x[k].started)
+						continue;
+					double *tp = pl->tprio;
+					if (best < 0 || (tp != NULL ?
+					    tp[x[k].tensor * D + x[k].dst] > tp[x[best].tensor * D + x[best].dst] :
+					    x[k].ready < x[best].ready))
+						best = k;
+				}
+				if (busy || best < 0)
+					continue;
+				x[best].started = 1;
+				x[best].start = t;
+				x[best].end = t + pl_problem_xfer_us(p, x[best].src, x[best].dst,
+				    g->tensors[x[best].tensor].bytes);
+				progress = 1;
+			}
+		}
+		/* next instant */
+		double next = INFINITY;
+		for (int v = 0; v < n; v++)
+			if (started[v] && !completed[v] && en[v] < next)
+				next = en[v];
+		for (int k = 0; k < nx; k++)
+			if (x[k].started && !x[k].completed && x[k].end < next)
+				next = x[k].end;
+		if (next == INFINITY)
+			break;
+		t = next;
+	}
+	assert_int_equal(ndone, n);
+	free(missing);
+	free(started);
+	free(completed);
+	free(ready);
+	free(x);
+}
+
+/* The simulator against the naive reference, with and without priorities. */
+static void
+test_random_vs_reference(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 31337);
+	for (int cs = 0; cs < 150; cs++) {
+		int n = 2 + (int)pl_rng_below(&r, 60);
+		int D = 1 + (int)pl_rng_below(&r, 4);
+		struct pl_graph *g = tu_random_dag(&r, n, 3, 1 + (int)pl_rng_below(&r, 12),
+		    4, 0.3, 1 + (int64_t)pl_rng_below(&r, 3), 2);
+		struct fix f = fix_new(g, D, cs % 3 == 0);
+		struct pl_placement *pl = tu_random_placement(&r, f.p);
+		if (cs % 4 == 1) {
+			pl_placement_ensure_prio(pl);
+			for (int v = 0; v < n; v++)
+				pl->prio[v] = (double)pl_rng_below(&r, 3);
+		}
+		if (cs % 4 == 2) {
+			pl->tprio = pl_xcalloc((size_t)g->n_tensors * D, sizeof *pl->tprio);
+			for (int i = 0; i < g->n_tensors * D; i++)
+				pl->tprio[i] = (double)pl_rng_below(&r, 1000);
+		}
+		double *st = calloc(n, sizeof *st), *en = calloc(n, sizeof *en);
+		ref_native(f.p, pl, st, en);
+		struct pl_trace *tr = trace(f.p, pl, &native);
+		for (int v = 0; v < n; v++)
+			if (tr->ops[v].start != st[v] || tr->ops[v].end != en[v])
+				fail_msg("case %d op %d: %g..%g, reference %g..%g", cs, v,
+				    tr->ops[v].start, tr->ops[v].end, st[v], en[v]);
+		pl_trace_free(tr);
+		free(st);
+		free(en);
+		pl_placement_free(pl);
+		fix_free(&f);
+	}
+}
+
 /* The lean path allocates nothing after the first evaluation. */
 static void
 test_no_alloc(void **state)
@@ -509,6 +701,7 @@ main(void)
 		cmocka_unit_test(test_heterogeneous),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_random_invariants),
+		cmocka_unit_test(test_random_vs_reference),
 		cmocka_unit_test(test_no_alloc),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_trace_rejects_bad_placement),
