@@ -46,6 +46,8 @@ cnn_conv(struct gnet *n, int batch, const char *scope, struct fmap x, int cout,
 	if (gnet_layer(n)) {
 		v = gnet_op(n, "conv", "Conv2D", GG_INPUT, 2 * macs + (4.0 + relu) * (double)elems,
 		    params + 2 * cout, elems, 1, x.ref);
+		/* Convolution (and batch-norm) outputs, read by the backward pass. */
+		gnet_set_saved(n, v, (relu ? 2 : 1) * elems);
 	} else {
 		v = gnet_op(n, "conv", "Conv2D", GG_PRODUCT, 2 * macs, params, elems, 1, x.ref);
 		v = gnet_op(n, "bn", "FusedBatchNorm", GG_INPUT, 4.0 * (double)elems, 2 * cout, elems, 1, v);
@@ -73,6 +75,7 @@ cnn_sepconv(struct gnet *n, int batch, const char *scope, struct fmap x, int cou
 		v = gnet_op(n, "sepconv", "SeparableConv2D", GG_INPUT,
 		    2 * (dmacs + pmacs) + (double)in_elems + 4.0 * (double)elems,
 		    dparams + pparams + 2 * cout, elems, 1, x.ref);
+		gnet_set_saved(n, v, in_elems + dw_elems + elems);
 	} else {
 		v = gnet_op(n, "relu", "Relu", GG_OUTPUT, (double)in_elems, 0, in_elems, 1, x.ref);
 		v = gnet_op(n, "depthwise", "DepthwiseConv2dNative", GG_PRODUCT, 2 * dmacs, dparams, dw_elems, 1, v);

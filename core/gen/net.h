@@ -65,6 +65,9 @@ int gnet_var(struct gnet *n, const char *name, int64_t params);
 /* Give a node k equal outputs, or flags. */
 void gnet_set_outputs(struct gnet *n, int id, int k);
 void gnet_set_flags(struct gnet *n, int id, unsigned flags);
+/* Elements of intermediates a fused node keeps for its backward op (they
+ * count in its out_bytes in a training step). */
+void gnet_set_saved(struct gnet *n, int id, int64_t elems);
 /* Add input refs to an existing node (for recurrences built late). */
 void gnet_add_input(struct gnet *n, int id, int ref);
 int64_t gnet_out_elems(const struct gnet *n, int id);

@@ -93,6 +93,9 @@ lstm_layer(struct gnet *n, int x, int in_dim, struct lstm_state prev,
 	gnet_count_macs(n, macs);
 	int v = gnet_op(n, "lstm", "LSTMCell", GG_INPUT, 2 * macs + 30.0 * (double)(B * H), 0,
 	    2 * B * H, 4, x, prev.h, prev.c, weights);
+	/* Kept for the backward pass: the [x, h] concat, the gate
+	 * pre-activations and activations, tanh(c). */
+	gnet_set_saved(n, v, B * (I + H) + 9 * B * H);
 	gnet_set_outputs(n, v, 2);
 	return (struct lstm_state){ GREF(v, 0), GREF(v, 1), GREF(v, 0) };
 }
@@ -161,9 +164,12 @@ softmax_step(struct gnet *n, int t, int x, int proj, int pbias, int labels,
 	double macs = (double)B * hidden * (double)V;
 	gnet_count_macs(n, macs);
 	gnet_scope(n, "softmax/t%d", t);
-	if (gnet_layer(n))
-		return gnet_op(n, "softmax_loss", "SoftmaxCrossEntropy", GG_INPUT,
+	if (gnet_layer(n)) {
+		int v = gnet_op(n, "softmax_loss", "SoftmaxCrossEntropy", GG_INPUT,
 		    2 * macs + 6.0 * (double)(B * V), 0, B, 3, x, proj, labels);
+		gnet_set_saved(n, v, 2 * B * V);	/* logits and softmax */
+		return v;
+	}
 	int lg = gnet_op(n, "logits", "MatMul", GG_PRODUCT, 2 * macs, 0, B * V, 2, x, proj);
 	int lb = gnet_op(n, "bias_add", "BiasAdd", GG_LINEAR, (double)(B * V), 0, B * V, 2, lg, pbias);
 	return gnet_op(n, "xent", "SparseSoftmaxCrossEntropyWithLogits", GG_INPUT,
@@ -269,6 +275,7 @@ pl_gen_nmt(const char *name, const struct pl_gen_opts *o)
 		if (gnet_layer(n)) {
 			att = gnet_op(n, "attention", "Attention", GG_INPUT,
 			    4 * smacs + 2 * amacs + 5.0 * b * T, 0, b * h, 4, top, keys, mem, watt);
+			gnet_set_saved(n, att, 2 * b * T + 4 * b * h);
 		} else {
 			int sc = gnet_op(n, "score", "BatchMatMul", GG_PRODUCT, 2 * smacs, 0, b * T, 2, top, keys);
 			int al = gnet_op(n, "alignments", "Softmax", GG_OUTPUT, 5.0 * b * T, 0, b * T, 1, sc);
@@ -388,6 +395,7 @@ pl_gen_enas_rnn(const char *name, const struct pl_gen_opts *o, struct pl_rng *r)
 					int v = j == 0 ?
 					    gnet_op(n, "node", "EnasNode", GG_INPUT, 2 * macs + 12.0 * b * h, 0, b * h, 3, x, hs[l], w[l * N + j]) :
 					    gnet_op(n, "node", "EnasNode", GG_INPUT, 2 * macs + 12.0 * b * h, 0, b * h, 2, src, w[l * N + j]);
+					gnet_set_saved(n, v, 5 * b * h);
 					node[j] = v;
 					continue;
 				}

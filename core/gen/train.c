@@ -25,6 +25,7 @@ struct gnode {
 	unsigned flags;
 	double flops;
 	int64_t params, out_elems;
+	int64_t saved_elems;	/* intermediates kept for the backward pass */
 	int n_out;
 	int n_in, cap_in;
 	int *in;
@@ -161,6 +162,15 @@ void
 gnet_set_outputs(struct gnet *n, int id, int k)
 {
 	n->nodes[id].n_out = k;
+}
+
+/* Intermediates a fused (layer-granularity) node keeps for its backward
+ * op, in elements: they count in its out_bytes (memory held until its
+ * last consumer, the backward op, has run) but travel on no edge. */
+void
+gnet_set_saved(struct gnet *n, int id, int64_t elems)
+{
+	n->nodes[id].saved_elems = elems;
 }
 
 /* Set flags on node id. */
@@ -585,7 +595,8 @@ gnet_build(struct gnet *n, char **cause)
 	for (int v = 0; v < nn; v++) {
 		const struct gnode *x = &n->nodes[v];
 		add(&e, x->name, x->type, x->scope, x->flops, x->params * n->dtype,
-		    tbytes(n, v) * x->n_out, e.active[v] ? x->name : NULL);
+		    tbytes(n, v) * x->n_out + (n->train ? x->saved_elems * n->dtype : 0),
+		    e.active[v] ? x->name : NULL);
 	}
 	for (int v = 0; v < nn; v++) {
 		const struct gnode *x = &n->nodes[v];

@@ -98,6 +98,23 @@ embed(struct tf *t, const char *side, int table)
 	return a;
 }
 
+/* Intermediates a fused attention sub-layer keeps for backward: q, k, v,
+ * context, output, dropout mask and residual (7 x tokens x d) and the
+ * scores and their softmax (2 x heads x T x T per sequence). */
+static int64_t
+attn_saved(const struct tf *t)
+{
+	return 7 * t->B * t->T * t->d + 2 * t->B * t->heads * t->T * t->T;
+}
+
+/* Same for the feed-forward sub-layer: both sides of the ReLU, the
+ * output, dropout mask and residual. */
+static int64_t
+ffn_saved(const struct tf *t)
+{
+	return 2 * t->B * t->T * t->ff + 3 * t->B * t->T * t->d;
+}
+
 /* One encoder layer. */
 static int
 enc_layer(struct tf *t, int l, int x)
@@ -111,8 +128,11 @@ enc_layer(struct tf *t, int l, int x)
 		gnet_scope(n, "enc/l%d", l);
 		x = gnet_op(n, "self_attn", "MultiHeadAttention", GG_INPUT, 2 * am + 30.0 * e,
 		    4 * t->d * t->d + 6 * t->d, e, 1, x);
-		return gnet_op(n, "ffn", "FeedForward", GG_INPUT, 2 * fm + 20.0 * e,
+		gnet_set_saved(n, x, attn_saved(t));
+		x = gnet_op(n, "ffn", "FeedForward", GG_INPUT, 2 * fm + 20.0 * e,
 		    2 * t->d * t->ff + t->ff + 3 * t->d, e, 1, x);
+		gnet_set_saved(n, x, ffn_saved(t));
+		return x;
 	}
 	gnet_scope(n, "enc/l%d/self_attn", l);
 	x = add_norm(t, attention(t, x, x), x);
@@ -133,10 +153,14 @@ dec_layer(struct tf *t, int l, int x, int mem)
 		gnet_scope(n, "dec/l%d", l);
 		x = gnet_op(n, "self_attn", "MultiHeadAttention", GG_INPUT, 2 * am + 30.0 * e,
 		    4 * t->d * t->d + 6 * t->d, e, 1, x);
+		gnet_set_saved(n, x, attn_saved(t));
 		x = gnet_op(n, "cross_attn", "MultiHeadAttention", GG_INPUT, 2 * am + 30.0 * e,
 		    4 * t->d * t->d + 6 * t->d, e, 2, x, mem);
-		return gnet_op(n, "ffn", "FeedForward", GG_INPUT, 2 * fm + 20.0 * e,
+		gnet_set_saved(n, x, attn_saved(t));
+		x = gnet_op(n, "ffn", "FeedForward", GG_INPUT, 2 * fm + 20.0 * e,
 		    2 * t->d * t->ff + t->ff + 3 * t->d, e, 1, x);
+		gnet_set_saved(n, x, ffn_saved(t));
+		return x;
 	}
 	gnet_scope(n, "dec/l%d/self_attn", l);
 	x = add_norm(t, attention(t, x, x), x);
