@@ -203,8 +203,12 @@ run_script(const char *name)
 					nocolor = 1;
 				else if (strcmp(w, "term") == 0)
 					term = strtok_r(NULL, " ", &save);
-				else if (strcmp(w, "placement") == 0)
-					o.placement_path = ppath = pl_xstrdup(strtok_r(NULL, " ", &save));
+				else if (strcmp(w, "placement") == 0) {
+					char *pf = strtok_r(NULL, " ", &save);
+					free(ppath);
+					ppath = pf[0] != '/' ? pl_xasprintf("%s/%s", PL_SRCDIR, pf) : pl_xstrdup(pf);
+					o.placement_path = ppath;
+				}
 			}
 			char *cause = NULL;
 			if (explore_open(&ex, &o, &cause) != 0)
@@ -346,7 +350,7 @@ test_action_table(void **state)
 #define SCRIPTS(X) \
 	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) \
 	X(resize) X(small) X(brkga) X(placeto) X(compare) X(export) \
-	X(demo) X(nocolor) X(colour8) X(quit) X(save) X(click) X(oom)
+	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

@@ -90,6 +90,14 @@ explore_dev_label(const struct explore *ex, int d)
 	return n[0] == '/' ? n + 1 : n;
 }
 
+/* The last component of a path. */
+static const char *
+base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s != NULL ? s + 1 : path;
+}
+
 /* Resimulate the current placement. */
 static void
 resimulate(struct explore *ex)
@@ -289,7 +297,7 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 		ex->cur = pl_placement_load_json(o->placement_path, ex->g, ex->c, cause);
 		if (ex->cur == NULL)
 			goto fail;
-		ex->source = pl_xasprintf("file %s", o->placement_path);
+		ex->source = pl_xasprintf("file %s", base_name(o->placement_path));
 		ex->save_path = pl_xstrdup(o->placement_path);
 	} else
 		ex->cur = initial_placement(ex, &ex->source);
@@ -724,7 +732,7 @@ open_done(struct explore *ex, const char *path, void *arg)
 		free(cause);
 		return;
 	}
-	char *src = pl_xasprintf("file %s", path);
+	char *src = pl_xasprintf("file %s", base_name(path));
 	explore_set_placement(ex, pl, src, 0);
 	free(src);
 	pl_placement_free(pl);
