@@ -364,6 +364,21 @@ draw_devcol(struct ops_view *o, WINDOW *w, int y, int x, int width, int k)
 		mvwaddch(w, y, x + cell, ' ');
 }
 
+/* Whether op v is one of the search's matches (sorted op ids). */
+static int
+is_match(const struct explore *ex, int v)
+{
+	int lo = 0, hi = ex->n_matches;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (ex->matches[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ex->n_matches && ex->matches[lo] == v;
+}
+
 /* One tree row. */
 static void
 draw_row(struct ops_view *o, WINDOW *w, int y, int x, int width, int row)
@@ -385,6 +400,8 @@ draw_row(struct ops_view *o, WINDOW *w, int y, int x, int width, int row)
 		snprintf(label, sizeof label, "%*s%s%s/ (%d)", n->depth * 2, "", arrow, n->label, n->n_ops);
 	if (n->op < 0 && !sel)
 		wattr_on(w, A_BOLD, NULL);
+	if (n->op >= 0 && ex->search != NULL && is_match(ex, n->op))
+		wattr_on(w, A_UNDERLINE, NULL);	/* a search match, as in tig */
 	screen_put(w, y, x, lw, 1, label);
 	wattrset(w, base);
 	waddch(w, ' ');
@@ -398,7 +415,6 @@ draw_row(struct ops_view *o, WINDOW *w, int y, int x, int width, int row)
 	} else
 		screen_put(w, y, x + width - cw, cw, 1, "");
 	wattrset(w, A_NORMAL);
-	(void)ex;
 }
 
 /* Detail pane: a list of lines drawn until the rectangle is full. */
