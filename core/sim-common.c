@@ -176,6 +176,7 @@ build_placeto(struct pl_sim_ws *ws)
 	ws->ch_off = ws_alloc(ws, n + 1, sizeof(int));
 	ws->ch = ws_alloc(ws, E, sizeof(int));
 	ws->ch_slot = ws_alloc(ws, E, sizeof(int));
+	ws->nslot = ws_alloc(ws, n, sizeof(int));
 	ws->ch_bytes = ws_alloc(ws, E, sizeof(int64_t));
 	ws->ch_tensor = ws_alloc(ws, E, sizeof(int));
 	int k = 0;
@@ -232,6 +233,7 @@ build_placeto(struct pl_sim_ws *ws)
 				}
 			ws->ch_bytes[c] = bytes;
 		}
+		ws->nslot[u] = ns;
 	}
 	free(slot_of);
 	free(slot_gen);
@@ -332,7 +334,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 		return;
 	void *arrays[] = { ws->op_t_off, ws->ob, ws->tb, ws->t_op, ws->t_bytes, ws->in_t_off, ws->in_t, ws->in_to_cons, ws->t_cons_off,
 	    ws->t_cons, ws->par_off, ws->par, ws->par_ce, ws->ch_off, ws->ch,
-	    ws->ch_slot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->rank_op, ws->dev_rank,
+	    ws->ch_slot, ws->nslot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->rank_op, ws->dev_rank,
 	    ws->rank_dev, ws->dev, ws->start, ws->end, ws->ready, ws->maxend,
 	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref, ws->stamp,
 	    ws->xfer_of, ws->cref, ws->cmax, ws->cbytes, ws->cdev, ws->x_a,

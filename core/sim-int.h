@@ -51,6 +51,25 @@ pl_heap_push(struct pl_hent *h, int *n, struct pl_hent e)
 	h[i] = e;
 }
 
+/* Replace the smallest entry of a non-empty heap by e. */
+static inline void
+pl_heap_replace_top(struct pl_hent *h, int n, struct pl_hent e)
+{
+	int i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && pl_hent_less(&h[c + 1], &h[c]))
+			c++;
+		if (!pl_hent_less(&h[c], &e))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = e;
+}
+
 /* Pop the smallest entry of a non-empty heap. */
 static inline struct pl_hent
 pl_heap_pop(struct pl_hent *h, int *n)
@@ -97,6 +116,7 @@ struct pl_sim_ws {
 	int *par_ce;			/* per par entry: the matching ch entry */
 	int *ch_off, *ch;		/* distinct children per op, by id */
 	int *ch_slot;			/* group slot of the child's output index */
+	int *nslot;			/* distinct slots among an op's children */
 	int64_t *ch_bytes;		/* S(u)[idx(u, w)] */
 	int *ch_tensor;			/* tensor (u, idx(u, w)), or -1 */
 	int *op_rank, *rank_op;		/* op names by strcmp */
@@ -131,6 +151,7 @@ struct pl_sim_ws {
 	int *q_busy;
 	struct pl_hent *ev;		/* event queue */
 	int n_ev;
+	int ev_hole;			/* Placeto: the top is the event being handled */
 	struct pl_hent *fr;		/* pending memory frees */
 	int n_fr;
 	int *cnt;			/* scratch per queue */

@@ -42,7 +42,8 @@ release(struct pl_sim_ws *ws, const struct pl_placement *pl, int *ndirty,
     int w, double t, int by)
 {
 	ws->ready[w] = t;
-	ws->pred[w] = by;
+	if (ws->tr != NULL)
+		ws->pred[w] = by;
 	int d = ws->dev[w];
 	if (pl->prio != NULL)
 		qpush(ws, d, -pl->prio[w], (uint64_t)ws->g->topo_pos[w]);
@@ -120,9 +121,12 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->cnt[d]++;
 		ws->pending[v] = ws->in_t_off[v + 1] - ws->in_t_off[v];
 		ws->ref[v] = 1;
-		ws->pred[v] = -1;
-		ws->prev_on_dev[v] = -1;
 	}
+	if (ws->tr != NULL)
+		for (int v = 0; v < n; v++) {
+			ws->pred[v] = -1;
+			ws->prev_on_dev[v] = -1;
+		}
 	for (int t = 0; t < ws->n_tensors; t++) {
 		int u = ws->t_op[t], du = ws->dev[u];
 		uint64_t seen = 0;
@@ -186,8 +190,10 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				double e = t + cost;
 				ws->start[v] = t;
 				ws->end[v] = e;
-				ws->prev_on_dev[v] = last[q];
-				last[q] = v;
+				if (ws->tr != NULL) {
+					ws->prev_on_dev[v] = last[q];
+					last[q] = v;
+				}
 				if (heap)
 					ws->qitem[ws->q_off[q] + exec[q]++] = v;
 				r->busy_us[q] += cost;

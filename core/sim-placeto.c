@@ -21,6 +21,21 @@
 #define RANK_MASK (((uint64_t)1 << 24) - 1)
 
 /*
+ * Push an event.  The event being handled stays at the top of the queue
+ * until the first push of its handler, which takes its place (one sift
+ * instead of a pop and a push); the loop pops it if nothing was pushed.
+ */
+static inline void
+ev_push(struct pl_sim_ws *ws, struct pl_hent e)
+{
+	if (ws->ev_hole) {
+		ws->ev_hole = 0;
+		pl_heap_replace_top(ws->ev, ws->n_ev, e);
+	} else
+		pl_heap_push(ws->ev, &ws->n_ev, e);
+}
+
+/*
  * Offer transfer x, ready at r, to the bus of device d.  The lists are
  * keyed (ready, seq) in the reference; with the non-negative times that
  * validation guarantees, offers to one list come with non-decreasing ready
@@ -37,7 +52,7 @@ offer_bus(struct pl_sim_ws *ws, int d, int x, double r, const double *bus_free)
 	ws->qitem[ws->q_off[q] + ws->q_n[q]++] = x;
 	if (!ws->q_busy[q]) {
 		ws->q_busy[q] = 1;
-		pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(
+		ev_push(ws, pl_hent_make(
 		    r > bus_free[d] ? r : bus_free[d], K_BUS | (uint64_t)ws->dev_rank[d]));
 	}
 }
@@ -46,7 +61,7 @@ offer_bus(struct pl_sim_ws *ws, int d, int x, double r, const double *bus_free)
 static inline void
 deliver(struct pl_sim_ws *ws, int u, int w, double t)
 {
-	pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(t, K_REMOVE |
+	ev_push(ws, pl_hent_make(t, K_REMOVE |
 	    ((uint64_t)ws->op_rank[u] << 24) | (uint64_t)ws->op_rank[w]));
 }
 
@@ -103,7 +118,7 @@ offer_dev(struct pl_sim_ws *ws, int d, int v, double r, const double *free_at)
 	ws->qitem[ws->q_off[d] + ws->q_n[d]++] = v;
 	if (!ws->q_busy[d]) {
 		ws->q_busy[d] = 1;
-		pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(
+		ev_push(ws, pl_hent_make(
 		    r > free_at[d] ? r : free_at[d], K_DEV | (uint64_t)ws->dev_rank[d]));
 	}
 }
@@ -133,34 +148,41 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	int last[PL_MAX_DEVICES];
 	double free_at[PL_MAX_DEVICES], bus_free[PL_MAX_DEVICES];
 
-	/* Setup: devices, pending parents, holders of outputs, queue sizes. */
+	/* Setup: devices, pending parents, queue sizes (a bus carries at most
+	 * one transfer per output slot of each op of its device). */
 	for (int q = 0; q < nq; q++)
 		ws->cnt[q] = 0;
 	for (int v = 0; v < n; v++) {
 		int d = pl->dev[v];
 		ws->dev[v] = d;
 		ws->cnt[d]++;
+		ws->cnt[D + d] += ws->nslot[v];
 		ws->pending[v] = ws->par_off[v + 1] - ws->par_off[v];
-		ws->ref[v] = 1;
-		ws->maxend[v] = 0;
-		ws->pred[v] = -1;
-		ws->prev_on_dev[v] = -1;
 	}
-	unsigned gen = next_gen(ws);
-	for (int u = 0; u < n; u++) {
-		int du = ws->dev[u], base = ws->ch_off[u];
-		for (int k = base; k < ws->ch_off[u + 1]; k++) {
-			if (ws->dev[ws->ch[k]] == du) {
-				if (mem == PL_MEM_NATIVE)
+	if (ws->tr != NULL)
+		for (int v = 0; v < n; v++) {
+			ws->pred[v] = -1;
+			ws->prev_on_dev[v] = -1;
+		}
+	unsigned gen;
+	if (mem == PL_MEM_NATIVE) {
+		/* holders of each op's outputs: itself, its local children
+		 * and its transfers */
+		gen = next_gen(ws);
+		for (int u = 0; u < n; u++) {
+			int du = ws->dev[u], base = ws->ch_off[u];
+			ws->ref[u] = 1;
+			ws->maxend[u] = 0;
+			for (int k = base; k < ws->ch_off[u + 1]; k++) {
+				if (ws->dev[ws->ch[k]] == du) {
 					ws->ref[u]++;
-				continue;
-			}
-			int s = base + ws->ch_slot[k];
-			if (ws->stamp[s] != (int)gen) {
-				ws->stamp[s] = (int)gen;
-				ws->cnt[D + du]++;
-				if (mem == PL_MEM_NATIVE)
+					continue;
+				}
+				int s = base + ws->ch_slot[k];
+				if (ws->stamp[s] != (int)gen) {
+					ws->stamp[s] = (int)gen;
 					ws->ref[u]++;
+				}
 			}
 		}
 	}
@@ -178,6 +200,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	}
 	ws->n_x = 0;
 	ws->n_ev = 0;
+	ws->ev_hole = 0;
 	pl_sim_mem_begin(ws, r, mem, mem == PL_MEM_PLACETO);
 	gen = next_gen(ws);
 
@@ -186,14 +209,22 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->cnt[q] = 0;		/* head of each FIFO */
 	for (int v = 0; v < n; v++)
 		if (ws->pending[v] == 0) {
-			ws->ready[v] = c->placeto.init_offset;
+			if (ws->tr != NULL)
+				ws->ready[v] = c->placeto.init_offset;
 			offer_dev(ws, ws->dev[v], v, c->placeto.init_offset, free_at);
 		}
 
 	double run_time = 0;
 	int done = 0;
 	while (ws->n_ev > 0) {
-		struct pl_hent e = pl_heap_pop(ws->ev, &ws->n_ev);
+		if (ws->ev_hole) {
+			(void)pl_heap_pop(ws->ev, &ws->n_ev);
+			ws->ev_hole = 0;
+		}
+		if (ws->n_ev == 0)
+			break;
+		struct pl_hent e = ws->ev[0];
+		ws->ev_hole = 1;
 		double t = e.t;
 		if (t > run_time)
 			run_time = t;
@@ -202,8 +233,10 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			int w = ws->rank_op[e.k & RANK_MASK];
 			if (--ws->pending[w] != 0)
 				continue;
-			ws->ready[w] = t;
-			ws->pred[w] = ws->rank_op[(e.k >> 24) & RANK_MASK];
+			if (ws->tr != NULL) {
+				ws->ready[w] = t;
+				ws->pred[w] = ws->rank_op[(e.k >> 24) & RANK_MASK];
+			}
 			offer_dev(ws, ws->dev[w], w, t, free_at);
 		} else if (kind == K_DEV) {
 			int d = ws->rank_dev[e.k & RANK_MASK];
@@ -216,8 +249,10 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			double free = cost == 0 ? end : end + delta1;
 			ws->start[v] = t;
 			ws->end[v] = end;
-			ws->prev_on_dev[v] = last[d];
-			last[d] = v;
+			if (ws->tr != NULL) {
+				ws->prev_on_dev[v] = last[d];
+				last[d] = v;
+			}
 			done++;
 			r->busy_us[d] += cost;
 			free_at[d] = free;
@@ -225,7 +260,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				run_time = free;
 			if (ws->cnt[d] != ws->q_n[d]) {
 				ws->q_busy[d] = 1;
-				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(
+				ev_push(ws, pl_hent_make(
 				    free, K_DEV | (uint64_t)ws->dev_rank[d]));
 			}
 			mem_op(ws, r, mem, v, d, t, end);
@@ -261,7 +296,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				run_time = bfree;
 			if (ws->cnt[q] != ws->q_n[q]) {
 				double rn = ws->end[ws->x_a[ws->qitem[ws->q_off[q] + ws->cnt[q]]]];
-				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(
+				ev_push(ws, pl_hent_make(
 				    rn > bfree ? rn : bfree, K_BUS | (uint64_t)ws->dev_rank[d]));
 			} else
 				ws->q_busy[q] = 0;
