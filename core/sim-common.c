@@ -316,11 +316,8 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->cnt = ws_alloc(ws, nq + 1, sizeof(int));
 	ws->qmem = ws_alloc(ws, (size_t)n + E + 1, sizeof(struct pl_hent));
 	ws->qitem = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
-	ws->m_rank = ws_alloc(ws, n, sizeof(int));
-	ws->m_byrank = ws_alloc(ws, n, sizeof(int));
-	ws->m_head = ws_alloc(ws, n, sizeof(int));
-	ws->m_next = ws_alloc(ws, n, sizeof(int));
-	ws->m_free = ws_alloc(ws, n, sizeof(int));
+	ws->m_s = ws_alloc(ws, n, sizeof(double));
+	ws->m_diff = ws_alloc(ws, (size_t)n + 1, sizeof(int64_t));
 	ws->ev = ws_alloc(ws, (size_t)E + nq + D + 1, sizeof(struct pl_hent));
 	ws->fr = ws_alloc(ws, (size_t)2 * n + E + 1, sizeof(struct pl_hent));
 	return ws;
@@ -339,8 +336,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref, ws->stamp,
 	    ws->xfer_of, ws->cref, ws->cmax, ws->cbytes, ws->cdev, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
-	    ws->qmem, ws->qitem, ws->ev, ws->fr, ws->m_rank, ws->m_byrank,
-	    ws->m_head, ws->m_next, ws->m_free };
+	    ws->qmem, ws->qitem, ws->ev, ws->fr, ws->m_s, ws->m_diff };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(ws);
@@ -449,108 +445,126 @@ pl_sim_mem_end(struct pl_sim_ws *ws, struct pl_sim_result *r)
 	ws->n_fr = 0;
 }
 
+/* A memory event of the trace: bytes (negative: a free) at t. */
+struct mem_ev {
+	double t;
+	int64_t bytes;
+};
+
+/* Order frees by time. */
+static int
+mem_ev_cmp(const void *a, const void *b)
+{
+	const struct mem_ev *x = a, *y = b;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
 /*
  * Placeto's model: op u's outputs count on its device from its start until
  * F(u) = the latest end of u and its consumers, additions before removals
  * at equal times.
  *
- * No sorting is needed: a device runs its ops one after the other, so in
- * execution order both their starts and their ends are non-decreasing.
- * Merging the devices' end lists ranks every op's end in time order; F(u)
- * is then the end of the op of highest rank among u and its consumers, and
- * bucketing ops by that rank lists each device's frees in time order.  One
- * merge of starts and frees per device gives the running peak.  Linear in
- * ops + edges (times the number of devices for the merge).
+ * A device runs its ops one after the other, so their starts are sorted in
+ * execution order.  u's free takes effect at the first allocation of its
+ * device that starts after F(u) (found by galloping from u's own place);
+ * adding the freed bytes there and sweeping the allocations once gives the
+ * live bytes after each allocation, hence the peak.  Linear apart from the
+ * searches, which are short when outputs die soon.  The trace's memory
+ * curve is built separately (it may sort).
  */
 void
 pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
     const int *count)
 {
 	const double *end = ws->end, *start = ws->start;
-	int n = ws->n, D = ws->n_dev, total = 0;
-	int *rank = ws->m_rank, *byrank = ws->m_byrank, *fr = ws->pending;
-	int *head = ws->m_head, *next = ws->m_next, *frees = ws->m_free;
-	int pos[PL_MAX_DEVICES], nfree[PL_MAX_DEVICES];
-	for (int d = 0; d < D; d++) {
-		pos[d] = 0;
-		nfree[d] = 0;
+	const int64_t *ob = ws->ob;
+	double *F = ws->maxend, *s = ws->m_s;
+	int64_t *diff = ws->m_diff;
+	int n = ws->n, total = 0;
+	for (int d = 0; d < ws->n_dev; d++) {
 		total += count[d];
 		r->peak_bytes[d] = 0;
 	}
 	if (total != n)
 		return;		/* an incomplete run: nothing sensible to say */
-	/* Rank the ends in time order (ties by device). */
-	for (int k = 0; k < n; k++) {
-		int best = -1;
-		double be = 0;
-		for (int d = 0; d < D; d++) {
-			if (pos[d] == count[d])
-				continue;
-			double e = end[ws->qitem[ws->q_off[d] + pos[d]]];
-			if (best < 0 || e < be) {
-				best = d;
-				be = e;
-			}
-		}
-		int v = ws->qitem[ws->q_off[best] + pos[best]++];
-		rank[v] = k;
-		byrank[k] = v;
-	}
-	/* F(u) as a rank, then the ops bucketed by it. */
-	for (int v = 0; v < n; v++) {
-		fr[v] = rank[v];
-		head[v] = -1;
-	}
+	for (int v = 0; v < n; v++)
+		F[v] = end[v];
 	for (int w = 0; w < n; w++)
 		for (int i = ws->par_off[w]; i < ws->par_off[w + 1]; i++)
-			if (rank[w] > fr[ws->par[i]])
-				fr[ws->par[i]] = rank[w];
-	for (int v = n - 1; v >= 0; v--) {
-		if (ws->ob[v] <= 0)
-			continue;
-		next[v] = head[fr[v]];
-		head[fr[v]] = v;
-	}
-	for (int k = 0; k < n; k++)
-		for (int v = head[k]; v >= 0; v = next[v]) {
-			int d = ws->dev[v];
-			frees[ws->q_off[d] + nfree[d]++] = v;
-		}
-	/* Per device: allocations at starts, frees at F, frees after. */
-	for (int d = 0; d < D; d++) {
+			if (end[w] > F[ws->par[i]])
+				F[ws->par[i]] = end[w];
+	for (int d = 0; d < ws->n_dev; d++) {
 		const int *ops = ws->qitem + ws->q_off[d];
-		const int *fl = frees + ws->q_off[d];
-		int64_t live = 0, peak = 0;
-		int j = 0;
-		ws->live[d] = 0;
-		if (ws->tr != NULL)
-			rec_mem(ws, d, 0);
-		for (int i = 0; i < count[d]; i++) {
-			int v = ops[i];
-			int64_t b = ws->ob[v];
+		int m = count[d];
+		for (int i = 0; i < m; i++) {
+			s[i] = start[ops[i]];
+			diff[i] = 0;
+		}
+		for (int i = 0; i < m; i++) {
+			int64_t b = ob[ops[i]];
 			if (b <= 0)
 				continue;
-			double s = start[v];
-			for (; j < nfree[d] && end[byrank[fr[fl[j]]]] < s; j++) {
-				live -= ws->ob[fl[j]];
-				if (ws->tr != NULL) {
-					ws->live[d] = live;
-					rec_mem(ws, d, end[byrank[fr[fl[j]]]]);
-				}
+			/* first j with s[j] > F: gallop, then bisect */
+			double f = F[ops[i]];
+			int lo = i, step = 1, hi = i + 1;
+			while (hi < m && s[hi] <= f) {
+				lo = hi;
+				step *= 2;
+				hi = lo + step;
 			}
-			live += b;
-			if (live > peak)
-				peak = live;
-			if (ws->tr != NULL) {
-				ws->live[d] = live;
-				rec_mem(ws, d, s);
+			if (hi > m)
+				hi = m;
+			while (hi - lo > 1) {
+				int mid = lo + (hi - lo) / 2;
+				if (s[mid] <= f)
+					lo = mid;
+				else
+					hi = mid;
 			}
+			if (hi < m)
+				diff[hi] += b;
 		}
-		for (; ws->tr != NULL && j < nfree[d]; j++) {
-			ws->live[d] = live -= ws->ob[fl[j]];
-			rec_mem(ws, d, end[byrank[fr[fl[j]]]]);
+		int64_t alloc = 0, freed = 0, peak = 0;
+		for (int i = 0; i < m; i++) {
+			freed += diff[i];
+			int64_t b = ob[ops[i]];
+			if (b <= 0)
+				continue;
+			alloc += b;
+			if (alloc - freed > peak)
+				peak = alloc - freed;
 		}
 		r->peak_bytes[d] = peak;
+		if (ws->tr == NULL)
+			continue;
+		/* the curve: allocations at starts, frees at F, a free first
+		 * only when strictly earlier */
+		struct mem_ev *fe = pl_xmalloc(sizeof *fe * (m ? m : 1));
+		int nf = 0;
+		for (int i = 0; i < m; i++)
+			if (ob[ops[i]] > 0)
+				fe[nf++] = (struct mem_ev){ F[ops[i]], ob[ops[i]] };
+		qsort(fe, nf, sizeof *fe, mem_ev_cmp);
+		int64_t live = 0;
+		int j = 0;
+		ws->live[d] = 0;
+		rec_mem(ws, d, 0);
+		for (int i = 0; i < m; i++) {
+			int64_t b = ob[ops[i]];
+			if (b <= 0)
+				continue;
+			for (; j < nf && fe[j].t < s[i]; j++) {
+				ws->live[d] = live -= fe[j].bytes;
+				rec_mem(ws, d, fe[j].t);
+			}
+			ws->live[d] = live += b;
+			rec_mem(ws, d, s[i]);
+		}
+		for (; j < nf; j++) {
+			ws->live[d] = live -= fe[j].bytes;
+			rec_mem(ws, d, fe[j].t);
+		}
+		free(fe);
 	}
 }
 

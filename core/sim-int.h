@@ -155,7 +155,8 @@ struct pl_sim_ws {
 	struct pl_hent *fr;		/* pending memory frees */
 	int n_fr;
 	int *cnt;			/* scratch per queue */
-	int *m_rank, *m_byrank, *m_head, *m_next, *m_free;	/* Placeto memory */
+	double *m_s;			/* Placeto memory: starts in device order */
+	int64_t *m_diff;		/* and frees by the allocation they precede */
 
 	/* memory engine */
 	int mem_strict;			/* 1: frees at t count after allocs at t */
