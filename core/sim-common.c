@@ -317,7 +317,16 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->qmem = ws_alloc(ws, (size_t)n + E + 1, sizeof(struct pl_hent));
 	ws->qitem = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
 	ws->m_s = ws_alloc(ws, n, sizeof(double));
-	ws->m_diff = ws_alloc(ws, (size_t)n + 1, sizeof(int64_t));
+	ws->m_diff = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
+	ws->e_dev = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
+	ws->e_ord = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
+	ws->e_t = ws_alloc(ws, (size_t)n + E + 1, sizeof(double));
+	ws->e_f1 = ws_alloc(ws, (size_t)n + E + 1, sizeof(double));
+	ws->e_f2 = ws_alloc(ws, (size_t)n + E + 1, sizeof(double));
+	ws->e_b = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
+	ws->e_b1 = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
+	ws->e_b2 = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
+	ws->x_end = ws_alloc(ws, E, sizeof(double));
 	ws->ev = ws_alloc(ws, (size_t)E + nq + D + 1, sizeof(struct pl_hent));
 	ws->fr = ws_alloc(ws, (size_t)2 * n + E + 1, sizeof(struct pl_hent));
 	return ws;
@@ -336,7 +345,9 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref, ws->stamp,
 	    ws->xfer_of, ws->cref, ws->cmax, ws->cbytes, ws->cdev, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
-	    ws->qmem, ws->qitem, ws->ev, ws->fr, ws->m_s, ws->m_diff };
+	    ws->qmem, ws->qitem, ws->ev, ws->fr, ws->m_s, ws->m_diff,
+	    ws->e_dev, ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
+	    ws->e_b2, ws->x_end };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(ws);
@@ -352,15 +363,11 @@ pl_sim_ws_bytes(const struct pl_sim_ws *ws)
 /* ---- memory ------------------------------------------------------------- */
 
 /* Append a memory point for device d (trace only). */
-static void
-rec_mem(struct pl_sim_ws *ws, int d, double t)
+void
+pl_sim_rec_mem(struct pl_sim_ws *ws, int d, double t)
 {
 	struct pl_trace *tr = ws->tr;
 	int n = tr->n_mem[d];
-	if (n > 0 && tr->mem[d][n - 1].t == t) {
-		tr->mem[d][n - 1].live = ws->live[d];
-		return;
-	}
 	if (n == ws->cap_mem[d]) {
 		ws->cap_mem[d] = ws->cap_mem[d] ? 2 * ws->cap_mem[d] : 64;
 		tr->mem[d] = pl_xreallocarray(tr->mem[d], ws->cap_mem[d],
@@ -391,7 +398,7 @@ pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
 	for (int d = 0; d < ws->n_dev; d++) {
 		r->peak_bytes[d] = ws->live[d];
 		if (ws->tr != NULL)
-			rec_mem(ws, d, 0);
+			pl_sim_rec_mem(ws, d, 0);
 	}
 }
 
@@ -405,7 +412,7 @@ apply_frees(struct pl_sim_ws *ws, double t, int all)
 		int d = (int)(f.k >> 56);
 		ws->live[d] -= (int64_t)(f.k & (((uint64_t)1 << 56) - 1));
 		if (ws->tr != NULL)
-			rec_mem(ws, d, f.t);
+			pl_sim_rec_mem(ws, d, f.t);
 	}
 }
 
@@ -421,7 +428,7 @@ pl_sim_mem_alloc(struct pl_sim_ws *ws, struct pl_sim_result *r, double t,
 	if (ws->live[d] > r->peak_bytes[d])
 		r->peak_bytes[d] = ws->live[d];
 	if (ws->tr != NULL)
-		rec_mem(ws, d, t);
+		pl_sim_rec_mem(ws, d, t);
 }
 
 /* Free bytes on d at the current time t. */
@@ -432,7 +439,7 @@ pl_sim_mem_release(struct pl_sim_ws *ws, double t, int d, int64_t bytes)
 		return;
 	ws->live[d] -= bytes;
 	if (ws->tr != NULL)
-		rec_mem(ws, d, t);
+		pl_sim_rec_mem(ws, d, t);
 }
 
 /* End accounting (the trace records the remaining frees). */
@@ -548,21 +555,21 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 		int64_t live = 0;
 		int j = 0;
 		ws->live[d] = 0;
-		rec_mem(ws, d, 0);
+		pl_sim_rec_mem(ws, d, 0);
 		for (int i = 0; i < m; i++) {
 			int64_t b = ob[ops[i]];
 			if (b <= 0)
 				continue;
 			for (; j < nf && fe[j].t < s[i]; j++) {
 				ws->live[d] = live -= fe[j].bytes;
-				rec_mem(ws, d, fe[j].t);
+				pl_sim_rec_mem(ws, d, fe[j].t);
 			}
 			ws->live[d] = live += b;
-			rec_mem(ws, d, s[i]);
+			pl_sim_rec_mem(ws, d, s[i]);
 		}
 		for (; j < nf; j++) {
 			ws->live[d] = live -= fe[j].bytes;
-			rec_mem(ws, d, fe[j].t);
+			pl_sim_rec_mem(ws, d, fe[j].t);
 		}
 		free(fe);
 	}

@@ -157,6 +157,12 @@ struct pl_sim_ws {
 	int *cnt;			/* scratch per queue */
 	double *m_s;			/* Placeto memory: starts in device order */
 	int64_t *m_diff;		/* and frees by the allocation they precede */
+	/* native memory in the Placeto simulator: a log of allocations */
+	int n_e;
+	int *e_dev, *e_ord;
+	double *e_t, *e_f1, *e_f2;	/* allocated at, freed at (two parts) */
+	int64_t *e_b, *e_b1, *e_b2;
+	double *x_end;			/* arrival of each transfer */
 
 	/* memory engine */
 	int mem_strict;			/* 1: frees at t count after allocs at t */
@@ -197,6 +203,9 @@ void pl_sim_mem_release(struct pl_sim_ws *ws, double t, int d, int64_t bytes);
  */
 void pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
     const int *count);
+
+/* Recording the live bytes of d at t, from ws->live[d] (trace only). */
+void pl_sim_rec_mem(struct pl_sim_ws *ws, int d, double t);
 
 /* Recording a transfer (trace only). */
 void pl_sim_rec_xfer(struct pl_sim_ws *ws, const struct pl_trace_xfer *x);

@@ -13,7 +13,10 @@
  * operations in the same order as the reference, so results are bit-exact.
  * A resource has one pending event while busy and none while idle.
  */
+#include <stdlib.h>
+
 #include "sim-int.h"
+#include "xmalloc.h"
 
 #define K_REMOVE ((uint64_t)0)
 #define K_BUS ((uint64_t)1 << 62)
@@ -65,42 +68,170 @@ deliver(struct pl_sim_ws *ws, int u, int w, double t)
 	    ((uint64_t)ws->op_rank[u] << 24) | (uint64_t)ws->op_rank[w]));
 }
 
-/* One more holder of u's outputs is done at e. */
-static inline void
-dec_out(struct pl_sim_ws *ws, int u, double e)
+/*
+ * The native memory model in this simulator.  During the run every
+ * allocation is logged (an op's outputs and temporaries at its start, a
+ * received copy per receiving device at the transfer's start), in event
+ * order, hence in time order; after the run, when every end is known, each
+ * allocation gets its free times: temporaries at the op's end; outputs
+ * when the op, its local children and its transfers are done; a copy when
+ * its receivers on that device are done.  A free takes effect before the
+ * first later allocation of its device at or after its time; one sweep per
+ * device then gives the peak (no queue of pending frees).
+ */
+static inline int
+mlog(struct pl_sim_ws *ws, int d, double t, int64_t bytes)
 {
-	if (e > ws->maxend[u])
-		ws->maxend[u] = e;
-	if (--ws->ref[u] == 0)
-		pl_sim_mem_free(ws, ws->maxend[u], ws->dev[u], ws->ob[u]);
+	int e = ws->n_e++;
+	ws->e_dev[e] = d;
+	ws->e_t[e] = t;
+	ws->e_b[e] = bytes;
+	ws->e_f1[e] = ws->e_f2[e] = t;
+	ws->e_b1[e] = ws->e_b2[e] = 0;
+	return e;
 }
 
-/* One more consumer of the received copy owned by entry x is done at e. */
-static inline void
-dec_copy(struct pl_sim_ws *ws, int x, double e)
+/* Index of the first entry j > i of L with time >= f (or m). */
+static inline int
+first_at_or_after(const struct pl_sim_ws *ws, const int *L, int m, int i, double f)
 {
-	if (e > ws->cmax[x])
-		ws->cmax[x] = e;
-	if (--ws->cref[x] == 0)
-		pl_sim_mem_free(ws, ws->cmax[x], ws->cdev[x], ws->cbytes[x]);
-}
-
-/* Memory when op v starts on d and runs [s, e). */
-static void
-mem_op(struct pl_sim_ws *ws, struct pl_sim_result *r, enum pl_mem_model mem,
-    int v, int d, double s, double e)
-{
-	if (mem != PL_MEM_NATIVE)
-		return;		/* Placeto: pl_sim_mem_placeto() after the run */
-	pl_sim_mem_alloc(ws, r, s, d, ws->ob[v] + ws->tb[v]);
-	pl_sim_mem_free(ws, e, d, ws->tb[v]);
-	dec_out(ws, v, e);
-	for (int i = ws->par_off[v]; i < ws->par_off[v + 1]; i++) {
-		int u = ws->par[i];
-		if (ws->dev[u] == d)
-			dec_out(ws, u, e);
+	int lo = i, step = 1, hi = i + 1;
+	while (hi < m && ws->e_t[L[hi]] < f) {
+		lo = hi;
+		step *= 2;
+		hi = lo + step;
+	}
+	if (hi > m)
+		hi = m;
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+		if (ws->e_t[L[mid]] < f)
+			lo = mid;
 		else
-			dec_copy(ws, ws->xfer_of[ws->par_ce[i]], e);
+			hi = mid;
+	}
+	return hi;
+}
+
+struct mfree {
+	double f;
+	int own;
+	int64_t b;
+};
+
+/* Order frees by time, then by their allocation. */
+static int
+mfree_cmp(const void *a, const void *b)
+{
+	const struct mfree *x = a, *y = b;
+	if (x->f != y->f)
+		return x->f < y->f ? -1 : 1;
+	return (x->own > y->own) - (x->own < y->own);
+}
+
+/* The trace's memory curve of device d (entries L[0..m)). */
+static void
+mem_native_curve(struct pl_sim_ws *ws, int d, const int *L, int m)
+{
+	struct mfree *fr = pl_xmalloc(sizeof *fr * (2 * (size_t)m + 1));
+	int nf = 0;
+	for (int i = 0; i < m; i++) {
+		int e = L[i];
+		if (ws->e_b1[e] > 0)
+			fr[nf++] = (struct mfree){ ws->e_f1[e], i, ws->e_b1[e] };
+		if (ws->e_b2[e] > 0)
+			fr[nf++] = (struct mfree){ ws->e_f2[e], i, ws->e_b2[e] };
+	}
+	qsort(fr, nf, sizeof *fr, mfree_cmp);
+	int k = 0;
+	for (int j = 0; j < m; j++) {
+		double t = ws->e_t[L[j]];
+		for (; k < nf && fr[k].f <= t && fr[k].own < j; k++) {
+			ws->live[d] -= fr[k].b;
+			pl_sim_rec_mem(ws, d, fr[k].f);
+		}
+		if (ws->e_b[L[j]] > 0) {
+			ws->live[d] += ws->e_b[L[j]];
+			pl_sim_rec_mem(ws, d, t);
+		}
+	}
+	for (; k < nf; k++) {
+		ws->live[d] -= fr[k].b;
+		pl_sim_rec_mem(ws, d, fr[k].f);
+	}
+	free(fr);
+}
+
+/* Free times of the logged allocations, then the peaks. */
+static void
+mem_native_post(struct pl_sim_ws *ws, struct pl_sim_result *r)
+{
+	int n = ws->n, D = ws->n_dev, ne = ws->n_e;
+	const double *end = ws->end;
+	double *F = ws->maxend;
+	for (int v = 0; v < n; v++)
+		F[v] = end[v];
+	for (int u = 0; u < n; u++)
+		for (int k = ws->ch_off[u]; k < ws->ch_off[u + 1]; k++) {
+			int w = ws->ch[k];
+			if (ws->dev[w] == ws->dev[u] && end[w] > F[u])
+				F[u] = end[w];
+		}
+	for (int x = 0; x < ws->n_x; x++) {
+		int u = ws->x_a[x], slot = ws->x_b[x], k0 = ws->x_src[x];
+		if (ws->x_end[x] > F[u])
+			F[u] = ws->x_end[x];
+		for (int k = k0; k < ws->ch_off[u + 1]; k++) {
+			int w = ws->ch[k];
+			if (ws->ch_slot[k] != slot || ws->dev[w] == ws->dev[u])
+				continue;
+			int e = ws->xfer_of[k];
+			ws->e_b1[e] = ws->e_b[e];
+			if (end[w] > ws->e_f1[e])
+				ws->e_f1[e] = end[w];
+		}
+	}
+	for (int v = 0; v < n; v++) {
+		int e = ws->ref[v];
+		ws->e_f1[e] = F[v];
+		ws->e_b1[e] = ws->ob[v];
+		ws->e_f2[e] = end[v];
+		ws->e_b2[e] = ws->tb[v];
+	}
+	/* entries by device, in time order */
+	int off[PL_MAX_DEVICES + 1], fill[PL_MAX_DEVICES];
+	for (int d = 0; d <= D; d++)
+		off[d] = 0;
+	for (int e = 0; e < ne; e++)
+		off[ws->e_dev[e] + 1]++;
+	for (int d = 0; d < D; d++) {
+		off[d + 1] += off[d];
+		fill[d] = off[d];
+	}
+	for (int e = 0; e < ne; e++)
+		ws->e_ord[fill[ws->e_dev[e]]++] = e;
+	int64_t *diff = ws->m_diff;
+	for (int d = 0; d < D; d++) {
+		const int *L = ws->e_ord + off[d];
+		int m = off[d + 1] - off[d];
+		for (int i = 0; i < m; i++)
+			diff[i] = 0;
+		for (int i = 0; i < m; i++) {
+			int e = L[i], j;
+			if (ws->e_b1[e] > 0 && (j = first_at_or_after(ws, L, m, i, ws->e_f1[e])) < m)
+				diff[j] += ws->e_b1[e];
+			if (ws->e_b2[e] > 0 && (j = first_at_or_after(ws, L, m, i, ws->e_f2[e])) < m)
+				diff[j] += ws->e_b2[e];
+		}
+		int64_t live = ws->live[d], peak = r->peak_bytes[d];
+		for (int i = 0; i < m; i++) {
+			live += ws->e_b[L[i]] - diff[i];
+			if (live > peak)
+				peak = live;
+		}
+		r->peak_bytes[d] = peak;
+		if (ws->tr != NULL)
+			mem_native_curve(ws, d, L, m);
 	}
 }
 
@@ -165,27 +296,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			ws->prev_on_dev[v] = -1;
 		}
 	unsigned gen;
-	if (mem == PL_MEM_NATIVE) {
-		/* holders of each op's outputs: itself, its local children
-		 * and its transfers */
-		gen = next_gen(ws);
-		for (int u = 0; u < n; u++) {
-			int du = ws->dev[u], base = ws->ch_off[u];
-			ws->ref[u] = 1;
-			ws->maxend[u] = 0;
-			for (int k = base; k < ws->ch_off[u + 1]; k++) {
-				if (ws->dev[ws->ch[k]] == du) {
-					ws->ref[u]++;
-					continue;
-				}
-				int s = base + ws->ch_slot[k];
-				if (ws->stamp[s] != (int)gen) {
-					ws->stamp[s] = (int)gen;
-					ws->ref[u]++;
-				}
-			}
-		}
-	}
+	ws->n_e = 0;
 	int off = 0;
 	for (int q = 0; q < nq; q++) {
 		ws->q_off[q] = off;
@@ -263,7 +374,8 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				ev_push(ws, pl_hent_make(
 				    free, K_DEV | (uint64_t)ws->dev_rank[d]));
 			}
-			mem_op(ws, r, mem, v, d, t, end);
+			if (mem == PL_MEM_NATIVE)
+				ws->ref[v] = mlog(ws, d, t, ws->ob[v] + ws->tb[v]);
 			int base = ws->ch_off[v];
 			for (int k = base; k < ws->ch_off[v + 1]; k++) {
 				int w = ws->ch[k];
@@ -302,8 +414,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				ws->q_busy[q] = 0;
 			uint64_t seen = 0;
 			int own[PL_MAX_DEVICES];
-			if (mem == PL_MEM_NATIVE)
-				dec_out(ws, u, arrive);
+			ws->x_end[x] = arrive;
 			for (int k = k0; k < ws->ch_off[u + 1]; k++) {
 				int w = ws->ch[k], dw = ws->dev[w];
 				if (ws->ch_slot[k] != slot || dw == d)
@@ -311,21 +422,12 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				deliver(ws, u, w, arrive);
 				if (!((seen >> dw) & 1)) {
 					seen |= (uint64_t)1 << dw;
-					own[dw] = k;
 					r->bytes_in[dw] += bytes;
-					if (mem == PL_MEM_NATIVE) {
-						ws->cref[k] = 0;
-						ws->cmax[k] = arrive;
-						ws->cbytes[k] = bytes;
-						ws->cdev[k] = dw;
-						pl_sim_mem_alloc(ws, r, t, dw, bytes);
-					}
+					if (mem == PL_MEM_NATIVE)
+						own[dw] = mlog(ws, dw, t, bytes);
 				}
-				if (mem == PL_MEM_NATIVE) {
-					/* the copy's owner: the first receiver on dw */
-					ws->xfer_of[k] = own[dw];
-					ws->cref[own[dw]]++;
-				}
+				if (mem == PL_MEM_NATIVE)
+					ws->xfer_of[k] = own[dw];	/* the copy it reads */
 			}
 			r->bytes_moved += bytes;
 			r->bytes_out[d] += bytes;
@@ -340,6 +442,8 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	pl_sim_mem_end(ws, r);
 	if (mem == PL_MEM_PLACETO)
 		pl_sim_mem_placeto(ws, r, ws->cnt);
+	else if (mem == PL_MEM_NATIVE && done == n)
+		mem_native_post(ws, r);
 	r->makespan_us = run_time;
 	return done == n ? 0 : -1;
 }

@@ -96,7 +96,8 @@ struct pl_trace_xfer {
 	int64_t bytes;
 };
 
-/* Live bytes on a device after an event at time t. */
+/* Live bytes on a device after an event at time t (several points may
+ * share a time: what starts and ends at one instant shows as a spike). */
 struct pl_mem_point {
 	double t;
 	int64_t live;

@@ -295,6 +295,23 @@ test_worked_example(void **state)
 	assert_int_equal(tr->res.n_transfers, 3);
 	assert_int_equal(tr->res.bytes_moved, 76000 + 3800);
 
+	/* Native memory: a's outputs held on gpu0 until b ends (35.7); copies
+	 * of a on gpu1 and gpu2; b's copy and d's output on gpu2. */
+	struct pl_sim_opts nm = { PL_SIM_PLACETO, PL_MEM_NATIVE };
+	struct pl_placement *pn = pl_placement_new(4, 3);
+	memcpy(pn->dev, dev, sizeof dev);
+	char *cause = NULL;
+	struct pl_trace *tn = pl_sim_trace(p, pn, &nm, &cause);
+	assert_non_null(tn);
+	assert_true(tn->res.makespan_us == 70.5);
+	assert_int_equal(tn->res.peak_bytes[0], 76000 + 3800);
+	assert_int_equal(tn->res.peak_bytes[1], 76000);
+	assert_int_equal(tn->res.peak_bytes[2], 76000 + 3800 + 8);
+	for (int dd = 0; dd < 3; dd++)
+		assert_int_equal(tn->mem[dd][tn->n_mem[dd] - 1].live, 0);
+	pl_trace_free(tn);
+	pl_placement_free(pn);
+
 	/* The lean path gives the same run time. */
 	struct pl_sim_ws *ws = pl_sim_ws_new(p);
 	struct pl_placement *pl = pl_placement_new(4, 3);
@@ -406,6 +423,27 @@ check_case(const struct pl_problem *p, const struct pl_placement *pl,
 				peak = live;
 		}
 		assert_int_equal(tr->res.peak_bytes[d], peak);
+	}
+	pl_trace_free(tr);
+	/* Native memory: lean = trace, the curve peaks at the peak, never
+	 * goes negative and ends with the parameters (none here). */
+	struct pl_sim_opts nm = { PL_SIM_PLACETO, PL_MEM_NATIVE };
+	tr = pl_sim_trace(p, pl, &nm, &cause);
+	assert_non_null(tr);
+	assert_true(tr->res.makespan_us == ref);
+	assert_int_equal(pl_sim_eval(ws, pl, &nm, &r), 0);
+	assert_memory_equal(r.peak_bytes, tr->res.peak_bytes, sizeof r.peak_bytes);
+	for (int d = 0; d < p->n_dev; d++) {
+		int64_t top = 0;
+		for (int i = 0; i < tr->n_mem[d]; i++) {
+			assert_true(tr->mem[d][i].live >= 0);
+			if (tr->mem[d][i].live > top)
+				top = tr->mem[d][i].live;
+			if (i > 0)
+				assert_true(tr->mem[d][i].t >= tr->mem[d][i - 1].t);
+		}
+		assert_int_equal(top, tr->res.peak_bytes[d]);
+		assert_int_equal(tr->mem[d][tr->n_mem[d] - 1].live, 0);
 	}
 	pl_trace_free(tr);
 	free(st);
