@@ -302,7 +302,6 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->stamp = ws_alloc(ws, E, sizeof(int));
 	ws->xfer_of = ws_alloc(ws, E, sizeof(int));
 	ws->cref = ws_alloc(ws, E, sizeof(int));
-	ws->cmax = ws_alloc(ws, E, sizeof(double));
 	ws->cbytes = ws_alloc(ws, E, sizeof(int64_t));
 	ws->cdev = ws_alloc(ws, E, sizeof(int));
 	ws->x_a = ws_alloc(ws, E, sizeof(int));
@@ -328,7 +327,6 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->e_b2 = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
 	ws->x_end = ws_alloc(ws, E, sizeof(double));
 	ws->ev = ws_alloc(ws, (size_t)E + nq + D + 1, sizeof(struct pl_hent));
-	ws->fr = ws_alloc(ws, (size_t)2 * n + E + 1, sizeof(struct pl_hent));
 	return ws;
 }
 
@@ -343,9 +341,9 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->ch_slot, ws->nslot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->rank_op, ws->dev_rank,
 	    ws->rank_dev, ws->dev, ws->start, ws->end, ws->ready, ws->maxend,
 	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref, ws->stamp,
-	    ws->xfer_of, ws->cref, ws->cmax, ws->cbytes, ws->cdev, ws->x_a,
+	    ws->xfer_of, ws->cref, ws->cbytes, ws->cdev, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
-	    ws->qmem, ws->qitem, ws->ev, ws->fr, ws->m_s, ws->m_diff,
+	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
 	    ws->e_dev, ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
 	    ws->e_b2, ws->x_end };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -379,22 +377,18 @@ pl_sim_rec_mem(struct pl_sim_ws *ws, int d, double t)
 
 /*
  * Start accounting: parameters are resident from time 0 in the native
- * model; the Placeto model counts outputs only.  strict: a free at time t
- * counts after the allocations at t (Placeto's additions before removals).
+ * model; the Placeto model counts outputs only (after the run).
  */
 void
 pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
-    enum pl_mem_model mem, int strict)
+    enum pl_mem_model mem)
 {
-	ws->n_fr = 0;
-	ws->mem_strict = strict;
 	for (int d = 0; d < ws->n_dev; d++)
 		ws->live[d] = 0;
-	if (mem == PL_MEM_NATIVE)
-		for (int v = 0; v < ws->n; v++)
-			ws->live[ws->dev[v]] += ws->g->ops[v].param_bytes;
 	if (mem != PL_MEM_NATIVE)
 		return;		/* Placeto: pl_sim_mem_placeto() after the run */
+	for (int v = 0; v < ws->n; v++)
+		ws->live[ws->dev[v]] += ws->g->ops[v].param_bytes;
 	for (int d = 0; d < ws->n_dev; d++) {
 		r->peak_bytes[d] = ws->live[d];
 		if (ws->tr != NULL)
@@ -402,28 +396,13 @@ pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
 	}
 }
 
-/* Apply the pending frees due before an allocation at t. */
-static void
-apply_frees(struct pl_sim_ws *ws, double t, int all)
-{
-	while (ws->n_fr > 0 && (all || ws->fr[0].t < t ||
-	    (!ws->mem_strict && ws->fr[0].t == t))) {
-		struct pl_hent f = pl_heap_pop(ws->fr, &ws->n_fr);
-		int d = (int)(f.k >> 56);
-		ws->live[d] -= (int64_t)(f.k & (((uint64_t)1 << 56) - 1));
-		if (ws->tr != NULL)
-			pl_sim_rec_mem(ws, d, f.t);
-	}
-}
-
-/* Allocate bytes on d at time t (times of allocations never decrease). */
+/* Allocate bytes on d at time t (the native simulator, as it goes). */
 void
 pl_sim_mem_alloc(struct pl_sim_ws *ws, struct pl_sim_result *r, double t,
     int d, int64_t bytes)
 {
 	if (bytes <= 0)
 		return;
-	apply_frees(ws, t, 0);
 	ws->live[d] += bytes;
 	if (ws->live[d] > r->peak_bytes[d])
 		r->peak_bytes[d] = ws->live[d];
@@ -440,16 +419,6 @@ pl_sim_mem_release(struct pl_sim_ws *ws, double t, int d, int64_t bytes)
 	ws->live[d] -= bytes;
 	if (ws->tr != NULL)
 		pl_sim_rec_mem(ws, d, t);
-}
-
-/* End accounting (the trace records the remaining frees). */
-void
-pl_sim_mem_end(struct pl_sim_ws *ws, struct pl_sim_result *r)
-{
-	(void)r;
-	if (ws->tr != NULL)
-		apply_frees(ws, 0, 1);
-	ws->n_fr = 0;
 }
 
 /* A memory event of the trace: bytes (negative: a free) at t. */

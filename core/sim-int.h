@@ -135,7 +135,6 @@ struct pl_sim_ws {
 	unsigned stamp_gen;
 	int *xfer_of;			/* native: per t_cons entry; Placeto: copy owner per ch entry */
 	int *cref;			/* received copies: holders */
-	double *cmax;
 	int64_t *cbytes;
 	int *cdev;
 	/* transfers (at most one per t_cons / ch entry) */
@@ -152,8 +151,6 @@ struct pl_sim_ws {
 	struct pl_hent *ev;		/* event queue */
 	int n_ev;
 	int ev_hole;			/* Placeto: the top is the event being handled */
-	struct pl_hent *fr;		/* pending memory frees */
-	int n_fr;
 	int *cnt;			/* scratch per queue */
 	double *m_s;			/* Placeto memory: starts in device order */
 	int64_t *m_diff;		/* and frees by the allocation they precede */
@@ -165,7 +162,6 @@ struct pl_sim_ws {
 	double *x_end;			/* arrival of each transfer */
 
 	/* memory engine */
-	int mem_strict;			/* 1: frees at t count after allocs at t */
 	int64_t live[PL_MAX_DEVICES];
 
 	/* recording (pl_sim_trace only) */
@@ -182,19 +178,9 @@ int pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 
 /* Memory engine (sim-common.c). */
 void pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
-    enum pl_mem_model mem, int strict);
+    enum pl_mem_model mem);
 void pl_sim_mem_alloc(struct pl_sim_ws *ws, struct pl_sim_result *r,
     double t, int d, int64_t bytes);
-/* Schedule a free of bytes on d at time t (t >= every alloc so far). */
-static inline void
-pl_sim_mem_free(struct pl_sim_ws *ws, double t, int d, int64_t bytes)
-{
-	if (bytes <= 0)
-		return;
-	pl_heap_push(ws->fr, &ws->n_fr,
-	    pl_hent_make(t, ((uint64_t)d << 56) | (uint64_t)bytes));
-}
-void pl_sim_mem_end(struct pl_sim_ws *ws, struct pl_sim_result *r);
 /* Free bytes on d now, at time t (the native simulator frees as it goes). */
 void pl_sim_mem_release(struct pl_sim_ws *ws, double t, int d, int64_t bytes);
 /*

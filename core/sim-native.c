@@ -157,7 +157,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	}
 	ws->n_x = 0;
 	ws->n_ev = 0;
-	pl_sim_mem_begin(ws, r, mem, mem == PL_MEM_PLACETO);
+	pl_sim_mem_begin(ws, r, mem);
 
 	int ndirty = 0, done = 0;
 	double t = 0;
@@ -284,7 +284,6 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			}
 		}
 	}
-	pl_sim_mem_end(ws, r);
 	if (mem == PL_MEM_PLACETO)
 		pl_sim_mem_placeto(ws, r, pl->prio != NULL ? exec : ws->q_head);
 	double ms = 0;

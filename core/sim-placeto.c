@@ -312,7 +312,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	ws->n_x = 0;
 	ws->n_ev = 0;
 	ws->ev_hole = 0;
-	pl_sim_mem_begin(ws, r, mem, mem == PL_MEM_PLACETO);
+	pl_sim_mem_begin(ws, r, mem);
 	gen = next_gen(ws);
 
 	/* Sources, in list order, at init_offset. */
@@ -439,7 +439,6 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				    .busy_until = bfree, .bytes = bytes });
 		}
 	}
-	pl_sim_mem_end(ws, r);
 	if (mem == PL_MEM_PLACETO)
 		pl_sim_mem_placeto(ws, r, ws->cnt);
 	else if (mem == PL_MEM_NATIVE && done == n)
