@@ -44,6 +44,9 @@ int plv_diagram_aspect(Agraph_t *g, const char *engine, double *aspect, char **c
 /* Most nodes plv_diagram_render() lays out (dot takes minutes beyond). */
 #define PLV_MAX_LAYOUT_NODES 5000
 
+/* Above this many nodes dot's placement passes are bounded. */
+#define PLV_EFFORT_NODES 60
+
 /* The rank direction a build uses for o ("auto" builds LR). */
 const char *plv_rankdir(const struct plv_opts *o);
 

@@ -32,7 +32,7 @@ plv_opts_init(struct plv_opts *o)
 	memset(o, 0, sizeof *o);
 	o->format = PLV_FMT_SVG;
 	o->level = -1;
-	o->max_nodes = 200;
+	o->max_nodes = 60;
 	o->layout = "dot";
 	o->rankdir = NULL;
 	o->legend = 1;
@@ -110,6 +110,9 @@ timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
 	return rc;
 }
 
+/* Above this many nodes "auto" means LR: two trial layouts cost too much. */
+#define PLV_AUTO_RANKDIR_NODES 100
+
 /* How far an aspect ratio is from 3:2, on a log scale. */
 static double
 aspect_miss(double a)
@@ -127,7 +130,7 @@ choose_rankdir(const struct pl_problem *p, const struct pl_placement *pl,
 	if (o->rankdir != NULL && strcmp(o->rankdir, "auto") != 0)
 		return o->rankdir;
 	const char *engine = o->layout != NULL ? o->layout : "dot";
-	if (strcmp(engine, "dot") != 0 || cg->n_nodes > PLV_MAX_LAYOUT_NODES / 4)
+	if (strcmp(engine, "dot") != 0 || cg->n_nodes > PLV_AUTO_RANKDIR_NODES)
 		return "LR";
 	struct plv_opts oo = *o;
 	double a[2];

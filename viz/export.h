@@ -41,14 +41,15 @@ struct plv_opts {
 	const char *rankdir;	/* "auto" (NULL, default), "LR", "TB", "RL",
 				 * "BT"; auto lays out LR and, when that is
 				 * far from a page's proportions, TB too, and
-				 * keeps the one closer to 3:2 */
+				 * keeps the one closer to 3:2 (up to 100
+				 * nodes; LR beyond) */
 	const char *title;	/* NULL: graph, cluster and makespan */
 	int legend;		/* 1 (default): draw the legend */
 	double width_in;	/* timeline width in inches (default 7) */
 	double dpi;		/* PNG resolution (default 150) */
 };
 
-/* Defaults: SVG diagram, at most 200 nodes, dot, auto rank direction,
+/* Defaults: SVG diagram, at most 60 nodes, dot, auto rank direction,
  * legend. */
 void plv_opts_init(struct plv_opts *o);
 
