@@ -1125,6 +1125,32 @@ pl_placement_parse_json(const char *text, size_t len, const char *name,
 			p->prio[v] = it->valuedouble;
 		}
 	}
+	const cJSON *tpr = cJSON_GetObjectItemCaseSensitive(root, "tensor_priorities");
+	if (tpr != NULL) {
+		if (!cJSON_IsArray(tpr)) {
+			x.err = pl_xasprintf("%s: 'tensor_priorities' (expected an array of [op, output, device, priority])", name);
+			goto out;
+		}
+		pl_placement_ensure_tprio(p, g->n_tensors);
+		int k = 0;
+		cJSON_ArrayForEach(it, tpr) {
+			const cJSON *a = cJSON_GetArrayItem(it, 0), *o = cJSON_GetArrayItem(it, 1);
+			const cJSON *d = cJSON_GetArrayItem(it, 2), *v = cJSON_GetArrayItem(it, 3);
+			int op = cJSON_IsString(a) ? pl_strmap_get(&names, a->valuestring) : -1;
+			int dev = cJSON_IsString(d) ? pl_cluster_find(c, d->valuestring) : -1;
+			int t = -1;
+			if (op >= 0 && cJSON_IsNumber(o))
+				for (int j = g->ops[op].first_tensor; j < g->ops[op].first_tensor + g->ops[op].n_tensors; j++)
+					if (g->tensors[j].index == o->valuedouble)
+						t = j;
+			if (!cJSON_IsArray(it) || t < 0 || dev < 0 || !cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+				x.err = pl_xasprintf("%s: tensor_priorities[%d] (expected [op, output index of one of its tensors, device, finite priority])", name, k);
+				goto out;
+			}
+			p->tprio[(size_t)t * c->n_dev + dev] = v->valuedouble;
+			k++;
+		}
+	}
 	char *verr = NULL;
 	if (pl_placement_check(p, g, c, &verr) != 0) {
 		x.err = pl_xasprintf("%s: %s", name, verr);
@@ -1184,6 +1210,20 @@ pl_placement_to_json(const struct pl_placement *p, const struct pl_graph *g,
 			sb_printf(&s, "%s\n", v + 1 < g->n_ops ? "," : "");
 		}
 		sb_printf(&s, "}");
+	}
+	if (p->tprio != NULL && p->n_tensors == g->n_tensors) {
+		sb_printf(&s, ",\n\"tensor_priorities\": [\n");
+		for (int t = 0; t < g->n_tensors; t++)
+			for (int d = 0; d < c->n_dev; d++) {
+				sb_put(&s, "[", 1);
+				sb_str(&s, g->ops[g->tensors[t].op].name);
+				sb_printf(&s, ", %d, ", g->tensors[t].index);
+				sb_str(&s, c->dev[d].name);
+				sb_put(&s, ", ", 2);
+				sb_num(&s, p->tprio[(size_t)t * c->n_dev + d]);
+				sb_printf(&s, "]%s\n", t + 1 < g->n_tensors || d + 1 < c->n_dev ? "," : "");
+			}
+		sb_printf(&s, "]");
 	}
 	sb_printf(&s, "\n}\n");
 	return s.p;

@@ -43,10 +43,19 @@ pl_placement_copy(struct pl_placement *dst, const struct pl_placement *src)
 		free(dst->prio);
 		dst->prio = NULL;
 	}
-	/* Tensor priorities belong to the decoder that made them (BRKGA); a
-	 * copy keeps none, so no two placements share an array. */
-	free(dst->tprio);
-	dst->tprio = NULL;
+	if (src->tprio != NULL) {
+		size_t n = (size_t)src->n_tensors * src->n_dev;
+		if (dst->tprio == NULL || dst->n_tensors != src->n_tensors) {
+			free(dst->tprio);
+			dst->tprio = pl_xmalloc(sizeof *dst->tprio * (n ? n : 1));
+		}
+		memcpy(dst->tprio, src->tprio, sizeof *dst->tprio * n);
+		dst->n_tensors = src->n_tensors;
+	} else {
+		free(dst->tprio);
+		dst->tprio = NULL;
+		dst->n_tensors = 0;
+	}
 }
 
 /* Free a placement. */
@@ -67,6 +76,17 @@ pl_placement_ensure_prio(struct pl_placement *p)
 {
 	if (p->prio == NULL)
 		p->prio = pl_xcalloc(p->n_ops ? p->n_ops : 1, sizeof *p->prio);
+}
+
+/* Add zeroed tensor priorities. */
+void
+pl_placement_ensure_tprio(struct pl_placement *p, int n_tensors)
+{
+	if (p->tprio != NULL)
+		return;
+	size_t n = (size_t)n_tensors * p->n_dev;
+	p->tprio = pl_xcalloc(n ? n : 1, sizeof *p->tprio);
+	p->n_tensors = n_tensors;
 }
 
 /* Whether device d satisfies a constraint. */
@@ -108,6 +128,11 @@ pl_placement_check(const struct pl_placement *p, const struct pl_graph *g,
 			*cause = pl_xasprintf("op '%s': priority is not a finite number", g->ops[v].name);
 			return -1;
 		}
+	}
+	if (p->tprio != NULL && p->n_tensors != g->n_tensors) {
+		*cause = pl_xasprintf("placement has tensor priorities for %d tensors, graph '%s' has %d",
+		    p->n_tensors, g->name, g->n_tensors);
+		return -1;
 	}
 	for (int k = 0; k < g->n_groups; k++) {
 		const struct pl_group *gr = &g->groups[k];

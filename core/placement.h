@@ -5,7 +5,8 @@
  * checked with pl_placement_check(); prio is NULL (no priorities: the
  * simulator schedules first-ready first) or holds one finite value per op,
  * higher running first.  tprio optionally holds one priority per
- * (tensor, destination device): tprio[t * n_dev + d].
+ * (tensor, destination device): tprio[t * n_dev + d], with n_tensors set
+ * (0 when tprio is NULL).
  *
  * Ownership: pl_placement_free() frees the arrays and the struct.
  */
@@ -21,6 +22,7 @@ struct pl_placement {
 	int *dev;
 	double *prio;		/* may be NULL */
 	double *tprio;		/* may be NULL */
+	int n_tensors;		/* tensors covered by tprio */
 };
 
 struct pl_placement *pl_placement_new(int n_ops, int n_dev);
@@ -31,6 +33,8 @@ void pl_placement_copy(struct pl_placement *dst, const struct pl_placement *src)
 void pl_placement_free(struct pl_placement *p);
 /* Give p an op priority array (zeroed) if it has none. */
 void pl_placement_ensure_prio(struct pl_placement *p);
+/* Give p a tensor priority array (zeroed) for n_tensors if it has none. */
+void pl_placement_ensure_tprio(struct pl_placement *p, int n_tensors);
 
 /*
  * Check a placement against a graph and cluster: every op on a device, the

@@ -139,6 +139,22 @@ test_placement(void **state)
 	assert_memory_equal(p->dev, q->dev, sizeof *p->dev * 4);
 	assert_non_null(q->prio);
 	assert_true(q->prio[2] == 2.5);
+	assert_null(q->tprio);
+	pl_placement_free(q);
+	/* tensor priorities (BRKGA's transfer order) survive a round trip */
+	pl_placement_ensure_tprio(p, g->n_tensors);
+	p->tprio[1 * c->n_dev + 2] = 0.25;
+	p->tprio[2 * c->n_dev + 0] = -3;
+	assert_int_equal(pl_placement_save_json(p, g, c, path, &cause), 0);
+	q = pl_placement_load_json(path, g, c, &cause);
+	if (q == NULL)
+		fail_msg("%s", cause);
+	assert_non_null(q->tprio);
+	assert_int_equal(q->n_tensors, g->n_tensors);
+	assert_memory_equal(p->tprio, q->tprio, sizeof *p->tprio * g->n_tensors * c->n_dev);
+	struct pl_placement *r = pl_placement_clone(q);
+	assert_memory_equal(r->tprio, q->tprio, sizeof *p->tprio * g->n_tensors * c->n_dev);
+	pl_placement_free(r);
 	pl_placement_free(q);
 	unlink(path);
 
@@ -160,6 +176,8 @@ test_placement(void **state)
 		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/tpu:9\"}}", "device '/tpu:9'" },
 		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:1\", \"d\": \"/cpu:0\"}}", "colocation group" },
 		{ "{\"format\": \"placelab-placement/1\"}", "missing 'devices'" },
+		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"},"
+		  " \"tensor_priorities\": [[\"a\", 5, \"/gpu:0\", 1]]}", "tensor_priorities[0]" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		cause = NULL;

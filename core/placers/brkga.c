@@ -314,10 +314,8 @@ static void
 ensure_arrays(const struct brkga *b, struct pl_placement *out)
 {
 	pl_placement_ensure_prio(out);
-	if (b->lay.tprio_off >= 0 && out->tprio == NULL) {
-		long n = (long)b->lay.n_tensors * b->lay.n_dev;
-		out->tprio = pl_xcalloc(n ? n : 1, sizeof *out->tprio);
-	}
+	if (b->lay.tprio_off >= 0)
+		pl_placement_ensure_tprio(out, b->lay.n_tensors);
 }
 
 /* ---- warm start --------------------------------------------------------- */
