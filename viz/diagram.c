@@ -335,6 +335,15 @@ cluster_label(Agraph_t *g, void *obj, const struct pl_device *dev,
 	char t1[32], m1[32], m2[32];
 	sb_printf(&b, "<B>");
 	sb_html(&b, dev->name);
+	if (ds->n_ops == 0) {
+		/* an idle device: its kind and capacity are all there is */
+		sb_printf(&b, "</B> <FONT POINT-SIZE=\"9\">%s</FONT><BR ALIGN=\"LEFT\"/>"
+		    "<FONT POINT-SIZE=\"9\" COLOR=\"#606060\">idle · %s memory</FONT>"
+		    "<BR ALIGN=\"LEFT\"/>", pl_dev_kind_name(dev->kind),
+		    plv_fmt_bytes(m2, sizeof m2, (double)dev->mem_bytes));
+		set_html(g, obj, "label", &b);
+		return;
+	}
 	sb_printf(&b, "</B> <FONT POINT-SIZE=\"9\">%s · %d op%s</FONT><BR ALIGN=\"LEFT\"/>",
 	    pl_dev_kind_name(dev->kind), ds->n_ops, ds->n_ops == 1 ? "" : "s");
 	sb_printf(&b, "<FONT POINT-SIZE=\"9\">load %s", plv_fmt_time(t1, sizeof t1, ds->load_us));
@@ -351,8 +360,6 @@ cluster_label(Agraph_t *g, void *obj, const struct pl_device *dev,
 			sb_printf(&b, "<FONT POINT-SIZE=\"9\">peak mem %s / %s</FONT>", m1, m2);
 		sb_printf(&b, "<BR ALIGN=\"LEFT\"/>");
 	}
-	if (ds->n_ops == 0)
-		sb_printf(&b, "<FONT POINT-SIZE=\"9\" COLOR=\"#606060\">(no ops)</FONT><BR ALIGN=\"LEFT\"/>");
 	set_html(g, obj, "label", &b);
 }
 
