@@ -25,6 +25,7 @@
 #include "compare.h"
 #include "fileio.h"
 #include "io.h"
+#include "pool.h"
 #include "placer.h"
 #include "problem.h"
 #include "xmalloc.h"
@@ -263,7 +264,7 @@ cmd_run(int argc, char **argv)
 
 	const char *cluster = NULL, *output = NULL, *history = NULL;
 	char *spec = NULL;
-	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
+	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = pl_ncores() };
 	int max_steps = 0, json = 0, quiet = 0, ch, rc = 2;
 	double max_seconds = 0, v;
 	optind = 1;
@@ -325,7 +326,8 @@ cmd_run(int argc, char **argv)
 			    "stepping it until it is done or --steps / --seconds run out, and print\n"
 			    "a summary (or with --json a placelab-result/1 document).  -o saves\n"
 			    "the best placement; --history writes what each step did as CSV.\n"
-			    "The run flags also set the method's option of the same name.\n",
+			    "The run flags also set the method's option of the same name.  --threads\n"
+			    "defaults to one per core; results do not depend on it.\n",
 			    RUN_USAGE, PL_DEFAULT_CLUSTER);
 			if (cls != NULL) {
 				printf("\n%s (%s): %s\nOptions:\n", cls->name, cls->title, cls->summary);
