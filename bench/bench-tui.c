@@ -19,6 +19,7 @@
 
 #include <curses.h>
 
+#include "clock.h"
 #include "action.h"
 #include "tui/explore.h"
 #include "tui/screen.h"
@@ -55,10 +56,10 @@ time_draw(struct explore *ex, const char *what, int reps)
 	double sum = 0, worst = 0;
 	for (int i = 0; i < reps; i++) {
 		clearok(curscr, TRUE);	/* a full frame, not just the changes */
-		double t0 = explore_now();
+		double t0 = pl_now_s();
 		explore_draw(ex);
 		doupdate();
-		double dt = (explore_now() - t0) * 1e3;
+		double dt = (pl_now_s() - t0) * 1e3;
 		sum += dt;
 		if (dt > worst)
 			worst = dt;
@@ -111,12 +112,12 @@ main(int argc, char **argv)
 	struct explore_opts o = { .graph_path = graph, .seed = 1, .threads = 1 };
 	struct explore ex;
 	char *cause = NULL;
-	double t0 = explore_now();
+	double t0 = pl_now_s();
 	if (explore_open(&ex, &o, &cause) != 0) {
 		fprintf(stderr, "bench-tui: %s\n", cause);
 		return 1;
 	}
-	double t_open = explore_now() - t0;
+	double t_open = pl_now_s() - t0;
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
 	setenv("COLUMNS", "200", 1);
 	setenv("LINES", "50", 1);
@@ -138,11 +139,11 @@ main(int argc, char **argv)
 	double sum = 0, worst = 0;
 	int reps = 20;
 	for (int i = 0; i < reps; i++) {
-		double t1 = explore_now();
+		double t1 = pl_now_s();
 		explore_action(&ex, i % 2 ? ACT_DEV_PREV : ACT_DEV_NEXT);
 		explore_draw(&ex);
 		doupdate();
-		double dt = (explore_now() - t1) * 1e3;
+		double dt = (pl_now_s() - t1) * 1e3;
 		sum += dt;
 		if (dt > worst)
 			worst = dt;

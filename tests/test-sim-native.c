@@ -169,7 +169,7 @@ test_shared_bus(void **state)
 	assert_true(tr->res.makespan_us == 161);
 	pl_trace_free(tr);
 	/* transfer priorities reorder the bus */
-	pl->tprio = pl_xcalloc((size_t)g->n_tensors * 4, sizeof *pl->tprio);
+	pl_placement_ensure_tprio(pl, g->n_tensors);
 	pl->tprio[1 * 4 + 3] = 5;	/* tensor 1 (b's) to device 3 */
 	tr = trace(f.p, pl, &native);
 	assert_true(tr->ops[3].start == 60 && tr->ops[2].start == 160);
@@ -542,7 +542,7 @@ test_random_vs_reference(void **state)
 				pl->prio[v] = (double)pl_rng_below(&r, 3);
 		}
 		if (cs % 4 == 2) {
-			pl->tprio = pl_xcalloc((size_t)g->n_tensors * D, sizeof *pl->tprio);
+			pl_placement_ensure_tprio(pl, g->n_tensors);
 			for (int i = 0; i < g->n_tensors * D; i++)
 				pl->tprio[i] = (double)pl_rng_below(&r, 1000);
 		}

@@ -38,6 +38,7 @@
 
 #include <curses.h>
 
+#include "clock.h"
 #include "action.h"
 #include "fileio.h"
 #include "tui/explore.h"
@@ -141,7 +142,7 @@ static void
 wait_idle(struct explore *ex)
 {
 	for (int i = 0; i < 1000000; i++) {
-		if (!explore_tick(ex, explore_now() + 0.05))
+		if (!explore_tick(ex, pl_now_s() + 0.05))
 			return;
 		explore_draw(ex);	/* as the main loop does between slices */
 	}
@@ -247,7 +248,7 @@ run_script(const char *name)
 			char *k;
 			while ((k = strtok_r(NULL, " ", &save)) != NULL) {
 				explore_key(&ex, key_code(k));
-				explore_tick(&ex, explore_now());	/* as the loop does */
+				explore_tick(&ex, pl_now_s());	/* as the loop does */
 				redraw(&ex);
 			}
 		} else if (strcmp(cmd, "type") == 0) {
@@ -260,7 +261,7 @@ run_script(const char *name)
 			if (act == ACT_NONE)
 				fail_msg("%s:%d: unknown action '%s'", name, line_no, a);
 			explore_action(&ex, act);
-			explore_tick(&ex, explore_now());
+			explore_tick(&ex, pl_now_s());
 			redraw(&ex);
 		} else if (strcmp(cmd, "resize") == 0) {
 			int c = atoi(strtok_r(NULL, " ", &save));

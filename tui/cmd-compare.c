@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "compare.h"
 #include "fileio.h"
@@ -31,15 +32,6 @@
 
 enum { OPT_METHODS = 256, OPT_FORMAT, OPT_SECONDS, OPT_STEPS, OPT_OPT, OPT_SEED,
 	OPT_THREADS, OPT_SIM, OPT_MEM };
-
-/* Monotonic seconds. */
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Parse a number within bounds. */
 static int
@@ -229,23 +221,23 @@ cmd_compare(int argc, char **argv)
 			cause = NULL;
 			continue;
 		}
-		double t0 = now_s(), last = t0;
+		double t0 = pl_now_s(), last = t0;
 		enum pl_step_status st = PL_STEP_MORE;
 		for (int k = 0; st == PL_STEP_MORE; k++) {
 			if (budget.max_steps > 0 && k >= budget.max_steps)
 				break;
-			if (budget.max_seconds > 0 && now_s() - t0 >= budget.max_seconds)
+			if (budget.max_seconds > 0 && pl_now_s() - t0 >= budget.max_seconds)
 				break;
 			st = pl_placer_step(pl);
-			if (progress && now_s() - last >= 0.5) {
-				last = now_s();
+			if (progress && pl_now_s() - last >= 0.5) {
+				last = pl_now_s();
 				fprintf(stderr, "\r[%d/%d] %s: step %d, %.1f s, %s\033[K", i + 1, n,
 				    cls[i]->name, pl->n_steps, last - t0, pl->status ? pl->status : "");
 			}
 		}
 		if (progress)
 			fprintf(stderr, "\r[%d/%d] %s: %.2f s, %s\033[K\n", i + 1, n, cls[i]->name,
-			    now_s() - t0, pl->status ? pl->status : "");
+			    pl_now_s() - t0, pl->status ? pl->status : "");
 		pl_compare_add_placer(cmp, pl);
 		pl_placer_free(pl);
 	}

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "compare.h"
 #include "fileio.h"
@@ -59,15 +60,6 @@ static const struct option fixed_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 };
 #define N_FIXED ((int)(sizeof fixed_opts / sizeof *fixed_opts))
-
-/* Monotonic seconds. */
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The method named by -a / --algorithm, found before option parsing. */
 static const char *
@@ -380,16 +372,16 @@ cmd_run(int argc, char **argv)
 		goto done;
 	}
 	int progress = !quiet && isatty(STDERR_FILENO);
-	double t0 = now_s(), last = t0;
+	double t0 = pl_now_s(), last = t0;
 	enum pl_step_status st = PL_STEP_MORE;
 	for (int i = 0; st == PL_STEP_MORE; i++) {
 		if (max_steps > 0 && i >= max_steps)
 			break;
-		if (max_seconds > 0 && now_s() - t0 >= max_seconds)
+		if (max_seconds > 0 && pl_now_s() - t0 >= max_seconds)
 			break;
 		st = pl_placer_step(pl);
-		if (progress && now_s() - last >= 0.5) {
-			last = now_s();
+		if (progress && pl_now_s() - last >= 0.5) {
+			last = pl_now_s();
 			fprintf(stderr, "\r%s: step %d, %.1f s, %s\033[K", cls->name, pl->n_steps,
 			    last - t0, pl->status != NULL ? pl->status : "");
 		}

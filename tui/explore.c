@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include "clock.h"
 #include "explore.h"
 
 #include <ctype.h>
@@ -36,15 +37,6 @@ static const struct view_class *const view_list[EXPLORE_N_VIEWS] = {
 
 /* Rows the demo explanation takes. */
 #define DEMO_ROWS 5
-
-/* Monotonic seconds. */
-double
-explore_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Name of view i's class (scripts and tests). */
 const char *
@@ -989,7 +981,7 @@ explore_run(struct explore *ex)
 		}
 		if (busy) {
 			/* a slice of background work, then show what it did */
-			busy = explore_tick(ex, explore_now() + EXPLORE_SLICE_S);
+			busy = explore_tick(ex, pl_now_s() + EXPLORE_SLICE_S);
 			need_draw = 1;
 		}
 	}

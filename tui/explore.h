@@ -123,8 +123,6 @@ void explore_resize(struct explore *ex);
 
 /* ---- for views -------------------------------------------------------- */
 
-/* Monotonic seconds. */
-double explore_now(void);
 /* Select an op everywhere (-1 for none). */
 void explore_select(struct explore *ex, int op);
 /* Replace the current placement (copied) and resimulate.  edit: a hand

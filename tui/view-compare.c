@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "compare.h"
 #include "explore.h"
 #include "placer.h"
@@ -295,7 +296,7 @@ cv_tick(struct view *v, double deadline)
 	struct cmp_view *c = v->priv;
 	if (!c->started || c->paused)
 		return 0;
-	while (c->next < c->n_methods && explore_now() < deadline) {
+	while (c->next < c->n_methods && pl_now_s() < deadline) {
 		view_run_tick(&c->run, deadline, 0);
 		if (view_run_busy(&c->run))
 			break;

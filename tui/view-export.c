@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "clock.h"
 #include "compare.h"
 #include "explore.h"
 #include "fileio.h"
@@ -93,7 +94,7 @@ static void *
 job_main(void *arg)
 {
 	struct job *j = arg;
-	double t0 = explore_now();
+	double t0 = pl_now_s();
 	char *cause = NULL;
 	struct pl_trace *tr = pl_sim_trace(j->p, j->pl, &j->sim, &cause);
 	int rc = -1;
@@ -107,7 +108,7 @@ job_main(void *arg)
 	pthread_mutex_lock(&j->mu);
 	j->rc = rc;
 	j->cause = cause;
-	j->took = explore_now() - t0;
+	j->took = pl_now_s() - t0;
 	j->finished = 1;
 	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
@@ -199,7 +200,7 @@ ev_free(void *priv)
 {
 	struct export_view *e = priv;
 	if (e->job != NULL) {
-		if (job_wait(e->job, explore_now() + 0.5))
+		if (job_wait(e->job, pl_now_s() + 0.5))
 			job_free(e->job);
 		else {
 			/* Graphviz cannot be stopped: leave the worker to the

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "explore.h"
 #include "placer.h"
 #include "pool.h"
@@ -216,7 +217,7 @@ void
 view_run_free(struct view_run *r)
 {
 	struct view_run_worker *k = r->worker;
-	if (k != NULL && !wait_idle(r, explore_now() + 0.5)) {
+	if (k != NULL && !wait_idle(r, pl_now_s() + 0.5)) {
 		/* a long step (a generation of a big graph) is still running:
 		 * the process is quitting, so leave the worker, its placer and
 		 * the inputs it reads to the exit rather than make the user wait */
@@ -281,11 +282,11 @@ view_run_tick(struct view_run *r, double deadline, int visible)
 		}
 		if (r->done || (!r->running && r->pending <= 0))
 			return 0;
-		if (explore_now() >= deadline)
+		if (pl_now_s() >= deadline)
 			return 1;
 		/* a view that draws the placer gets a fresh frame now and then */
 		if (visible && r->fresh && r->collected > 0 &&
-		    explore_now() - r->drawn_at > VIEW_RUN_FRAME_S)
+		    pl_now_s() - r->drawn_at > VIEW_RUN_FRAME_S)
 			return 1;
 		k->outstanding = 1;
 		pthread_mutex_lock(&k->mu);
@@ -300,7 +301,7 @@ view_run_tick(struct view_run *r, double deadline, int visible)
 void
 view_run_frame_save(struct view_run *r, WINDOW *w, const struct view_rect *rc)
 {
-	r->drawn_at = explore_now();
+	r->drawn_at = pl_now_s();
 	r->collected = 0;
 	if (r->frame != NULL && (r->frame_rect.h != rc->h || r->frame_rect.w != rc->w)) {
 		delwin(r->frame);

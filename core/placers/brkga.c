@@ -11,6 +11,7 @@
  * chromosome so far is the best of the populations (elites survive), and
  * pl->best is its decoding.
  */
+#include "clock.h"
 #include "brkga.h"
 
 #include <math.h>
@@ -132,15 +133,6 @@ static const struct pl_option_def brkga_options[] = {
 	    "per-gene Beta distributions for new chromosomes (docs/BRKGA.md)" },
 	{ NULL, 0, NULL, NULL },
 };
-
-/* Monotonic seconds. */
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Whether key x ranks before key y (ties: not before). */
 static int
@@ -510,14 +502,14 @@ gen_job(void *ctx, int i, int worker)
 	struct worker *w = &b->w[worker];
 	decode(b, pl->prob, x, w->pl);
 	struct pl_sim_result *res = &pp->res[nx][s];
-	double t0 = now_s();
+	double t0 = pl_now_s();
 	if (pl_sim_eval(w->ws, w->pl, &pl->run.sim, res) != 0) {
 		memset(res, 0, sizeof *res);
 		res->makespan_us = INFINITY;
 		res->oom_mask = 1;
 		res->oom_excess = INT64_MAX;
 	}
-	w->sim_s += now_s() - t0;
+	w->sim_s += pl_now_s() - t0;
 	make_key(b, res, &pp->key[nx][s], &pp->fit[nx][s]);
 }
 
@@ -673,7 +665,7 @@ finish_generation(struct pl_placer *pl, double t0)
 				worst = f;
 			n_ok++;
 		}
-	b->step_s += now_s() - t0;
+	b->step_s += pl_now_s() - t0;
 	if (b->n_hist == b->cap_hist) {
 		b->cap_hist = b->cap_hist ? 2 * b->cap_hist : 64;
 		b->hist = pl_xreallocarray(b->hist, b->cap_hist, sizeof *b->hist);
@@ -724,7 +716,7 @@ static enum pl_step_status
 brkga_step(struct pl_placer *pl)
 {
 	struct brkga *b = pl->priv;
-	double t0 = now_s();
+	double t0 = pl_now_s();
 	struct gen_ctx ctx = { .pl = pl };
 	if (b->gen == 0) {
 		if (b->n_seed_cls > 0 && b->seeds == NULL) {
