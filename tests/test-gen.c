@@ -160,6 +160,99 @@ test_nmt8_op_count(void **state)
 	pl_graph_free(l);
 }
 
+/* Type of op `name` in g, or fail. */
+static const char *
+type_of(const struct pl_graph *g, const char *name)
+{
+	int v = pl_graph_find(g, name);
+	if (v < 0)
+		fail_msg("%s: no op '%s'", g->name, name);
+	return g->ops[v].type;
+}
+
+/* Whether ops a and b of g are in the same colocation group. */
+static int
+same_group(const struct pl_graph *g, const char *a, const char *b)
+{
+	int x = pl_graph_find(g, a), y = pl_graph_find(g, b);
+	if (x < 0 || y < 0)
+		fail_msg("%s: no op '%s' or '%s'", g->name, a, b);
+	return g->ops[x].group == g->ops[y].group;
+}
+
+/* Op-level CNNs are framework-sized (TF's unfused batch norm, variables
+ * and reads, weight decay, their gradients and updates) and describe the
+ * same step as the layer graphs: same multiply-adds and parameters,
+ * FLOPs within 1%. */
+static void
+test_cnn_op_sizes(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *model;
+		int min_ops;
+	} m[] = { { "resnet50", 5000 }, { "inception_v3", 10000 }, { "nasnet_a", 20000 } };
+	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+		for (int fwd = 0; fwd < 2; fwd++) {
+			struct pl_gen_opts a = { .forward_only = fwd };
+			struct pl_gen_opts b = { .forward_only = fwd, .granularity = PL_GEN_LAYER };
+			struct pl_gen_stats sa, sb;
+			struct pl_graph *ga = gen(m[i].model, &a, &sa), *gb = gen(m[i].model, &b, &sb);
+			if (!fwd && ga->n_ops < m[i].min_ops)
+				fail_msg("%s: %d ops at op granularity (expected >= %d)", m[i].model,
+				    ga->n_ops, m[i].min_ops);
+			assert_true(ga->n_ops > 10 * gb->n_ops);
+			assert_near(pl_graph_total_flops(ga), pl_graph_total_flops(gb), 0.01, m[i].model);
+			assert_true(sa.fwd_macs == sb.fwd_macs);
+			assert_true(sa.params == sb.params);
+			pl_graph_free(ga);
+			pl_graph_free(gb);
+		}
+	}
+	/* TF's ops, where TF puts them. */
+	struct pl_gen_opts o = { 0 };
+	struct pl_graph *g = gen("inception_v3", &o, NULL);
+	const char *c = "mixed_5b/branch1x1";
+	static const char *const fwd[][2] = {
+		{ "weights", "VariableV2" }, { "weights/read", "Identity" }, { "conv", "Conv2D" },
+		{ "bn/moments/mean", "Mean" }, { "bn/moments/SquaredDifference", "SquaredDifference" },
+		{ "bn/moments/variance", "Mean" }, { "bn/batchnorm/Rsqrt", "Rsqrt" },
+		{ "bn/batchnorm/add_1", "Add" }, { "bn/AssignMovingAvg", "AssignSub" },
+		{ "bn/AssignMovingAvg_1/mul", "Mul" }, { "weights/Regularizer/L2Loss", "L2Loss" },
+		{ "relu", "Relu" }, { "conv/grad_0", "Conv2DBackpropInput" },
+		{ "conv/grad_1", "Conv2DBackpropFilter" }, { "bn/batchnorm/mul_1/grad_bcast", "BroadcastGradientArgs" },
+		{ "bn/moments/mean/grad_tile", "Tile" }, { "conv/grad_accum", "AddN" },
+		{ "weights/update", "ApplyMomentum" }, { "bn/gamma/update", "ApplyMomentum" },
+	};
+	char a[256], b[256];
+	for (size_t i = 0; i < sizeof fwd / sizeof fwd[0]; i++) {
+		snprintf(a, sizeof a, "%s/%s", c, fwd[i][0]);
+		assert_string_equal(type_of(g, a), fwd[i][1]);
+	}
+	snprintf(a, sizeof a, "%s/weights", c);
+	snprintf(b, sizeof b, "%s/weights/read", c);
+	assert_true(same_group(g, a, b));
+	snprintf(b, sizeof b, "%s/weights/update", c);
+	assert_true(same_group(g, a, b));
+	snprintf(a, sizeof a, "%s/bn/moving_mean", c);
+	snprintf(b, sizeof b, "%s/bn/AssignMovingAvg", c);
+	assert_true(same_group(g, a, b));
+	snprintf(a, sizeof a, "%s/bn/moving_mean", c);
+	assert_int_equal(g->ops[pl_graph_find(g, a)].param_bytes, 64 * 4);
+	/* The moving statistics take no gradient. */
+	snprintf(a, sizeof a, "%s/bn/moving_mean/update", c);
+	assert_int_equal(pl_graph_find(g, a), -1);
+	assert_string_equal(type_of(g, "total_loss/AddN"), "AddN");
+	assert_string_equal(type_of(g, "total_loss/AddN/grad_ys"), "Fill");
+	pl_graph_free(g);
+	/* ResNet-50: the official model's loss + 1e-4 * AddN(L2Loss). */
+	g = gen("resnet50", &o, NULL);
+	assert_string_equal(type_of(g, "l2_loss/AddN"), "AddN");
+	assert_string_equal(type_of(g, "logits/biases/Regularizer/L2Loss"), "L2Loss");
+	assert_int_equal(pl_graph_find(g, "res2a/branch2a/weights/Regularizer/mul"), -1);
+	pl_graph_free(g);
+}
+
 /* Serialise, or fail. */
 static char *
 json(const struct pl_graph *g)
@@ -299,10 +392,18 @@ check_training(const char *model, enum pl_gen_granularity gr)
 				u = malloc(l);
 				snprintf(u, l, "%s/update", op->name);
 				int w = pl_graph_find(g, u);
+				free(u);
+				if (w < 0 && strcmp(op->type, "VariableV2") == 0) {
+					/* Non-trainable state (moving statistics):
+					 * updated by an AssignSub in its group. */
+					const struct pl_group *og = &g->groups[op->group];
+					for (int k = 0; k < og->count && w < 0; k++)
+						if (strcmp(g->ops[g->group_ops[og->first + k]].type, "AssignSub") == 0)
+							w = g->group_ops[og->first + k];
+				}
 				if (w < 0)
 					fail_msg("%s: '%s' owns parameters but has no update op", model, op->name);
 				assert_int_equal(g->ops[w].group, op->group);
-				free(u);
 			}
 			continue;
 		}
@@ -337,6 +438,7 @@ test_backward_colocated(void **state)
 {
 	(void)state;
 	check_training("resnet50", PL_GEN_OP);
+	check_training("inception_v3", PL_GEN_OP);
 	check_training("resnet50", PL_GEN_LAYER);
 	check_training("nmt", PL_GEN_OP);
 	check_training("nmt", PL_GEN_LAYER);
@@ -496,6 +598,7 @@ main(void)
 		cmocka_unit_test(test_inception_v3_figures),
 		cmocka_unit_test(test_training_step_flops),
 		cmocka_unit_test(test_nmt8_op_count),
+		cmocka_unit_test(test_cnn_op_sizes),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_all_validate),
 		cmocka_unit_test(test_backward_colocated),

@@ -22,6 +22,120 @@ out_size(int in, int k, int s, int pad)
 	return pad == CNN_SAME ? (in + s - 1) / s : (in - k) / s + 1;
 }
 
+/* ---- op granularity: TensorFlow's training-graph decomposition -------- */
+
+/* A trainable variable `name` (elems) in the current scope and its read
+ * (Identity, colocated with it); with `decay`, the model's weight-decay
+ * ops on the read, registered as a regularisation loss.  Returns the
+ * read. */
+static int
+op_var(struct gnet *n, const char *name, int64_t elems, int decay)
+{
+	char nm[128];
+	int v = gnet_var(n, name, elems);
+	snprintf(nm, sizeof nm, "%s/read", name);
+	int r = gnet_op(n, nm, "Identity", GG_LINEAR, 0, 0, elems, 1, v);
+	gnet_set_flags(n, r, GN_PASS);
+	gnet_set_coloc(n, r, v);
+	enum gnet_decay d = gnet_decay(n);
+	if (!decay || d == GD_NONE)
+		return r;
+	snprintf(nm, sizeof nm, "%s/Regularizer/L2Loss", name);
+	int l = gnet_op(n, nm, "L2Loss", GG_INPUT, 2.0 * (double)elems, 0, 1, 1, r);
+	if (d == GD_SLIM) {
+		snprintf(nm, sizeof nm, "%s/Regularizer/scale", name);
+		int c = gnet_op(n, nm, "Const", GG_NONE, 0, 0, 1, 0);
+		snprintf(nm, sizeof nm, "%s/Regularizer/mul", name);
+		l = gnet_op(n, nm, "Mul", GG_PRODUCT, 1, 0, 1, 2, c, l);
+		gnet_set_flags(n, l, GN_BCAST);
+	}
+	gnet_add_reg(n, l);
+	return r;
+}
+
+/* A non-trainable variable (moving statistics) and its read; *var gets
+ * the variable.  Returns the read. */
+static int
+op_state(struct gnet *n, const char *name, int64_t elems, int *var)
+{
+	char nm[128];
+	int v = gnet_opa(n, name, "VariableV2", GG_NONE, 0, elems, elems, 0, NULL);
+	gnet_set_flags(n, v, GN_STATE);
+	snprintf(nm, sizeof nm, "%s/read", name);
+	int r = gnet_op(n, nm, "Identity", GG_NONE, 0, 0, elems, 1, v);
+	gnet_set_coloc(n, r, v);
+	*var = v;
+	return r;
+}
+
+/* A binary elementwise op with TF's broadcasting gradient. */
+static int
+op_bin(struct gnet *n, const char *name, const char *type, enum gnet_grad gk,
+    double flops, int64_t elems, int a, int b)
+{
+	int v = gnet_op(n, name, type, gk, flops, 0, elems, 2, a, b);
+	gnet_set_flags(n, v, GN_BCAST);
+	return v;
+}
+
+/* A reduce-mean over all but the channel axis. */
+static int
+op_mean(struct gnet *n, const char *name, double flops, int64_t elems, int x)
+{
+	int v = gnet_op(n, name, "Mean", GG_LINEAR, flops, 0, elems, 1, x);
+	gnet_set_flags(n, v, GN_MEAN);
+	return v;
+}
+
+/* The moving-average update of one statistic: (var - value) * (1 -
+ * decay), assigned by AssignSub on the variable. */
+static void
+op_moving_avg(struct gnet *n, const char *pfx, int var, int read, int value, int c)
+{
+	char nm[128];
+	snprintf(nm, sizeof nm, "%s/decay", pfx);
+	int d = gnet_op(n, nm, "Const", GG_NONE, 0, 0, 1, 0);
+	snprintf(nm, sizeof nm, "%s/sub", pfx);
+	int s = gnet_op(n, nm, "Sub", GG_NONE, c, 0, c, 2, read, value);
+	snprintf(nm, sizeof nm, "%s/mul", pfx);
+	int m = gnet_op(n, nm, "Mul", GG_NONE, c, 0, c, 2, s, d);
+	int a = gnet_op(n, pfx, "AssignSub", GG_NONE, c, 0, c, 2, var, m);
+	gnet_set_coloc(n, a, var);
+}
+
+/* Batch normalisation in training mode as TF builds it unfused
+ * (tf.nn.moments + tf.nn.batch_normalization + moving averages): mean,
+ * stop-gradient, squared difference, variance, squeezes, var + epsilon,
+ * rsqrt, scale by gamma, x * scale, beta - mean * scale, add; the moving
+ * mean and variance updated by AssignMovingAvg.  Returns the output. */
+static int
+op_batchnorm(struct gnet *n, int x, int64_t elems, int c)
+{
+	double E = (double)elems, C = c;
+	int gamma = op_var(n, "bn/gamma", c, 0), beta = op_var(n, "bn/beta", c, 0);
+	int mm, mv;
+	int mm_r = op_state(n, "bn/moving_mean", c, &mm);
+	int mv_r = op_state(n, "bn/moving_variance", c, &mv);
+	int mean = op_mean(n, "bn/moments/mean", E, c, x);
+	int sg = gnet_op(n, "bn/moments/StopGradient", "StopGradient", GG_NONE, 0, 0, c, 1, mean);
+	int sq = op_bin(n, "bn/moments/SquaredDifference", "SquaredDifference", GG_PRODUCT,
+	    2 * E, elems, x, sg);
+	int var = op_mean(n, "bn/moments/variance", E, c, sq);
+	int msq = gnet_op(n, "bn/moments/Squeeze", "Squeeze", GG_LINEAR, 0, 0, c, 1, mean);
+	int vsq = gnet_op(n, "bn/moments/Squeeze_1", "Squeeze", GG_LINEAR, 0, 0, c, 1, var);
+	int eps = gnet_op(n, "bn/batchnorm/add/y", "Const", GG_NONE, 0, 0, 1, 0);
+	int a = op_bin(n, "bn/batchnorm/add", "Add", GG_LINEAR, C, c, vsq, eps);
+	int rs = gnet_op(n, "bn/batchnorm/Rsqrt", "Rsqrt", GG_OUTPUT, C, 0, c, 1, a);
+	int scale = op_bin(n, "bn/batchnorm/mul", "Mul", GG_PRODUCT, C, c, rs, gamma);
+	int y = op_bin(n, "bn/batchnorm/mul_1", "Mul", GG_PRODUCT, E, elems, x, scale);
+	int ms = op_bin(n, "bn/batchnorm/mul_2", "Mul", GG_PRODUCT, C, c, msq, scale);
+	int shift = op_bin(n, "bn/batchnorm/sub", "Sub", GG_LINEAR, C, c, beta, ms);
+	int out = op_bin(n, "bn/batchnorm/add_1", "Add", GG_LINEAR, E, elems, y, shift);
+	op_moving_avg(n, "bn/AssignMovingAvg", mm, mm_r, msq, c);
+	op_moving_avg(n, "bn/AssignMovingAvg_1", mv, mv_r, vsq, c);
+	return out;
+}
+
 /* The images placeholder. */
 struct fmap
 cnn_input(struct gnet *n, int batch, int c, int h, int w)
@@ -49,8 +163,9 @@ cnn_conv(struct gnet *n, int batch, const char *scope, struct fmap x, int cout,
 		/* Convolution (and batch-norm) outputs, read by the backward pass. */
 		gnet_set_saved(n, v, (relu ? 2 : 1) * elems);
 	} else {
-		v = gnet_op(n, "conv", "Conv2D", GG_PRODUCT, 2 * macs, params, elems, 1, x.ref);
-		v = gnet_op(n, "bn", "FusedBatchNorm", GG_INPUT, 4.0 * (double)elems, 2 * cout, elems, 1, v);
+		int w = op_var(n, "weights", params, 1);
+		v = gnet_op(n, "conv", "Conv2D", GG_PRODUCT, 2 * macs, 0, elems, 2, x.ref, w);
+		v = op_batchnorm(n, v, elems, cout);
 		if (relu)
 			v = gnet_op(n, "relu", "Relu", GG_OUTPUT, (double)elems, 0, elems, 1, v);
 	}
@@ -78,9 +193,11 @@ cnn_sepconv(struct gnet *n, int batch, const char *scope, struct fmap x, int cou
 		gnet_set_saved(n, v, in_elems + dw_elems + elems);
 	} else {
 		v = gnet_op(n, "relu", "Relu", GG_OUTPUT, (double)in_elems, 0, in_elems, 1, x.ref);
-		v = gnet_op(n, "depthwise", "DepthwiseConv2dNative", GG_PRODUCT, 2 * dmacs, dparams, dw_elems, 1, v);
-		v = gnet_op(n, "pointwise", "Conv2D", GG_PRODUCT, 2 * pmacs, pparams, elems, 1, v);
-		v = gnet_op(n, "bn", "FusedBatchNorm", GG_INPUT, 4.0 * (double)elems, 2 * cout, elems, 1, v);
+		int dw = op_var(n, "depthwise_weights", dparams, 1);
+		v = gnet_op(n, "depthwise", "DepthwiseConv2dNative", GG_PRODUCT, 2 * dmacs, 0, dw_elems, 2, v, dw);
+		int pw = op_var(n, "pointwise_weights", pparams, 1);
+		v = gnet_op(n, "pointwise", "Conv2D", GG_PRODUCT, 2 * pmacs, 0, elems, 2, v, pw);
+		v = op_batchnorm(n, v, elems, cout);
 	}
 	return (struct fmap){ v, cout, ho, wo };
 }
@@ -127,8 +244,11 @@ cnn_add(struct gnet *n, int batch, const char *scope, const struct fmap *x, int 
 		v = gnet_op(n, "add", "Add", GG_LINEAR, (double)elems, 0, elems, 2, in[0], in[1]);
 		if (!gnet_layer(n))
 			gnet_set_flags(n, v, GN_BCAST);
-	} else
+	} else {
 		v = gnet_opa(n, "add", "AddN", GG_LINEAR, (double)elems * (k - 1), 0, elems, k, in);
+		if (!gnet_layer(n))
+			gnet_set_flags(n, v, GN_PASS);
+	}
 	if (relu)
 		v = gnet_op(n, "relu", "Relu", GG_OUTPUT, (double)elems, 0, elems, 1, v);
 	return (struct fmap){ v, x[0].c, x[0].h, x[0].w };
@@ -148,12 +268,43 @@ cnn_head(struct gnet *n, int batch, struct fmap x, int classes)
 	if (gnet_layer(n)) {
 		l = gnet_op(n, "fc", "MatMul", GG_PRODUCT, 2 * macs + (double)(B * classes), (int64_t)x.c * classes + classes,
 		    B * classes, 1, p);
-	} else {
-		l = gnet_op(n, "fc", "MatMul", GG_PRODUCT, 2 * macs, (int64_t)x.c * classes, B * classes, 1, p);
-		l = gnet_op(n, "bias_add", "BiasAdd", GG_LINEAR, (double)(B * classes), classes, B * classes, 1, l);
+		int loss = gnet_op(n, "xent", "SoftmaxCrossEntropyWithLogits", GG_INPUT,
+		    6.0 * (double)(B * classes), 0, B, 2, l, labels);
+		gnet_set_flags(n, loss, GN_LOSS);
+		return;
 	}
-	int loss = gnet_op(n, "xent", "SoftmaxCrossEntropyWithLogits", GG_INPUT, 6.0 * (double)(B * classes),
+	gnet_set_flags(n, p, GN_MEAN);
+	enum gnet_decay d = gnet_decay(n);
+	int w = op_var(n, "weights", (int64_t)x.c * classes, 1);
+	l = gnet_op(n, "fc", "MatMul", GG_PRODUCT, 2 * macs, 0, B * classes, 2, p, w);
+	int b = op_var(n, "biases", classes, d == GD_SUM);
+	l = gnet_op(n, "bias_add", "BiasAdd", GG_LINEAR, (double)(B * classes), 0, B * classes, 2, l, b);
+	int xent = gnet_op(n, "xent", "SoftmaxCrossEntropyWithLogits", GG_INPUT, 6.0 * (double)(B * classes),
 	    0, B, 2, l, labels);
+	int loss = op_mean(n, "xent_mean", (double)B, 1, xent);
+	int k = gnet_reg_count(n);
+	if (d == GD_SLIM && k > 0) {
+		/* tf.losses.get_total_loss(): AddN of the loss and every
+		 * regularisation loss. */
+		int *li = pl_xmalloc(sizeof *li * (k + 1));
+		li[0] = loss;
+		memcpy(li + 1, gnet_regs(n), sizeof *li * k);
+		gnet_scope(n, "total_loss");
+		loss = gnet_opa(n, "AddN", "AddN", GG_LINEAR, k, 0, 1, k + 1, li);
+		gnet_set_flags(n, loss, GN_PASS);
+		free(li);
+	} else if (d == GD_SUM && k > 0) {
+		/* Official ResNet: loss + weight_decay * AddN(L2Loss). */
+		gnet_scope(n, "l2_loss");
+		int s = k > 1 ? gnet_opa(n, "AddN", "AddN", GG_LINEAR, k - 1, 0, 1, k, gnet_regs(n)) :
+		    gnet_regs(n)[0];
+		if (k > 1)
+			gnet_set_flags(n, s, GN_PASS);
+		int c = gnet_op(n, "weight_decay", "Const", GG_NONE, 0, 0, 1, 0);
+		s = op_bin(n, "mul", "Mul", GG_PRODUCT, 1, 1, c, s);
+		gnet_scope(n, "total_loss");
+		loss = op_bin(n, "add", "Add", GG_LINEAR, 1, 1, loss, s);
+	}
 	gnet_set_flags(n, loss, GN_LOSS);
 }
 
@@ -186,6 +337,8 @@ pl_gen_resnet50(const char *name, const struct pl_gen_opts *o)
 {
 	int B = o->batch;
 	struct gnet *n = gnet_new(name, o, "momentum");
+	/* TF official ResNet: L2 weight decay 1e-4 on every non-BN variable. */
+	gnet_set_decay(n, GD_SUM);
 	struct fmap x = cnn_input(n, B, 3, o->image, o->image);
 	x = cnn_conv(n, B, "conv1", x, 64, 7, 7, 2, CNN_SAME, 1);
 	x = cnn_pool(n, B, "pool1", "MaxPool", x, 3, 2, CNN_SAME);
@@ -306,6 +459,8 @@ pl_gen_inception_v3(const char *name, const struct pl_gen_opts *o)
 {
 	int B = o->batch;
 	struct gnet *n = gnet_new(name, o, "momentum");
+	/* TF-slim inception_v3_arg_scope: l2_regularizer(4e-5) on weights. */
+	gnet_set_decay(n, GD_SLIM);
 	struct fmap x = cnn_input(n, B, 3, o->image, o->image);
 	x = cnn_conv(n, B, "conv2d_1a_3x3", x, 32, 3, 3, 2, CNN_VALID, 1);
 	x = cnn_conv(n, B, "conv2d_2a_3x3", x, 32, 3, 3, 1, CNN_VALID, 1);

@@ -35,6 +35,20 @@ enum gnet_grad {
 #define GN_BCAST 0x1	/* binary elementwise: TF-style broadcast grad ops */
 #define GN_SPARSE 0x2	/* gradient to a variable input is sparse (Gather) */
 #define GN_LOSS 0x4	/* the loss: backward starts here */
+#define GN_PASS 0x8	/* gradient passes through unchanged to every input
+			 * (Identity reads, AddN): no backward op, as in TF */
+#define GN_STATE 0x10	/* non-trainable variable (batch-norm moving
+			 * statistics): not counted in the parameter stats */
+#define GN_MEAN 0x20	/* reduce-mean: TF's Reshape, Tile, RealDiv gradient */
+
+/* Weight-decay styles of a model's reference training (op granularity). */
+enum gnet_decay {
+	GD_NONE = 0,
+	GD_SLIM,	/* per variable scale * L2Loss (TF-slim l2_regularizer),
+			 * summed into the total loss by one AddN */
+	GD_SUM,		/* decay * AddN(L2Loss of each variable), added to
+			 * the loss (TF official ResNet) */
+};
 
 /* An input reference: node id, output index. */
 #define GREF(id, out) ((int)(((unsigned)(out) << 24) | (unsigned)(id)))
@@ -68,6 +82,16 @@ void gnet_set_flags(struct gnet *n, int id, unsigned flags);
 /* Elements of intermediates a fused node keeps for its backward op (they
  * count in its out_bytes in a training step). */
 void gnet_set_saved(struct gnet *n, int id, int64_t elems);
+/* Place node id with node `with` (TF colocation: variable reads and
+ * assignments live with their variable); its backward ops follow. */
+void gnet_set_coloc(struct gnet *n, int id, int with);
+/* Weight decay: the style, and the regularisation losses registered so
+ * far (op granularity). */
+void gnet_set_decay(struct gnet *n, enum gnet_decay d);
+enum gnet_decay gnet_decay(const struct gnet *n);
+void gnet_add_reg(struct gnet *n, int id);
+int gnet_reg_count(const struct gnet *n);
+const int *gnet_regs(const struct gnet *n);
 /* Add input refs to an existing node (for recurrences built late). */
 void gnet_add_input(struct gnet *n, int id, int ref);
 int64_t gnet_out_elems(const struct gnet *n, int id);

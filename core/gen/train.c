@@ -4,8 +4,10 @@
  *
  * Invariant: emission is a deterministic function of the node list: list
  * order is forward ops in node order, then backward ops in reverse node
- * order, each parameter's update op right after its last gradient.  Every backward op carries its
- * forward op's scope and colocation group; every update op its owner's.
+ * order, each parameter's update op right after its last gradient.
+ * Every backward op carries its forward op's scope and colocation group
+ * (the forward op's own, or that of the node it is colocated with, as a
+ * variable's read is with the variable); every update op its owner's.
  * A forward tensor the backward pass needs gets an edge to the backward op
  * that reads it, so it stays alive until then.
  */
@@ -27,6 +29,7 @@ struct gnode {
 	int64_t params, out_elems;
 	int64_t saved_elems;	/* intermediates kept for the backward pass */
 	int n_out;
+	int coloc;		/* node id + 1 it is colocated with, 0: none */
 	int n_in, cap_in;
 	int *in;
 };
@@ -39,6 +42,8 @@ struct gnet {
 	struct gnode *nodes;
 	char *scope;
 	double macs;
+	enum gnet_decay decay;
+	int *reg, nreg, capreg;	/* regularisation losses */
 };
 
 /* A new, empty network. */
@@ -67,6 +72,7 @@ gnet_free(struct gnet *n)
 		free(n->nodes[i].in);
 	}
 	free(n->nodes);
+	free(n->reg);
 	free(n->scope);
 	free(n->name);
 	free(n);
@@ -173,6 +179,55 @@ gnet_set_saved(struct gnet *n, int id, int64_t elems)
 	n->nodes[id].saved_elems = elems;
 }
 
+/* Colocate node id with node `with` (its root, if `with` is itself
+ * colocated). */
+void
+gnet_set_coloc(struct gnet *n, int id, int with)
+{
+	while (n->nodes[with].coloc)
+		with = n->nodes[with].coloc - 1;
+	n->nodes[id].coloc = with + 1;
+}
+
+/* Set the weight-decay style. */
+void
+gnet_set_decay(struct gnet *n, enum gnet_decay d)
+{
+	n->decay = d;
+}
+
+/* The weight-decay style (none at layer granularity). */
+enum gnet_decay
+gnet_decay(const struct gnet *n)
+{
+	return n->layer ? GD_NONE : n->decay;
+}
+
+/* Register a regularisation loss. */
+void
+gnet_add_reg(struct gnet *n, int id)
+{
+	if (n->nreg == n->capreg) {
+		n->capreg = n->capreg ? 2 * n->capreg : 64;
+		n->reg = pl_xreallocarray(n->reg, n->capreg, sizeof *n->reg);
+	}
+	n->reg[n->nreg++] = id;
+}
+
+/* Number of regularisation losses. */
+int
+gnet_reg_count(const struct gnet *n)
+{
+	return n->nreg;
+}
+
+/* The regularisation losses. */
+const int *
+gnet_regs(const struct gnet *n)
+{
+	return n->reg;
+}
+
 /* Set flags on node id. */
 void
 gnet_set_flags(struct gnet *n, int id, unsigned flags)
@@ -210,7 +265,8 @@ gnet_stats(const struct gnet *n, struct pl_gen_stats *st)
 	st->fwd_macs = n->macs;
 	for (int i = 0; i < n->n; i++) {
 		st->fwd_flops += n->nodes[i].flops;
-		st->params += n->nodes[i].params;
+		if (!(n->nodes[i].flags & GN_STATE))
+			st->params += n->nodes[i].params;
 	}
 }
 
@@ -241,6 +297,41 @@ tbytes(const struct gnet *n, int v)
 {
 	const struct gnode *x = &n->nodes[v];
 	return x->out_elems * n->dtype / x->n_out;
+}
+
+/* Colocation group of node v's backward and update ops: its root's name
+ * (the node itself unless colocated with another). */
+static const char *
+bgroup(const struct emit *e, int v)
+{
+	const struct gnode *x = &e->n->nodes[v];
+	return x->coloc ? e->n->nodes[x->coloc - 1].name : x->name;
+}
+
+/* TensorFlow's name of the gradient op of `type` for input i (weights: i
+ * = -1), or NULL for the generic "Grad<type>". */
+static const char *
+tf_grad_type(const char *type, int i)
+{
+	static const struct {
+		const char *type, *in, *w;
+	} t[] = {
+		{ "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter" },
+		{ "DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
+		  "DepthwiseConv2dNativeBackpropFilter" },
+		{ "Relu", "ReluGrad", NULL },
+		{ "MaxPool", "MaxPoolGrad", NULL },
+		{ "AvgPool", "AvgPoolGrad", NULL },
+		{ "Rsqrt", "RsqrtGrad", NULL },
+		{ "L2Loss", "Mul", NULL },
+		{ "Squeeze", "Reshape", NULL },
+		{ "BiasAdd", "Identity", "BiasAddGrad" },
+		{ "SoftmaxCrossEntropyWithLogits", "Mul", NULL },
+	};
+	for (size_t k = 0; k < sizeof t / sizeof t[0]; k++)
+		if (strcmp(t[k].type, type) == 0)
+			return i == 0 ? t[k].in : t[k].w;
+	return NULL;
 }
 
 /* Add an op to the builder. */
@@ -307,7 +398,7 @@ accumulate(struct emit *e, int v)
 		char *nm = x->n_out > 1 ? pl_xasprintf("%s/grad_accum_%d", x->name, o) :
 		    pl_xasprintf("%s/grad_accum", x->name);
 		int g = add(e, nm, "AddN", x->scope, (double)(cnt - 1) * (double)(bytes / e->n->dtype),
-		    0, bytes, x->name);
+		    0, bytes, bgroup(e, v));
 		free(nm);
 		/* Move the contributions of output o into the sum. */
 		int *pp = &e->head[v];
@@ -363,7 +454,7 @@ emit_update(struct emit *e, int v, const int *src, const int *src_out,
 	char *nm = pl_xasprintf("%s/update", x->name);
 	int64_t pb = x->params * e->n->dtype;
 	int u = add(e, nm, e->upd_type, x->scope, (double)x->params * e->upd_flops,
-	    pb * e->upd_slots, 0, x->name);
+	    pb * e->upd_slots, 0, bgroup(e, v));
 	free(nm);
 	for (int i = 0; i < k; i++)
 		pl_graph_add_edge(e->b, src[i], u, src_out[i], bytes[i]);
@@ -399,7 +490,7 @@ emit_grad_layer(struct emit *e, int v)
 		out += x->params * e->n->dtype;
 	char *nm = pl_xasprintf("%s/grad", x->name);
 	char *ty = pl_xasprintf("Grad%s", x->type);
-	int g = add(e, nm, ty, x->scope, flops, 0, out, x->name);
+	int g = add(e, nm, ty, x->scope, flops, 0, out, bgroup(e, v));
 	free(nm);
 	free(ty);
 	wire_dy(e, v, g);
@@ -428,11 +519,11 @@ emit_grad_bcast(struct emit *e, int v)
 	int sh[2], bga;
 	for (int i = 0; i < 2; i++) {
 		nm = pl_xasprintf("%s/grad_shape%d", x->name, i);
-		sh[i] = add(e, nm, "Shape", x->scope, 0, 0, 16, x->name);
+		sh[i] = add(e, nm, "Shape", x->scope, 0, 0, 16, bgroup(e, v));
 		free(nm);
 	}
 	nm = pl_xasprintf("%s/grad_bcast", x->name);
-	bga = add(e, nm, "BroadcastGradientArgs", x->scope, 0, 0, 32, x->name);
+	bga = add(e, nm, "BroadcastGradientArgs", x->scope, 0, 0, 32, bgroup(e, v));
 	free(nm);
 	pl_graph_add_edge(e->b, sh[0], bga, 0, 16);
 	pl_graph_add_edge(e->b, sh[1], bga, 0, 16);
@@ -440,12 +531,13 @@ emit_grad_bcast(struct emit *e, int v)
 		int u = GREF_ID(x->in[i]);
 		if (!e->active[u])
 			continue;
-		int64_t bytes = grad_bytes(e, x, i);
-		double elems = (double)(bytes / e->n->dtype);
+		int64_t bytes = grad_bytes(e, x, i), full = tbytes(e->n, v);
 		int src = -1;
 		if (x->gk == GG_PRODUCT) {
+			/* dY * other input, at the output's (broadcast) size. */
 			nm = pl_xasprintf("%s/grad_%d", x->name, i);
-			src = add(e, nm, "Mul", x->scope, elems, 0, bytes, x->name);
+			src = add(e, nm, "Mul", x->scope, (double)(full / e->n->dtype), 0, full,
+			    bgroup(e, v));
 			free(nm);
 			wire_dy(e, v, src);
 			for (int j = 0; j < x->n_in; j++)
@@ -453,20 +545,62 @@ emit_grad_bcast(struct emit *e, int v)
 					wire_fwd(e, x->in[j], src);
 		}
 		nm = pl_xasprintf("%s/grad_%d_sum", x->name, i);
-		int s = add(e, nm, "Sum", x->scope, 0, 0, bytes, x->name);
+		int s = add(e, nm, "Sum", x->scope, 0, 0, bytes, bgroup(e, v));
 		free(nm);
 		if (src >= 0)
-			pl_graph_add_edge(e->b, src, s, 0, bytes);
+			pl_graph_add_edge(e->b, src, s, 0, full);
 		else
 			wire_dy(e, v, s);
 		pl_graph_add_edge(e->b, bga, s, 0, 32);
 		nm = pl_xasprintf("%s/grad_%d_reshape", x->name, i);
-		int r = add(e, nm, "Reshape", x->scope, 0, 0, bytes, x->name);
+		int r = add(e, nm, "Reshape", x->scope, 0, 0, bytes, bgroup(e, v));
 		free(nm);
 		pl_graph_add_edge(e->b, s, r, 0, bytes);
 		pl_graph_add_edge(e->b, sh[i], r, 0, 16);
 		contribute(e, u, GREF_OUT(x->in[i]), r, 0, bytes);
 	}
+}
+
+/* TF's gradient of Identity and AddN: dY itself goes to every input, no
+ * op (the node's several gradients were summed by accumulate()). */
+static void
+emit_grad_pass(struct emit *e, int v)
+{
+	const struct gnode *x = &e->n->nodes[v];
+	int k = e->head[v];
+	if (k < 0)
+		return;
+	struct contrib c = e->c[k];
+	for (int i = 0; i < x->n_in; i++) {
+		int u = GREF_ID(x->in[i]);
+		if (e->active[u])
+			contribute(e, u, GREF_OUT(x->in[i]), c.src, c.out, grad_bytes(e, x, i));
+	}
+}
+
+/* TF's gradient of a reduce-mean with static shapes: Reshape dY to keep
+ * the reduced axes, Tile it to the input's shape, divide by the count. */
+static void
+emit_grad_mean(struct emit *e, int v)
+{
+	const struct gnode *x = &e->n->nodes[v];
+	int u = GREF_ID(x->in[0]);
+	if (!e->active[u])
+		return;
+	int64_t in = grad_bytes(e, x, 0), out = tbytes(e->n, v);
+	char *nm = pl_xasprintf("%s/grad_reshape", x->name);
+	int r = add(e, nm, "Reshape", x->scope, 0, 0, out, bgroup(e, v));
+	free(nm);
+	wire_dy(e, v, r);
+	nm = pl_xasprintf("%s/grad_tile", x->name);
+	int t = add(e, nm, "Tile", x->scope, 0, 0, in, bgroup(e, v));
+	free(nm);
+	pl_graph_add_edge(e->b, r, t, 0, out);
+	nm = pl_xasprintf("%s/grad", x->name);
+	int d = add(e, nm, "RealDiv", x->scope, grad_flops(e, x, 0), 0, in, bgroup(e, v));
+	free(nm);
+	pl_graph_add_edge(e->b, t, d, 0, in);
+	contribute(e, u, GREF_OUT(x->in[0]), d, 0, in);
 }
 
 /* Op granularity: one backward op per differentiable input, one for the
@@ -476,6 +610,14 @@ emit_grad_ops(struct emit *e, int v)
 {
 	const struct gnode *x = &e->n->nodes[v];
 	accumulate(e, v);
+	if (x->flags & GN_PASS) {
+		emit_grad_pass(e, v);
+		return;
+	}
+	if ((x->flags & GN_MEAN) && x->n_in == 1 && x->params == 0) {
+		emit_grad_mean(e, v);
+		return;
+	}
 	if ((x->flags & GN_BCAST) && x->n_in == 2 && x->params == 0) {
 		emit_grad_bcast(e, v);
 		return;
@@ -491,7 +633,9 @@ emit_grad_ops(struct emit *e, int v)
 		int64_t bytes = grad_bytes(e, x, i);
 		char *nm = count == 1 ? pl_xasprintf("%s/grad", x->name) :
 		    pl_xasprintf("%s/grad_%d", x->name, i);
-		int g = add(e, nm, ty, x->scope, grad_flops(e, x, i), 0, bytes, x->name);
+		const char *tt = tf_grad_type(x->type, i == 0 ? 0 : -1);
+		int g = add(e, nm, tt != NULL ? tt : ty, x->scope, grad_flops(e, x, i), 0, bytes,
+		    bgroup(e, v));
 		free(nm);
 		wire_dy(e, v, g);
 		if (x->gk == GG_PRODUCT) {
@@ -510,7 +654,7 @@ emit_grad_ops(struct emit *e, int v)
 		int64_t pb = x->params * e->n->dtype;
 		char *nm = count == 1 ? pl_xasprintf("%s/grad", x->name) :
 		    pl_xasprintf("%s/grad_w", x->name);
-		int g = add(e, nm, ty, x->scope, x->flops, 0, pb, x->name);
+		int g = add(e, nm, ty, x->scope, x->flops, 0, pb, bgroup(e, v));
 		free(nm);
 		wire_dy(e, v, g);
 		for (int j = 0; j < x->n_in; j++)
@@ -590,14 +734,20 @@ gnet_build(struct gnet *n, char **cause)
 	}
 	for (int v = 0; v < nn; v++)
 		e.active[v] = n->train && req[v] && reach[v];
+	/* Nodes others are colocated with get a group even when inactive. */
+	char *anchor = pl_xcalloc(nn ? nn : 1, 1);
+	for (int v = 0; v < nn; v++)
+		if (n->nodes[v].coloc)
+			anchor[n->nodes[v].coloc - 1] = 1;
 
 	/* Forward ops, ids equal to node ids. */
 	for (int v = 0; v < nn; v++) {
 		const struct gnode *x = &n->nodes[v];
 		add(&e, x->name, x->type, x->scope, x->flops, x->params * n->dtype,
 		    tbytes(n, v) * x->n_out + (n->train ? x->saved_elems * n->dtype : 0),
-		    e.active[v] ? x->name : NULL);
+		    x->coloc || e.active[v] || anchor[v] ? bgroup(&e, v) : NULL);
 	}
+	free(anchor);
 	for (int v = 0; v < nn; v++) {
 		const struct gnode *x = &n->nodes[v];
 		for (int i = 0; i < x->n_in; i++)
@@ -614,6 +764,15 @@ gnet_build(struct gnet *n, char **cause)
 		}
 		if (e.head[v] < 0 && !(x->flags & GN_LOSS))
 			continue;
+		if ((x->flags & GN_LOSS) && !n->layer && (x->flags & (GN_PASS | GN_MEAN | GN_BCAST)) &&
+		    e.head[v] < 0) {
+			/* A loss whose gradient rule reads dY: TF's seed, a
+			 * Fill of ones shaped like the loss. */
+			char *nm = pl_xasprintf("%s/grad_ys", x->name);
+			int f = add(&e, nm, "Fill", x->scope, 0, 0, tbytes(n, v), bgroup(&e, v));
+			free(nm);
+			contribute(&e, v, 0, f, 0, tbytes(n, v));
+		}
 		if (n->layer)
 			emit_grad_layer(&e, v);
 		else
