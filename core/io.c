@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "strbuf.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -674,67 +675,9 @@ pl_graph_load_json(const char *path, char **cause)
 	return g;
 }
 
-/* Append a JSON-escaped string. */
-struct sbuf {
-	char *p;
-	size_t n, cap;
-};
-
-static void
-sb_put(struct sbuf *s, const char *t, size_t len)
-{
-	if (s->n + len + 1 > s->cap) {
-		while (s->n + len + 1 > s->cap)
-			s->cap = s->cap ? s->cap * 2 : 4096;
-		s->p = pl_xreallocarray(s->p, s->cap, 1);
-	}
-	memcpy(s->p + s->n, t, len);
-	s->n += len;
-	s->p[s->n] = '\0';
-}
-
-static void
-sb_printf(struct sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void
-sb_printf(struct sbuf *s, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof buf) {
-		char *big = pl_xmalloc((size_t)n + 1);
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		sb_put(s, big, (size_t)n);
-		free(big);
-	} else if (n > 0) {
-		sb_put(s, buf, (size_t)n);
-	}
-}
-
-static void
-sb_str(struct sbuf *s, const char *t)
-{
-	sb_put(s, "\"", 1);
-	for (const unsigned char *c = (const unsigned char *)t; *c; c++) {
-		if (*c == '"' || *c == '\\') {
-			char e[2] = { '\\', (char)*c };
-			sb_put(s, e, 2);
-		} else if (*c < 0x20) {
-			sb_printf(s, "\\u%04x", *c);
-		} else {
-			sb_put(s, (const char *)c, 1);
-		}
-	}
-	sb_put(s, "\"", 1);
-}
-
 /* Shortest text that reads back as the same double. */
 static void
-sb_num(struct sbuf *s, double v)
+sb_num(struct pl_strbuf *s, double v)
 {
 	char buf[40];
 	if (v == floor(v) && fabs(v) < 1e15) {
@@ -746,78 +689,78 @@ sb_num(struct sbuf *s, double v)
 				break;
 		}
 	}
-	sb_put(s, buf, strlen(buf));
+	pl_sb_put(s, buf, strlen(buf));
 }
 
 /* Serialise a graph (ops one per line, compact edges). */
 char *
 pl_graph_to_json(const struct pl_graph *g)
 {
-	struct sbuf s = { 0 };
-	sb_printf(&s, "{\n\"format\": \"%s\",\n\"name\": ", PL_FORMAT_GRAPH);
-	sb_str(&s, g->name);
-	sb_printf(&s, ",\n\"ops\": [\n");
+	struct pl_strbuf s = { 0 };
+	pl_sb_printf(&s, "{\n\"format\": \"%s\",\n\"name\": ", PL_FORMAT_GRAPH);
+	pl_sb_json_str(&s, g->name);
+	pl_sb_printf(&s, ",\n\"ops\": [\n");
 	for (int v = 0; v < g->n_ops; v++) {
 		const struct pl_op *o = &g->ops[v];
-		sb_printf(&s, "{\"name\": ");
-		sb_str(&s, o->name);
+		pl_sb_printf(&s, "{\"name\": ");
+		pl_sb_json_str(&s, o->name);
 		if (*o->type) {
-			sb_printf(&s, ", \"type\": ");
-			sb_str(&s, o->type);
+			pl_sb_printf(&s, ", \"type\": ");
+			pl_sb_json_str(&s, o->type);
 		}
 		if (*o->scope) {
-			sb_printf(&s, ", \"scope\": ");
-			sb_str(&s, o->scope);
+			pl_sb_printf(&s, ", \"scope\": ");
+			pl_sb_json_str(&s, o->scope);
 		}
-		sb_printf(&s, ", \"flops\": ");
+		pl_sb_printf(&s, ", \"flops\": ");
 		sb_num(&s, o->flops);
 		if (o->param_bytes)
-			sb_printf(&s, ", \"param_bytes\": %lld", (long long)o->param_bytes);
-		sb_printf(&s, ", \"out_bytes\": %lld", (long long)o->out_bytes);
+			pl_sb_printf(&s, ", \"param_bytes\": %lld", (long long)o->param_bytes);
+		pl_sb_printf(&s, ", \"out_bytes\": %lld", (long long)o->out_bytes);
 		if (o->temp_bytes)
-			sb_printf(&s, ", \"temp_bytes\": %lld", (long long)o->temp_bytes);
+			pl_sb_printf(&s, ", \"temp_bytes\": %lld", (long long)o->temp_bytes);
 		int first = 1;
 		for (int k = 0; k < PL_DEV_KIND_COUNT; k++) {
 			if (o->measured_us[k] < 0)
 				continue;
-			sb_printf(&s, first ? ", \"measured_us\": {\"%s\": " : ", \"%s\": ", pl_dev_kind_name(k));
+			pl_sb_printf(&s, first ? ", \"measured_us\": {\"%s\": " : ", \"%s\": ", pl_dev_kind_name(k));
 			sb_num(&s, o->measured_us[k]);
 			first = 0;
 		}
 		for (int k = 0; k < o->n_dev_times; k++) {
-			sb_printf(&s, first ? ", \"measured_us\": {" : ", ");
-			sb_str(&s, o->dev_times[k].device);
-			sb_put(&s, ": ", 2);
+			pl_sb_printf(&s, first ? ", \"measured_us\": {" : ", ");
+			pl_sb_json_str(&s, o->dev_times[k].device);
+			pl_sb_put(&s, ": ", 2);
 			sb_num(&s, o->dev_times[k].us);
 			first = 0;
 		}
 		if (!first)
-			sb_put(&s, "}", 1);
+			pl_sb_put(&s, "}", 1);
 		const struct pl_group *gr = &g->groups[o->group];
 		if (gr->name != NULL) {
-			sb_printf(&s, ", \"group\": ");
-			sb_str(&s, gr->name);
+			pl_sb_printf(&s, ", \"group\": ");
+			pl_sb_json_str(&s, gr->name);
 		}
 		if (o->cons.kind == PL_CONS_KIND)
-			sb_printf(&s, ", \"device\": \"%s\"", pl_dev_kind_name(o->cons.dev_kind));
+			pl_sb_printf(&s, ", \"device\": \"%s\"", pl_dev_kind_name(o->cons.dev_kind));
 		else if (o->cons.kind == PL_CONS_DEVICE) {
-			sb_printf(&s, ", \"device\": ");
-			sb_str(&s, o->cons.device);
+			pl_sb_printf(&s, ", \"device\": ");
+			pl_sb_json_str(&s, o->cons.device);
 		}
-		sb_printf(&s, "}%s\n", v + 1 < g->n_ops ? "," : "");
+		pl_sb_printf(&s, "}%s\n", v + 1 < g->n_ops ? "," : "");
 	}
-	sb_printf(&s, "],\n\"edges\": [\n");
+	pl_sb_printf(&s, "],\n\"edges\": [\n");
 	for (int e = 0; e < g->n_edges; e++) {
 		const struct pl_edge *ed = &g->edges[e];
 		const struct pl_tensor *t = &g->tensors[ed->tensor];
-		sb_put(&s, "[", 1);
-		sb_str(&s, g->ops[ed->src].name);
-		sb_put(&s, ", ", 2);
-		sb_str(&s, g->ops[ed->dst].name);
-		sb_printf(&s, ", %lld, %d]%s\n", (long long)t->bytes, t->index, e + 1 < g->n_edges ? "," : "");
+		pl_sb_put(&s, "[", 1);
+		pl_sb_json_str(&s, g->ops[ed->src].name);
+		pl_sb_put(&s, ", ", 2);
+		pl_sb_json_str(&s, g->ops[ed->dst].name);
+		pl_sb_printf(&s, ", %lld, %d]%s\n", (long long)t->bytes, t->index, e + 1 < g->n_edges ? "," : "");
 	}
-	sb_printf(&s, "]\n}\n");
-	return s.p;
+	pl_sb_printf(&s, "]\n}\n");
+	return pl_sb_take(&s);
 }
 
 /* Save a graph atomically. */
@@ -975,57 +918,57 @@ pl_cluster_load_json(const char *path, char **cause)
 
 /* Write an n x n matrix. */
 static void
-sb_matrix(struct sbuf *s, const double *m, int n)
+sb_matrix(struct pl_strbuf *s, const double *m, int n)
 {
-	sb_put(&*s, "[", 1);
+	pl_sb_put(s, "[", 1);
 	for (int i = 0; i < n; i++) {
-		sb_printf(s, "%s[", i ? ",\n    " : "");
+		pl_sb_printf(s, "%s[", i ? ",\n    " : "");
 		for (int j = 0; j < n; j++) {
 			if (j)
-				sb_put(s, ", ", 2);
+				pl_sb_put(s, ", ", 2);
 			sb_num(s, m[i * n + j]);
 		}
-		sb_put(s, "]", 1);
+		pl_sb_put(s, "]", 1);
 	}
-	sb_put(s, "]", 1);
+	pl_sb_put(s, "]", 1);
 }
 
 /* Serialise a cluster. */
 char *
 pl_cluster_to_json(const struct pl_cluster *c)
 {
-	struct sbuf s = { 0 };
-	sb_printf(&s, "{\n\"format\": \"%s\",\n\"name\": ", PL_FORMAT_CLUSTER);
-	sb_str(&s, c->name);
-	sb_printf(&s, ",\n\"description\": ");
-	sb_str(&s, c->description);
-	sb_printf(&s, ",\n\"devices\": [\n");
+	struct pl_strbuf s = { 0 };
+	pl_sb_printf(&s, "{\n\"format\": \"%s\",\n\"name\": ", PL_FORMAT_CLUSTER);
+	pl_sb_json_str(&s, c->name);
+	pl_sb_printf(&s, ",\n\"description\": ");
+	pl_sb_json_str(&s, c->description);
+	pl_sb_printf(&s, ",\n\"devices\": [\n");
 	for (int i = 0; i < c->n_dev; i++) {
 		const struct pl_device *d = &c->dev[i];
-		sb_printf(&s, "  {\"name\": ");
-		sb_str(&s, d->name);
-		sb_printf(&s, ", \"kind\": \"%s\", \"peak_flops\": ", pl_dev_kind_name(d->kind));
+		pl_sb_printf(&s, "  {\"name\": ");
+		pl_sb_json_str(&s, d->name);
+		pl_sb_printf(&s, ", \"kind\": \"%s\", \"peak_flops\": ", pl_dev_kind_name(d->kind));
 		sb_num(&s, d->peak_flops);
-		sb_printf(&s, ", \"mem_bytes\": %lld, \"mem_bw\": ", (long long)d->mem_bytes);
+		pl_sb_printf(&s, ", \"mem_bytes\": %lld, \"mem_bw\": ", (long long)d->mem_bytes);
 		sb_num(&s, d->mem_bw);
-		sb_printf(&s, ", \"launch_us\": ");
+		pl_sb_printf(&s, ", \"launch_us\": ");
 		sb_num(&s, d->launch_us);
-		sb_printf(&s, "}%s\n", i + 1 < c->n_dev ? "," : "");
+		pl_sb_printf(&s, "}%s\n", i + 1 < c->n_dev ? "," : "");
 	}
-	sb_printf(&s, "],\n\"links\": {\"shared_bus\": %s,\n  \"bandwidth\": ", c->shared_bus ? "true" : "false");
+	pl_sb_printf(&s, "],\n\"links\": {\"shared_bus\": %s,\n  \"bandwidth\": ", c->shared_bus ? "true" : "false");
 	sb_matrix(&s, c->bw, c->n_dev);
-	sb_printf(&s, ",\n  \"latency_us\": ");
+	pl_sb_printf(&s, ",\n  \"latency_us\": ");
 	sb_matrix(&s, c->lat_us, c->n_dev);
-	sb_printf(&s, "},\n\"placeto\": {\"delta1\": ");
+	pl_sb_printf(&s, "},\n\"placeto\": {\"delta1\": ");
 	sb_num(&s, c->placeto.delta1);
-	sb_printf(&s, ", \"delta2\": ");
+	pl_sb_printf(&s, ", \"delta2\": ");
 	sb_num(&s, c->placeto.delta2);
-	sb_printf(&s, ", \"transfer_speed\": ");
+	pl_sb_printf(&s, ", \"transfer_speed\": ");
 	sb_num(&s, c->placeto.transfer_speed);
-	sb_printf(&s, ", \"init_offset\": ");
+	pl_sb_printf(&s, ", \"init_offset\": ");
 	sb_num(&s, c->placeto.init_offset);
-	sb_printf(&s, "}\n}\n");
-	return s.p;
+	pl_sb_printf(&s, "}\n}\n");
+	return pl_sb_take(&s);
 }
 
 /* Save a cluster atomically. */
@@ -1188,45 +1131,45 @@ char *
 pl_placement_to_json(const struct pl_placement *p, const struct pl_graph *g,
     const struct pl_cluster *c)
 {
-	struct sbuf s = { 0 };
-	sb_printf(&s, "{\n\"format\": \"%s\",\n\"graph\": ", PL_FORMAT_PLACEMENT);
-	sb_str(&s, g->name);
-	sb_printf(&s, ",\n\"cluster\": ");
-	sb_str(&s, c->name);
-	sb_printf(&s, ",\n\"devices\": {\n");
+	struct pl_strbuf s = { 0 };
+	pl_sb_printf(&s, "{\n\"format\": \"%s\",\n\"graph\": ", PL_FORMAT_PLACEMENT);
+	pl_sb_json_str(&s, g->name);
+	pl_sb_printf(&s, ",\n\"cluster\": ");
+	pl_sb_json_str(&s, c->name);
+	pl_sb_printf(&s, ",\n\"devices\": {\n");
 	for (int v = 0; v < g->n_ops; v++) {
-		sb_str(&s, g->ops[v].name);
-		sb_put(&s, ": ", 2);
-		sb_str(&s, c->dev[p->dev[v]].name);
-		sb_printf(&s, "%s\n", v + 1 < g->n_ops ? "," : "");
+		pl_sb_json_str(&s, g->ops[v].name);
+		pl_sb_put(&s, ": ", 2);
+		pl_sb_json_str(&s, c->dev[p->dev[v]].name);
+		pl_sb_printf(&s, "%s\n", v + 1 < g->n_ops ? "," : "");
 	}
-	sb_printf(&s, "}");
+	pl_sb_printf(&s, "}");
 	if (p->prio != NULL) {
-		sb_printf(&s, ",\n\"priorities\": {\n");
+		pl_sb_printf(&s, ",\n\"priorities\": {\n");
 		for (int v = 0; v < g->n_ops; v++) {
-			sb_str(&s, g->ops[v].name);
-			sb_put(&s, ": ", 2);
+			pl_sb_json_str(&s, g->ops[v].name);
+			pl_sb_put(&s, ": ", 2);
 			sb_num(&s, p->prio[v]);
-			sb_printf(&s, "%s\n", v + 1 < g->n_ops ? "," : "");
+			pl_sb_printf(&s, "%s\n", v + 1 < g->n_ops ? "," : "");
 		}
-		sb_printf(&s, "}");
+		pl_sb_printf(&s, "}");
 	}
 	if (p->tprio != NULL && p->n_tensors == g->n_tensors) {
-		sb_printf(&s, ",\n\"tensor_priorities\": [\n");
+		pl_sb_printf(&s, ",\n\"tensor_priorities\": [\n");
 		for (int t = 0; t < g->n_tensors; t++)
 			for (int d = 0; d < c->n_dev; d++) {
-				sb_put(&s, "[", 1);
-				sb_str(&s, g->ops[g->tensors[t].op].name);
-				sb_printf(&s, ", %d, ", g->tensors[t].index);
-				sb_str(&s, c->dev[d].name);
-				sb_put(&s, ", ", 2);
+				pl_sb_put(&s, "[", 1);
+				pl_sb_json_str(&s, g->ops[g->tensors[t].op].name);
+				pl_sb_printf(&s, ", %d, ", g->tensors[t].index);
+				pl_sb_json_str(&s, c->dev[d].name);
+				pl_sb_put(&s, ", ", 2);
 				sb_num(&s, p->tprio[(size_t)t * c->n_dev + d]);
-				sb_printf(&s, "]%s\n", t + 1 < g->n_tensors || d + 1 < c->n_dev ? "," : "");
+				pl_sb_printf(&s, "]%s\n", t + 1 < g->n_tensors || d + 1 < c->n_dev ? "," : "");
 			}
-		sb_printf(&s, "]");
+		pl_sb_printf(&s, "]");
 	}
-	sb_printf(&s, "\n}\n");
-	return s.p;
+	pl_sb_printf(&s, "\n}\n");
+	return pl_sb_take(&s);
 }
 
 /* Save a placement atomically. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "strbuf.h"
 #include "strmap.h"
 #include "viz/palette.h"
 #include "xmalloc.h"
@@ -24,60 +25,17 @@
 
 /* ---- small helpers -------------------------------------------------- */
 
-/* A growing string. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-/* Append printf-style text. */
-static void __attribute__((format(printf, 2, 3)))
-sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + (size_t)n + 1)
-			cap *= 2;
-		b->s = pl_xreallocarray(b->s, cap, 1);
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-/* Append s escaped for an HTML-like label. */
-static void
-sb_html(struct sbuf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': sb_printf(b, "&amp;"); break;
-		case '<': sb_printf(b, "&lt;"); break;
-		case '>': sb_printf(b, "&gt;"); break;
-		case '"': sb_printf(b, "&quot;"); break;
-		default: sb_printf(b, "%c", *s); break;
-		}
-	}
-}
 
 /* Append s for a plain label: backslashes doubled so that escapes such as
  * \N in op names stay literal. */
 static void
-sb_plain(struct sbuf *b, const char *s)
+sb_plain(struct pl_strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\\')
-			sb_printf(b, "\\\\");
+			pl_sb_printf(b, "\\\\");
 		else
-			sb_printf(b, "%c", *s);
+			pl_sb_printf(b, "%c", *s);
 	}
 }
 
@@ -158,7 +116,7 @@ setf(void *obj, const char *name, const char *fmt, ...)
 
 /* Set an HTML-like label on obj from the buffer (consumed). */
 static void
-set_html(Agraph_t *g, void *obj, const char *name, struct sbuf *b)
+set_html(Agraph_t *g, void *obj, const char *name, struct pl_strbuf *b)
 {
 	char *h = agstrdup_html(g, b->s != NULL ? b->s : (char *)"");
 	agsafeset(obj, (char *)name, h, "");
@@ -169,7 +127,7 @@ set_html(Agraph_t *g, void *obj, const char *name, struct sbuf *b)
 
 /* Set a plain attribute from the buffer (consumed). */
 static void
-set_sb(void *obj, const char *name, struct sbuf *b)
+set_sb(void *obj, const char *name, struct pl_strbuf *b)
 {
 	set(obj, name, b->s != NULL ? b->s : "");
 	free(b->s);
@@ -331,34 +289,34 @@ static void
 cluster_label(Agraph_t *g, void *obj, const struct pl_device *dev,
     const struct dev_stats *ds, double makespan, int oom)
 {
-	struct sbuf b = { 0 };
+	struct pl_strbuf b = { 0 };
 	char t1[32], m1[32], m2[32];
-	sb_printf(&b, "<B>");
-	sb_html(&b, dev->name);
+	pl_sb_printf(&b, "<B>");
+	pl_sb_xml(&b, dev->name);
 	if (ds->n_ops == 0) {
 		/* an idle device: its kind and capacity are all there is */
-		sb_printf(&b, "</B> <FONT POINT-SIZE=\"9\">%s</FONT><BR ALIGN=\"LEFT\"/>"
+		pl_sb_printf(&b, "</B> <FONT POINT-SIZE=\"9\">%s</FONT><BR ALIGN=\"LEFT\"/>"
 		    "<FONT POINT-SIZE=\"9\" COLOR=\"#606060\">idle · %s memory</FONT>"
 		    "<BR ALIGN=\"LEFT\"/>", pl_dev_kind_name(dev->kind),
 		    plv_fmt_bytes(m2, sizeof m2, (double)dev->mem_bytes));
 		set_html(g, obj, "label", &b);
 		return;
 	}
-	sb_printf(&b, "</B> <FONT POINT-SIZE=\"9\">%s · %d op%s</FONT><BR ALIGN=\"LEFT\"/>",
+	pl_sb_printf(&b, "</B> <FONT POINT-SIZE=\"9\">%s · %d op%s</FONT><BR ALIGN=\"LEFT\"/>",
 	    pl_dev_kind_name(dev->kind), ds->n_ops, ds->n_ops == 1 ? "" : "s");
-	sb_printf(&b, "<FONT POINT-SIZE=\"9\">load %s", plv_fmt_time(t1, sizeof t1, ds->load_us));
+	pl_sb_printf(&b, "<FONT POINT-SIZE=\"9\">load %s", plv_fmt_time(t1, sizeof t1, ds->load_us));
 	if (makespan > 0)
-		sb_printf(&b, " (%.0f%%)", 100.0 * ds->load_us / makespan);
-	sb_printf(&b, "</FONT><BR ALIGN=\"LEFT\"/>");
+		pl_sb_printf(&b, " (%.0f%%)", 100.0 * ds->load_us / makespan);
+	pl_sb_printf(&b, "</FONT><BR ALIGN=\"LEFT\"/>");
 	if (ds->has_peak) {
 		plv_fmt_bytes(m1, sizeof m1, (double)ds->peak);
 		plv_fmt_bytes(m2, sizeof m2, (double)dev->mem_bytes);
 		if (oom)
-			sb_printf(&b, "<FONT POINT-SIZE=\"9\" COLOR=\"%s\"><B>peak %s / %s · OOM</B></FONT>",
+			pl_sb_printf(&b, "<FONT POINT-SIZE=\"9\" COLOR=\"%s\"><B>peak %s / %s · OOM</B></FONT>",
 			    PLV_OOM_HEX, m1, m2);
 		else
-			sb_printf(&b, "<FONT POINT-SIZE=\"9\">peak mem %s / %s</FONT>", m1, m2);
-		sb_printf(&b, "<BR ALIGN=\"LEFT\"/>");
+			pl_sb_printf(&b, "<FONT POINT-SIZE=\"9\">peak mem %s / %s</FONT>", m1, m2);
+		pl_sb_printf(&b, "<BR ALIGN=\"LEFT\"/>");
 	}
 	set_html(g, obj, "label", &b);
 }
@@ -367,27 +325,27 @@ cluster_label(Agraph_t *g, void *obj, const struct pl_device *dev,
 static void
 node_label(Agnode_t *n, const struct pl_graph *g, const struct pl_coarse_node *nd)
 {
-	struct sbuf b = { 0 }, tip = { 0 };
+	struct pl_strbuf b = { 0 }, tip = { 0 };
 	char t1[32];
 	plv_fmt_time(t1, sizeof t1, nd->time_us);
 	if (nd->collapsed && nd->n_ops > 1) {
 		sb_plain(&b, nd->label);
-		sb_printf(&b, "\\n%d ops · %s", nd->n_ops, t1);
+		pl_sb_printf(&b, "\\n%d ops · %s", nd->n_ops, t1);
 		sb_plain(&tip, nd->label);
-		sb_printf(&tip, ": %d ops, %s", nd->n_ops, t1);
+		pl_sb_printf(&tip, ": %d ops, %s", nd->n_ops, t1);
 		if (nd->n_critical > 0)
-			sb_printf(&tip, ", %d on the critical path", nd->n_critical);
+			pl_sb_printf(&tip, ", %d on the critical path", nd->n_critical);
 	} else {
 		const struct pl_op *op = &g->ops[nd->op];
 		sb_plain(&b, op->name);
 		if (*op->type)
-			sb_printf(&b, "\\n%s · %s", op->type, t1);
+			pl_sb_printf(&b, "\\n%s · %s", op->type, t1);
 		else
-			sb_printf(&b, "\\n%s", t1);
+			pl_sb_printf(&b, "\\n%s", t1);
 		sb_plain(&tip, op->name);
-		sb_printf(&tip, " (");
+		pl_sb_printf(&tip, " (");
 		sb_plain(&tip, *op->type ? op->type : "op");
-		sb_printf(&tip, "): %s", t1);
+		pl_sb_printf(&tip, "): %s", t1);
 	}
 	set_sb(n, "label", &b);
 	set_sb(n, "tooltip", &tip);
@@ -400,7 +358,7 @@ legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement
 {
 	const struct pl_graph *g = p->g;
 	const struct pl_cluster *c = p->c;
-	struct sbuf b = { 0 };
+	struct pl_strbuf b = { 0 };
 	char t1[32], b1[32];
 	int used[PL_MAX_DEVICES] = { 0 };
 	for (int v = 0; v < g->n_ops; v++)
@@ -408,57 +366,57 @@ legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement
 
 	/* One column of rows, each row its own table, so cells never share
 	 * widths across rows. */
-	sb_printf(&b, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"1\" CELLPADDING=\"0\">");
-	sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><B>");
+	pl_sb_printf(&b, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"1\" CELLPADDING=\"0\">");
+	pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><B>");
 	if (o->title != NULL)
-		sb_html(&b, o->title);
+		pl_sb_xml(&b, o->title);
 	else {
-		sb_html(&b, g->name);
-		sb_printf(&b, " on ");
-		sb_html(&b, c->name);
+		pl_sb_xml(&b, g->name);
+		pl_sb_printf(&b, " on ");
+		pl_sb_xml(&b, c->name);
 		if (t != NULL)
-			sb_printf(&b, " · step %s", plv_fmt_time(t1, sizeof t1, t->res.makespan_us));
+			pl_sb_printf(&b, " · step %s", plv_fmt_time(t1, sizeof t1, t->res.makespan_us));
 	}
-	sb_printf(&b, "</B></TD></TR>");
+	pl_sb_printf(&b, "</B></TD></TR>");
 	if (o->legend) {
 		/* device swatches, as coloured squares in one line of text */
-		sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
+		pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
 		for (int d = 0; d < c->n_dev; d++) {
 			const struct plv_colour *col = plv_device_colour(d);
-			sb_printf(&b, "%s<FONT COLOR=\"%s\" POINT-SIZE=\"12\">■</FONT> ",
+			pl_sb_printf(&b, "%s<FONT COLOR=\"%s\" POINT-SIZE=\"12\">■</FONT> ",
 			    d ? "    " : "", col->hex);
 			if (!used[d])
-				sb_printf(&b, "<FONT COLOR=\"#808080\">");
-			sb_html(&b, c->dev[d].name);
+				pl_sb_printf(&b, "<FONT COLOR=\"#808080\">");
+			pl_sb_xml(&b, c->dev[d].name);
 			if (!used[d])
-				sb_printf(&b, " (idle)</FONT>");
+				pl_sb_printf(&b, " (idle)</FONT>");
 		}
-		sb_printf(&b, "</FONT></TD></TR>");
+		pl_sb_printf(&b, "</FONT></TD></TR>");
 		/* line styles */
 		int64_t cross = 0;
 		for (int e = 0; e < cg->n_edges; e++)
 			if (cg->nodes[cg->edges[e].src].dev != cg->nodes[cg->edges[e].dst].dev)
 				cross += cg->edges[e].bytes;
-		sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
+		pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
 		if (t != NULL && t->n_critical > 0)
-			sb_printf(&b, "<FONT COLOR=\"%s\"><B>━━</B></FONT> critical path (%d ops)     ",
+			pl_sb_printf(&b, "<FONT COLOR=\"%s\"><B>━━</B></FONT> critical path (%d ops)     ",
 			    PLV_CRITICAL_HEX, t->n_critical);
-		sb_printf(&b, "<FONT COLOR=\"%s\">╍╍</FONT> tensors between devices, bytes "
+		pl_sb_printf(&b, "<FONT COLOR=\"%s\">╍╍</FONT> tensors between devices, bytes "
 		    "each way (total %s)", PLV_EDGE_HEX, plv_fmt_bytes(b1, sizeof b1, (double)cross));
-		sb_printf(&b, "</FONT></TD></TR>");
+		pl_sb_printf(&b, "</FONT></TD></TR>");
 		if (cg->level != PL_COARSE_FULL) {
-			sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
+			pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
 			if (cg->level == PL_COARSE_AUTO)
-				sb_printf(&b, "3-D box: the ops of a scope (ops · total time); "
+				pl_sb_printf(&b, "3-D box: the ops of a scope (ops · total time); "
 				    "%d nodes for %d ops", cg->n_nodes, g->n_ops);
 			else
-				sb_printf(&b, "3-D box: the ops of a scope prefix of %d level%s "
+				pl_sb_printf(&b, "3-D box: the ops of a scope prefix of %d level%s "
 				    "(ops · total time); %d nodes for %d ops", cg->level,
 				    cg->level == 1 ? "" : "s", cg->n_nodes, g->n_ops);
-			sb_printf(&b, "</FONT></TD></TR>");
+			pl_sb_printf(&b, "</FONT></TD></TR>");
 		}
 	}
-	sb_printf(&b, "</TABLE>");
+	pl_sb_printf(&b, "</TABLE>");
 	set_html(gr, gr, "label", &b);
 }
 
@@ -740,11 +698,11 @@ have_plugin(GVC_t *gvc, const char *kind, const char *name, char **list)
 {
 	int n = 0, found = 0;
 	char **l = gvPluginList(gvc, kind, &n, NULL);
-	struct sbuf b = { 0 };
+	struct pl_strbuf b = { 0 };
 	for (int i = 0; i < n; i++) {
 		if (strcmp(l[i], name) == 0)
 			found = 1;
-		sb_printf(&b, "%s%s", i ? ", " : "", l[i]);
+		pl_sb_printf(&b, "%s%s", i ? ", " : "", l[i]);
 		free(l[i]);
 	}
 	free(l);

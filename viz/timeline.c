@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "viz/diagram.h"
 #include "viz/palette.h"
 #include "xmalloc.h"
@@ -31,54 +32,6 @@
 #define MIN_BAR 0.45		/* narrowest bar drawn, so one op stays visible */
 #define CRIT_JOIN_PT 4.0	/* critical ops of a lane closer than this: one run */
 
-/* A growing string. */
-struct out {
-	char *s;
-	size_t len, cap;
-};
-
-/* Append printf-style text. */
-static void __attribute__((format(printf, 2, 3)))
-put(struct out *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + (size_t)n + 1)
-			cap *= 2;
-		b->s = pl_xreallocarray(b->s, cap, 1);
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-/* Append s escaped for XML text or attributes. */
-static void
-put_esc(struct out *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': put(b, "&amp;"); break;
-		case '<': put(b, "&lt;"); break;
-		case '>': put(b, "&gt;"); break;
-		case '"': put(b, "&quot;"); break;
-		default:
-			if ((unsigned char)*s < 0x20)
-				put(b, " ");
-			else
-				put(b, "%c", *s);
-			break;
-		}
-	}
-}
 
 /* A round step (1, 2, 2.5 or 5 times a power of ten). */
 double
@@ -143,7 +96,7 @@ struct geom {
 
 /* Draw one lane's bars, merging those closer than MERGE_PT. */
 static void
-draw_lane(struct out *b, const struct geom *gm, struct bar *bars, int n, int lane,
+draw_lane(struct pl_strbuf *b, const struct geom *gm, struct bar *bars, int n, int lane,
     int is_channel, const struct pl_problem *p, const struct pl_trace *t)
 {
 	if (n == 0)
@@ -168,23 +121,23 @@ draw_lane(struct out *b, const struct geom *gm, struct bar *bars, int n, int lan
 		if (w < MIN_BAR)
 			w = MIN_BAR;
 		const struct plv_colour *col = plv_device_colour(bars[i].colour);
-		put(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">",
+		pl_sb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">",
 		    x, y, w, h, col->hex);
-		put(b, "<title>");
+		pl_sb_printf(b, "<title>");
 		if (j > i)
-			put(b, "%d %s, %s", j - i + 1, is_channel ? "transfers" : "ops",
+			pl_sb_printf(b, "%d %s, %s", j - i + 1, is_channel ? "transfers" : "ops",
 			    plv_fmt_time(t1, sizeof t1, e - bars[i].s));
 		else if (bars[i].op >= 0) {
-			put_esc(b, p->g->ops[bars[i].op].name);
-			put(b, ": %s", plv_fmt_time(t1, sizeof t1, bars[i].e - bars[i].s));
+			pl_sb_xml(b, p->g->ops[bars[i].op].name);
+			pl_sb_printf(b, ": %s", plv_fmt_time(t1, sizeof t1, bars[i].e - bars[i].s));
 		} else {
 			const struct pl_trace_xfer *xf = &t->xfers[bars[i].xfer];
-			put_esc(b, p->g->ops[p->g->tensors[xf->tensor].op].name);
-			put(b, ":%d, %s in %s", p->g->tensors[xf->tensor].index,
+			pl_sb_xml(b, p->g->ops[p->g->tensors[xf->tensor].op].name);
+			pl_sb_printf(b, ":%d, %s in %s", p->g->tensors[xf->tensor].index,
 			    plv_fmt_bytes(b1, sizeof b1, (double)xf->bytes),
 			    plv_fmt_time(t1, sizeof t1, xf->end - xf->start));
 		}
-		put(b, "</title></rect>\n");
+		pl_sb_printf(b, "</title></rect>\n");
 		i = j + 1;
 	}
 }
@@ -197,7 +150,7 @@ struct run {
 
 /* Draw the critical path (see the caller). */
 static void
-draw_critical(struct out *b, const struct geom *gm, const struct pl_trace *t)
+draw_critical(struct pl_strbuf *b, const struct geom *gm, const struct pl_trace *t)
 {
 	struct run *runs = pl_xcalloc((size_t)t->n_critical, sizeof *runs);
 	int *last = pl_xcalloc((size_t)gm->n_lanes + 1, sizeof *last);
@@ -226,11 +179,11 @@ draw_critical(struct out *b, const struct geom *gm, const struct pl_trace *t)
 		}
 		run_of[i] = r;
 	}
-	put(b, "<g stroke=\"%s\" stroke-width=\"1.3\" stroke-linecap=\"round\" fill=\"none\">\n",
+	pl_sb_printf(b, "<g stroke=\"%s\" stroke-width=\"1.3\" stroke-linecap=\"round\" fill=\"none\">\n",
 	    PLV_CRITICAL_HEX);
 	for (int r = 0; r < nr; r++) {
 		double cy = gm->lane_y[runs[r].lane] + gm->lane_h[runs[r].lane] / 2;
-		put(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", runs[r].s, cy,
+		pl_sb_printf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", runs[r].s, cy,
 		    runs[r].e, cy);
 	}
 	int pa = -1, pb = -1;
@@ -242,12 +195,12 @@ draw_critical(struct out *b, const struct geom *gm, const struct pl_trace *t)
 			continue;
 		double ya = gm->lane_y[runs[ra].lane] + gm->lane_h[runs[ra].lane] / 2;
 		double yb = gm->lane_y[runs[rb].lane] + gm->lane_h[runs[rb].lane] / 2;
-		put(b, "<polyline stroke-width=\"0.6\" points=\"%.2f,%.2f %.2f,%.2f\"/>\n", runs[ra].e,
+		pl_sb_printf(b, "<polyline stroke-width=\"0.6\" points=\"%.2f,%.2f %.2f,%.2f\"/>\n", runs[ra].e,
 		    ya, runs[rb].s, yb);
 		pa = ra;
 		pb = rb;
 	}
-	put(b, "</g>\n");
+	pl_sb_printf(b, "</g>\n");
 	free(run_of);
 	free(last);
 	free(runs);
@@ -255,18 +208,18 @@ draw_critical(struct out *b, const struct geom *gm, const struct pl_trace *t)
 
 /* Channel name for a label: "->" as an arrow. */
 static void
-put_channel(struct out *b, const char *name)
+put_channel(struct pl_strbuf *b, const char *name)
 {
 	const char *arrow = strstr(name, "->");
 	if (arrow == NULL) {
-		put_esc(b, name);
+		pl_sb_xml(b, name);
 		return;
 	}
 	char *head = pl_xstrndup(name, (size_t)(arrow - name));
-	put_esc(b, head);
+	pl_sb_xml(b, head);
 	free(head);
-	put(b, "→");
-	put_esc(b, arrow + 2);
+	pl_sb_printf(b, "→");
+	pl_sb_xml(b, arrow + 2);
 }
 
 /* Render. */
@@ -343,12 +296,12 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 	}
 	gm.H = (o->legend ? ly : axis_y + 2 * FS_LABEL + 6) + 6;
 
-	struct out b = { 0 };
-	put(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	put(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.2fin\" height=\"%.2fin\" "
+	struct pl_strbuf b = { 0 };
+	pl_sb_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	pl_sb_printf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.2fin\" height=\"%.2fin\" "
 	    "viewBox=\"0 0 %.2f %.2f\" font-family=\"%s\">\n", gm.W / 72, gm.H / 72, gm.W, gm.H,
 	    FONT_FAMILY);
-	put(&b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\"/>\n", gm.W, gm.H);
+	pl_sb_printf(&b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\"/>\n", gm.W, gm.H);
 
 	/* Title, shrunk to fit the width. */
 	char t1[32], b1[32];
@@ -366,9 +319,9 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		fs = (gm.W - 8) / tw;
 	if (fs < 5)
 		fs = 5;
-	put(&b, "<text x=\"4\" y=\"%.2f\" font-size=\"%.2f\" font-weight=\"bold\">", FS_TITLE + 2, fs);
-	put_esc(&b, title);
-	put(&b, "</text>\n");
+	pl_sb_printf(&b, "<text x=\"4\" y=\"%.2f\" font-size=\"%.2f\" font-weight=\"bold\">", FS_TITLE + 2, fs);
+	pl_sb_xml(&b, title);
+	pl_sb_printf(&b, "</text>\n");
 	free(title);
 
 	/* Axis ticks and grid. */
@@ -378,30 +331,30 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 	if (want < 3)
 		want = 3;
 	double step = plv_nice_step(makespan / unit, want);
-	put(&b, "<g stroke=\"#D0D0D0\" stroke-width=\"0.4\">\n");
+	pl_sb_printf(&b, "<g stroke=\"#D0D0D0\" stroke-width=\"0.4\">\n");
 	for (int k = 0; k * step * unit <= makespan * (1 + 1e-9); k++) {
 		double x = gm.x0 + k * step * unit * gm.scale;
-		put(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", x, gm.lane_y[0] - 2,
+		pl_sb_printf(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", x, gm.lane_y[0] - 2,
 		    x, axis_y);
 	}
-	put(&b, "</g>\n");
+	pl_sb_printf(&b, "</g>\n");
 
 	/* Lane backgrounds and labels. */
 	for (int l = 0; l < n_lanes; l++) {
 		int is_dev = l < c->n_dev;
-		put(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
+		pl_sb_printf(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
 		    gm.x0, gm.lane_y[l], gm.x1 - gm.x0, gm.lane_h[l],
 		    is_dev ? plv_device_colour(l)->fill : "#F4F4F4");
 	}
 	for (int d = 0; d < c->n_dev; d++) {
 		int oom = (t->res.oom_mask >> d) & 1;
-		put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"end\"%s>",
+		pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"end\"%s>",
 		    gm.x0 - 3, gm.lane_y[d] + gm.lane_h[d] / 2 + FS_LABEL * 0.35, FS_LABEL,
 		    oom ? " fill=\"" PLV_OOM_HEX "\" font-weight=\"bold\"" : "");
-		put_esc(&b, c->dev[d].name);
-		put(&b, "<title>");
-		put_esc(&b, c->dev[d].name);
-		put(&b, ": busy %s, peak %s%s</title></text>\n",
+		pl_sb_xml(&b, c->dev[d].name);
+		pl_sb_printf(&b, "<title>");
+		pl_sb_xml(&b, c->dev[d].name);
+		pl_sb_printf(&b, ": busy %s, peak %s%s</title></text>\n",
 		    plv_fmt_time(t1, sizeof t1, t->res.busy_us[d]),
 		    plv_fmt_bytes(b1, sizeof b1, (double)t->res.peak_bytes[d]), oom ? " (OOM)" : "");
 	}
@@ -409,10 +362,10 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		if (ch_lane[k] < 0)
 			continue;
 		int l = ch_lane[k];
-		put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"end\" fill=\"#404040\">",
+		pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"end\" fill=\"#404040\">",
 		    gm.x0 - 3, gm.lane_y[l] + gm.lane_h[l] / 2 + (FS_LABEL - 1) * 0.35, FS_LABEL - 1);
 		put_channel(&b, t->channel_name[k]);
-		put(&b, "</text>\n");
+		pl_sb_printf(&b, "</text>\n");
 	}
 
 	/* Bars. */
@@ -450,16 +403,16 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		draw_critical(&b, &gm, t);
 
 	/* Axis line, tick labels, unit. */
-	put(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"black\" stroke-width=\"0.6\"/>\n",
+	pl_sb_printf(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"black\" stroke-width=\"0.6\"/>\n",
 	    gm.x0, axis_y, gm.x1, axis_y);
 	for (int k = 0; k * step * unit <= makespan * (1 + 1e-9); k++) {
 		double x = gm.x0 + k * step * unit * gm.scale;
-		put(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"black\" stroke-width=\"0.6\"/>",
+		pl_sb_printf(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"black\" stroke-width=\"0.6\"/>",
 		    x, axis_y, x, axis_y + 2.5);
-		put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+		pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
 		    x, axis_y + 3 + FS_LABEL, FS_LABEL, k * step);
 	}
-	put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"middle\">time (%s)</text>\n",
+	pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"middle\">time (%s)</text>\n",
 	    (gm.x0 + gm.x1) / 2, axis_y + 5 + 2 * FS_LABEL, FS_LABEL, uname);
 
 	/* Legend. */
@@ -467,16 +420,16 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		const struct legend_item *it = &items[i];
 		double ix = it->x, iy = it->y;
 		if (it->kind == 2)
-			put(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.1\"/>",
+			pl_sb_printf(&b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.1\"/>",
 			    ix, iy - 2.5, ix + 8, iy - 2.5, PLV_CRITICAL_HEX);
 		else
-			put(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"8\" height=\"%d\" fill=\"%s\"/>", ix,
+			pl_sb_printf(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"8\" height=\"%d\" fill=\"%s\"/>", ix,
 			    it->kind == 1 ? iy - 4 : iy - 5, it->kind == 1 ? 3 : 5, plv_device_colour(0)->hex);
-		put(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\">", ix + 10, iy, FS_LEGEND);
-		put_esc(&b, it->text);
-		put(&b, "</text>\n");
+		pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\">", ix + 10, iy, FS_LEGEND);
+		pl_sb_xml(&b, it->text);
+		pl_sb_printf(&b, "</text>\n");
 	}
-	put(&b, "</svg>\n");
+	pl_sb_printf(&b, "</svg>\n");
 
 	free(gm.lane_y);
 	free(gm.lane_h);

@@ -1,0 +1,96 @@
+/*
+ * strbuf — growing strings with printf, XML and JSON escaping.
+ * Invariant: see strbuf.h.
+ */
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+/* Make room for n more characters and the NUL. */
+static void
+reserve(struct pl_strbuf *b, size_t n)
+{
+	if (b->len + n + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	b->s = pl_xreallocarray(b->s, cap, 1);
+	b->cap = cap;
+}
+
+/* Append raw bytes. */
+void
+pl_sb_put(struct pl_strbuf *b, const char *t, size_t n)
+{
+	reserve(b, n);
+	memcpy(b->s + b->len, t, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+/* Append formatted text. */
+void
+pl_sb_printf(struct pl_strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* Append XML-escaped text. */
+void
+pl_sb_xml(struct pl_strbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': pl_sb_put(b, "&amp;", 5); break;
+		case '<': pl_sb_put(b, "&lt;", 4); break;
+		case '>': pl_sb_put(b, "&gt;", 4); break;
+		case '"': pl_sb_put(b, "&quot;", 6); break;
+		default:
+			pl_sb_put(b, (unsigned char)*s < 0x20 ? " " : s, 1);
+			break;
+		}
+	}
+}
+
+/* Append a JSON string literal. */
+void
+pl_sb_json_str(struct pl_strbuf *b, const char *s)
+{
+	pl_sb_put(b, "\"", 1);
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\') {
+			char e[2] = { '\\', (char)*c };
+			pl_sb_put(b, e, 2);
+		} else if (*c < 0x20) {
+			pl_sb_printf(b, "\\u%04x", *c);
+		} else {
+			pl_sb_put(b, (const char *)c, 1);
+		}
+	}
+	pl_sb_put(b, "\"", 1);
+}
+
+/* Take the string out of the buffer. */
+char *
+pl_sb_take(struct pl_strbuf *b)
+{
+	char *s = b->s != NULL ? b->s : pl_xstrdup("");
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}

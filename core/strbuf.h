@@ -1,0 +1,31 @@
+/*
+ * strbuf — a growing string for writers of text formats (JSON, DOT, SVG).
+ *
+ * Invariant: s is NULL until the first append, then always NUL-terminated
+ * with len characters before the NUL; cap > len.
+ * Ownership: the caller frees s (or takes it with pl_sb_take).
+ */
+#ifndef PL_STRBUF_H
+#define PL_STRBUF_H
+
+#include <stddef.h>
+
+struct pl_strbuf {
+	char *s;
+	size_t len, cap;
+};
+
+/* Append n bytes of t. */
+void pl_sb_put(struct pl_strbuf *b, const char *t, size_t n);
+/* Append printf-style text. */
+void pl_sb_printf(struct pl_strbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Append s escaped for XML/HTML text and attributes (& < > " escaped,
+ * control characters as spaces). */
+void pl_sb_xml(struct pl_strbuf *b, const char *s);
+/* Append s as a JSON string literal, quotes included. */
+void pl_sb_json_str(struct pl_strbuf *b, const char *s);
+/* The string (never NULL; "" when nothing was appended); b is reset. */
+char *pl_sb_take(struct pl_strbuf *b);
+
+#endif
