@@ -9,7 +9,8 @@
  *     Inception-V3 on k80x4 (4 GPUs + CPU); capped at --max-episodes.
  *
  * Prints figures only; timings on a shared machine are noisy.
- * Usage: bench-placeto [--max-episodes N] [--quick]
+ * Usage: bench-placeto [--max-episodes N] [--quick] [--spec OPTIONS]
+ *   --spec runs only the efficiency part, with that one option set.
  */
 #include "config.h"
 
@@ -151,9 +152,10 @@ samples_to_target(const struct pl_problem *p, double target, const char *spec,
 	free(full);
 }
 
-/* Sample efficiency on one graph. */
+/* Sample efficiency on one graph (spec NULL: the three option sets). */
 static void
-efficiency(const char *rel, const struct pl_cluster *c, long max_episodes)
+efficiency(const char *rel, const struct pl_cluster *c, long max_episodes,
+    const char *spec)
 {
 	struct pl_graph *g = load(rel);
 	if (g == NULL)
@@ -164,9 +166,13 @@ efficiency(const char *rel, const struct pl_cluster *c, long max_episodes)
 	double target = best_any(p, &who);
 	printf("  %s on %s: best of the quick methods %.3f ms (%s); target %.3f ms\n", g->name, c->name,
 	    target / 1000, who, 1.05 * target / 1000);
-	samples_to_target(p, target, "", max_episodes);
-	samples_to_target(p, target, "mp=mean,pool=mean,reward=relative,entropy=0.01", max_episodes);
-	samples_to_target(p, target, "mp=mean,pool=mean,reward=relative,entropy=0.01,init=best", max_episodes);
+	if (spec != NULL) {
+		samples_to_target(p, target, spec, max_episodes);
+	} else {
+		samples_to_target(p, target, "", max_episodes);
+		samples_to_target(p, target, "mp=mean,pool=mean,reward=relative,entropy=0.01", max_episodes);
+		samples_to_target(p, target, "mp=mean,pool=mean,reward=relative,entropy=0.01,init=best", max_episodes);
+	}
 	pl_problem_free(p);
 	pl_graph_free(g);
 }
@@ -176,11 +182,14 @@ main(int argc, char **argv)
 {
 	long max_episodes = 60;
 	int quick = 0;
+	const char *spec = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--max-episodes") == 0 && i + 1 < argc)
 			max_episodes = atol(argv[++i]);
 		else if (strcmp(argv[i], "--quick") == 0)
 			quick = 1;
+		else if (strcmp(argv[i], "--spec") == 0 && i + 1 < argc)
+			spec = argv[++i];
 	}
 	char *cause = NULL;
 	struct pl_cluster *c = pl_cluster_preset("k80x4");
@@ -188,14 +197,17 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench-placeto: no k80x4 preset: %s\n", cause != NULL ? cause : "");
 		return 1;
 	}
-	printf("Placeto throughput (native simulator, k80x4, 4 workers; shared machine, noisy):\n");
-	throughput("samples/nmt4.json", c);
-	throughput("samples/families/nmt/nmt-00.json", c);
-	throughput("samples/families/enas-rnn/enas-rnn-00.json", c);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (spec == NULL) {
+		printf("Placeto throughput (native simulator, k80x4, 4 workers; shared machine, noisy):\n");
+		throughput("samples/nmt4.json", c);
+		throughput("samples/families/nmt/nmt-00.json", c);
+		throughput("samples/families/enas-rnn/enas-rnn-00.json", c);
+	}
 	if (!quick) {
 		printf("Placements until within 5%% of the best quick method (cap %ld episodes):\n", max_episodes);
-		efficiency("samples/nmt4.json", c, max_episodes);
-		efficiency("samples/inception_v3.json", c, max_episodes);
+		efficiency("samples/nmt4.json", c, max_episodes, spec);
+		efficiency("samples/inception_v3.json", c, max_episodes, spec);
 	}
 	pl_cluster_free(c);
 	return 0;
