@@ -152,9 +152,52 @@ native_row(const char *label, const struct pl_graph *g, const struct pl_cluster 
 	pl_problem_free(p);
 }
 
-int
-main(void)
+/*
+ * `bench-sim profile MODEL MEM N`: only N evaluations of the 2,000-op
+ * Placeto-benchmark problem (MODEL placeto|native, MEM native|placeto|none),
+ * untimed, for instruction counts under callgrind
+ * (--toggle-collect=pl_sim_eval).
+ */
+static int
+profile(int argc, char **argv)
 {
+	if (argc != 5 || pl_sim_kind_parse(argv[2]) < 0 || pl_mem_model_parse(argv[3]) < 0) {
+		fprintf(stderr, "usage: bench-sim profile placeto|native native|placeto|none N\n");
+		return 2;
+	}
+	struct pl_rng r;
+	pl_rng_seed(&r, 2019);
+	struct pl_graph *g = random_dag(&r, 2000, 1.4);
+	struct pl_cluster *c4 = tu_cluster(4, 1e10, 5, (int64_t)12 << 30);
+	struct pl_problem *p = tu_problem(g, c4);
+	const struct pl_sim_opts o = { pl_sim_kind_parse(argv[2]), pl_mem_model_parse(argv[3]) };
+	long n = atol(argv[4]);
+	pl_rng_seed(&r, 42);
+	struct pl_placement *pl[N_PLACEMENTS];
+	for (int i = 0; i < N_PLACEMENTS; i++)
+		pl[i] = tu_random_placement(&r, p);
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	struct pl_sim_result res;
+	double sum = 0;
+	for (long i = 0; i < n; i++) {
+		pl_sim_eval(ws, pl[i % N_PLACEMENTS], &o, &res);
+		sum += res.makespan_us;
+	}
+	printf("%ld evaluations, sum of makespans %.17g\n", n, sum);
+	pl_sim_ws_free(ws);
+	for (int i = 0; i < N_PLACEMENTS; i++)
+		pl_placement_free(pl[i]);
+	pl_problem_free(p);
+	pl_graph_free(g);
+	pl_cluster_free(c4);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "profile") == 0)
+		return profile(argc, argv);
 	struct pl_rng r;
 	pl_rng_seed(&r, 2019);
 	printf("bench-sim: wall-clock on a shared 2-core machine (noisy); lean path, warm workspace,\n"
