@@ -244,6 +244,20 @@ test_cnn_op_sizes(void **state)
 	assert_int_equal(pl_graph_find(g, a), -1);
 	assert_string_equal(type_of(g, "total_loss/AddN"), "AddN");
 	assert_string_equal(type_of(g, "total_loss/AddN/grad_ys"), "Fill");
+	/* Concatenation's gradient: shapes, offsets, one Slice per input. */
+	assert_string_equal(type_of(g, "mixed_5b/concat/grad_offset"), "ConcatOffset");
+	assert_string_equal(type_of(g, "mixed_5b/concat/grad_0"), "Slice");
+	assert_string_equal(type_of(g, "mixed_5b/branch1x1/conv/grad_shapes"), "ShapeN");
+	/* The optimizer's slot lives with its variable and holds its bytes. */
+	snprintf(a, sizeof a, "%s/weights/Momentum", c);
+	snprintf(b, sizeof b, "%s/weights", c);
+	assert_true(same_group(g, a, b));
+	assert_string_equal(type_of(g, a), "VariableV2");
+	int64_t wb = g->ops[pl_graph_find(g, b)].param_bytes;
+	snprintf(a, sizeof a, "%s/weights/update", c);
+	assert_int_equal(g->ops[pl_graph_find(g, a)].param_bytes, wb);
+	assert_string_equal(type_of(g, "Momentum"), "AssignAdd");
+	assert_true(same_group(g, "Momentum", "global_step"));
 	pl_graph_free(g);
 	/* ResNet-50: the official model's loss + 1e-4 * AddN(L2Loss). */
 	g = gen("resnet50", &o, NULL);
@@ -394,12 +408,15 @@ check_training(const char *model, enum pl_gen_granularity gr)
 				int w = pl_graph_find(g, u);
 				free(u);
 				if (w < 0 && strcmp(op->type, "VariableV2") == 0) {
-					/* Non-trainable state (moving statistics):
-					 * updated by an AssignSub in its group. */
+					/* Non-trainable state (moving statistics,
+					 * optimizer slots, global_step): updated by
+					 * an Assign or Apply op in its group. */
 					const struct pl_group *og = &g->groups[op->group];
-					for (int k = 0; k < og->count && w < 0; k++)
-						if (strcmp(g->ops[g->group_ops[og->first + k]].type, "AssignSub") == 0)
+					for (int k = 0; k < og->count && w < 0; k++) {
+						const char *t = g->ops[g->group_ops[og->first + k]].type;
+						if (strncmp(t, "Assign", 6) == 0 || strncmp(t, "Apply", 5) == 0)
 							w = g->group_ops[og->first + k];
+					}
 				}
 				if (w < 0)
 					fail_msg("%s: '%s' owns parameters but has no update op", model, op->name);

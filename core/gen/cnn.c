@@ -165,6 +165,7 @@ cnn_conv(struct gnet *n, int batch, const char *scope, struct fmap x, int cout,
 	} else {
 		int w = op_var(n, "weights", params, 1);
 		v = gnet_op(n, "conv", "Conv2D", GG_PRODUCT, 2 * macs, 0, elems, 2, x.ref, w);
+		gnet_set_flags(n, v, GN_TFGRAD);
 		v = op_batchnorm(n, v, elems, cout);
 		if (relu)
 			v = gnet_op(n, "relu", "Relu", GG_OUTPUT, (double)elems, 0, elems, 1, v);
@@ -195,8 +196,10 @@ cnn_sepconv(struct gnet *n, int batch, const char *scope, struct fmap x, int cou
 		v = gnet_op(n, "relu", "Relu", GG_OUTPUT, (double)in_elems, 0, in_elems, 1, x.ref);
 		int dw = op_var(n, "depthwise_weights", dparams, 1);
 		v = gnet_op(n, "depthwise", "DepthwiseConv2dNative", GG_PRODUCT, 2 * dmacs, 0, dw_elems, 2, v, dw);
+		gnet_set_flags(n, v, GN_TFGRAD);
 		int pw = op_var(n, "pointwise_weights", pparams, 1);
 		v = gnet_op(n, "pointwise", "Conv2D", GG_PRODUCT, 2 * pmacs, 0, elems, 2, v, pw);
+		gnet_set_flags(n, v, GN_TFGRAD);
 		v = op_batchnorm(n, v, elems, cout);
 	}
 	return (struct fmap){ v, cout, ho, wo };
@@ -219,14 +222,21 @@ cnn_pool(struct gnet *n, int batch, const char *scope, const char *type,
 struct fmap
 cnn_concat(struct gnet *n, int batch, const char *scope, const struct fmap *x, int k)
 {
-	int in[64], c = 0;
-	for (int i = 0; i < k && i < 64; i++) {
+	int in[65], c = 0;
+	if (k > 64)
+		k = 64;
+	for (int i = 0; i < k; i++) {
 		in[i] = x[i].ref;
 		c += x[i].c;
 	}
 	gnet_scope(n, "%s", scope);
+	int layer = gnet_layer(n);
+	if (!layer)	/* TF's ConcatV2 takes the axis as its last input. */
+		in[k] = gnet_op(n, "concat/axis", "Const", GG_NONE, 0, 0, 1, 0);
 	int v = gnet_opa(n, "concat", "ConcatV2", GG_LINEAR, 0, 0,
-	    (int64_t)batch * c * x[0].h * x[0].w, k < 64 ? k : 64, in);
+	    (int64_t)batch * c * x[0].h * x[0].w, k + !layer, in);
+	if (!layer)
+		gnet_set_flags(n, v, GN_TFGRAD);
 	return (struct fmap){ v, c, x[0].h, x[0].w };
 }
 
@@ -339,6 +349,7 @@ pl_gen_resnet50(const char *name, const struct pl_gen_opts *o)
 	struct gnet *n = gnet_new(name, o, "momentum");
 	/* TF official ResNet: L2 weight decay 1e-4 on every non-BN variable. */
 	gnet_set_decay(n, GD_SUM);
+	gnet_set_tf_optimizer(n);
 	struct fmap x = cnn_input(n, B, 3, o->image, o->image);
 	x = cnn_conv(n, B, "conv1", x, 64, 7, 7, 2, CNN_SAME, 1);
 	x = cnn_pool(n, B, "pool1", "MaxPool", x, 3, 2, CNN_SAME);
@@ -461,6 +472,7 @@ pl_gen_inception_v3(const char *name, const struct pl_gen_opts *o)
 	struct gnet *n = gnet_new(name, o, "momentum");
 	/* TF-slim inception_v3_arg_scope: l2_regularizer(4e-5) on weights. */
 	gnet_set_decay(n, GD_SLIM);
+	gnet_set_tf_optimizer(n);
 	struct fmap x = cnn_input(n, B, 3, o->image, o->image);
 	x = cnn_conv(n, B, "conv2d_1a_3x3", x, 32, 3, 3, 2, CNN_VALID, 1);
 	x = cnn_conv(n, B, "conv2d_2a_3x3", x, 32, 3, 3, 1, CNN_VALID, 1);

@@ -159,6 +159,7 @@ pl_gen_nasnet_a(const char *name, const struct pl_gen_opts *o)
 	/* TF-slim nasnet_large_arg_scope: l2_regularizer(5e-5) on the
 	 * weights of convolutions, separable convolutions and the classifier. */
 	gnet_set_decay(n, GD_SLIM);
+	gnet_set_tf_optimizer(n);
 	struct fmap x = cnn_input(n, B, 3, o->image, o->image);
 	x = cnn_conv(n, B, "conv0", x, 96, 3, 3, 2, CNN_VALID, 0);
 	struct fmap s0 = cell(n, B, "cell_stem_0", x, x, F / 4, &nasnet_reduction);

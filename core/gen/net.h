@@ -40,6 +40,10 @@ enum gnet_grad {
 #define GN_STATE 0x10	/* non-trainable variable (batch-norm moving
 			 * statistics): not counted in the parameter stats */
 #define GN_MEAN 0x20	/* reduce-mean: TF's Reshape, Tile, RealDiv gradient */
+#define GN_TFGRAD 0x40	/* TF's gradient ops for ConcatV2 (Rank, FloorMod,
+			 * ShapeN, ConcatOffset, a Slice per input) and
+			 * convolutions (ShapeN or Shape, BackpropInput and
+			 * BackpropFilter) */
 
 /* Weight-decay styles of a model's reference training (op granularity). */
 enum gnet_decay {
@@ -88,6 +92,11 @@ void gnet_set_coloc(struct gnet *n, int id, int with);
 /* Weight decay: the style, and the regularisation losses registered so
  * far (op granularity). */
 void gnet_set_decay(struct gnet *n, enum gnet_decay d);
+/* At op granularity, emit the optimizer as TF does: slot variables
+ * "<var>/Momentum" (or "/Adam", "/Adam_1") colocated with their variable
+ * and holding the slots' bytes, hyper-parameter constants feeding every
+ * update, and global_step with its AssignAdd. */
+void gnet_set_tf_optimizer(struct gnet *n);
 enum gnet_decay gnet_decay(const struct gnet *n);
 void gnet_add_reg(struct gnet *n, int id);
 int gnet_reg_count(const struct gnet *n);

@@ -42,6 +42,7 @@ struct gnet {
 	struct gnode *nodes;
 	char *scope;
 	double macs;
+	int tf_optimizer;	/* op granularity: TF's slot variables etc. */
 	enum gnet_decay decay;
 	int *reg, nreg, capreg;	/* regularisation losses */
 };
@@ -203,6 +204,14 @@ gnet_decay(const struct gnet *n)
 	return n->layer ? GD_NONE : n->decay;
 }
 
+/* Emit the optimizer as TF does at op granularity: slot variables
+ * ("<var>/Momentum"), hyper-parameter constants, global_step. */
+void
+gnet_set_tf_optimizer(struct gnet *n)
+{
+	n->tf_optimizer = 1;
+}
+
 /* Register a regularisation loss. */
 void
 gnet_add_reg(struct gnet *n, int id)
@@ -289,6 +298,11 @@ struct emit {
 	char *active;
 	const char *upd_type;
 	int upd_flops, upd_slots;
+	const char *opt_name;		/* TF optimizer name ("Momentum") */
+	const char *const *slot_names;	/* its slot variables */
+	const char *const *hyper;	/* its hyper-parameter constants */
+	int n_hyper;
+	int *hyper_ops;			/* emitted on first use, -1 before */
 };
 
 /* Bytes of one output of node v. */
@@ -453,6 +467,9 @@ emit_update(struct emit *e, int v, const int *src, const int *src_out,
 	const struct gnode *x = &e->n->nodes[v];
 	char *nm = pl_xasprintf("%s/update", x->name);
 	int64_t pb = x->params * e->n->dtype;
+	/* The slots' bytes stay on the update op (param_bytes), in every
+	 * model; a TF optimizer also shows the slot variables as ops. */
+	int tf = e->n->tf_optimizer && !e->n->layer && x->gk == GG_VAR;
 	int u = add(e, nm, e->upd_type, x->scope, (double)x->params * e->upd_flops,
 	    pb * e->upd_slots, 0, bgroup(e, v));
 	free(nm);
@@ -460,6 +477,38 @@ emit_update(struct emit *e, int v, const int *src, const int *src_out,
 		pl_graph_add_edge(e->b, src[i], u, src_out[i], bytes[i]);
 	if (x->gk == GG_VAR)
 		pl_graph_add_edge(e->b, v, u, 0, tbytes(e->n, v));
+	if (!tf)
+		return;
+	for (int s = 0; s < e->upd_slots; s++) {
+		nm = pl_xasprintf("%s/%s", x->name, e->slot_names[s]);
+		/* A reference to the slot, colocated with the update: its
+		 * bytes are the update op's param_bytes. */
+		int sv = add(e, nm, "VariableV2", x->scope, 0, 0, 0, bgroup(e, v));
+		free(nm);
+		pl_graph_add_edge(e->b, sv, u, 0, 0);
+	}
+	for (int h = 0; h < e->n_hyper; h++) {
+		if (e->hyper_ops[h] < 0) {
+			nm = pl_xasprintf("%s/%s", e->opt_name, e->hyper[h]);
+			e->hyper_ops[h] = add(e, nm, "Const", e->opt_name, 0, 0, 4, NULL);
+			free(nm);
+		}
+		pl_graph_add_edge(e->b, e->hyper_ops[h], u, 0, 4);
+	}
+}
+
+/* TF's step counter: global_step incremented by an AssignAdd named like
+ * the optimizer, colocated with it. */
+static void
+emit_global_step(struct emit *e)
+{
+	int gs = add(e, "global_step", "VariableV2", "global_step", 0, 0, 8, "global_step");
+	char *nm = pl_xasprintf("%s/value", e->opt_name);
+	int one = add(e, nm, "Const", e->opt_name, 0, 0, 8, NULL);
+	free(nm);
+	int a = add(e, e->opt_name, "AssignAdd", e->opt_name, 1, 0, 8, "global_step");
+	pl_graph_add_edge(e->b, gs, a, 0, 8);
+	pl_graph_add_edge(e->b, one, a, 0, 8);
 }
 
 /* Layer granularity: one backward op per forward node. */
@@ -603,6 +652,70 @@ emit_grad_mean(struct emit *e, int v)
 	contribute(e, u, GREF_OUT(x->in[0]), d, 0, in);
 }
 
+/* TF's gradient of ConcatV2 (inputs, then the axis) and of convolutions
+ * (input, filter): shape ops feed one gradient op per differentiable
+ * input (a Slice of dY at its offset; BackpropInput, BackpropFilter). */
+static void
+emit_grad_tf(struct emit *e, int v)
+{
+	const struct gnode *x = &e->n->nodes[v];
+	int concat = strcmp(x->type, "ConcatV2") == 0, k = concat ? x->n_in - 1 : x->n_in;
+	int count = 0, shapes[2] = { -1, -1 }, offset = -1;
+	for (int i = 0; i < k; i++)
+		count += e->active[GREF_ID(x->in[i])];
+	if (count == 0)
+		return;
+	char *nm;
+	if (concat) {
+		nm = pl_xasprintf("%s/grad_rank", x->name);
+		int r = add(e, nm, "Rank", x->scope, 0, 0, 4, bgroup(e, v));
+		free(nm);
+		nm = pl_xasprintf("%s/grad_mod", x->name);
+		int m = add(e, nm, "FloorMod", x->scope, 1, 0, 4, bgroup(e, v));
+		free(nm);
+		pl_graph_add_edge(e->b, r, m, 0, 4);
+		nm = pl_xasprintf("%s/grad_shapes", x->name);
+		shapes[0] = add(e, nm, "ShapeN", x->scope, 0, 0, 16 * (int64_t)k, bgroup(e, v));
+		free(nm);
+		nm = pl_xasprintf("%s/grad_offset", x->name);
+		offset = add(e, nm, "ConcatOffset", x->scope, 0, 0, 16 * (int64_t)k, bgroup(e, v));
+		free(nm);
+		pl_graph_add_edge(e->b, m, offset, 0, 4);
+		for (int i = 0; i < k; i++)
+			pl_graph_add_edge(e->b, shapes[0], offset, i, 16);
+	} else if (strcmp(x->type, "Conv2D") == 0) {
+		nm = pl_xasprintf("%s/grad_shapes", x->name);
+		shapes[0] = shapes[1] = add(e, nm, "ShapeN", x->scope, 0, 0, 32, bgroup(e, v));
+		free(nm);
+	} else {
+		for (int i = 0; i < 2; i++) {
+			nm = pl_xasprintf("%s/grad_shape%d", x->name, i);
+			shapes[i] = add(e, nm, "Shape", x->scope, 0, 0, 16, bgroup(e, v));
+			free(nm);
+		}
+	}
+	for (int i = 0; i < k; i++) {
+		int u = GREF_ID(x->in[i]);
+		if (!e->active[u])
+			continue;
+		int64_t bytes = grad_bytes(e, x, i);
+		nm = count == 1 ? pl_xasprintf("%s/grad", x->name) : pl_xasprintf("%s/grad_%d", x->name, i);
+		const char *ty = concat ? "Slice" : tf_grad_type(x->type, i == 0 ? 0 : -1);
+		int g = add(e, nm, ty, x->scope, grad_flops(e, x, i), 0, bytes, bgroup(e, v));
+		free(nm);
+		wire_dy(e, v, g);
+		if (concat) {
+			pl_graph_add_edge(e->b, offset, g, i, 16);
+			pl_graph_add_edge(e->b, shapes[0], g, i, 16);
+		} else {
+			/* BackpropInput reads the filter, BackpropFilter the input. */
+			wire_fwd(e, x->in[1 - i], g);
+			pl_graph_add_edge(e->b, shapes[i], g, shapes[0] == shapes[1] ? i : 0, 16);
+		}
+		contribute(e, u, GREF_OUT(x->in[i]), g, 0, bytes);
+	}
+}
+
 /* Op granularity: one backward op per differentiable input, one for the
  * node's own parameters. */
 static void
@@ -620,6 +733,10 @@ emit_grad_ops(struct emit *e, int v)
 	}
 	if ((x->flags & GN_BCAST) && x->n_in == 2 && x->params == 0) {
 		emit_grad_bcast(e, v);
+		return;
+	}
+	if ((x->flags & GN_TFGRAD) && x->params == 0) {
+		emit_grad_tf(e, v);
 		return;
 	}
 	int count = x->params > 0;
@@ -702,18 +819,37 @@ gnet_build(struct gnet *n, char **cause)
 	char *req = pl_xcalloc(nn ? nn : 1, 1), *reach = pl_xcalloc(nn ? nn : 1, 1);
 	e.active = pl_xcalloc(nn ? nn : 1, 1);
 	e.head = pl_xmalloc(sizeof *e.head * (nn ? nn : 1));
+	static const char *const sgd_hyper[] = { "learning_rate" };
+	static const char *const momentum_slots[] = { "Momentum" };
+	static const char *const momentum_hyper[] = { "learning_rate", "momentum" };
+	static const char *const adam_slots[] = { "Adam", "Adam_1" };
+	static const char *const adam_hyper[] = { "learning_rate", "beta1", "beta2", "epsilon" };
+	int hyper_ops[4] = { -1, -1, -1, -1 };
+	e.hyper_ops = hyper_ops;
 	if (strcmp(n->optimizer, "sgd") == 0) {
 		e.upd_type = "ApplyGradientDescent";
 		e.upd_flops = 2;
 		e.upd_slots = 0;
+		e.opt_name = "GradientDescent";
+		e.slot_names = NULL;
+		e.hyper = sgd_hyper;
+		e.n_hyper = 1;
 	} else if (strcmp(n->optimizer, "momentum") == 0) {
 		e.upd_type = "ApplyMomentum";
 		e.upd_flops = 4;
 		e.upd_slots = 1;
+		e.opt_name = "Momentum";
+		e.slot_names = momentum_slots;
+		e.hyper = momentum_hyper;
+		e.n_hyper = 2;
 	} else {
 		e.upd_type = "ApplyAdam";
 		e.upd_flops = 10;
 		e.upd_slots = 2;
+		e.opt_name = "Adam";
+		e.slot_names = adam_slots;
+		e.hyper = adam_hyper;
+		e.n_hyper = 4;
 	}
 	for (int v = 0; v < nn; v++) {
 		const struct gnode *x = &n->nodes[v];
@@ -778,6 +914,8 @@ gnet_build(struct gnet *n, char **cause)
 		else
 			emit_grad_ops(&e, v);
 	}
+	if (n->train && n->tf_optimizer && !n->layer)
+		emit_global_step(&e);
 	free(req);
 	free(reach);
 	free(e.active);
