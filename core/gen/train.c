@@ -197,11 +197,12 @@ gnet_set_decay(struct gnet *n, enum gnet_decay d)
 	n->decay = d;
 }
 
-/* The weight-decay style (none at layer granularity). */
+/* The weight-decay style (none at layer granularity or without a
+ * training step). */
 enum gnet_decay
 gnet_decay(const struct gnet *n)
 {
-	return n->layer ? GD_NONE : n->decay;
+	return n->layer || !n->train ? GD_NONE : n->decay;
 }
 
 /* Emit the optimizer as TF does at op granularity: slot variables
