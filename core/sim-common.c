@@ -294,6 +294,7 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->start = ws_alloc(ws, n, sizeof(double));
 	ws->end = ws_alloc(ws, n, sizeof(double));
 	ws->ready = ws_alloc(ws, n, sizeof(double));
+	ws->rkey = ws_alloc(ws, n, sizeof(uint64_t));
 	ws->maxend = ws_alloc(ws, n, sizeof(double));
 	ws->pending = ws_alloc(ws, n, sizeof(int));
 	ws->pred = ws_alloc(ws, n, sizeof(int));
@@ -345,7 +346,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
 	    ws->e_dev, ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
-	    ws->e_b2, ws->x_end };
+	    ws->e_b2, ws->x_end, ws->rkey };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(ws);

@@ -129,6 +129,7 @@ struct pl_sim_ws {
 	int *pred;			/* op that released this one, or -1 */
 	int *prev_on_dev;		/* op that ran before on its device, or -1 */
 	double *ready;
+	uint64_t *rkey;			/* Placeto: latest delivery key so far */
 	int *ref;			/* memory: holders of the op's outputs */
 	double *maxend;
 	int *stamp;			/* per ch entry: Placeto group seen */

@@ -43,7 +43,7 @@ ev_push(struct pl_sim_ws *ws, struct pl_hent e)
  * keyed (ready, seq) in the reference; with the non-negative times that
  * validation guarantees, offers to one list come with non-decreasing ready
  * times (spec section 2), so a plain FIFO in offer order is the same order.
- * Like devices (offer_dev()), a bus has an event queued only when a
+ * Like devices (sched_dev()), a bus has an event queued only when a
  * transfer waits, at max(ready, bus free): the reference's idle "bus free"
  * pops and its re-pushes while the data does not exist yet change nothing
  * but run_time, which the caller accounts for when a transfer starts.
@@ -60,12 +60,66 @@ offer_bus(struct pl_sim_ws *ws, int d, int x, double r, const double *bus_free)
 	}
 }
 
-/* The event that delivers parent u's data to child w at t. */
+/*
+ * Deliveries, eagerly.  The reference queues one event per (parent u,
+ * child w) at the data's arrival, key (t, REMOVE, u, w), and offers w to
+ * its device (a FIFO) when the last of them pops.  Here a delivery is
+ * accounted when it is created, with the place its event would take in the
+ * reference's pop order; w keeps the latest, and when its last parent is
+ * accounted it enters its device's ready heap under that place, so the
+ * heap yields w where the FIFO would.  A device event at T sees the
+ * entries the reference had offered: an entry is in the heap only once
+ * its last delivery exists, and with time <= T it would have popped first
+ * (REMOVE sorts before the other kinds at equal times).
+ *
+ * The place: a delivery at t later than the event creating it pops among
+ * the deliveries at t by (t, u, w): key K_DELIVERY | u << 24 | w (ranks).
+ * One at the creating event's own time (a zero-cost op, a zero-byte
+ * transfer) sorts before that event, so the reference pops it right after
+ * the handler, after every delivery at t popped so far and before any
+ * later event's: key K_TIE | seq << 24 | w, seq the handler's number (all
+ * deliveries of one handler come from one parent).  Sources enter first,
+ * key (init_offset, id).
+ */
+#define K_DELIVERY ((uint64_t)1 << 48)
+#define K_TIE ((uint64_t)1 << 63)
+
+/*
+ * (Re)schedule device d's event, now that its ready heap is not empty: at
+ * max(earliest ready time, free time), as the reference does when it
+ * offers the first waiting op.  An earlier time than the one scheduled
+ * leaves the old event stale (skipped when it pops).
+ */
 static inline void
-deliver(struct pl_sim_ws *ws, int u, int w, double t)
+sched_dev(struct pl_sim_ws *ws, int d, const double *free_at, double *sched)
 {
-	ev_push(ws, pl_hent_make(t, K_REMOVE |
-	    ((uint64_t)ws->op_rank[u] << 24) | (uint64_t)ws->op_rank[w]));
+	double r = ws->qmem[ws->q_off[d]].t;
+	double at = r > free_at[d] ? r : free_at[d];
+	if (ws->q_busy[d] && !(at < sched[d]))
+		return;
+	ws->q_busy[d] = 1;
+	sched[d] = at;
+	ev_push(ws, pl_hent_make(at, K_DEV | (uint64_t)ws->dev_rank[d]));
+}
+
+/* Parent u's data reaches child w at t, from the handler number seq at
+ * time now.  1 when w is ready (in its device's heap). */
+static inline int
+deliver(struct pl_sim_ws *ws, int u, int w, double t, double now, uint64_t seq)
+{
+	uint64_t k = t == now ? K_TIE | seq << 24 | (uint64_t)ws->op_rank[w] :
+	    K_DELIVERY | ((uint64_t)ws->op_rank[u] << 24) | (uint64_t)ws->op_rank[w];
+	if (t > ws->ready[w] || (t == ws->ready[w] && k > ws->rkey[w])) {
+		ws->ready[w] = t;
+		ws->rkey[w] = k;
+		ws->pred[w] = u;
+	}
+	if (--ws->pending[w] != 0)
+		return 0;
+	int d = ws->dev[w];
+	pl_heap_push(ws->qmem + ws->q_off[d], &ws->q_n[d],
+	    pl_hent_make(ws->ready[w], ws->rkey[w]));
+	return 1;
 }
 
 /*
@@ -235,25 +289,6 @@ mem_native_post(struct pl_sim_ws *ws, struct pl_sim_result *r)
 	}
 }
 
-/*
- * Offer node v to device d at time r.  The reference keeps one "device is
- * free again" event per op; here a device's event is queued only when
- * something waits for it, at max(r, free_at): the same event the reference
- * would pop next for that device (an idle device is woken at r, a busy one
- * at its free time).  The popped free times that nothing waited for only
- * count in run_time, which the caller adds when the op starts.
- */
-static inline void
-offer_dev(struct pl_sim_ws *ws, int d, int v, double r, const double *free_at)
-{
-	ws->qitem[ws->q_off[d] + ws->q_n[d]++] = v;
-	if (!ws->q_busy[d]) {
-		ws->q_busy[d] = 1;
-		ev_push(ws, pl_hent_make(
-		    r > free_at[d] ? r : free_at[d], K_DEV | (uint64_t)ws->dev_rank[d]));
-	}
-}
-
 /* Next stamp generation (stamps mark groups already seen for an op). */
 static inline unsigned
 next_gen(struct pl_sim_ws *ws)
@@ -275,9 +310,10 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	const double *tt = ws->p->time_us;
 	const double delta1 = c->placeto.delta1, delta2 = c->placeto.delta2;
 	const double speed = c->placeto.transfer_speed;
+	const double init = c->placeto.init_offset;
 	int n = ws->n, D = ws->n_dev, nq = 2 * D;
 	int last[PL_MAX_DEVICES];
-	double free_at[PL_MAX_DEVICES], bus_free[PL_MAX_DEVICES];
+	double free_at[PL_MAX_DEVICES], bus_free[PL_MAX_DEVICES], sched[PL_MAX_DEVICES];
 
 	/* Setup: devices, pending parents, queue sizes (a bus carries at most
 	 * one transfer per output slot of each op of its device). */
@@ -289,6 +325,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		ws->cnt[d]++;
 		ws->cnt[D + d] += ws->nslot[v];
 		ws->pending[v] = ws->par_off[v + 1] - ws->par_off[v];
+		ws->ready[v] = -1;
 	}
 	if (ws->tr != NULL)
 		for (int v = 0; v < n; v++) {
@@ -308,6 +345,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		last[d] = -1;
 		free_at[d] = 0;
 		bus_free[d] = 0;
+		sched[d] = 0;
 	}
 	ws->n_x = 0;
 	ws->n_ev = 0;
@@ -317,16 +355,21 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 
 	/* Sources, in list order, at init_offset. */
 	for (int q = 0; q < nq; q++)
-		ws->cnt[q] = 0;		/* head of each FIFO */
+		ws->cnt[q] = 0;		/* ops run per device; head of each bus FIFO */
 	for (int v = 0; v < n; v++)
 		if (ws->pending[v] == 0) {
-			if (ws->tr != NULL)
-				ws->ready[v] = c->placeto.init_offset;
-			offer_dev(ws, ws->dev[v], v, c->placeto.init_offset, free_at);
+			int d = ws->dev[v];
+			ws->ready[v] = init;
+			pl_heap_push(ws->qmem + ws->q_off[d], &ws->q_n[d],
+			    pl_hent_make(init, (uint64_t)v));
 		}
+	for (int d = 0; d < D; d++)
+		if (ws->q_n[d] > 0)
+			sched_dev(ws, d, free_at, sched);
 
 	double run_time = 0;
 	int done = 0;
+	uint64_t seq = 0;	/* handlers run */
 	while (ws->n_ev > 0) {
 		if (ws->ev_hole) {
 			(void)pl_heap_pop(ws->ev, &ws->n_ev);
@@ -337,24 +380,17 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		struct pl_hent e = ws->ev[0];
 		ws->ev_hole = 1;
 		double t = e.t;
-		if (t > run_time)
-			run_time = t;
-		uint64_t kind = e.k & ((uint64_t)3 << 62);
-		if (kind == K_REMOVE) {
-			int w = ws->rank_op[e.k & RANK_MASK];
-			if (--ws->pending[w] != 0)
-				continue;
-			if (ws->tr != NULL) {
-				ws->ready[w] = t;
-				ws->pred[w] = ws->rank_op[(e.k >> 24) & RANK_MASK];
-			}
-			offer_dev(ws, ws->dev[w], w, t, free_at);
-		} else if (kind == K_DEV) {
+		if (e.k >= K_DEV) {
 			int d = ws->rank_dev[e.k & RANK_MASK];
+			if (!ws->q_busy[d] || t != sched[d])
+				continue;	/* stale: rescheduled earlier */
+			if (t > run_time)
+				run_time = t;
+			seq++;
 			ws->q_busy[d] = 0;
-			if (ws->cnt[d] == ws->q_n[d])
-				continue;
-			int v = ws->qitem[ws->q_off[d] + ws->cnt[d]++];
+			struct pl_hent top = pl_heap_pop(ws->qmem + ws->q_off[d], &ws->q_n[d]);
+			int v = top.k >= K_DELIVERY ? ws->rank_op[top.k & RANK_MASK] : (int)top.k;
+			ws->qitem[ws->q_off[d] + ws->cnt[d]++] = v;	/* run order */
 			double cost = tt[(size_t)v * D + d];
 			double end = t + cost;
 			double free = cost == 0 ? end : end + delta1;
@@ -369,18 +405,13 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			free_at[d] = free;
 			if (free > run_time)
 				run_time = free;
-			if (ws->cnt[d] != ws->q_n[d]) {
-				ws->q_busy[d] = 1;
-				ev_push(ws, pl_hent_make(
-				    free, K_DEV | (uint64_t)ws->dev_rank[d]));
-			}
 			if (mem == PL_MEM_NATIVE)
 				ws->ref[v] = mlog(ws, d, t, ws->ob[v] + ws->tb[v]);
 			int base = ws->ch_off[v];
 			for (int k = base; k < ws->ch_off[v + 1]; k++) {
 				int w = ws->ch[k];
 				if (ws->dev[w] == d) {
-					deliver(ws, v, w, end);
+					deliver(ws, v, w, end, t, seq);
 					continue;
 				}
 				int s = base + ws->ch_slot[k];
@@ -393,8 +424,13 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				ws->x_src[x] = k;	/* first receiver entry */
 				offer_bus(ws, d, x, end, bus_free);
 			}
+			if (ws->q_n[d] > 0)
+				sched_dev(ws, d, free_at, sched);
 		} else {
 			/* a transfer is waiting and its data exists (offer_bus()) */
+			if (t > run_time)
+				run_time = t;
+			seq++;
 			int d = ws->rank_dev[e.k & RANK_MASK];
 			int q = D + d;
 			int x = ws->qitem[ws->q_off[q] + ws->cnt[q]++];
@@ -419,7 +455,8 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				int w = ws->ch[k], dw = ws->dev[w];
 				if (ws->ch_slot[k] != slot || dw == d)
 					continue;
-				deliver(ws, u, w, arrive);
+				if (deliver(ws, u, w, arrive, t, seq))
+					sched_dev(ws, dw, free_at, sched);
 				if (!((seen >> dw) & 1)) {
 					seen |= (uint64_t)1 << dw;
 					r->bytes_in[dw] += bytes;
