@@ -397,31 +397,6 @@ pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
 	}
 }
 
-/* Allocate bytes on d at time t (the native simulator, as it goes). */
-void
-pl_sim_mem_alloc(struct pl_sim_ws *ws, struct pl_sim_result *r, double t,
-    int d, int64_t bytes)
-{
-	if (bytes <= 0)
-		return;
-	ws->live[d] += bytes;
-	if (ws->live[d] > r->peak_bytes[d])
-		r->peak_bytes[d] = ws->live[d];
-	if (ws->tr != NULL)
-		pl_sim_rec_mem(ws, d, t);
-}
-
-/* Free bytes on d at the current time t. */
-void
-pl_sim_mem_release(struct pl_sim_ws *ws, double t, int d, int64_t bytes)
-{
-	if (bytes <= 0)
-		return;
-	ws->live[d] -= bytes;
-	if (ws->tr != NULL)
-		pl_sim_rec_mem(ws, d, t);
-}
-
 /* A memory event of the trace: bytes (negative: a free) at t. */
 struct mem_ev {
 	double t;

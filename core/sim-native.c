@@ -111,6 +111,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	int shared = c->shared_bus;
 	int nq = D + (shared ? 1 : D * D);
 	int last[PL_MAX_DEVICES], exec[PL_MAX_DEVICES];
+	const int has_prio = pl->prio != NULL, has_tprio = pl->tprio != NULL;
 
 	/* Setup: devices, pending inputs, holders of outputs, queue sizes. */
 	for (int q = 0; q <= nq; q++)
@@ -171,7 +172,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			ws->q_busy[q] &= ~2;
 			if (ws->q_busy[q] & 1)
 				continue;
-			int heap = q < D ? pl->prio != NULL : pl->tprio != NULL;
+			int heap = q < D ? has_prio : has_tprio;
 			int item;
 			if (heap) {
 				if (ws->q_n[q] == 0)
