@@ -195,6 +195,10 @@ build_placeto(struct pl_sim_ws *ws)
 		}
 	}
 	ws->par_off[n] = k;
+	ws->src = ws_alloc(ws, n, sizeof(int));
+	for (int v = 0; v < n; v++)
+		if (ws->par_off[v + 1] == ws->par_off[v])
+			ws->src[ws->n_src++] = v;
 	for (int i = 0; i < k; i++)
 		ws->ch_off[ws->par[i] + 1]++;
 	for (int v = 0; v < n; v++)
@@ -346,7 +350,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
 	    ws->e_dev, ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
-	    ws->e_b2, ws->x_end, ws->rkey };
+	    ws->e_b2, ws->x_end, ws->rkey, ws->src };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(ws);

@@ -356,13 +356,12 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	/* Sources, in list order, at init_offset. */
 	for (int q = 0; q < nq; q++)
 		ws->cnt[q] = 0;		/* ops run per device; head of each bus FIFO */
-	for (int v = 0; v < n; v++)
-		if (ws->pending[v] == 0) {
-			int d = ws->dev[v];
-			ws->ready[v] = init;
-			pl_heap_push(ws->qmem + ws->q_off[d], &ws->q_n[d],
-			    pl_hent_make(init, (uint64_t)v));
-		}
+	for (int i = 0; i < ws->n_src; i++) {
+		int v = ws->src[i], d = ws->dev[v];
+		ws->ready[v] = init;
+		pl_heap_push(ws->qmem + ws->q_off[d], &ws->q_n[d],
+		    pl_hent_make(init, (uint64_t)v));
+	}
 	for (int d = 0; d < D; d++)
 		if (ws->q_n[d] > 0)
 			sched_dev(ws, d, free_at, sched);
