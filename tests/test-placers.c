@@ -849,6 +849,41 @@ test_compare(void **state)
 	pl_graph_free(g);
 }
 
+/* m-TOPO and m-ETF fit in memory as simulated, not only by their static
+ * model: on 4-layer NMT m-TOPO's first pass overflows /gpu:0 and a later
+ * pass with a smaller budget fits. */
+static void
+test_memory_budget_passes(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_load_json(PL_SRCDIR "/samples/nmt4.json", &cause);
+	if (g == NULL)
+		fail_msg("%s", cause);
+	struct pl_cluster *c = pl_cluster_preset("k80x4");
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
+	const char *names[] = { "m-topo", "m-etf" };
+	for (int i = 0; i < 2; i++) {
+		struct pl_placer *pl = pl_placer_new(pl_placer_find(names[i]), p, NULL, &run, &cause);
+		assert_non_null(pl);
+		assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+		assert_non_null(pl->best);
+		if (pl->best_res.oom_mask != 0)
+			fail_msg("%s: %s", names[i], pl->status);
+		if (i == 0) {
+			assert_true(pl->n_steps > 1);
+			assert_true(pl->hist[0].what != NULL && strstr(pl->hist[0].what, "OOM") != NULL);
+		}
+		assert_int_equal(pl_placement_check(pl->best, g, c, &cause), 0);
+		pl_placer_free(pl);
+	}
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
 /* Run the group. */
 int
 main(void)
@@ -863,6 +898,7 @@ main(void)
 		cmocka_unit_test(test_metis_figures),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_memory_budget_passes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -81,6 +81,7 @@ struct metf {
 	int nd;
 	double dev_free[PL_MAX_DEVICES];
 	int64_t used[PL_MAX_DEVICES];
+	int64_t budget[PL_MAX_DEVICES];	/* bytes this pass may fill */
 	int *group_dev;
 	int64_t *gmem;
 	char *done;
@@ -99,7 +100,7 @@ usable_on(const struct metf *m, int v, int d)
 		return 0;
 	if (m->group_dev[k] >= 0)
 		return m->group_dev[k] == d;
-	return m->used[d] + m->gmem[k] <= m->p->c->dev[d].mem_bytes;
+	return m->used[d] + m->gmem[k] <= m->budget[d];
 }
 
 /* Device d's best candidate: start time and op (-1 if none). */
@@ -135,6 +136,8 @@ metf_step(struct pl_placer *pl)
 	int n = g->n_ops, nd = p->n_dev, ng = g->n_groups;
 	size_t nn = n ? (size_t)n : 1;
 	struct metf m = { .p = p, .nd = nd };
+	for (int d = 0; d < nd; d++)
+		m.budget[d] = pl_pu_budget_bytes(pl, d);
 	int *missing = pl_xmalloc(sizeof *missing * nn);
 	double *finish = pl_xmalloc(sizeof *finish * nn);
 	m.group_dev = pl_xmalloc(sizeof *m.group_dev * (size_t)(ng ? ng : 1));
@@ -199,7 +202,7 @@ metf_step(struct pl_placer *pl)
 				int64_t room = 0;
 				uint64_t mask = pl_pu_restrict(p->group_allowed[k], usable);
 				for (int d = 0; d < nd; d++) {
-					int64_t r = p->c->dev[d].mem_bytes - m.used[d];
+					int64_t r = m.budget[d] - m.used[d];
 					if (((mask >> d) & 1) && (bd < 0 || r > room)) {
 						bd = d;
 						room = r;
@@ -240,7 +243,7 @@ metf_step(struct pl_placer *pl)
 	char label[96];
 	snprintf(label, sizeof label, "m-ETF schedule %.1f us%s", makespan,
 	    oom ? " (static memory exceeded)" : "");
-	enum pl_step_status st = pl_pu_finish(pl, cand, label);
+	enum pl_step_status st = pl_pu_finish_budget(pl, cand, label);
 	for (int d = 0; d < nd; d++) {
 		free(m.waiting[d].a);
 		free(m.avail[d].a);
@@ -270,6 +273,7 @@ metf_create(struct pl_placer *pl, char **cause)
 		*cause = pl_xasprintf("m-etf: devices '%s' (expected gpu or all)", w);
 		return -1;
 	}
+	pl_pu_budget_create(pl);
 	return 0;
 }
 
@@ -280,5 +284,6 @@ const struct pl_placer_class pl_placer_metf = {
 	.options = metf_options,
 	.create = metf_create,
 	.step = metf_step,
+	.destroy = pl_pu_budget_destroy,
 	.quick = 1,
 };

@@ -99,7 +99,7 @@ mtopo_step(struct pl_placer *pl)
 			int c = order_dev[cur];
 			if (!((mask >> c) & 1))
 				break;
-			if (used[c] + m <= p->c->dev[c].mem_bytes) {
+			if (used[c] + m <= pl_pu_budget_bytes(pl, c)) {
 				d = c;
 				break;
 			}
@@ -112,7 +112,7 @@ mtopo_step(struct pl_placer *pl)
 			 * with room, earliest in the device order */
 			for (int j = 0; j < nd && d < 0; j++) {
 				int c = order_dev[j];
-				if (((mask >> c) & 1) && used[c] + m <= p->c->dev[c].mem_bytes)
+				if (((mask >> c) & 1) && used[c] + m <= pl_pu_budget_bytes(pl, c))
 					d = c;
 			}
 		}
@@ -120,7 +120,7 @@ mtopo_step(struct pl_placer *pl)
 			/* OOM: the allowed device with the most room left */
 			int64_t room = 0;
 			for (int c = 0; c < nd; c++) {
-				int64_t r = p->c->dev[c].mem_bytes - used[c];
+				int64_t r = pl_pu_budget_bytes(pl, c) - used[c];
 				if (((mask >> c) & 1) && (d < 0 || r > room)) {
 					d = c;
 					room = r;
@@ -134,7 +134,7 @@ mtopo_step(struct pl_placer *pl)
 		if (cur < nu - 1 && d == order_dev[cur] && load[d] >= target[d])
 			cur++;
 	}
-	enum pl_step_status st = pl_pu_finish(pl, cand,
+	enum pl_step_status st = pl_pu_finish_budget(pl, cand,
 	    oom ? "m-TOPO (static memory exceeded)" : "m-TOPO");
 	free(first);
 	free(gord);
@@ -158,6 +158,7 @@ mtopo_create(struct pl_placer *pl, char **cause)
 		*cause = pl_xasprintf("m-topo: devices '%s' (expected gpu or all)", w);
 		return -1;
 	}
+	pl_pu_budget_create(pl);
 	return 0;
 }
 
@@ -168,5 +169,6 @@ const struct pl_placer_class pl_placer_mtopo = {
 	.options = mtopo_options,
 	.create = mtopo_create,
 	.step = mtopo_step,
+	.destroy = pl_pu_budget_destroy,
 	.quick = 1,
 };

@@ -396,9 +396,10 @@ pl_pu_describe_mem(const struct pl_problem *p, const struct pl_sim_result *r,
 	    (double)r->peak_bytes[worst] / gib, (double)p->c->dev[worst].mem_bytes / gib);
 }
 
-/* Check, simulate, offer and describe a one-shot result. */
-enum pl_step_status
-pl_pu_finish(struct pl_placer *pl, struct pl_placement *cand, const char *label)
+/* Fix groups, check, simulate and offer cand; *r gets its result. */
+static enum pl_step_status
+finish_result(struct pl_placer *pl, struct pl_placement *cand, const char *label,
+    struct pl_sim_result *r)
 {
 	const struct pl_problem *p = pl->prob;
 	pl_pu_fix_groups(p, cand);
@@ -408,18 +409,83 @@ pl_pu_finish(struct pl_placer *pl, struct pl_placement *cand, const char *label)
 		free(cause);
 		return PL_STEP_ERROR;
 	}
-	struct pl_sim_result r;
-	pl_placer_evaluate(pl, cand, &r);
-	pl_placer_offer(pl, cand, &r);
+	pl_placer_evaluate(pl, cand, r);
+	pl_placer_offer(pl, cand, r);
 	char mem[160];
 	pl_pu_describe_mem(p, &pl->best_res, mem, sizeof mem);
 	if (pl->best_res.oom_mask != 0)
 		pl_placer_set_status(pl, "%s", mem);
 	else
 		pl_placer_set_status(pl, "%.3f ms", pl->best_res.makespan_us / 1000);
-	pl_pu_describe_mem(p, &r, mem, sizeof mem);
-	pl_placer_note(pl, "%s: %.1f us, %s", label, r.makespan_us, mem);
+	pl_pu_describe_mem(p, r, mem, sizeof mem);
+	pl_placer_note(pl, "%s: %.1f us, %s", label, r->makespan_us, mem);
 	return PL_STEP_DONE;
+}
+
+/* Check, simulate, offer and describe a one-shot result. */
+enum pl_step_status
+pl_pu_finish(struct pl_placer *pl, struct pl_placement *cand, const char *label)
+{
+	struct pl_sim_result r;
+	return finish_result(pl, cand, label, &r);
+}
+
+/* ---- memory budgets ----------------------------------------------------- */
+
+#define BUDGET_PASSES 16
+
+/* Start every device's budget at its capacity. */
+void
+pl_pu_budget_create(struct pl_placer *pl)
+{
+	struct pl_pu_budget *b = pl_xcalloc(1, sizeof *b);
+	for (int d = 0; d < pl->prob->n_dev; d++)
+		b->bytes[d] = pl->prob->c->dev[d].mem_bytes;
+	pl->priv = b;
+}
+
+/* Free the budgets. */
+void
+pl_pu_budget_destroy(struct pl_placer *pl)
+{
+	free(pl->priv);
+	pl->priv = NULL;
+}
+
+/* Bytes device d may take in this pass. */
+int64_t
+pl_pu_budget_bytes(const struct pl_placer *pl, int d)
+{
+	const struct pl_pu_budget *b = pl->priv;
+	return b->bytes[d];
+}
+
+/* Finish a pass; when the simulated peak overflows, shrink the budget of
+ * each device that overflowed to what it held by the static model, scaled
+ * by capacity / simulated peak, and ask for another pass. */
+enum pl_step_status
+pl_pu_finish_budget(struct pl_placer *pl, struct pl_placement *cand, const char *label)
+{
+	struct pl_pu_budget *b = pl->priv;
+	struct pl_sim_result r;
+	char text[160];
+	snprintf(text, sizeof text, "%s, pass %d", label, b->pass + 1);
+	enum pl_step_status st = finish_result(pl, cand, text, &r);
+	if (st != PL_STEP_DONE || r.oom_mask == 0 || ++b->pass >= BUDGET_PASSES)
+		return st;
+	const struct pl_graph *g = pl->prob->g;
+	int64_t held[PL_MAX_DEVICES] = { 0 };
+	for (int k = 0; k < g->n_groups; k++)
+		held[cand->dev[g->group_ops[g->groups[k].first]]] += pl_pu_group_mem(g, k);
+	for (int d = 0; d < pl->prob->n_dev; d++) {
+		if (!((r.oom_mask >> d) & 1) || r.peak_bytes[d] <= 0)
+			continue;
+		double fit = 0.98 * (double)pl->prob->c->dev[d].mem_bytes / (double)r.peak_bytes[d];
+		int64_t want = (int64_t)((double)held[d] * fit);
+		if (want < b->bytes[d])
+			b->bytes[d] = want;
+	}
+	return PL_STEP_MORE;
 }
 
 /* ---- devices ------------------------------------------------------------ */

@@ -96,6 +96,25 @@ int64_t pl_pu_cgraph_cut(const struct pl_pu_cgraph *cg, const int32_t *ew,
  */
 enum pl_step_status pl_pu_finish(struct pl_placer *pl, struct pl_placement *cand,
     const char *label);
+/*
+ * Memory budgets for the memory-constrained placers (m-TOPO, m-ETF): their
+ * static model (Baechi's) misses the copies a device receives, so each
+ * pass is simulated, and when a device's simulated peak overflows, its
+ * budget shrinks by the excess and the placer makes another pass (at most
+ * 16; the best placement is kept, one that fits before any that does not).
+ * create/destroy own pl->priv.
+ */
+struct pl_pu_budget {
+	int64_t bytes[PL_MAX_DEVICES];	/* what a pass may fill, static model */
+	int pass;
+};
+void pl_pu_budget_create(struct pl_placer *pl);
+void pl_pu_budget_destroy(struct pl_placer *pl);
+int64_t pl_pu_budget_bytes(const struct pl_placer *pl, int d);
+/* pl_pu_finish, then PL_STEP_MORE when another pass with smaller budgets
+ * is worth making. */
+enum pl_step_status pl_pu_finish_budget(struct pl_placer *pl,
+    struct pl_placement *cand, const char *label);
 /* Describe a result's memory state: "fits" or "OOM: dev needs X of Y". */
 void pl_pu_describe_mem(const struct pl_problem *p, const struct pl_sim_result *r,
     char *buf, size_t len);
