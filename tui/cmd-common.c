@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,6 +60,41 @@ cmd_load_cluster(const char *arg)
 	if (c == NULL)
 		cmd_fail(cause);
 	return c;
+}
+
+/* A number flag within bounds. */
+int
+cmd_parse_num(const char *flag, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v >= lo && v <= hi))
+		return cmd_error("--%s '%s': expected a number in [%g, %g]", flag, s, lo, hi);
+	*out = v;
+	return 0;
+}
+
+/* The simulator flag. */
+int
+cmd_parse_sim(const char *value, struct pl_sim_opts *o)
+{
+	int k = pl_sim_kind_parse(value);
+	if (k < 0)
+		return cmd_error("--sim '%s': expected native or placeto", value);
+	o->kind = (enum pl_sim_kind)k;
+	return 0;
+}
+
+/* The memory-model flag. */
+int
+cmd_parse_mem(const char *value, struct pl_sim_opts *o)
+{
+	int m = pl_mem_model_parse(value);
+	if (m < 0)
+		return cmd_error("--mem '%s': expected native, placeto or none", value);
+	o->mem = (enum pl_mem_model)m;
+	return 0;
 }
 
 /* Whether path is a directory. */

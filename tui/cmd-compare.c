@@ -9,12 +9,10 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -32,19 +30,6 @@
 
 enum { OPT_METHODS = 256, OPT_FORMAT, OPT_SECONDS, OPT_STEPS, OPT_OPT, OPT_SEED,
 	OPT_THREADS, OPT_SIM, OPT_MEM };
-
-/* Parse a number within bounds. */
-static int
-parse_num(const char *flag, const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !(v >= lo && v <= hi))
-		return cmd_error("--%s '%s': expected a number in [%g, %g]", flag, s, lo, hi);
-	*out = v;
-	return 0;
-}
 
 struct method_opt {
 	const char *method;	/* points into argv */
@@ -111,12 +96,12 @@ cmd_compare(int argc, char **argv)
 			fmt_given = 1;
 			break;
 		case OPT_SECONDS:
-			if (parse_num("seconds", optarg, 0, 1e9, &v) != 0)
+			if (cmd_parse_num("seconds", optarg, 0, 1e9, &v) != 0)
 				goto out;
 			budget.max_seconds = v;
 			break;
 		case OPT_STEPS:
-			if (parse_num("steps", optarg, 0, 2e9, &v) != 0)
+			if (cmd_parse_num("steps", optarg, 0, 2e9, &v) != 0)
 				goto out;
 			budget.max_steps = (int)v;
 			break;
@@ -130,28 +115,22 @@ cmd_compare(int argc, char **argv)
 			break;
 		}
 		case OPT_SEED:
-			if (parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
+			if (cmd_parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
 				goto out;
 			run.seed = (uint64_t)v;
 			break;
 		case OPT_THREADS:
-			if (parse_num("threads", optarg, 1, 1024, &v) != 0)
+			if (cmd_parse_num("threads", optarg, 1, 1024, &v) != 0)
 				goto out;
 			run.threads = (int)v;
 			break;
 		case OPT_SIM:
-			if (pl_sim_kind_parse(optarg) < 0) {
-				cmd_error("--sim '%s': expected native or placeto", optarg);
+			if (cmd_parse_sim(optarg, &run.sim) != 0)
 				goto out;
-			}
-			run.sim.kind = (enum pl_sim_kind)pl_sim_kind_parse(optarg);
 			break;
 		case OPT_MEM:
-			if (pl_mem_model_parse(optarg) < 0) {
-				cmd_error("--mem '%s': expected native or placeto", optarg);
+			if (cmd_parse_mem(optarg, &run.sim) != 0)
 				goto out;
-			}
-			run.sim.mem = (enum pl_mem_model)pl_mem_model_parse(optarg);
 			break;
 		case 'h':
 			printf("%s\n\nRun placement methods on one graph and cluster (default cluster %s)\n"

@@ -12,13 +12,11 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -144,19 +142,6 @@ class_has(const struct pl_placer_class *cls, const char *name)
 	return 0;
 }
 
-/* Parse a non-negative number. */
-static int
-parse_num(const char *flag, const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !(v >= lo && v <= hi))
-		return cmd_error("--%s '%s': expected a number in [%g, %g]", flag, s, lo, hi);
-	*out = v;
-	return 0;
-}
-
 /* Write the history CSV: the class's own, or the generic one. */
 static int
 write_history(const struct pl_placer *pl, const char *path)
@@ -269,41 +254,35 @@ cmd_run(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case OPT_OPT: spec_raw(&spec, optarg); break;
 		case OPT_SEED:
-			if (parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
+			if (cmd_parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
 				goto out;
 			run.seed = (uint64_t)v;
 			flag = "seed";
 			break;
 		case OPT_THREADS:
-			if (parse_num("threads", optarg, 1, 1024, &v) != 0)
+			if (cmd_parse_num("threads", optarg, 1, 1024, &v) != 0)
 				goto out;
 			run.threads = (int)v;
 			flag = "threads";
 			break;
 		case OPT_SIM:
-			if (pl_sim_kind_parse(optarg) < 0) {
-				cmd_error("--sim '%s': expected native or placeto", optarg);
+			if (cmd_parse_sim(optarg, &run.sim) != 0)
 				goto out;
-			}
-			run.sim.kind = (enum pl_sim_kind)pl_sim_kind_parse(optarg);
 			flag = "sim";
 			break;
 		case OPT_MEM:
-			if (pl_mem_model_parse(optarg) < 0) {
-				cmd_error("--mem '%s': expected native or placeto", optarg);
+			if (cmd_parse_mem(optarg, &run.sim) != 0)
 				goto out;
-			}
-			run.sim.mem = (enum pl_mem_model)pl_mem_model_parse(optarg);
 			flag = "mem";
 			break;
 		case OPT_STEPS:
-			if (parse_num("steps", optarg, 0, 2e9, &v) != 0)
+			if (cmd_parse_num("steps", optarg, 0, 2e9, &v) != 0)
 				goto out;
 			max_steps = (int)v;
 			flag = "steps";
 			break;
 		case OPT_SECONDS:
-			if (parse_num("seconds", optarg, 0, 1e9, &v) != 0)
+			if (cmd_parse_num("seconds", optarg, 0, 1e9, &v) != 0)
 				goto out;
 			max_seconds = v;
 			flag = "seconds";

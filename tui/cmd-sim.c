@@ -232,14 +232,12 @@ cmd_sim(int argc, char **argv)
 		case 'p': ppath = optarg; break;
 		case OPT_PLACE: rule = optarg; break;
 		case OPT_SIM:
-			if (pl_sim_kind_parse(optarg) < 0)
-				return cmd_error("--sim '%s': expected native or placeto", optarg);
-			o.kind = (enum pl_sim_kind)pl_sim_kind_parse(optarg);
+			if (cmd_parse_sim(optarg, &o) != 0)
+				return 2;
 			break;
 		case OPT_MEM:
-			if (pl_mem_model_parse(optarg) < 0)
-				return cmd_error("--mem '%s': expected native, placeto or none", optarg);
-			o.mem = (enum pl_mem_model)pl_mem_model_parse(optarg);
+			if (cmd_parse_mem(optarg, &o) != 0)
+				return 2;
 			break;
 		case OPT_TRACE: trace_path = optarg; break;
 		case OPT_JSON: json = 1; break;

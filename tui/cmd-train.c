@@ -18,9 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "fileio.h"
 #include "options.h"
@@ -50,28 +50,6 @@ static const struct option fixed_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 };
 #define N_FIXED ((int)(sizeof fixed_opts / sizeof *fixed_opts))
-
-/* Monotonic seconds. */
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Parse a number in [lo, hi]. */
-static int
-parse_num(const char *flag, const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !(v >= lo && v <= hi))
-		return cmd_error("--%s '%s': expected a number in [%g, %g]", flag, s, lo, hi);
-	*out = v;
-	return 0;
-}
 
 /* Set one Placeto option or report it. */
 static int
@@ -156,24 +134,21 @@ cmd_train(int argc, char **argv)
 				goto out;
 			break;
 		case OPT_SEED:
-			if (parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
+			if (cmd_parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
 				goto out;
 			run.seed = (uint64_t)v;
 			break;
 		case OPT_THREADS:
-			if (parse_num("threads", optarg, 1, 1024, &v) != 0)
+			if (cmd_parse_num("threads", optarg, 1, 1024, &v) != 0)
 				goto out;
 			run.threads = (int)v;
 			break;
 		case OPT_SIM:
-			if (pl_sim_kind_parse(optarg) < 0) {
-				cmd_error("--sim '%s': expected native or placeto", optarg);
+			if (cmd_parse_sim(optarg, &run.sim) != 0)
 				goto out;
-			}
-			run.sim.kind = (enum pl_sim_kind)pl_sim_kind_parse(optarg);
 			break;
 		case OPT_SECONDS:
-			if (parse_num("seconds", optarg, 0, 1e9, &v) != 0)
+			if (cmd_parse_num("seconds", optarg, 0, 1e9, &v) != 0)
 				goto out;
 			max_seconds = v;
 			break;
@@ -234,7 +209,7 @@ cmd_train(int argc, char **argv)
 	int workers = pl_placeto_trainer_workers(tr);
 	struct pl_placeto_episode_log *logs = pl_xcalloc((size_t)workers, sizeof *logs);
 	int tty = isatty(STDERR_FILENO);
-	double t0 = now_s(), last = -1, saved = t0;
+	double t0 = pl_now_s(), last = -1, saved = t0;
 	struct pl_placeto_stats st;
 	char *note = pl_xasprintf("graphs=%d episodes=%ld seed=%llu", n_graphs, budget,
 	    (unsigned long long)run.seed);
@@ -242,7 +217,7 @@ cmd_train(int argc, char **argv)
 		pl_placeto_trainer_stats(tr, &st);
 		if (st.episodes >= budget)
 			break;
-		if (max_seconds > 0 && now_s() - t0 >= max_seconds)
+		if (max_seconds > 0 && pl_now_s() - t0 >= max_seconds)
 			break;
 		int n_logs;
 		if (pl_placeto_trainer_batch(tr, logs, &n_logs, &cause) != 0) {
@@ -252,7 +227,7 @@ cmd_train(int argc, char **argv)
 			goto out;
 		}
 		pl_placeto_trainer_stats(tr, &st);
-		double now = now_s();
+		double now = pl_now_s();
 		for (int i = 0; cf != NULL && i < n_logs; i++) {
 			const struct pl_placeto_episode_log *l = &logs[i];
 			fprintf(cf, "%ld,%d,\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%.9g,%.6g,%.3f\n", l->episode,
@@ -286,7 +261,7 @@ cmd_train(int argc, char **argv)
 	free(note);
 	pl_placeto_trainer_stats(tr, &st);
 	printf("trained    %ld episodes (%ld updates, %ld placements) on %d graphs in %.1f s\n",
-	    st.episodes, st.updates, st.placements, n_graphs, now_s() - t0);
+	    st.episodes, st.updates, st.placements, n_graphs, pl_now_s() - t0);
 	for (int i = 0; i < n_graphs; i++) {
 		double greedy;
 		if (pl_placeto_trainer_greedy(tr, i, &greedy, &cause) != 0) {

@@ -12,6 +12,7 @@
 
 #include "cluster.h"
 #include "graph.h"
+#include "sim.h"
 
 struct pl_command {
 	const char *name;
@@ -47,6 +48,12 @@ struct pl_cluster *cmd_load_cluster(const char *arg);
 const char *cmd_datadir(void);
 /* Path of a file under the data directory (caller frees). */
 char *cmd_data_path(const char *rel);
+/* Parse --FLAG's number in [lo, hi]; 0, or 2 after printing the error. */
+int cmd_parse_num(const char *flag, const char *s, double lo, double hi, double *out);
+/* Parse --sim (native|placeto) / --mem (native|placeto|none) into o;
+ * 0, or 2 after printing the error. */
+int cmd_parse_sim(const char *value, struct pl_sim_opts *o);
+int cmd_parse_mem(const char *value, struct pl_sim_opts *o);
 /* The default cluster when -c is not given. */
 #define PL_DEFAULT_CLUSTER "k80x4"
 
