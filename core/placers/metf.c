@@ -258,31 +258,12 @@ metf_step(struct pl_placer *pl)
 	return st;
 }
 
-static const struct pl_option_def metf_options[] = {
-	{ "devices", PL_OPT_STRING, "gpu", "devices to spread over: gpu (the GPUs, as Baechi; ops allowed nowhere else keep their devices) or all" },
-	{ NULL, 0, NULL, NULL },
-};
-
-/* Check the devices option. */
-static int
-metf_create(struct pl_placer *pl, char **cause)
-{
-	uint64_t m;
-	const char *w = pl_opt_str(pl->opts, "devices");
-	if (pl_pu_usable_mask(pl->prob, w, &m) != 0) {
-		*cause = pl_xasprintf("m-etf: devices '%s' (expected gpu or all)", w);
-		return -1;
-	}
-	pl_pu_budget_create(pl);
-	return 0;
-}
-
 const struct pl_placer_class pl_placer_metf = {
 	.name = "m-etf",
 	.title = "m-ETF",
 	.summary = "Baechi's memory-constrained earliest-task-first list scheduling: never above a device's memory",
-	.options = metf_options,
-	.create = metf_create,
+	.options = pl_pu_budget_options,
+	.create = pl_pu_budget_create,
 	.step = metf_step,
 	.destroy = pl_pu_budget_destroy,
 	.quick = 1,

@@ -143,31 +143,12 @@ mtopo_step(struct pl_placer *pl)
 	return st;
 }
 
-static const struct pl_option_def mtopo_options[] = {
-	{ "devices", PL_OPT_STRING, "gpu", "devices to spread over: gpu (the GPUs, as Baechi; ops allowed nowhere else keep their devices) or all" },
-	{ NULL, 0, NULL, NULL },
-};
-
-/* Check the devices option. */
-static int
-mtopo_create(struct pl_placer *pl, char **cause)
-{
-	uint64_t m;
-	const char *w = pl_opt_str(pl->opts, "devices");
-	if (pl_pu_usable_mask(pl->prob, w, &m) != 0) {
-		*cause = pl_xasprintf("m-topo: devices '%s' (expected gpu or all)", w);
-		return -1;
-	}
-	pl_pu_budget_create(pl);
-	return 0;
-}
-
 const struct pl_placer_class pl_placer_mtopo = {
 	.name = "m-topo",
 	.title = "m-TOPO",
 	.summary = "Baechi's memory-constrained topological packing: balanced by compute, never above a device's memory",
-	.options = mtopo_options,
-	.create = mtopo_create,
+	.options = pl_pu_budget_options,
+	.create = pl_pu_budget_create,
 	.step = mtopo_step,
 	.destroy = pl_pu_budget_destroy,
 	.quick = 1,

@@ -434,14 +434,26 @@ pl_pu_finish(struct pl_placer *pl, struct pl_placement *cand, const char *label)
 
 #define BUDGET_PASSES 16
 
-/* Start every device's budget at its capacity. */
-void
-pl_pu_budget_create(struct pl_placer *pl)
+const struct pl_option_def pl_pu_budget_options[] = {
+	{ "devices", PL_OPT_STRING, "gpu", "devices to spread over: gpu (the GPUs, as Baechi; ops allowed nowhere else keep their devices) or all" },
+	{ NULL, 0, NULL, NULL },
+};
+
+/* Check the devices option; start every device's budget at its capacity. */
+int
+pl_pu_budget_create(struct pl_placer *pl, char **cause)
 {
+	uint64_t usable;
+	const char *w = pl_opt_str(pl->opts, "devices");
+	if (pl_pu_usable_mask(pl->prob, w, &usable) != 0) {
+		*cause = pl_xasprintf("%s: devices '%s' (expected gpu or all)", pl->cls->name, w);
+		return -1;
+	}
 	struct pl_pu_budget *b = pl_xcalloc(1, sizeof *b);
 	for (int d = 0; d < pl->prob->n_dev; d++)
 		b->bytes[d] = pl->prob->c->dev[d].mem_bytes;
 	pl->priv = b;
+	return 0;
 }
 
 /* Free the budgets. */

@@ -102,13 +102,15 @@ enum pl_step_status pl_pu_finish(struct pl_placer *pl, struct pl_placement *cand
  * pass is simulated, and when a device's simulated peak overflows, its
  * budget shrinks by the excess and the placer makes another pass (at most
  * 16; the best placement is kept, one that fits before any that does not).
- * create/destroy own pl->priv.
+ * Both placers take the option table pl_pu_budget_options ("devices") and
+ * use create/destroy below as their class's, which own pl->priv.
  */
 struct pl_pu_budget {
 	int64_t bytes[PL_MAX_DEVICES];	/* what a pass may fill, static model */
 	int pass;
 };
-void pl_pu_budget_create(struct pl_placer *pl);
+extern const struct pl_option_def pl_pu_budget_options[];
+int pl_pu_budget_create(struct pl_placer *pl, char **cause);
 void pl_pu_budget_destroy(struct pl_placer *pl);
 int64_t pl_pu_budget_bytes(const struct pl_placer *pl, int d);
 /* pl_pu_finish, then PL_STEP_MORE when another pass with smaller budgets
