@@ -90,21 +90,36 @@ pl_options_parse(const struct pl_option_def *defs, const char *spec,
 	for (int i = 0; i < o->n; i++)
 		o->values[i] = pl_xstrdup(o->defs[i].def != NULL ? o->defs[i].def : "");
 	if (spec != NULL && *spec) {
+		/* Items are "name=value" or "name" (a boolean); a part without '='
+		 * that is not an option name continues the previous value, so
+		 * lists such as "seed-from=heft,expert" need no quoting. */
 		char *copy = pl_xstrdup(spec), *save = NULL;
-		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *name = NULL, *val = NULL;
+		int rc = 0;
+		for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
 			char *eq = strchr(tok, '=');
-			const char *val = "1";
-			if (eq != NULL) {
-				*eq = '\0';
-				val = eq + 1;
+			if (eq == NULL && val != NULL && find(o, tok) < 0) {
+				char *joined = pl_xasprintf("%s,%s", val, tok);
+				free(val);
+				val = joined;
+				continue;
 			}
-			if (pl_options_set(o, tok, val, cause) != 0) {
-				free(copy);
-				pl_options_free(o);
-				return -1;
-			}
+			if (name != NULL)
+				rc = pl_options_set(o, name, val, cause);
+			free(name);
+			free(val);
+			name = pl_xstrndup(tok, eq != NULL ? (size_t)(eq - tok) : strlen(tok));
+			val = pl_xstrdup(eq != NULL ? eq + 1 : "1");
 		}
+		if (rc == 0 && name != NULL)
+			rc = pl_options_set(o, name, val, cause);
+		free(name);
+		free(val);
 		free(copy);
+		if (rc != 0) {
+			pl_options_free(o);
+			return -1;
+		}
 	}
 	*out = o;
 	return 0;

@@ -23,8 +23,10 @@ struct pl_option_def {
 
 struct pl_options;
 
-/* Parse spec ("a=1,b=x"; NULL or "" for all defaults).  -1 + *cause on an
- * unknown name or a malformed value. */
+/* Parse spec ("a=1,b=x,flag"; NULL or "" for all defaults).  A part
+ * without '=' that is not an option name continues the previous value
+ * ("seed-from=heft,expert").  -1 + *cause on an unknown name or a
+ * malformed value. */
 int pl_options_parse(const struct pl_option_def *defs, const char *spec,
     struct pl_options **out, char **cause);
 /* Set one option by name from text.  -1 + *cause on error. */

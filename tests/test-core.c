@@ -54,6 +54,12 @@ test_options(void **state)
 	assert_non_null(strstr(cause, "unknown option 'evlas'"));
 	assert_non_null(strstr(cause, "evals, rho"));
 	free(cause);
+	/* a list value: parts that are not option names continue it */
+	assert_int_equal(pl_options_parse(defs, "objective=heft,expert,evals=7,bias", &o, &cause), 0);
+	assert_string_equal(pl_opt_str(o, "objective"), "heft,expert");
+	assert_int_equal(pl_opt_int(o, "evals"), 7);
+	assert_true(pl_opt_bool(o, "bias"));
+	pl_options_free(o);
 	assert_int_equal(pl_options_parse(defs, "evals=1.5", &o, &cause), -1);
 	assert_non_null(strstr(cause, "not an integer"));
 	free(cause);

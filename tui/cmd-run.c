@@ -108,12 +108,14 @@ list_methods(void)
 	return 0;
 }
 
-/* Append key=value to the option spec, rejecting commas in values. */
+/* Append key=value to the option spec; a value may hold commas as long as
+ * no part after one contains '=' (it would read as another option). */
 static int
 spec_add(char **spec, const char *key, const char *value)
 {
-	if (strchr(value, ',') != NULL)
-		return cmd_error("--%s '%s': values given as --KEY may not contain ',' (use --opt)", key, value);
+	const char *comma = strchr(value, ',');
+	if (comma != NULL && strchr(comma, '=') != NULL)
+		return cmd_error("--%s '%s': a value with ',' may not contain '=' after it (use --opt)", key, value);
 	char *s = *spec != NULL ? pl_xasprintf("%s,%s=%s", *spec, key, value)
 	    : pl_xasprintf("%s=%s", key, value);
 	free(*spec);
