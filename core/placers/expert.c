@@ -167,7 +167,9 @@ place_blocks(const struct pl_problem *p, const int *unit, int n_units,
 }
 
 /* Units keyed by scope prefix at some depth; returns the unit count.
- * Ops with an empty scope are units of their own (by colocation group). */
+ * Depth 0 means per op: 2 when the second segment is a layer ("enc/l3"),
+ * else 1.  Ops with an empty scope are units of their own (by colocation
+ * group). */
 static int
 scope_units(const struct pl_graph *g, int depth, int *unit)
 {
@@ -177,7 +179,12 @@ scope_units(const struct pl_graph *g, int depth, int *unit)
 	int n = 0;
 	for (int v = 0; v < g->n_ops; v++) {
 		const char *sc = g->ops[v].scope;
-		char *key = *sc ? pl_xstrndup(sc, prefix_len(sc, depth))
+		int dv = depth;
+		if (dv == 0) {
+			const char *slash = strchr(sc, '/');
+			dv = slash != NULL && layer_of(slash + 1) >= 0 ? 2 : 1;
+		}
+		char *key = *sc ? pl_xstrndup(sc, prefix_len(sc, dv))
 		    : pl_xasprintf("\x01group %d", g->ops[v].group);
 		int got = pl_strmap_put(&map, key, n);
 		if (got >= 0) {
@@ -217,32 +224,8 @@ place_generic(const struct pl_problem *p, struct pl_placement *out)
 static void
 place_transformer(const struct pl_problem *p, struct pl_placement *out)
 {
-	const struct pl_graph *g = p->g;
-	int *unit = pl_xmalloc(sizeof *unit * (size_t)(g->n_ops ? g->n_ops : 1));
-	/* depth 2 where the second segment is a layer, else depth 1 */
-	struct pl_strmap map;
-	pl_strmap_init(&map, (size_t)g->n_ops);
-	char **keys = pl_xmalloc(sizeof *keys * (size_t)(g->n_ops ? g->n_ops : 1));
-	int n = 0;
-	for (int v = 0; v < g->n_ops; v++) {
-		const char *sc = g->ops[v].scope;
-		const char *slash = strchr(sc, '/');
-		int depth = slash != NULL && layer_of(slash + 1) >= 0 ? 2 : 1;
-		char *key = *sc ? pl_xstrndup(sc, prefix_len(sc, depth))
-		    : pl_xasprintf("\x01group %d", g->ops[v].group);
-		int got = pl_strmap_put(&map, key, n);
-		if (got >= 0) {
-			unit[v] = got;
-			free(key);
-		} else {
-			keys[n] = key;
-			unit[v] = n++;
-		}
-	}
-	pl_strmap_free(&map);
-	for (int i = 0; i < n; i++)
-		free(keys[i]);
-	free(keys);
+	int *unit = pl_xmalloc(sizeof *unit * (size_t)(p->n_ops ? p->n_ops : 1));
+	int n = scope_units(p->g, 0, unit);
 	place_blocks(p, unit, n, out);
 	free(unit);
 }
