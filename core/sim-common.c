@@ -363,6 +363,13 @@ pl_sim_ws_bytes(const struct pl_sim_ws *ws)
 	return ws->bytes;
 }
 
+/* Start times of the last evaluation, by op id. */
+const double *
+pl_sim_ws_starts(const struct pl_sim_ws *ws)
+{
+	return ws->start;
+}
+
 /* ---- memory ------------------------------------------------------------- */
 
 /* Append a memory point for device d (trace only). */

@@ -79,6 +79,11 @@ size_t pl_sim_ws_bytes(const struct pl_sim_ws *ws);
  */
 int pl_sim_eval(struct pl_sim_ws *ws, const struct pl_placement *pl,
     const struct pl_sim_opts *o, struct pl_sim_result *r);
+/*
+ * Start times (us) of the ops in the last pl_sim_eval() on ws, indexed by
+ * op id; valid until the next evaluation.  The same as the trace's.
+ */
+const double *pl_sim_ws_starts(const struct pl_sim_ws *ws);
 
 /* One op's run in a trace. */
 struct pl_trace_op {

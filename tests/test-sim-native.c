@@ -587,6 +587,38 @@ test_no_alloc(void **state)
 	fix_free(&f);
 }
 
+/* The lean path's start times are the trace's, for both models. */
+static void
+test_lean_starts(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 11);
+	struct pl_graph *g = tu_random_dag(&r, 300, 3, 20, 40, 0.1, 100, 2);
+	struct fix f = fix_new(g, 3, 0);
+	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+	struct pl_sim_opts o[] = { { PL_SIM_NATIVE, PL_MEM_NATIVE },
+	    { PL_SIM_PLACETO, PL_MEM_PLACETO } };
+	for (int i = 0; i < 6; i++) {
+		struct pl_placement *pl = tu_random_placement(&r, f.p);
+		struct pl_sim_result res;
+		assert_int_equal(pl_sim_eval(ws, pl, &o[i % 2], &res), 0);
+		const double *s = pl_sim_ws_starts(ws);
+		struct pl_trace *tr = trace(f.p, pl, &o[i % 2]);
+		int moved = 0;
+		for (int v = 0; v < f.p->n_ops; v++) {
+			assert_true(s[v] == tr->ops[v].start);
+			moved += s[v] > 0;
+		}
+		assert_true(moved > 0);
+		assert_true(res.makespan_us == tr->res.makespan_us);
+		pl_trace_free(tr);
+		pl_placement_free(pl);
+	}
+	pl_sim_ws_free(ws);
+	fix_free(&f);
+}
+
 struct thread_job {
 	const struct pl_problem *p;
 	struct pl_placement **pl;
@@ -706,6 +738,7 @@ main(void)
 		cmocka_unit_test(test_random_invariants),
 		cmocka_unit_test(test_random_vs_reference),
 		cmocka_unit_test(test_no_alloc),
+		cmocka_unit_test(test_lean_starts),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_trace_rejects_bad_placement),
 	};

@@ -524,6 +524,8 @@ struct episode {
 	int *dev, *done;
 	double *start;
 	struct pl_placement *pl;
+	struct pl_sim_ws *sws;		/* lean simulator of env sws_env */
+	int sws_env;
 	struct pl_sim_result res;
 	double R, R_init, init_us, best_us;
 	float *x0s;			/* steps x n x d */
@@ -582,22 +584,25 @@ episode_simulate(struct engine *E, struct episode *ep)
 	const struct pl_graph *g = e->prob->g;
 	for (int op = 0; op < g->n_ops; op++)
 		ep->pl->dev[op] = ep->dev[e->node_of[op]];
-	char *cause = NULL;
-	struct pl_trace *tr = pl_sim_trace(e->prob, ep->pl, &E->sim, &cause);
-	if (tr == NULL) {
+	if (ep->sws == NULL || ep->sws_env != ep->env_i) {
+		pl_sim_ws_free(ep->sws);
+		ep->sws = pl_sim_ws_new(e->prob);
+		ep->sws_env = ep->env_i;
+	}
+	if (pl_sim_eval(ep->sws, ep->pl, &E->sim, &ep->res) != 0) {
 		free(ep->err);
-		ep->err = cause;
+		ep->err = pl_xasprintf("graph '%s': simulation did not complete (a cycle?)",
+		    g->name);
 		return -1;
 	}
-	ep->res = tr->res;
+	const double *st = pl_sim_ws_starts(ep->sws);
 	for (int v = 0; v < e->n; v++) {
 		double s = INFINITY;
 		for (int q = e->nops_off[v]; q < e->nops_off[v + 1]; q++)
-			if (tr->ops[e->nops[q]].start < s)
-				s = tr->ops[e->nops[q]].start;
+			if (st[e->nops[q]] < s)
+				s = st[e->nops[q]];
 		ep->start[v] = isfinite(s) ? s : 0.0;
 	}
-	pl_trace_free(tr);
 	ep->R = engine_R(E, &ep->res);
 	ep->offered++;
 	if (ep->res.makespan_us < ep->best_us)
@@ -849,6 +854,7 @@ engine_free(struct engine *E)
 		free(ep->done);
 		free(ep->start);
 		pl_placement_free(ep->pl);
+		pl_sim_ws_free(ep->sws);
 		free(ep->x0s);
 		free(ep->pars);
 		free(ep->act);
