@@ -4,13 +4,19 @@
  *  1. MDP decisions per second and episodes per second on 4-layer NMT
  *     (grouped to 128 nodes) and on a family graph, with 1 and 2 threads.
  *  2. Placements sampled (simulated) until Placeto, training from scratch,
- *     is within 5% of the best placement that the quick placelab methods
- *     find (HEFT, expert, m-TOPO, m-ETF, Scotch, ...), for 4-layer NMT and
- *     Inception-V3 on k80x4 (4 GPUs + CPU); capped at --max-episodes.
+ *     is within 5% of (a) the best of the quick placelab methods (HEFT,
+ *     expert, m-TOPO, m-ETF, Scotch, ...) and (b) the best placelab finds by
+ *     any method here (also BRKGA warm-started from HEFT and the expert, and
+ *     the Placeto runs themselves), for 4-layer NMT and Inception-V3 on
+ *     k80x4 (4 GPUs + CPU), for the reference options, the improved ones,
+ *     policy-guided local search (accept=improve, init=best) and the same
+ *     with an untrained policy (lr=0: what the learning adds); capped at
+ *     --max-episodes.
  *
  * Prints figures only; timings on a shared machine are noisy.
- * Usage: bench-placeto [--max-episodes N] [--quick] [--spec OPTIONS]
- *   --spec runs only the efficiency part, with that one option set.
+ * Usage: bench-placeto [--max-episodes N] [--quick] [--spec OPTIONS] [--graph SAMPLE]
+ *   --spec runs only the efficiency part, with that one option set;
+ *   --graph (e.g. samples/inception_v3.json) only that graph's.
  */
 #include "config.h"
 
@@ -23,6 +29,7 @@
 
 #include "io.h"
 #include "placer.h"
+#include "placers/brkga.h"
 #include "placers/placeto.h"
 #include "problem.h"
 #include "xmalloc.h"
@@ -115,63 +122,134 @@ best_any(const struct pl_problem *p, const char **who)
 	return best;
 }
 
-/* Placements until within 5% of target, for one option set. */
-static void
-samples_to_target(const struct pl_problem *p, double target, const char *spec,
-    long max_episodes)
+/* Best makespan of one run of class cls with options spec (INFINITY if none). */
+static double
+best_of(const struct pl_problem *p, const struct pl_placer_class *cls, const char *spec)
 {
 	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 2 };
 	char *cause = NULL;
-	char *full = pl_xasprintf("%s%sepisodes=%ld", spec, *spec ? "," : "", max_episodes);
-	struct pl_placer *pl = pl_placer_new(&pl_placer_placeto, p, full, &run, &cause);
+	struct pl_placer *pl = pl_placer_new(cls, p, spec, &run, &cause);
 	if (pl == NULL) {
-		printf("    %s: %s\n", full, cause);
+		printf("    %s %s: %s\n", cls->name, spec, cause);
 		free(cause);
-		free(full);
-		return;
+		return INFINITY;
 	}
-	double t0 = now_s();
-	long hit = -1;
-	while (pl_placer_step(pl) == PL_STEP_MORE) {
-		if (pl->best != NULL && pl->best_res.oom_mask == 0 &&
-		    pl->best_res.makespan_us <= 1.05 * target) {
-			hit = pl->evals;
-			break;
-		}
-	}
-	if (hit < 0 && pl->best != NULL && pl->best_res.makespan_us <= 1.05 * target)
-		hit = pl->evals;
-	if (hit >= 0)
-		printf("    %-48s %8ld placements (%.1f s)  best %.3f ms\n", full, hit, now_s() - t0,
-		    pl->best_res.makespan_us / 1000);
-	else
-		printf("    %-48s not within 5%% after %ld placements (%.1f s); best %.3f ms (%+.1f%%)\n",
-		    full, pl->evals, now_s() - t0, pl->best_res.makespan_us / 1000,
-		    (pl->best_res.makespan_us / target - 1) * 100);
+	pl_placer_run(pl, 0, 0);
+	double b = pl->best != NULL && pl->best_res.oom_mask == 0 ? pl->best_res.makespan_us : INFINITY;
 	pl_placer_free(pl);
-	free(full);
+	return b;
 }
 
-/* Sample efficiency on one graph (spec NULL: the three option sets). */
+/* A training run's best-so-far curve: placements at each improvement. */
+struct curve {
+	char *spec;
+	long n, cap, evals;
+	long *at;
+	double *best;
+	double secs;
+};
+
+/* Train Placeto with options spec up to the cap, recording the curve. */
+static void
+run_curve(const struct pl_problem *p, const char *spec, long max_episodes, struct curve *cv)
+{
+	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 2 };
+	char *cause = NULL;
+	memset(cv, 0, sizeof *cv);
+	cv->spec = pl_xasprintf("%s%sepisodes=%ld", spec, *spec ? "," : "", max_episodes);
+	struct pl_placer *pl = pl_placer_new(&pl_placer_placeto, p, cv->spec, &run, &cause);
+	if (pl == NULL) {
+		printf("    %s: %s\n", cv->spec, cause);
+		free(cause);
+		return;
+	}
+	double t0 = now_s(), last = INFINITY;
+	for (;;) {
+		enum pl_step_status st = pl_placer_step(pl);
+		if (pl->best != NULL && pl->best_res.oom_mask == 0 && pl->best_res.makespan_us < last) {
+			last = pl->best_res.makespan_us;
+			if (cv->n == cv->cap) {
+				cv->cap = cv->cap ? 2 * cv->cap : 64;
+				cv->at = pl_xreallocarray(cv->at, (size_t)cv->cap, sizeof *cv->at);
+				cv->best = pl_xreallocarray(cv->best, (size_t)cv->cap, sizeof *cv->best);
+			}
+			cv->at[cv->n] = pl->evals;
+			cv->best[cv->n++] = last;
+		}
+		if (st != PL_STEP_MORE)
+			break;
+	}
+	cv->evals = pl->evals;
+	cv->secs = now_s() - t0;
+	pl_placer_free(pl);
+}
+
+/* Placements until the curve is within 5% of target, or -1. */
+static long
+placements_to(const struct curve *cv, double target)
+{
+	for (long i = 0; i < cv->n; i++)
+		if (cv->best[i] <= 1.05 * target)
+			return cv->at[i];
+	return -1;
+}
+
+/* One cell of the table: placements to target, or the gap at the cap. */
+static void
+print_cell(const struct curve *cv, double target)
+{
+	long hit = placements_to(cv, target);
+	double fin = cv->n > 0 ? cv->best[cv->n - 1] : INFINITY;
+	if (hit >= 0)
+		printf(" %8ld", hit);
+	else
+		printf("  never (%+.0f%%)", (fin / target - 1) * 100);
+}
+
+/*
+ * Sample efficiency on one graph.  Two targets: the best of the quick
+ * methods, and the best placelab finds by any method here (the quick
+ * methods, BRKGA warm-started from HEFT and the expert, and every Placeto
+ * run of this benchmark, whose final bests are known once all have run).
+ */
 static void
 efficiency(const char *rel, const struct pl_cluster *c, long max_episodes,
     const char *spec)
 {
+	static const char *const sets[] = {
+		"",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01,init=best",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best,lr=0,lr-end=0",
+	};
 	struct pl_graph *g = load(rel);
 	if (g == NULL)
 		return;
 	char *cause = NULL;
 	struct pl_problem *p = pl_problem_new(g, c, &cause);
 	const char *who = "?";
-	double target = best_any(p, &who);
-	printf("  %s on %s: best of the quick methods %.3f ms (%s); target %.3f ms\n", g->name, c->name,
-	    target / 1000, who, 1.05 * target / 1000);
-	if (spec != NULL) {
-		samples_to_target(p, target, spec, max_episodes);
-	} else {
-		samples_to_target(p, target, "", max_episodes);
-		samples_to_target(p, target, "mp=mean,pool=mean,reward=relative,entropy=0.01", max_episodes);
-		samples_to_target(p, target, "mp=mean,pool=mean,reward=relative,entropy=0.01,init=best", max_episodes);
+	double quick = best_any(p, &who);
+	double brkga = best_of(p, &pl_placer_brkga, "seed-from=heft+expert,evals=5000,seconds=0");
+	int n = spec != NULL ? 1 : (int)(sizeof sets / sizeof sets[0]);
+	struct curve cv[8];
+	double any = quick < brkga ? quick : brkga;
+	for (int i = 0; i < n; i++) {
+		run_curve(p, spec != NULL ? spec : sets[i], max_episodes, &cv[i]);
+		if (cv[i].n > 0 && cv[i].best[cv[i].n - 1] < any)
+			any = cv[i].best[cv[i].n - 1];
+	}
+	printf("  %s on %s: best quick method %.3f ms (%s); BRKGA from heft+expert %.3f ms; "
+	    "best by any method %.3f ms\n", g->name, c->name, quick / 1000, who, brkga / 1000, any / 1000);
+	printf("    %-86s %10s %10s %9s %8s\n", "options", "to quick", "to any", "final ms", "s");
+	for (int i = 0; i < n; i++) {
+		printf("    %-86s", cv[i].spec);
+		print_cell(&cv[i], quick);
+		print_cell(&cv[i], any);
+		printf(" %9.3f %8.1f\n", cv[i].n > 0 ? cv[i].best[cv[i].n - 1] / 1000 : INFINITY, cv[i].secs);
+		free(cv[i].spec);
+		free(cv[i].at);
+		free(cv[i].best);
 	}
 	pl_problem_free(p);
 	pl_graph_free(g);
@@ -180,9 +258,9 @@ efficiency(const char *rel, const struct pl_cluster *c, long max_episodes,
 int
 main(int argc, char **argv)
 {
-	long max_episodes = 60;
+	long max_episodes = 300;
 	int quick = 0;
-	const char *spec = NULL;
+	const char *spec = NULL, *only = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--max-episodes") == 0 && i + 1 < argc)
 			max_episodes = atol(argv[++i]);
@@ -190,6 +268,8 @@ main(int argc, char **argv)
 			quick = 1;
 		else if (strcmp(argv[i], "--spec") == 0 && i + 1 < argc)
 			spec = argv[++i];
+		else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc)
+			only = argv[++i];
 	}
 	char *cause = NULL;
 	struct pl_cluster *c = pl_cluster_preset("k80x4");
@@ -205,9 +285,13 @@ main(int argc, char **argv)
 		throughput("samples/families/enas-rnn/enas-rnn-00.json", c);
 	}
 	if (!quick) {
-		printf("Placements until within 5%% of the best quick method (cap %ld episodes):\n", max_episodes);
-		efficiency("samples/nmt4.json", c, max_episodes, spec);
-		efficiency("samples/inception_v3.json", c, max_episodes, spec);
+		printf("Placements simulated until within 5%% of a target (\"never\": the gap at the cap of %ld episodes):\n", max_episodes);
+		if (only != NULL)
+			efficiency(only, c, max_episodes, spec);
+		else {
+			efficiency("samples/nmt4.json", c, max_episodes, spec);
+			efficiency("samples/inception_v3.json", c, max_episodes, spec);
+		}
 	}
 	pl_cluster_free(c);
 	return 0;

@@ -368,6 +368,104 @@ test_grouping(void **state)
 	pl_graph_free(g);
 }
 
+/* accept=improve: a move that does not lower the run time is undone, so
+ * the run time never rises within an episode, and the rewards still sum
+ * to the episode's improvement. */
+static void
+test_accept_improve(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 4, 3);
+	struct pl_placer *pl = make(f.p, "episodes=16,workers=2,k=2,accept=improve,init=best", 1, 3);
+	int undone = 0, kept = 0, episodes = 0;
+	double best_before = INFINITY;
+	enum pl_step_status st;
+	do {
+		st = pl_placer_step(pl);
+		int n;
+		const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
+		assert_non_null(d);
+		const struct pl_placeto_decision *last = &d[n - 1];
+		assert_true(last->after_s <= last->before_s);
+		if (last->undone) {
+			undone++;
+			assert_true(last->tried_us >= last->before_us);
+			assert_true(last->after_us == last->before_us);
+			assert_true(last->reward == 0);
+		} else {
+			assert_true(last->tried_us == last->after_us);
+			if (last->action != last->prev_dev) {
+				assert_true(last->after_s < last->before_s);
+				kept++;
+			}
+		}
+		if (n == 6) {
+			check_episode(d, n);
+			/* init=best: an episode starts from the best run time so far */
+			if (episodes > 0 && !d[0].greedy)
+				assert_true(d[0].before_us <= best_before + 1e-9);
+			for (int t = 0; t < n; t++)
+				if (d[t].after_us < best_before)
+					best_before = d[t].after_us;
+			episodes++;
+		}
+	} while (st == PL_STEP_MORE);
+	assert_null(pl->error);
+	assert_true(undone > 0);
+	assert_true(kept > 0);
+	/* what the placer reports is a state it reached */
+	assert_true(pl->best_res.makespan_us <= best_before + 1e-9);
+	pl_placer_free(pl);
+	fixture_free(&f);
+}
+
+/* edges=forward: backward ops colocated with their forward ops make the
+ * grouped graph a cycle; the forward view restores ancestors and
+ * descendants (the reference view calls everything parallel). */
+static void
+test_edges_forward(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("train-chain");
+	static const char *const names[] = { "a", "b", "c", "c/grad", "b/grad", "a/grad" };
+	static const char *const groups[] = { "a", "b", "c", "c", "b", "a" };
+	for (int i = 0; i < 6; i++) {
+		struct pl_op op = { .name = (char *)names[i], .type = "Op", .scope = "",
+			.flops = 1e6, .out_bytes = 1000 };
+		for (int q = 0; q < PL_DEV_KIND_COUNT; q++)
+			op.measured_us[q] = -1;
+		pl_graph_add_op(b, &op, groups[i]);
+		if (i > 0)
+			pl_graph_add_edge(b, i - 1, i, 0, 1000);
+	}
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_build(b, &cause);
+	assert_non_null(g);
+	struct pl_cluster *c = cluster(2);
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	struct pl_placer *all = make(p, "episodes=0", 1, 1);
+	struct pl_placer *fwd = make(p, "episodes=0,edges=forward", 1, 1);
+	assert_int_equal(pl_placeto_n_groups(all), 3);
+	assert_int_equal(pl_placeto_n_groups(fwd), 3);
+	const int *of = pl_placeto_group_of(fwd);
+	int ga = of[0], gb = of[1], gc = of[2];
+	assert_int_equal(pl_placeto_relation(all, ga, gc), 'p');
+	assert_int_equal(pl_placeto_relation(all, gc, gb), 'p');
+	assert_int_equal(pl_placeto_relation(all, gb, gc), 'p');
+	assert_int_equal(pl_placeto_relation(all, gc, ga), 'p');
+	assert_int_equal(pl_placeto_relation(fwd, ga, gc), 'd');
+	assert_int_equal(pl_placeto_relation(fwd, ga, gb), 'd');
+	assert_int_equal(pl_placeto_relation(fwd, gc, ga), 'a');
+	assert_int_equal(pl_placeto_relation(fwd, gb, gb), 0);
+	pl_placer_free(all);
+	pl_placer_free(fwd);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
 /* The per-step log: a header and one row per decision. */
 static void
 test_history_csv(void **state)
@@ -460,6 +558,8 @@ main(void)
 		cmocka_unit_test(test_training_finds_best),
 		cmocka_unit_test(test_threads_deterministic),
 		cmocka_unit_test(test_grouping),
+		cmocka_unit_test(test_accept_improve),
+		cmocka_unit_test(test_edges_forward),
 		cmocka_unit_test(test_history_csv),
 		cmocka_unit_test(test_trainer),
 	};

@@ -257,8 +257,14 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		screen_printf(w, py++, rx, rw, 1, "action: %s -> %s", explore_dev_label(ex, d->prev_dev),
 		    explore_dev_label(ex, d->action));
 		wattrset(w, A_NORMAL);
-		screen_printf(w, py++, rx, rw, 1, "run time %s -> %s", screen_fmt_us(a, sizeof a, d->before_us),
-		    screen_fmt_us(b, sizeof b, d->after_us));
+		if (d->undone) {
+			screen_printf(w, py++, rx, rw, 1, "run time %s -> %s: undone",
+			    screen_fmt_us(a, sizeof a, d->before_us),
+			    screen_fmt_us(b, sizeof b, d->tried_us));
+		} else
+			screen_printf(w, py++, rx, rw, 1, "run time %s -> %s",
+			    screen_fmt_us(a, sizeof a, d->before_us),
+			    screen_fmt_us(b, sizeof b, d->after_us));
 		wattrset(w, screen_attr(d->reward > 0 ? SCR_GOOD : d->reward < 0 ? SCR_BAD : SCR_NORMAL));
 		screen_printf(w, py++, rx, rw, 1, "reward %+.4g", d->reward);
 		wattrset(w, A_NORMAL);

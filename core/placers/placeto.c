@@ -51,6 +51,8 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ "mem-penalty", PL_OPT_DOUBLE, "0", "seconds per GB above max-mem on the worst device" },
 	{ "max-mem", PL_OPT_DOUBLE, "8", "memory limit (GB) of the penalty" },
 	{ "mem-cap", PL_OPT_DOUBLE, "10", "cap of the memory penalty (seconds)" },
+	{ "edges", PL_OPT_STRING, "all", "grouped-graph edges for message passing and node sets: all (reference) or forward (acyclic: only edges forward in topological order)" },
+	{ "accept", PL_OPT_STRING, "all", "moves kept: all (reference) or improve (a move that does not lower the run time is undone)" },
 	{ "reward", PL_OPT_STRING, "seconds", "reward unit: seconds (reference) or relative (improvement / initial run time)" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -318,10 +320,16 @@ first_dev(uint64_t mask)
 	return 0;
 }
 
-/* Prepare a graph for the MDP. */
+/*
+ * Prepare a graph for the MDP.  forward_only: the grouped graph keeps only
+ * the edges that go forward in the groups' topological order, an acyclic
+ * view (colocating backward ops with their forward ops makes the grouped
+ * graph of a training step one big cycle, in which every group is
+ * "parallel" to every other and no group has ancestors or descendants).
+ */
 static void
 env_init(struct env *e, const struct pl_problem *p, int max_groups,
-    int random_order, int baseline, uint64_t seed)
+    int random_order, int forward_only, int baseline, uint64_t seed)
 {
 	const struct pl_graph *g = p->g;
 	memset(e, 0, sizeof *e);
@@ -395,7 +403,7 @@ env_init(struct env *e, const struct pl_problem *p, int max_groups,
 	int *dst = pl_xcalloc((size_t)(g->n_edges ? g->n_edges : 1), sizeof(int));
 	for (int i = 0; i < g->n_edges; i++) {
 		int a = e->node_of[g->edges[i].src], z = e->node_of[g->edges[i].dst];
-		if (a != z) {
+		if (a != z && (!forward_only || a < z)) {
 			src[m] = a;
 			dst[m] = z;
 			m++;
@@ -438,9 +446,11 @@ env_init(struct env *e, const struct pl_problem *p, int max_groups,
 			e->par[(size_t)c * nb + v] = v != c && (up == down);
 		}
 	for (int c = 0; c < nb; c++)
-		for (int v = 0; v < nb; v++)
-			if (e->desc[(size_t)c * nb + v] && e->desc[(size_t)v * nb + c])
+		for (int v = c + 1; v < nb; v++)
+			if (e->desc[(size_t)c * nb + v] && e->desc[(size_t)v * nb + c]) {
 				e->desc[(size_t)c * nb + v] = 0;
+				e->desc[(size_t)v * nb + c] = 0;
+			}
 	for (int c = 0; c < nb; c++)
 		e->desc[(size_t)c * nb + c] = 0;
 	/* visit order */
@@ -522,7 +532,7 @@ struct episode {
 	struct pl_rng rng;
 	int t;
 	int *dev, *done;
-	double *start;
+	double *start, *start_prev;
 	struct pl_placement *pl;
 	struct pl_sim_ws *sws;		/* lean simulator of env sws_env */
 	int sws_env;
@@ -555,6 +565,7 @@ struct engine {
 	int d, n_dev, memf, peers, groups;
 	double lr, lr_end, c_ent, clip, penalty, max_mem, mem_cap;
 	int rel_reward, init_kind;
+	int accept_improve;		/* undo moves that do not lower R */
 	long budget;			/* training episodes for the LR schedule */
 	long next_id;			/* next episode number */
 	struct pl_placeto_stats st;
@@ -764,16 +775,30 @@ episode_decide(struct engine *E, struct episode *ep)
 	ep->dev[cur] = a;
 	ep->done[cur]++;
 	double before = ep->R;
+	struct pl_sim_result before_res = ep->res;
+	if (E->accept_improve)
+		memcpy(ep->start_prev, ep->start, (size_t)n * sizeof *ep->start);
 	if (episode_simulate(E, ep) != 0) {
 		ep->active = 0;
 		return;
 	}
+	dc->tried_us = ep->res.makespan_us;
+	if (E->accept_improve && a != dc->prev_dev && !(ep->R < before)) {
+		/* the state goes back to before the move (same simulation) */
+		dc->undone = 1;
+		ep->dev[cur] = dc->prev_dev;
+		for (int q = e->nops_off[cur]; q < e->nops_off[cur + 1]; q++)
+			ep->pl->dev[e->nops[q]] = dc->prev_dev;
+		ep->R = before;
+		ep->res = before_res;
+		memcpy(ep->start, ep->start_prev, (size_t)n * sizeof *ep->start);
+	}
+	dc->after_us = ep->res.makespan_us;
+	dc->after_s = ep->R;
 	double r = before - ep->R;
 	if (E->rel_reward)
 		r = ep->R_init > 0 ? r / ep->R_init : 0.0;
 	ep->rew[t] = r;
-	dc->after_us = ep->res.makespan_us;
-	dc->after_s = ep->R;
 	dc->reward = r;
 	dc->ret = (t > 0 ? ep->dec[t - 1].ret : 0.0) + r;
 	ep->t++;
@@ -853,6 +878,7 @@ engine_free(struct engine *E)
 		free(ep->dev);
 		free(ep->done);
 		free(ep->start);
+		free(ep->start_prev);
 		pl_placement_free(ep->pl);
 		pl_sim_ws_free(ep->sws);
 		free(ep->x0s);
@@ -906,12 +932,17 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	int pool = order < 0 ? -1 : parse_choice("pool", pl_opt_str(o, "pool"), pools, cause);
 	int mp = pool < 0 ? -1 : parse_choice("mp", pl_opt_str(o, "mp"), pools, cause);
 	int rew = mp < 0 ? -1 : parse_choice("reward", pl_opt_str(o, "reward"), rewards, cause);
-	if (rew < 0) {
+	static const char *const accepts[] = { "all", "improve", NULL };
+	int acc = rew < 0 ? -1 : parse_choice("accept", pl_opt_str(o, "accept"), accepts, cause);
+	static const char *const edge_kinds[] = { "all", "forward", NULL };
+	int edges = acc < 0 ? -1 : parse_choice("edges", pl_opt_str(o, "edges"), edge_kinds, cause);
+	if (edges < 0) {
 		free(E);
 		return NULL;
 	}
 	E->init_kind = init;
 	E->rel_reward = rew == 1;
+	E->accept_improve = acc == 1;
 	E->workers = (int)pl_opt_int(o, "workers");
 	E->groups = (int)pl_opt_int(o, "groups");
 	E->peers = (int)pl_opt_int(o, "peers");
@@ -941,7 +972,7 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	E->n_env = n;
 	E->envs = pl_xcalloc((size_t)n, sizeof *E->envs);
 	for (int i = 0; i < n; i++) {
-		env_init(&E->envs[i], probs[i], E->groups, order == 1, baseline,
+		env_init(&E->envs[i], probs[i], E->groups, order == 1, edges == 1, baseline,
 		    run->seed + (uint64_t)i * 7919);
 		if (E->envs[i].n > E->max_n)
 			E->max_n = E->envs[i].n;
@@ -961,6 +992,7 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 		ep->dev = pl_xcalloc(mn, sizeof(int));
 		ep->done = pl_xcalloc(mn, sizeof(int));
 		ep->start = pl_xcalloc(mn, sizeof(double));
+		ep->start_prev = pl_xcalloc(mn, sizeof(double));
 		ep->x0s = pl_xcalloc(mn * mn * (size_t)E->d, sizeof(float));
 		if (E->peers > 0)
 			ep->pars = pl_xcalloc(mn * mn, 1);
@@ -1116,6 +1148,7 @@ struct log_row {
 	long episode;
 	int worker, t, group, prev, action, greedy;
 	float p_action, entropy;
+	int undone;
 	double before_us, after_us, reward, ret;
 };
 
@@ -1157,7 +1190,7 @@ placer_collect(struct pl_placer *pl, struct priv *P, int s, int logged_t)
 	const struct pl_placeto_decision *dc = &ep->dec[logged_t];
 	P->log[P->n_log++] = (struct log_row){
 		.episode = dc->episode, .worker = s, .t = dc->t, .group = dc->group,
-		.prev = dc->prev_dev, .action = dc->action, .greedy = dc->greedy,
+		.prev = dc->prev_dev, .action = dc->action, .greedy = dc->greedy, .undone = dc->undone,
 		.p_action = dc->probs[dc->action], .entropy = (float)dc->entropy,
 		.before_us = dc->before_us, .after_us = dc->after_us,
 		.reward = dc->reward, .ret = dc->ret,
@@ -1289,7 +1322,7 @@ placeto_history_csv(const struct pl_placer *pl, FILE *f)
 {
 	const struct priv *P = pl->priv;
 	const struct env *e = &P->E->envs[0];
-	fprintf(f, "episode,worker,step,greedy,group,group_name,prev_device,device,p_action,entropy,before_us,after_us,reward,return\n");
+	fprintf(f, "episode,worker,step,greedy,group,group_name,prev_device,device,p_action,entropy,before_us,after_us,reward,return,undone\n");
 	for (long i = 0; i < P->n_log; i++) {
 		const struct log_row *r = &P->log[i];
 		fprintf(f, "%ld,%d,%d,%d,%d,\"", r->episode, r->worker, r->t, r->greedy, r->group);
@@ -1298,10 +1331,10 @@ placeto_history_csv(const struct pl_placer *pl, FILE *f)
 				fputc('"', f);
 			fputc(*q, f);
 		}
-		fprintf(f, "\",%s,%s,%.6g,%.6g,%.6f,%.6f,%.9g,%.9g\n",
+		fprintf(f, "\",%s,%s,%.6g,%.6g,%.6f,%.6f,%.9g,%.9g,%d\n",
 		    pl->prob->c->dev[r->prev].name, pl->prob->c->dev[r->action].name,
 		    (double)r->p_action, (double)r->entropy, r->before_us, r->after_us,
-		    r->reward, r->ret);
+		    r->reward, r->ret, r->undone);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -1365,6 +1398,18 @@ pl_placeto_group_of(const struct pl_placer *pl)
 {
 	const struct priv *P = get_priv(pl);
 	return P != NULL ? P->E->envs[0].node_of : NULL;
+}
+
+/* Relation of grouped node v to cur (ancestor, descendant, parallel). */
+int
+pl_placeto_relation(const struct pl_placer *pl, int cur, int v)
+{
+	const struct priv *P = get_priv(pl);
+	if (P == NULL || cur == v)
+		return 0;
+	const struct env *e = &P->E->envs[0];
+	size_t k = (size_t)cur * e->n + v;
+	return e->anc[k] ? 'a' : e->desc[k] ? 'd' : e->par[k] ? 'p' : 0;
 }
 
 /* Feature width. */

@@ -52,6 +52,8 @@ struct pl_placeto_decision {
 	int prev_dev, action;
 	double before_us, after_us;	/* simulated makespan before / after */
 	double before_s, after_s;	/* R_t, R_{t+1}: seconds incl. penalty */
+	int undone;		/* accept=improve: the move did not help and was undone */
+	double tried_us;	/* makespan of the move tried (after_us unless undone) */
 	double reward;		/* r_t (in the reward unit) */
 	double ret;		/* return so far in this episode */
 	double entropy;
@@ -77,6 +79,9 @@ int pl_placeto_n_groups(const struct pl_placer *pl);
 const char *pl_placeto_group_name(const struct pl_placer *pl, int i);
 const int *pl_placeto_group_ops(const struct pl_placer *pl, int i, int *n);
 const int *pl_placeto_group_of(const struct pl_placer *pl);
+/* How grouped node v relates to node cur in the grouped graph the policy
+ * sees: 'a' ancestor, 'd' descendant, 'p' parallel, 0 for cur itself. */
+int pl_placeto_relation(const struct pl_placer *pl, int cur, int v);
 /* Feature width and the name of feature column j. */
 int pl_placeto_n_feat(const struct pl_placer *pl);
 const char *pl_placeto_feat_name(const struct pl_placer *pl, int j);
