@@ -350,7 +350,7 @@ test_action_table(void **state)
 	static void test_##n(void **state) { (void)state; run_script(#n); }
 #define SCRIPTS(X) \
 	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) \
-	X(resize) X(small) X(brkga) X(placeto) X(compare) X(export) \
+	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(export) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom)
 SCRIPTS(SCRIPT_TEST)
 

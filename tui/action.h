@@ -70,6 +70,7 @@
 	X(PLACETO_STEP, "placeto-step", AV_PLACETO, 'n', 0, "one MDP decision") \
 	X(PLACETO_EPISODE, "placeto-episode", AV_PLACETO, 'e', 0, "finish the current episode") \
 	X(LOAD_POLICY, "load-policy", AV_PLACETO, 'L', 0, "load a trained policy (zero-shot)") \
+	X(PLACETO_OPTIONS, "placeto-options", AV_PLACETO, 'O', 0, "Placeto's options (e.g. accept=improve,init=best), then restart") \
 	X(BRKGA_STEP, "brkga-step", AV_BRKGA, 'n', 0, "one generation") \
 	X(RUN, "run", AV_PLACETO | AV_BRKGA | AV_COMPARE, ' ', 0, "run / pause (in time slices; keys stay live)") \
 	X(RESTART, "restart", AV_PLACETO | AV_BRKGA | AV_COMPARE, 'r', 0, "start the method(s) again from scratch") \

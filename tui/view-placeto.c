@@ -27,6 +27,7 @@ struct placeto_view {
 	struct explore *ex;
 	struct view_run run;
 	char *policy;		/* loaded policy path, or NULL: train live */
+	char *opts;		/* Placeto options (k=v,...), or NULL: defaults */
 	double *curve, *curve_best;
 	int n_curve, cap_curve;
 	long last_episode_logged;
@@ -70,7 +71,11 @@ static int
 restart(struct placeto_view *p)
 {
 	free(p->run.optspec);
-	p->run.optspec = p->policy != NULL ? pl_xasprintf("policy=%s", p->policy) : NULL;
+	if (p->policy != NULL)
+		p->run.optspec = pl_xasprintf("policy=%s%s%s", p->policy,
+		    p->opts != NULL ? "," : "", p->opts != NULL ? p->opts : "");
+	else
+		p->run.optspec = p->opts != NULL ? pl_xstrdup(p->opts) : NULL;
 	p->n_curve = 0;
 	p->last_episode_logged = -1;
 	int rc = view_run_restart(&p->run);
@@ -104,6 +109,7 @@ pv_free(void *priv)
 	struct placeto_view *p = priv;
 	view_run_free(&p->run);
 	free(p->policy);
+	free(p->opts);
 	free(p->curve);
 	free(p->curve_best);
 	free(p->seen);
@@ -200,8 +206,9 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	y++;
 	wattrset(w, screen_attr(SCR_DIM));
 	if (pl != NULL)
-		screen_printf(w, y, r->x, r->w, 1, "%s; %d groups, %ld updates, lr %.2g, entropy %.3f",
+		screen_printf(w, y, r->x, r->w, 1, "%s%s%s; %d groups, %ld updates, lr %.2g, entropy %.3f",
 		    p->policy != NULL ? "zero-shot with a loaded policy" : "training live from scratch",
+		    p->opts != NULL ? " with " : "", p->opts != NULL ? p->opts : "",
 		    pl_placeto_n_groups(pl), st.updates, st.lr, st.last_entropy);
 	wattrset(w, A_NORMAL);
 	y++;
@@ -287,7 +294,7 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	view_chart(w, &cr, p->n_curve > 0 ? 2 : 0, ys, p->n_curve, roles, "o*", 1);
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
-	    "n decision  e episode  Space run/pause  r restart  L load policy  a use best");
+	    "n decision  e episode  Space run  r restart  L policy  O options  a use best");
 	wattrset(w, A_NORMAL);
 	view_run_frame_save(&p->run, w, r);
 }
@@ -317,7 +324,22 @@ policy_done(struct explore *ex, const char *text, void *arg)
 		explore_message(ex, 1, "%s", p->run.error);
 }
 
-/* Decision, episode, run/pause, restart, policy, adopt. */
+/* The options prompt's answer: restart with them. */
+static void
+options_done(struct explore *ex, const char *text, void *arg)
+{
+	struct placeto_view *p = arg;
+	if (text == NULL)
+		return;
+	free(p->opts);
+	p->opts = *text ? pl_xstrdup(text) : NULL;
+	if (restart(p) == 0)
+		explore_message(ex, 0, "Placeto restarted with %s", p->opts != NULL ? p->opts : "the reference defaults");
+	else
+		explore_message(ex, 1, "%s", p->run.error);
+}
+
+/* Decision, episode, run/pause, restart, policy, options, adopt. */
 static int
 pv_action(struct view *v, enum tui_action a)
 {
@@ -350,6 +372,10 @@ pv_action(struct view *v, enum tui_action a)
 	case ACT_LOAD_POLICY:
 		explore_prompt(p->ex, PROMPT_TEXT, "Policy file (empty: train live): ",
 		    p->policy, policy_done, p);
+		break;
+	case ACT_PLACETO_OPTIONS:
+		explore_prompt(p->ex, PROMPT_TEXT, "Placeto options (k=v,...; empty: defaults): ",
+		    p->opts, options_done, p);
 		break;
 	case ACT_ADOPT:
 		view_run_adopt(&p->run);
