@@ -331,6 +331,11 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->e_b1 = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
 	ws->e_b2 = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
 	ws->x_end = ws_alloc(ws, E, sizeof(double));
+	ws->sl_arrive = ws_alloc(ws, E, sizeof(double));
+	ws->sl_key = ws_alloc(ws, E, sizeof(uint64_t));
+	ws->sl_seen = ws_alloc(ws, E, sizeof(uint64_t));
+	ws->x_okey = ws_alloc(ws, E, sizeof(uint64_t));
+	ws->e_key = ws_alloc(ws, (size_t)n + E + 1, sizeof(uint64_t));
 	ws->ev = ws_alloc(ws, (size_t)E + nq + D + 1, sizeof(struct pl_hent));
 	return ws;
 }
@@ -350,7 +355,8 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
 	    ws->e_dev, ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
-	    ws->e_b2, ws->x_end, ws->rkey, ws->src };
+	    ws->e_b2, ws->x_end, ws->rkey, ws->src, ws->sl_arrive, ws->sl_key,
+	    ws->sl_seen, ws->x_okey, ws->e_key };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(ws);

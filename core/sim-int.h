@@ -162,6 +162,12 @@ struct pl_sim_ws {
 	double *e_t, *e_f1, *e_f2;	/* allocated at, freed at (two parts) */
 	int64_t *e_b, *e_b1, *e_b2;
 	double *x_end;			/* arrival of each transfer */
+	/* Placeto model (sim-placeto.c): per output slot of the op being
+	 * run, its transfer's arrival, delivery key and receiving devices;
+	 * the handler-order place of each transfer and log entry */
+	double *sl_arrive;
+	uint64_t *sl_key, *sl_seen;
+	uint64_t *x_okey, *e_key;
 
 	/* memory engine */
 	int64_t live[PL_MAX_DEVICES];

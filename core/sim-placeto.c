@@ -7,143 +7,321 @@
  * delta1 after every non-zero-cost op, delta2 after every transfer, and the
  * run time as the time of the last event popped.
  *
- * Invariant: the key's string comparisons are replaced by ranks of the
- * names under strcmp (computed once per workspace), which order events
- * exactly as the strings do; every time is computed with the same double
- * operations in the same order as the reference, so results are bit-exact.
- * A resource has one pending event while busy and none while idle.
+ * How it runs without most of those events (docs/SIMULATION.md, section 3):
+ *
+ *  - Buses.  A bus carries the transfers of its device's ops in the order
+ *    the ops run (ends never decrease on a device), so a transfer's start
+ *    max(ready, bus free), its arrival and the bus's next free time are
+ *    known as soon as its producer starts: the bus is computed then, with
+ *    no event and no queue.
+ *  - Deliveries.  The reference queues one REMOVE event per (parent,
+ *    child) at the data's arrival and offers the child to its device when
+ *    the last one pops.  Here a delivery is accounted when it is created,
+ *    with the place its REMOVE event takes in the reference's pop order
+ *    (an integer key, below); a child whose last parent is accounted enters
+ *    its device's waiting list, kept sorted by (ready time, key), which is
+ *    exactly the order in which the reference's FIFO would receive it.
+ *  - Devices.  Device d's next event is at max(first ready time, free
+ *    time) while something waits for it; a tournament tree over the device
+ *    name ranks picks the smallest (time, rank), the reference's order for
+ *    DEV events.
+ *
+ * Delivery keys at arrival time a (ranks are name ranks under strcmp):
+ *   source         v                      (offered first, in list order)
+ *   a > creator    K_DELIVERY | u | w      REMOVE events pending at a, by (u, w)
+ *   a = start of a transfer that was pending at a (a zero-byte transfer):
+ *                  K_TIE | bus rank | chain | w
+ *                  its BUS event pops with the pending BUS events of that
+ *                  instant, by bus name (and a chain of such transfers on
+ *                  one bus at one instant, when delta2 is 0, in bus order)
+ *   a = the handler's own time (a zero-cost op; a transfer that starts at
+ *       its producer's instant, whose BUS event the reference pops right
+ *       after that op's handler):
+ *                  K_TIE | K_HANDLER | handler number | w
+ * and every allocation of the native memory model and every recorded
+ * transfer carries the reference's handler order the same way, so the
+ * memory log and the trace are sorted into the reference's event order.
+ *
+ * Invariant: every time is computed with the same double operations in the
+ * same order as the reference, and ops start in the reference's order, so
+ * results are bit-exact; the lean path allocates nothing.
  */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim-int.h"
 #include "xmalloc.h"
 
-#define K_REMOVE ((uint64_t)0)
-#define K_BUS ((uint64_t)1 << 62)
-#define K_DEV ((uint64_t)2 << 62)
-#define RANK_MASK (((uint64_t)1 << 24) - 1)
+#define K_DELIVERY ((uint64_t)1 << 48)
+#define K_TIE ((uint64_t)1 << 63)
+#define K_HANDLER ((uint64_t)1 << 62)
+#define RANK_BITS 24
+#define RANK_MASK (((uint64_t)1 << RANK_BITS) - 1)
+#define CHAIN_BITS 30
 
-/*
- * Push an event.  The event being handled stays at the top of the queue
- * until the first push of its handler, which takes its place (one sift
- * instead of a pop and a push); the loop pops it if nothing was pushed.
- */
-static inline void
-ev_push(struct pl_sim_ws *ws, struct pl_hent e)
+/* Order of an allocation or transfer among the reference's handlers at
+ * one instant: pending BUS events by (bus rank, chain), then handlers in
+ * the order they run. */
+static inline uint64_t
+okey_pending(int bus_rank, uint64_t chain)
 {
-	if (ws->ev_hole) {
-		ws->ev_hole = 0;
-		pl_heap_replace_top(ws->ev, ws->n_ev, e);
-	} else
-		pl_heap_push(ws->ev, &ws->n_ev, e);
+	return (uint64_t)bus_rank << CHAIN_BITS | chain;
 }
 
-/*
- * Offer transfer x, ready at r, to the bus of device d.  The lists are
- * keyed (ready, seq) in the reference; with the non-negative times that
- * validation guarantees, offers to one list come with non-decreasing ready
- * times (spec section 2), so a plain FIFO in offer order is the same order.
- * Like devices (sched_dev()), a bus has an event queued only when a
- * transfer waits, at max(ready, bus free): the reference's idle "bus free"
- * pops and its re-pushes while the data does not exist yet change nothing
- * but run_time, which the caller accounts for when a transfer starts.
- */
-static inline void
-offer_bus(struct pl_sim_ws *ws, int d, int x, double r, const double *bus_free)
+static inline uint64_t
+okey_handler(uint64_t seq)
 {
-	int q = ws->n_dev + d;
-	ws->qitem[ws->q_off[q] + ws->q_n[q]++] = x;
-	if (!ws->q_busy[q]) {
-		ws->q_busy[q] = 1;
-		ev_push(ws, pl_hent_make(
-		    r > bus_free[d] ? r : bus_free[d], K_BUS | (uint64_t)ws->dev_rank[d]));
+	return K_HANDLER | seq;
+}
+
+/* ---- the device tournament -------------------------------------------- */
+
+/*
+ * A winner tree over P leaves (device name ranks; P a power of two >= 2):
+ * at[r] is the time of rank r's next event (INFINITY: none), win[i] the
+ * leaf with the smallest (time, rank) below node i, win[1] the next event.
+ * Left subtrees hold the smaller ranks, so ties go left.
+ */
+struct tour {
+	int P;
+	double at[PL_MAX_DEVICES];
+	int win[2 * PL_MAX_DEVICES];
+};
+
+/* Every leaf idle. */
+static void
+tour_init(struct tour *tr, int D)
+{
+	int P = 2;
+	while (P < D)
+		P *= 2;
+	tr->P = P;
+	for (int r = 0; r < P; r++) {
+		tr->at[r] = INFINITY;
+		tr->win[P + r] = r;
+	}
+	for (int i = P - 1; i >= 1; i--)
+		tr->win[i] = tr->win[2 * i];
+}
+
+/* Set leaf r's time and replay its path to the root. */
+static inline void
+tour_set(struct tour *tr, int r, double t)
+{
+	tr->at[r] = t;
+	for (int i = (tr->P + r) >> 1; i >= 1; i >>= 1) {
+		int a = tr->win[2 * i], b = tr->win[2 * i + 1];
+		tr->win[i] = tr->at[b] < tr->at[a] ? b : a;
 	}
 }
 
-/*
- * Deliveries, eagerly.  The reference queues one event per (parent u,
- * child w) at the data's arrival, key (t, REMOVE, u, w), and offers w to
- * its device (a FIFO) when the last of them pops.  Here a delivery is
- * accounted when it is created, with the place its event would take in the
- * reference's pop order; w keeps the latest, and when its last parent is
- * accounted it enters its device's ready heap under that place, so the
- * heap yields w where the FIFO would.  A device event at T sees the
- * entries the reference had offered: an entry is in the heap only once
- * its last delivery exists, and with time <= T it would have popped first
- * (REMOVE sorts before the other kinds at equal times).
- *
- * The place: a delivery at t later than the event creating it pops among
- * the deliveries at t by (t, u, w): key K_DELIVERY | u << 24 | w (ranks).
- * One at the creating event's own time (a zero-cost op, a zero-byte
- * transfer) sorts before that event, so the reference pops it right after
- * the handler, after every delivery at t popped so far and before any
- * later event's: key K_TIE | seq << 24 | w, seq the handler's number (all
- * deliveries of one handler come from one parent).  Sources enter first,
- * key (init_offset, id).
- */
-#define K_DELIVERY ((uint64_t)1 << 48)
-#define K_TIE ((uint64_t)1 << 63)
+/* ---- the run ------------------------------------------------------------ */
+
+/* What one evaluation keeps at hand. */
+struct run {
+	struct pl_sim_ws *ws;
+	struct pl_sim_result *r;
+	const int *dev;
+	const int *op_rank;
+	int D;
+	enum pl_mem_model mem;
+	int record;			/* transfers and copies are logged */
+	double free_at[PL_MAX_DEVICES];
+	double bus_free[PL_MAX_DEVICES];
+	double bus_last[PL_MAX_DEVICES];	/* start of the bus's last transfer */
+	uint64_t chain[PL_MAX_DEVICES];
+	int log_off[PL_MAX_DEVICES + 1];	/* native memory: each device's */
+	int log_n[PL_MAX_DEVICES];		/* entries in e_ord, in order */
+	struct tour tour;
+};
 
 /*
- * (Re)schedule device d's event, now that its ready heap is not empty: at
- * max(earliest ready time, free time), as the reference does when it
- * offers the first waiting op.  An earlier time than the one scheduled
- * leaves the old event stale (skipped when it pops).
+ * Child w of u receives its data at t under key k.  When it was the last
+ * parent, w joins its device's waiting list (sorted by (ready, key); new
+ * entries usually go last) and, unless that device is the one being
+ * handled, the device's next event may move earlier.
  */
-static inline void
-sched_dev(struct pl_sim_ws *ws, int d, const double *free_at, double *sched)
+static inline __attribute__((always_inline)) void
+deliver(struct run *R, int u, int w, double t, uint64_t k, int handling)
 {
-	double r = ws->qmem[ws->q_off[d]].t;
-	double at = r > free_at[d] ? r : free_at[d];
-	if (ws->q_busy[d] && !(at < sched[d]))
-		return;
-	ws->q_busy[d] = 1;
-	sched[d] = at;
-	ev_push(ws, pl_hent_make(at, K_DEV | (uint64_t)ws->dev_rank[d]));
-}
-
-/* Parent u's data reaches child w at t, from the handler number seq at
- * time now.  1 when w is ready (in its device's heap). */
-static inline int
-deliver(struct pl_sim_ws *ws, int u, int w, double t, double now, uint64_t seq)
-{
-	uint64_t k = t == now ? K_TIE | seq << 24 | (uint64_t)ws->op_rank[w] :
-	    K_DELIVERY | ((uint64_t)ws->op_rank[u] << 24) | (uint64_t)ws->op_rank[w];
+	struct pl_sim_ws *ws = R->ws;
 	if (t > ws->ready[w] || (t == ws->ready[w] && k > ws->rkey[w])) {
 		ws->ready[w] = t;
 		ws->rkey[w] = k;
 		ws->pred[w] = u;
 	}
 	if (--ws->pending[w] != 0)
-		return 0;
-	int d = ws->dev[w];
-	pl_heap_push(ws->qmem + ws->q_off[d], &ws->q_n[d],
-	    pl_hent_make(ws->ready[w], ws->rkey[w]));
-	return 1;
+		return;
+	int d = R->dev[w];
+	struct pl_hent e = pl_hent_make(ws->ready[w], ws->rkey[w]);
+	struct pl_hent *q = ws->qmem;
+	int j = ws->q_n[d]++, head = ws->q_head[d];
+	while (j > head && pl_hent_less(&e, &q[j - 1])) {
+		q[j] = q[j - 1];
+		j--;
+	}
+	q[j] = e;
+	if (j != head || d == handling)
+		return;
+	double at = e.t > R->free_at[d] ? e.t : R->free_at[d];
+	int rk = ws->dev_rank[d];
+	if (at < R->tour.at[rk])
+		tour_set(&R->tour, rk, at);
+}
+
+/*
+ * Log an allocation of the native memory model on d at t, at place okey in
+ * the handler order: it joins d's entries in e_ord, kept sorted by (time,
+ * place) (new entries usually go last or close to it).
+ */
+static inline int
+mlog(struct run *R, int d, double t, int64_t bytes, uint64_t okey)
+{
+	struct pl_sim_ws *ws = R->ws;
+	int e = ws->n_e++;
+	ws->e_dev[e] = d;
+	ws->e_t[e] = t;
+	ws->e_key[e] = okey;
+	ws->e_b[e] = bytes;
+	ws->e_f1[e] = ws->e_f2[e] = t;
+	ws->e_b1[e] = ws->e_b2[e] = 0;
+	int *L = ws->e_ord + R->log_off[d];
+	int j = R->log_n[d]++;
+	while (j > 0 && (ws->e_t[L[j - 1]] > t ||
+	    (ws->e_t[L[j - 1]] == t && ws->e_key[L[j - 1]] > okey))) {
+		L[j] = L[j - 1];
+		j--;
+	}
+	L[j] = e;
+	return e;
+}
+
+/*
+ * Logs the copies of transfer x (one per receiving device; every receiver
+ * entry of the child list points at its device's copy) and records x in
+ * the trace.
+ */
+static void
+log_transfer(struct run *R, int x, double start, double arrive, double bfree,
+    int64_t bytes)
+{
+	struct pl_sim_ws *ws = R->ws;
+	int u = ws->x_a[x], slot = ws->x_b[x], k0 = ws->x_src[x], d = R->dev[u];
+	int own[PL_MAX_DEVICES];
+	uint64_t seen = 0;
+	for (int k = k0; k < ws->ch_off[u + 1]; k++) {
+		int w = ws->ch[k], dw = R->dev[w];
+		if (ws->ch_slot[k] != slot || dw == d)
+			continue;
+		if (R->mem == PL_MEM_NATIVE) {
+			if (!((seen >> dw) & 1)) {
+				seen |= (uint64_t)1 << dw;
+				own[dw] = mlog(R, dw, start, bytes, ws->x_okey[x]);
+			}
+			ws->xfer_of[k] = own[dw];	/* the copy it reads */
+		}
+	}
+	if (ws->tr != NULL)
+		pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
+		    .tensor = ws->ch_tensor[k0], .src_dev = d, .dst_dev = -1,
+		    .channel = d, .start = start, .end = arrive,
+		    .busy_until = bfree, .bytes = bytes });
+}
+
+/*
+ * Op v starts on d at t (handler number seq): its end, its device's free
+ * time, its local children's deliveries and its transfers (the bus
+ * computed now).  Returns how many handler numbers its transfers used
+ * (those that start at t run right after it in the reference).
+ */
+static inline uint64_t
+run_op(struct run *R, int v, int d, double t, uint64_t seq, unsigned gen)
+{
+	struct pl_sim_ws *ws = R->ws;
+	const struct pl_cluster *c = ws->p->c;
+	const double delta1 = c->placeto.delta1, delta2 = c->placeto.delta2;
+	const double speed = c->placeto.transfer_speed;
+	double cost = ws->p->time_us[(size_t)v * R->D + d];
+	double end = t + cost;
+	double free = cost == 0 ? end : end + delta1;
+	ws->start[v] = t;
+	ws->end[v] = end;
+	R->r->busy_us[d] += cost;
+	R->free_at[d] = free;
+	uint64_t local_key = end == t ? K_TIE | K_HANDLER | seq << RANK_BITS :
+	    K_DELIVERY | (uint64_t)R->op_rank[v] << RANK_BITS;
+	uint64_t used = 0;
+	int base = ws->ch_off[v], lim = ws->ch_off[v + 1];
+	for (int k = base; k < lim; k++) {
+		int w = ws->ch[k], dw = R->dev[w];
+		if (dw == d) {
+			deliver(R, v, w, end, local_key | (uint64_t)R->op_rank[w], d);
+			continue;
+		}
+		int s = base + ws->ch_slot[k];
+		if (ws->stamp[s] != (int)gen) {
+			/* the first receiver of this output: its transfer */
+			ws->stamp[s] = (int)gen;
+			int64_t bytes = ws->ch_bytes[k];
+			double bf = R->bus_free[d];
+			double start = end > bf ? end : bf;
+			double delay = (double)bytes / speed;
+			double arrive = start + delay;
+			double bfree = arrive + delta2;
+			R->bus_free[d] = bfree;
+			R->chain[d] = start == R->bus_last[d] ? R->chain[d] + 1 : 0;
+			R->bus_last[d] = start;
+			uint64_t okey, key;
+			if (start == t) {
+				used++;
+				okey = okey_handler(seq + used);
+				key = K_TIE | K_HANDLER | (seq + used) << RANK_BITS;
+			} else {
+				okey = okey_pending(ws->dev_rank[d], R->chain[d]);
+				key = K_TIE | okey << RANK_BITS;
+			}
+			if (arrive != start)
+				key = K_DELIVERY | (uint64_t)R->op_rank[v] << RANK_BITS;
+			ws->sl_arrive[s] = arrive;
+			ws->sl_key[s] = key;
+			ws->sl_seen[s] = 0;
+			if (bfree > R->r->makespan_us)
+				R->r->makespan_us = bfree;
+			R->r->bytes_moved += bytes;
+			R->r->bytes_out[d] += bytes;
+			R->r->n_transfers++;
+			if (R->record) {
+				int x = ws->n_x++;
+				ws->x_a[x] = v;
+				ws->x_b[x] = ws->ch_slot[k];
+				ws->x_src[x] = k;	/* first receiver entry */
+				ws->x_end[x] = arrive;
+				ws->x_okey[x] = okey;
+				log_transfer(R, x, start, arrive, bfree, bytes);
+			}
+		}
+		if (!((ws->sl_seen[s] >> dw) & 1)) {
+			ws->sl_seen[s] |= (uint64_t)1 << dw;
+			R->r->bytes_in[dw] += ws->ch_bytes[k];
+		}
+		deliver(R, v, w, ws->sl_arrive[s], ws->sl_key[s] | (uint64_t)R->op_rank[w], d);
+	}
+	return used;
 }
 
 /*
  * The native memory model in this simulator.  During the run every
  * allocation is logged (an op's outputs and temporaries at its start, a
- * received copy per receiving device at the transfer's start), in event
- * order, hence in time order; after the run, when every end is known, each
- * allocation gets its free times: temporaries at the op's end; outputs
- * when the op, its local children and its transfers are done; a copy when
- * its receivers on that device are done.  A free takes effect before the
- * first later allocation of its device at or after its time; one sweep per
- * device then gives the peak (no queue of pending frees).
+ * received copy per receiving device at the transfer's start) with its
+ * place in the reference's handler order; after the run each device's log
+ * is sorted by (time, place), and each allocation gets its free times:
+ * temporaries at the op's end; outputs when the op, its local children and
+ * its transfers are done; a copy when its receivers on that device are
+ * done.  A free takes effect before the first later allocation of its
+ * device at or after its time; one sweep per device then gives the peak
+ * (no queue of pending frees).
  */
-static inline int
-mlog(struct pl_sim_ws *ws, int d, double t, int64_t bytes)
-{
-	int e = ws->n_e++;
-	ws->e_dev[e] = d;
-	ws->e_t[e] = t;
-	ws->e_b[e] = bytes;
-	ws->e_f1[e] = ws->e_f2[e] = t;
-	ws->e_b1[e] = ws->e_b2[e] = 0;
-	return e;
-}
 
 /* Index of the first entry j > i of L with time >= f (or m). */
 static inline int
@@ -218,9 +396,11 @@ mem_native_curve(struct pl_sim_ws *ws, int d, const int *L, int m)
 
 /* Free times of the logged allocations, then the peaks. */
 static void
-mem_native_post(struct pl_sim_ws *ws, struct pl_sim_result *r)
+mem_native_post(const struct run *R, struct pl_sim_result *r)
 {
-	int n = ws->n, D = ws->n_dev, ne = ws->n_e;
+	struct pl_sim_ws *ws = R->ws;
+	const int *dev = R->dev;
+	int n = ws->n, D = ws->n_dev;
 	const double *end = ws->end;
 	double *F = ws->maxend;
 	for (int v = 0; v < n; v++)
@@ -228,7 +408,7 @@ mem_native_post(struct pl_sim_ws *ws, struct pl_sim_result *r)
 	for (int u = 0; u < n; u++)
 		for (int k = ws->ch_off[u]; k < ws->ch_off[u + 1]; k++) {
 			int w = ws->ch[k];
-			if (ws->dev[w] == ws->dev[u] && end[w] > F[u])
+			if (dev[w] == dev[u] && end[w] > F[u])
 				F[u] = end[w];
 		}
 	for (int x = 0; x < ws->n_x; x++) {
@@ -237,7 +417,7 @@ mem_native_post(struct pl_sim_ws *ws, struct pl_sim_result *r)
 			F[u] = ws->x_end[x];
 		for (int k = k0; k < ws->ch_off[u + 1]; k++) {
 			int w = ws->ch[k];
-			if (ws->ch_slot[k] != slot || ws->dev[w] == ws->dev[u])
+			if (ws->ch_slot[k] != slot || dev[w] == dev[u])
 				continue;
 			int e = ws->xfer_of[k];
 			ws->e_b1[e] = ws->e_b[e];
@@ -252,22 +432,10 @@ mem_native_post(struct pl_sim_ws *ws, struct pl_sim_result *r)
 		ws->e_f2[e] = end[v];
 		ws->e_b2[e] = ws->tb[v];
 	}
-	/* entries by device, in time order */
-	int off[PL_MAX_DEVICES + 1], fill[PL_MAX_DEVICES];
-	for (int d = 0; d <= D; d++)
-		off[d] = 0;
-	for (int e = 0; e < ne; e++)
-		off[ws->e_dev[e] + 1]++;
-	for (int d = 0; d < D; d++) {
-		off[d + 1] += off[d];
-		fill[d] = off[d];
-	}
-	for (int e = 0; e < ne; e++)
-		ws->e_ord[fill[ws->e_dev[e]]++] = e;
 	int64_t *diff = ws->m_diff;
 	for (int d = 0; d < D; d++) {
-		const int *L = ws->e_ord + off[d];
-		int m = off[d + 1] - off[d];
+		const int *L = ws->e_ord + R->log_off[d];
+		int m = R->log_n[d];
 		for (int i = 0; i < m; i++)
 			diff[i] = 0;
 		for (int i = 0; i < m; i++) {
@@ -289,7 +457,43 @@ mem_native_post(struct pl_sim_ws *ws, struct pl_sim_result *r)
 	}
 }
 
-/* Next stamp generation (stamps mark groups already seen for an op). */
+struct xfer_place {
+	double start;
+	uint64_t okey;
+	int i;
+};
+
+/* Order transfers by start, then place. */
+static int
+xfer_place_cmp(const void *a, const void *b)
+{
+	const struct xfer_place *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->okey > y->okey) - (x->okey < y->okey);
+}
+
+/* The trace's transfers in the reference's order: by start, then place. */
+static void
+sort_trace_xfers(struct pl_sim_ws *ws)
+{
+	struct pl_trace *tr = ws->tr;
+	int m = tr->n_xfers;
+	if (m < 2)
+		return;
+	struct xfer_place *o = pl_xmalloc(sizeof *o * (size_t)m);
+	struct pl_trace_xfer *x = pl_xmalloc(sizeof *x * (size_t)m);
+	for (int i = 0; i < m; i++)
+		o[i] = (struct xfer_place){ tr->xfers[i].start, ws->x_okey[i], i };
+	qsort(o, (size_t)m, sizeof *o, xfer_place_cmp);
+	for (int i = 0; i < m; i++)
+		x[i] = tr->xfers[o[i].i];
+	memcpy(tr->xfers, x, sizeof *x * (size_t)m);
+	free(x);
+	free(o);
+}
+
+/* Next stamp generation (stamps mark outputs already sent by an op). */
 static inline unsigned
 next_gen(struct pl_sim_ws *ws)
 {
@@ -307,178 +511,116 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
     enum pl_mem_model mem, struct pl_sim_result *r)
 {
 	const struct pl_cluster *c = ws->p->c;
-	const double *tt = ws->p->time_us;
-	const double delta1 = c->placeto.delta1, delta2 = c->placeto.delta2;
-	const double speed = c->placeto.transfer_speed;
 	const double init = c->placeto.init_offset;
-	int n = ws->n, D = ws->n_dev, nq = 2 * D;
-	int last[PL_MAX_DEVICES];
-	double free_at[PL_MAX_DEVICES], bus_free[PL_MAX_DEVICES], sched[PL_MAX_DEVICES];
+	int n = ws->n, D = ws->n_dev;
+	struct run R;
+	R.ws = ws;
+	R.r = r;
+	R.dev = pl->dev;
+	R.op_rank = ws->op_rank;
+	R.D = D;
+	R.mem = mem;
+	R.record = mem == PL_MEM_NATIVE || ws->tr != NULL;
+	const int *dev = pl->dev;
 
-	/* Setup: devices, pending parents, queue sizes (a bus carries at most
-	 * one transfer per output slot of each op of its device). */
-	for (int q = 0; q < nq; q++)
-		ws->cnt[q] = 0;
+	/* Setup: pending parents, waiting-list regions (one slot per op of
+	 * the device), nothing delivered yet (every real key is above 0). */
+	int cnt[PL_MAX_DEVICES];
+	for (int d = 0; d < D; d++) {
+		cnt[d] = 0;
+		R.free_at[d] = 0;
+		R.bus_free[d] = 0;
+		R.bus_last[d] = -INFINITY;
+		R.chain[d] = 0;
+	}
 	for (int v = 0; v < n; v++) {
-		int d = pl->dev[v];
-		ws->dev[v] = d;
-		ws->cnt[d]++;
-		ws->cnt[D + d] += ws->nslot[v];
+		cnt[dev[v]]++;
 		ws->pending[v] = ws->par_off[v + 1] - ws->par_off[v];
-		ws->ready[v] = -1;
+	}
+	memset(ws->ready, 0, sizeof *ws->ready * (size_t)n);
+	memset(ws->rkey, 0, sizeof *ws->rkey * (size_t)n);
+	if (mem == PL_MEM_NATIVE) {
+		memcpy(ws->dev, dev, sizeof *dev * (size_t)n);	/* for pl_sim_mem_begin() */
+		/* log regions: a device logs its ops and at most one copy per
+		 * input of each of them */
+		for (int d = 0; d <= D; d++)
+			R.log_off[d] = 0;
+		for (int v = 0; v < n; v++)
+			R.log_off[dev[v] + 1] += 1 + ws->pending[v];
+		for (int d = 0; d < D; d++) {
+			R.log_off[d + 1] += R.log_off[d];
+			R.log_n[d] = 0;
+		}
 	}
 	if (ws->tr != NULL)
 		for (int v = 0; v < n; v++) {
 			ws->pred[v] = -1;
 			ws->prev_on_dev[v] = -1;
 		}
-	unsigned gen;
-	ws->n_e = 0;
 	int off = 0;
-	for (int q = 0; q < nq; q++) {
-		ws->q_off[q] = off;
-		off += ws->cnt[q];
-		ws->q_n[q] = 0;
-		ws->q_busy[q] = 0;
-	}
 	for (int d = 0; d < D; d++) {
-		last[d] = -1;
-		free_at[d] = 0;
-		bus_free[d] = 0;
-		sched[d] = 0;
+		ws->q_off[d] = off;
+		ws->q_head[d] = ws->q_n[d] = off;
+		off += cnt[d];
 	}
 	ws->n_x = 0;
-	ws->n_ev = 0;
-	ws->ev_hole = 0;
+	ws->n_e = 0;
 	pl_sim_mem_begin(ws, r, mem);
-	gen = next_gen(ws);
+	unsigned gen = next_gen(ws);
+	tour_init(&R.tour, D);
 
 	/* Sources, in list order, at init_offset. */
-	for (int q = 0; q < nq; q++)
-		ws->cnt[q] = 0;		/* ops run per device; head of each bus FIFO */
 	for (int i = 0; i < ws->n_src; i++) {
-		int v = ws->src[i], d = ws->dev[v];
+		int v = ws->src[i], d = dev[v];
 		ws->ready[v] = init;
-		pl_heap_push(ws->qmem + ws->q_off[d], &ws->q_n[d],
-		    pl_hent_make(init, (uint64_t)v));
+		ws->qmem[ws->q_n[d]++] = pl_hent_make(init, (uint64_t)v);
 	}
 	for (int d = 0; d < D; d++)
-		if (ws->q_n[d] > 0)
-			sched_dev(ws, d, free_at, sched);
+		if (ws->q_n[d] > ws->q_off[d])
+			tour_set(&R.tour, ws->dev_rank[d], init);
 
-	double run_time = 0;
-	int done = 0;
+	int last[PL_MAX_DEVICES];
+	for (int d = 0; d < D; d++)
+		last[d] = -1;
+	r->makespan_us = 0;
 	uint64_t seq = 0;	/* handlers run */
-	while (ws->n_ev > 0) {
-		if (ws->ev_hole) {
-			(void)pl_heap_pop(ws->ev, &ws->n_ev);
-			ws->ev_hole = 0;
-		}
-		if (ws->n_ev == 0)
+	for (;;) {
+		int rk = R.tour.win[1];
+		double t = R.tour.at[rk];
+		if (t == INFINITY)
 			break;
-		struct pl_hent e = ws->ev[0];
-		ws->ev_hole = 1;
-		double t = e.t;
-		if (e.k >= K_DEV) {
-			int d = ws->rank_dev[e.k & RANK_MASK];
-			if (!ws->q_busy[d] || t != sched[d])
-				continue;	/* stale: rescheduled earlier */
-			if (t > run_time)
-				run_time = t;
-			seq++;
-			ws->q_busy[d] = 0;
-			struct pl_hent top = pl_heap_pop(ws->qmem + ws->q_off[d], &ws->q_n[d]);
-			int v = top.k >= K_DELIVERY ? ws->rank_op[top.k & RANK_MASK] : (int)top.k;
-			ws->qitem[ws->q_off[d] + ws->cnt[d]++] = v;	/* run order */
-			double cost = tt[(size_t)v * D + d];
-			double end = t + cost;
-			double free = cost == 0 ? end : end + delta1;
-			ws->start[v] = t;
-			ws->end[v] = end;
-			if (ws->tr != NULL) {
-				ws->prev_on_dev[v] = last[d];
-				last[d] = v;
-			}
-			done++;
-			r->busy_us[d] += cost;
-			free_at[d] = free;
-			if (free > run_time)
-				run_time = free;
-			if (mem == PL_MEM_NATIVE)
-				ws->ref[v] = mlog(ws, d, t, ws->ob[v] + ws->tb[v]);
-			int base = ws->ch_off[v];
-			for (int k = base; k < ws->ch_off[v + 1]; k++) {
-				int w = ws->ch[k];
-				if (ws->dev[w] == d) {
-					deliver(ws, v, w, end, t, seq);
-					continue;
-				}
-				int s = base + ws->ch_slot[k];
-				if (ws->stamp[s] == (int)gen)
-					continue;
-				ws->stamp[s] = (int)gen;
-				int x = ws->n_x++;
-				ws->x_a[x] = v;
-				ws->x_b[x] = ws->ch_slot[k];
-				ws->x_src[x] = k;	/* first receiver entry */
-				offer_bus(ws, d, x, end, bus_free);
-			}
-			if (ws->q_n[d] > 0)
-				sched_dev(ws, d, free_at, sched);
-		} else {
-			/* a transfer is waiting and its data exists (offer_bus()) */
-			if (t > run_time)
-				run_time = t;
-			seq++;
-			int d = ws->rank_dev[e.k & RANK_MASK];
-			int q = D + d;
-			int x = ws->qitem[ws->q_off[q] + ws->cnt[q]++];
-			int u = ws->x_a[x], slot = ws->x_b[x], k0 = ws->x_src[x];
-			int64_t bytes = ws->ch_bytes[k0];
-			double delay = (double)bytes / speed;
-			double arrive = t + delay;
-			double bfree = arrive + delta2;
-			bus_free[d] = bfree;
-			if (bfree > run_time)
-				run_time = bfree;
-			if (ws->cnt[q] != ws->q_n[q]) {
-				double rn = ws->end[ws->x_a[ws->qitem[ws->q_off[q] + ws->cnt[q]]]];
-				ev_push(ws, pl_hent_make(
-				    rn > bfree ? rn : bfree, K_BUS | (uint64_t)ws->dev_rank[d]));
-			} else
-				ws->q_busy[q] = 0;
-			uint64_t seen = 0;
-			int own[PL_MAX_DEVICES];
-			ws->x_end[x] = arrive;
-			for (int k = k0; k < ws->ch_off[u + 1]; k++) {
-				int w = ws->ch[k], dw = ws->dev[w];
-				if (ws->ch_slot[k] != slot || dw == d)
-					continue;
-				if (deliver(ws, u, w, arrive, t, seq))
-					sched_dev(ws, dw, free_at, sched);
-				if (!((seen >> dw) & 1)) {
-					seen |= (uint64_t)1 << dw;
-					r->bytes_in[dw] += bytes;
-					if (mem == PL_MEM_NATIVE)
-						own[dw] = mlog(ws, dw, t, bytes);
-				}
-				if (mem == PL_MEM_NATIVE)
-					ws->xfer_of[k] = own[dw];	/* the copy it reads */
-			}
-			r->bytes_moved += bytes;
-			r->bytes_out[d] += bytes;
-			r->n_transfers++;
-			if (ws->tr != NULL)
-				pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
-				    .tensor = ws->ch_tensor[k0], .src_dev = d, .dst_dev = -1,
-				    .channel = d, .start = t, .end = arrive,
-				    .busy_until = bfree, .bytes = bytes });
+		int d = ws->rank_dev[rk];
+		seq++;
+		int h = ws->q_head[d]++;
+		uint64_t k = ws->qmem[h].k;
+		int v = k >= K_DELIVERY ? ws->rank_op[k & RANK_MASK] : (int)k;
+		ws->qitem[h] = v;	/* run order */
+		if (ws->tr != NULL) {
+			ws->prev_on_dev[v] = last[d];
+			last[d] = v;
 		}
+		if (mem == PL_MEM_NATIVE)
+			ws->ref[v] = mlog(&R, d, t, ws->ob[v] + ws->tb[v], okey_handler(seq));
+		seq += run_op(&R, v, d, t, seq, gen);
+		if (R.free_at[d] > r->makespan_us)
+			r->makespan_us = R.free_at[d];
+		double next = INFINITY;
+		if (ws->q_head[d] < ws->q_n[d]) {
+			double rd = ws->qmem[ws->q_head[d]].t;
+			next = rd > R.free_at[d] ? rd : R.free_at[d];
+		}
+		tour_set(&R.tour, rk, next);
 	}
+	int done = 0;
+	for (int d = 0; d < D; d++) {
+		cnt[d] = ws->q_head[d] - ws->q_off[d];
+		done += cnt[d];
+	}
+	if (ws->tr != NULL)
+		sort_trace_xfers(ws);
 	if (mem == PL_MEM_PLACETO)
-		pl_sim_mem_placeto(ws, r, ws->cnt);
+		pl_sim_mem_placeto(ws, r, cnt);
 	else if (mem == PL_MEM_NATIVE && done == n)
-		mem_native_post(ws, r);
-	r->makespan_us = run_time;
+		mem_native_post(&R, r);
 	return done == n ? 0 : -1;
 }

@@ -79,10 +79,11 @@ tu_problem(const struct pl_graph *g, const struct pl_cluster *c)
  * A random DAG: n ops named so that name order differs from list order,
  * each op with up to `fan` parents among the previous `window` ops, integer
  * costs in [0, maxc] (zero with probability pzero), sizes that are
- * multiples of `unit` bytes, outputs 0..nout-1, duplicate edges allowed.
+ * multiples of `unit` bytes, outputs 0..nout-1, duplicate edges allowed;
+ * the builder, not yet built (the caller may add temporaries).
  */
-static inline struct pl_graph *
-tu_random_dag(struct pl_rng *r, int n, int fan, int window, int maxc,
+static inline struct pl_graph_builder *
+tu_random_dag_builder(struct pl_rng *r, int n, int fan, int window, int maxc,
     double pzero, int64_t unit, int nout)
 {
 	struct pl_graph_builder *b = pl_graph_builder_new("random");
@@ -111,7 +112,15 @@ tu_random_dag(struct pl_rng *r, int n, int fan, int window, int maxc,
 		}
 	}
 	free(sz);
-	return tu_build(b);
+	return b;
+}
+
+/* The same graph, built. */
+static inline struct pl_graph *
+tu_random_dag(struct pl_rng *r, int n, int fan, int window, int maxc,
+    double pzero, int64_t unit, int nout)
+{
+	return tu_build(tu_random_dag_builder(r, n, fan, window, maxc, pzero, unit, nout));
 }
 
 /* A random placement of p (ignores constraints: tests use none). */

@@ -35,7 +35,17 @@ struct r_item {
 	double delay;
 };
 
+/* An allocation of the native memory model, in event order. */
+struct r_alloc {
+	int d, v, w;		/* device; op (or producer); -1, or a receiver */
+	int idx;		/* copies: output index */
+	double t, arrive;	/* when; copies: the transfer's arrival */
+	int64_t bytes;
+};
+
 struct r_sim {
+	struct r_alloc *log;
+	int n_log;
 	const struct pl_graph *g;
 	const struct pl_cluster *c;
 	const struct pl_problem *p;
@@ -143,14 +153,90 @@ r_size(const struct pl_graph *g, int u, int idx)
 	return 0;
 }
 
-/* Simulate; fills start/end, returns run_time. */
+/*
+ * The native memory model (docs/SIMULATION.md section 4) on the reference's
+ * schedule: parameters resident; an op's outputs from its start until it,
+ * its local children and its transfers are done, its temporaries until its
+ * end; a copy on a receiving device from the transfer's start until its
+ * receivers there are done.  Allocations in event order; a free counts
+ * before the first later allocation of its device at or after its time.
+ */
+static void
+r_native_peaks(const struct r_sim *s, int64_t *peak)
+{
+	const struct pl_graph *g = s->g;
+	int n = g->n_ops, m = s->n_log;
+	double *f1 = calloc(m + 1, sizeof *f1), *f2 = calloc(m + 1, sizeof *f2);
+	int64_t *b1 = calloc(m + 1, sizeof *b1), *b2 = calloc(m + 1, sizeof *b2);
+	char *done1 = calloc(m + 1, 1), *done2 = calloc(m + 1, 1);
+	for (int i = 0; i < m; i++) {
+		const struct r_alloc *a = &s->log[i];
+		if (a->w < 0) {		/* op a->v */
+			double F = s->end[a->v];
+			for (int w = 0; w < n; w++)
+				if (r_parent(g, a->v, w) && s->dev[w] == a->d && s->end[w] > F)
+					F = s->end[w];
+			for (int j = 0; j < m; j++)
+				if (s->log[j].w >= 0 && s->log[j].v == a->v && s->log[j].arrive > F)
+					F = s->log[j].arrive;
+			f1[i] = F;
+			b1[i] = g->ops[a->v].out_bytes;
+			f2[i] = s->end[a->v];
+			b2[i] = g->ops[a->v].temp_bytes;
+		} else {		/* a copy of (v, idx) on a->d */
+			f1[i] = a->t;
+			for (int w = 0; w < n; w++)
+				if (r_parent(g, a->v, w) && s->dev[w] == a->d &&
+				    r_idx(g, a->v, w) == a->idx && s->end[w] > f1[i])
+					f1[i] = s->end[w];
+			b1[i] = a->bytes;
+		}
+	}
+	for (int d = 0; d < s->c->n_dev; d++) {
+		int64_t live = 0;
+		for (int v = 0; v < n; v++)
+			if (s->dev[v] == d)
+				live += g->ops[v].param_bytes;
+		peak[d] = live;
+		for (int j = 0; j < m; j++) {
+			if (s->log[j].d != d)
+				continue;
+			for (int i = 0; i < j; i++) {
+				if (s->log[i].d != d)
+					continue;
+				if (!done1[i] && f1[i] <= s->log[j].t) {
+					done1[i] = 1;
+					live -= b1[i];
+				}
+				if (!done2[i] && f2[i] <= s->log[j].t) {
+					done2[i] = 1;
+					live -= b2[i];
+				}
+			}
+			live += s->log[j].bytes;
+			if (live > peak[d])
+				peak[d] = live;
+		}
+	}
+	free(f1);
+	free(f2);
+	free(b1);
+	free(b2);
+	free(done1);
+	free(done2);
+}
+
+/* Simulate; fills start/end (and the native memory peaks when native_peak
+ * is not NULL), returns run_time. */
 static double
-r_simulate(const struct pl_problem *p, const int *dev, double *start, double *end)
+r_simulate(const struct pl_problem *p, const int *dev, double *start, double *end,
+    int64_t *native_peak)
 {
 	const struct pl_graph *g = p->g;
 	const struct pl_cluster *c = p->c;
 	int n = g->n_ops, D = c->n_dev;
 	struct r_sim s = { .g = g, .c = c, .p = p, .dev = dev, .start = start, .end = end };
+	s.log = calloc((size_t)n * (n + 1) + 1, sizeof *s.log);
 	s.wait = calloc(2 * D, sizeof *s.wait);
 	s.n_wait = calloc(2 * D, sizeof *s.n_wait);
 	s.busy = calloc(2 * D, sizeof *s.busy);
@@ -186,6 +272,8 @@ r_simulate(const struct pl_problem *p, const int *dev, double *start, double *en
 			double cost = pl_problem_op_us(p, v, d);
 			start[v] = e.t;
 			end[v] = e.t + cost;
+			s.log[s.n_log++] = (struct r_alloc){ d, v, -1, -1, e.t, 0,
+			    g->ops[v].out_bytes + g->ops[v].temp_bytes };
 			r_push(&s, cost == 0 ? end[v] : end[v] + pp->delta1, R_DEV, d, 0);
 			int ng = 0;
 			for (int w = 0; w < n; w++) {
@@ -218,14 +306,26 @@ r_simulate(const struct pl_problem *p, const int *dev, double *start, double *en
 			struct r_item it = r_take(&s, q, i);
 			double arrive = e.t + it.delay;
 			for (int w = 0; w < n; w++)
-				if (r_parent(g, it.v, w) && dev[w] != e.a && r_idx(g, it.v, w) == it.idx)
+				if (r_parent(g, it.v, w) && dev[w] != e.a && r_idx(g, it.v, w) == it.idx) {
 					r_push(&s, arrive, R_REMOVE, it.v, w);
+					int seen = 0;
+					for (int j = 0; j < s.n_log; j++)
+						seen |= s.log[j].w >= 0 && s.log[j].v == it.v &&
+						    s.log[j].idx == it.idx && s.log[j].d == dev[w] &&
+						    s.log[j].t == e.t;
+					if (!seen)	/* one copy per receiving device */
+						s.log[s.n_log++] = (struct r_alloc){ dev[w], it.v, w,
+						    it.idx, e.t, arrive, r_size(g, it.v, it.idx) };
+				}
 			r_push(&s, arrive + pp->delta2, R_BUS, e.a, 0);
 		} else {
 			if (--missing[e.b] == 0)
 				r_offer(&s, dev[e.b], (struct r_item){ .ready = e.t, .v = e.b });
 		}
 	}
+	if (native_peak != NULL)
+		r_native_peaks(&s, native_peak);
+	free(s.log);
 	for (int q = 0; q < 2 * D; q++)
 		free(s.wait[q]);
 	free(s.wait);
@@ -321,7 +421,7 @@ test_worked_example(void **state)
 	assert_true(r.makespan_us == 70.5);
 	/* and so does the naive reference */
 	double st[4], en[4];
-	assert_true(r_simulate(p, dev, st, en) == 70.5);
+	assert_true(r_simulate(p, dev, st, en, NULL) == 70.5);
 	pl_placement_free(pl);
 	pl_sim_ws_free(ws);
 	pl_trace_free(tr);
@@ -367,7 +467,8 @@ check_case(const struct pl_problem *p, const struct pl_placement *pl,
 	const struct pl_graph *g = p->g;
 	int n = g->n_ops;
 	double *st = calloc(n ? n : 1, sizeof *st), *en = calloc(n ? n : 1, sizeof *en);
-	double ref = r_simulate(p, pl->dev, st, en);
+	int64_t npeak[PL_MAX_DEVICES];
+	double ref = r_simulate(p, pl->dev, st, en, npeak);
 	char *cause = NULL;
 	struct pl_trace *tr = pl_sim_trace(p, pl, &placeto_opts, &cause);
 	assert_non_null(tr);
@@ -433,6 +534,10 @@ check_case(const struct pl_problem *p, const struct pl_placement *pl,
 	assert_true(tr->res.makespan_us == ref);
 	assert_int_equal(pl_sim_eval(ws, pl, &nm, &r), 0);
 	assert_memory_equal(r.peak_bytes, tr->res.peak_bytes, sizeof r.peak_bytes);
+	for (int d = 0; d < p->n_dev; d++)
+		if (r.peak_bytes[d] != npeak[d])
+			fail_msg("device %d: native peak %lld, reference %lld", d,
+			    (long long)r.peak_bytes[d], (long long)npeak[d]);
 	for (int d = 0; d < p->n_dev; d++) {
 		int64_t top = 0;
 		for (int i = 0; i < tr->n_mem[d]; i++) {
@@ -450,7 +555,8 @@ check_case(const struct pl_problem *p, const struct pl_placement *pl,
 	free(en);
 }
 
-/* Random real-valued-parameter cases and tie-heavy integer cases. */
+/* Random real-valued-parameter cases and tie-heavy integer cases (some
+ * without delta gaps, some with temporaries). */
 static void
 test_random_vs_reference(void **state)
 {
@@ -461,13 +567,23 @@ test_random_vs_reference(void **state)
 		int tie = cs % 2;
 		int n = 2 + (int)pl_rng_below(&r, cs < 250 ? 40 : 150);
 		int D = 2 + (int)pl_rng_below(&r, 6);
-		struct pl_graph *g = tu_random_dag(&r, n, 3, tie ? 4 : 20, tie ? 3 : 100,
-		    tie ? 0.4 : 0.15, tie ? 7600 : 1000 + (int64_t)pl_rng_below(&r, 9000), 3);
+		struct pl_graph_builder *b = tu_random_dag_builder(&r, n, 3, tie ? 4 : 20,
+		    tie ? 3 : 100, tie ? 0.4 : 0.15,
+		    tie ? 7600 : 1000 + (int64_t)pl_rng_below(&r, 9000), 3);
+		if (cs % 3 == 0)	/* temporaries: frees at an op's own start */
+			for (int v = 0; v < n; v++)
+				pl_graph_builder_op(b, v)->temp_bytes = (int64_t)(v % 3) * 1000;
+		struct pl_graph *g = tu_build(b);
 		struct pl_cluster *cl = tu_cluster(D, 1e9, 0, (int64_t)1 << 34);
 		if (!tie && cs % 4 == 1) {
 			cl->placeto.delta1 = pl_rng_uniform(&r) * 10;
 			cl->placeto.delta2 = pl_rng_uniform(&r) * 40;
 			cl->placeto.init_offset = pl_rng_uniform(&r) * 3;
+		}
+		if (tie && cs % 8 == 4) {
+			/* no gaps: transfers of one bus at one instant */
+			cl->placeto.delta1 = (double)(cs / 8 % 2);
+			cl->placeto.delta2 = 0;
 		}
 		struct pl_problem *p = tu_problem(g, cl);
 		struct pl_sim_ws *ws = pl_sim_ws_new(p);
