@@ -456,12 +456,12 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 	}
 	if (total != n)
 		return;		/* an incomplete run: nothing sensible to say */
-	for (int v = 0; v < n; v++)
-		F[v] = end[v];
-	for (int w = 0; w < n; w++)
-		for (int i = ws->par_off[w]; i < ws->par_off[w + 1]; i++)
-			if (end[w] > F[ws->par[i]])
-				F[ws->par[i]] = end[w];
+	for (int u = 0; u < n; u++) {
+		double f = end[u];
+		for (int k = ws->ch_off[u]; k < ws->ch_off[u + 1]; k++)
+			f = end[ws->ch[k]] > f ? end[ws->ch[k]] : f;
+		F[u] = f;
+	}
 	for (int d = 0; d < ws->n_dev; d++) {
 		const int *ops = ws->qitem + ws->q_off[d];
 		int m = count[d];
