@@ -304,7 +304,6 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->pred = ws_alloc(ws, n, sizeof(int));
 	ws->prev_on_dev = ws_alloc(ws, n, sizeof(int));
 	ws->ref = ws_alloc(ws, n, sizeof(int));
-	ws->stamp = ws_alloc(ws, E, sizeof(int));
 	ws->xfer_of = ws_alloc(ws, E, sizeof(int));
 	ws->cref = ws_alloc(ws, E, sizeof(int));
 	ws->cbytes = ws_alloc(ws, E, sizeof(int64_t));
@@ -331,11 +330,14 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->e_b1 = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
 	ws->e_b2 = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
 	ws->x_end = ws_alloc(ws, E, sizeof(double));
-	ws->sl_arrive = ws_alloc(ws, E, sizeof(double));
-	ws->sl_key = ws_alloc(ws, E, sizeof(uint64_t));
-	ws->sl_seen = ws_alloc(ws, E, sizeof(uint64_t));
+	ws->pto_slot = ws_alloc(ws, E, sizeof *ws->pto_slot);
 	ws->x_okey = ws_alloc(ws, E, sizeof(uint64_t));
 	ws->e_key = ws_alloc(ws, (size_t)n + E + 1, sizeof(uint64_t));
+	ws->pto_op = ws_alloc(ws, n, sizeof *ws->pto_op);
+	ws->pto_ch = ws_alloc(ws, E, sizeof *ws->pto_ch);
+	for (int k = 0; k < ws->ch_off[n]; k++)
+		ws->pto_ch[k] = (struct pl_pto_child){ ws->ch[k], ws->ch_slot[k],
+		    (uint64_t)ws->op_rank[ws->ch[k]], ws->ch_bytes[k] };
 	ws->ev = ws_alloc(ws, (size_t)E + nq + D + 1, sizeof(struct pl_hent));
 	return ws;
 }
@@ -350,13 +352,12 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->t_cons, ws->par_off, ws->par, ws->par_ce, ws->ch_off, ws->ch,
 	    ws->ch_slot, ws->nslot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->rank_op, ws->dev_rank,
 	    ws->rank_dev, ws->dev, ws->start, ws->end, ws->ready, ws->maxend,
-	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref, ws->stamp,
+	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref,
 	    ws->xfer_of, ws->cref, ws->cbytes, ws->cdev, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
 	    ws->e_dev, ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
-	    ws->e_b2, ws->x_end, ws->rkey, ws->src, ws->sl_arrive, ws->sl_key,
-	    ws->sl_seen, ws->x_okey, ws->e_key };
+	    ws->e_b2, ws->x_end, ws->rkey, ws->src, ws->pto_slot, ws->x_okey, ws->e_key, ws->pto_op, ws->pto_ch };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(ws);

@@ -93,6 +93,30 @@ pl_heap_pop(struct pl_hent *h, int *n)
 	return top;
 }
 
+/* Placeto model: what a delivery reads and writes of its child. */
+struct pl_pto_op {
+	double ready;			/* latest delivery so far */
+	uint64_t rkey;			/* its place in the reference's order */
+	int pending;			/* parents not delivered yet */
+	int pred;			/* the parent of that delivery */
+};
+
+/* Placeto model: a child entry (see ch[] below). */
+struct pl_pto_child {
+	int w;				/* the child */
+	int slot;			/* its output slot among the parent's */
+	uint64_t rank;			/* the child's name rank */
+	int64_t bytes;			/* S(u)[idx(u, w)] */
+};
+
+/* Placeto model: the transfer of one output slot of the op being run. */
+struct pl_pto_slot {
+	double arrive;
+	uint64_t key;			/* delivery key, but for the child's rank */
+	uint64_t seen;			/* receiving devices so far */
+	unsigned gen;			/* valid when slot_gen */
+};
+
 struct pl_sim_ws {
 	const struct pl_problem *p;
 	const struct pl_graph *g;
@@ -133,8 +157,7 @@ struct pl_sim_ws {
 	uint64_t *rkey;			/* Placeto: latest delivery key so far */
 	int *ref;			/* memory: holders of the op's outputs */
 	double *maxend;
-	int *stamp;			/* per ch entry: Placeto group seen */
-	unsigned stamp_gen;
+	unsigned slot_gen;		/* Placeto: generation of pto_slot */
 	int *xfer_of;			/* native: per t_cons entry; Placeto: copy owner per ch entry */
 	int *cref;			/* received copies: holders */
 	int64_t *cbytes;
@@ -165,9 +188,10 @@ struct pl_sim_ws {
 	/* Placeto model (sim-placeto.c): per output slot of the op being
 	 * run, its transfer's arrival, delivery key and receiving devices;
 	 * the handler-order place of each transfer and log entry */
-	double *sl_arrive;
-	uint64_t *sl_key, *sl_seen;
+	struct pl_pto_slot *pto_slot;	/* per ch entry */
 	uint64_t *x_okey, *e_key;
+	struct pl_pto_op *pto_op;	/* per op, per eval */
+	struct pl_pto_child *pto_ch;	/* ch[] with what the loop reads */
 
 	/* memory engine */
 	int64_t live[PL_MAX_DEVICES];

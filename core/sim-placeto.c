@@ -75,14 +75,25 @@ okey_handler(uint64_t seq)
 	return K_HANDLER | seq;
 }
 
+/* The key of a delivery at its creator's place okey, but for the child's
+ * rank: after every REMOVE event pending at that time. */
+static inline uint64_t
+tie_key(uint64_t okey)
+{
+	return K_TIE | (okey & K_HANDLER) | (okey & ~K_HANDLER) << RANK_BITS;
+}
+
 /* ---- the device tournament -------------------------------------------- */
 
 /*
- * A winner tree over P leaves (device name ranks; P a power of two >= 2):
- * at[r] is the time of rank r's next event (INFINITY: none), win[i] the
- * leaf with the smallest (time, rank) below node i, win[1] the next event.
- * Left subtrees hold the smaller ranks, so ties go left.
+ * The devices' next events by name rank: at[r] is the time of rank r's
+ * next event (INFINITY: none).  Up to 8 devices the smallest (time, rank)
+ * is found by a scan; above that a winner tree over P leaves (P a power
+ * of two) keeps win[i], the leaf with the smallest (time, rank) below node
+ * i, and win[1] is the next event.  Left subtrees hold the smaller ranks,
+ * so ties go left, as the scan's strict comparison does.
  */
+#define TOUR_SCAN 8
 struct tour {
 	int P;
 	double at[PL_MAX_DEVICES];
@@ -105,15 +116,33 @@ tour_init(struct tour *tr, int D)
 		tr->win[i] = tr->win[2 * i];
 }
 
-/* Set leaf r's time and replay its path to the root. */
+/* Set leaf r's time (and replay its path to the root in the tree). */
 static inline void
 tour_set(struct tour *tr, int r, double t)
 {
 	tr->at[r] = t;
+	if (tr->P <= TOUR_SCAN)
+		return;
 	for (int i = (tr->P + r) >> 1; i >= 1; i >>= 1) {
 		int a = tr->win[2 * i], b = tr->win[2 * i + 1];
 		tr->win[i] = tr->at[b] < tr->at[a] ? b : a;
 	}
+}
+
+/* The rank with the smallest (time, rank). */
+static inline int
+tour_min(const struct tour *tr)
+{
+	if (tr->P > TOUR_SCAN)
+		return tr->win[1];
+	int best = 0;
+	double bt = tr->at[0];
+	for (int r = 1; r < tr->P; r++)
+		if (tr->at[r] < bt) {
+			bt = tr->at[r];
+			best = r;
+		}
+	return best;
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -124,10 +153,16 @@ struct run {
 	struct pl_sim_result *r;
 	const int *dev;
 	const int *op_rank;
+	const double *time_us;		/* the problem's op x device table */
+	double delta1, delta2, speed;
 	int D;
 	enum pl_mem_model mem;
 	int record;			/* transfers and copies are logged */
 	double free_at[PL_MAX_DEVICES];
+	double busy[PL_MAX_DEVICES];
+	struct pl_hent *q;		/* waiting lists: device d's is */
+	int qh[PL_MAX_DEVICES];		/* q[qh[d] .. qt[d]), sorted; */
+	int qt[PL_MAX_DEVICES];		/* q[q_off[d] .. qh[d]) has run */
 	double bus_free[PL_MAX_DEVICES];
 	double bus_last[PL_MAX_DEVICES];	/* start of the bus's last transfer */
 	uint64_t chain[PL_MAX_DEVICES];
@@ -146,17 +181,18 @@ static inline __attribute__((always_inline)) void
 deliver(struct run *R, int u, int w, double t, uint64_t k, int handling)
 {
 	struct pl_sim_ws *ws = R->ws;
-	if (t > ws->ready[w] || (t == ws->ready[w] && k > ws->rkey[w])) {
-		ws->ready[w] = t;
-		ws->rkey[w] = k;
-		ws->pred[w] = u;
+	struct pl_pto_op *o = &ws->pto_op[w];
+	if (t > o->ready || (t == o->ready && k > o->rkey)) {
+		o->ready = t;
+		o->rkey = k;
+		o->pred = u;
 	}
-	if (--ws->pending[w] != 0)
+	if (--o->pending != 0)
 		return;
 	int d = R->dev[w];
-	struct pl_hent e = pl_hent_make(ws->ready[w], ws->rkey[w]);
-	struct pl_hent *q = ws->qmem;
-	int j = ws->q_n[d]++, head = ws->q_head[d];
+	struct pl_hent e = pl_hent_make(o->ready, o->rkey);
+	struct pl_hent *q = R->q;
+	int j = R->qt[d]++, head = R->qh[d];
 	while (j > head && pl_hent_less(&e, &q[j - 1])) {
 		q[j] = q[j - 1];
 		j--;
@@ -239,31 +275,30 @@ static inline uint64_t
 run_op(struct run *R, int v, int d, double t, uint64_t seq, unsigned gen)
 {
 	struct pl_sim_ws *ws = R->ws;
-	const struct pl_cluster *c = ws->p->c;
-	const double delta1 = c->placeto.delta1, delta2 = c->placeto.delta2;
-	const double speed = c->placeto.transfer_speed;
-	double cost = ws->p->time_us[(size_t)v * R->D + d];
+	const double delta2 = R->delta2, speed = R->speed;
+	double cost = R->time_us[(size_t)v * R->D + d];
 	double end = t + cost;
-	double free = cost == 0 ? end : end + delta1;
+	double free = cost == 0 ? end : end + R->delta1;
 	ws->start[v] = t;
 	ws->end[v] = end;
-	R->r->busy_us[d] += cost;
+	R->busy[d] += cost;
 	R->free_at[d] = free;
-	uint64_t local_key = end == t ? K_TIE | K_HANDLER | seq << RANK_BITS :
+	uint64_t local_key = end == t ? tie_key(okey_handler(seq)) :
 	    K_DELIVERY | (uint64_t)R->op_rank[v] << RANK_BITS;
 	uint64_t used = 0;
 	int base = ws->ch_off[v], lim = ws->ch_off[v + 1];
+	const struct pl_pto_child *ch = ws->pto_ch;
 	for (int k = base; k < lim; k++) {
-		int w = ws->ch[k], dw = R->dev[w];
+		int w = ch[k].w, dw = R->dev[w];
 		if (dw == d) {
-			deliver(R, v, w, end, local_key | (uint64_t)R->op_rank[w], d);
+			deliver(R, v, w, end, local_key | ch[k].rank, d);
 			continue;
 		}
-		int s = base + ws->ch_slot[k];
-		if (ws->stamp[s] != (int)gen) {
+		int s = base + ch[k].slot;
+		struct pl_pto_slot *sl = &ws->pto_slot[s];
+		if (sl->gen != gen) {
 			/* the first receiver of this output: its transfer */
-			ws->stamp[s] = (int)gen;
-			int64_t bytes = ws->ch_bytes[k];
+			int64_t bytes = ch[k].bytes;
 			double bf = R->bus_free[d];
 			double start = end > bf ? end : bf;
 			double delay = (double)bytes / speed;
@@ -272,20 +307,14 @@ run_op(struct run *R, int v, int d, double t, uint64_t seq, unsigned gen)
 			R->bus_free[d] = bfree;
 			R->chain[d] = start == R->bus_last[d] ? R->chain[d] + 1 : 0;
 			R->bus_last[d] = start;
-			uint64_t okey, key;
-			if (start == t) {
-				used++;
-				okey = okey_handler(seq + used);
-				key = K_TIE | K_HANDLER | (seq + used) << RANK_BITS;
-			} else {
-				okey = okey_pending(ws->dev_rank[d], R->chain[d]);
-				key = K_TIE | okey << RANK_BITS;
-			}
-			if (arrive != start)
-				key = K_DELIVERY | (uint64_t)R->op_rank[v] << RANK_BITS;
-			ws->sl_arrive[s] = arrive;
-			ws->sl_key[s] = key;
-			ws->sl_seen[s] = 0;
+			/* its place among the handlers, then its deliveries' key:
+			 * a tie only when the data arrives as the transfer starts */
+			uint64_t okey = start == t ? okey_handler(seq + ++used) :
+			    okey_pending(ws->dev_rank[d], R->chain[d]);
+			uint64_t key = arrive != start ?
+			    K_DELIVERY | (uint64_t)R->op_rank[v] << RANK_BITS :
+			    tie_key(okey);
+			*sl = (struct pl_pto_slot){ arrive, key, 0, gen };
 			if (bfree > R->r->makespan_us)
 				R->r->makespan_us = bfree;
 			R->r->bytes_moved += bytes;
@@ -294,18 +323,18 @@ run_op(struct run *R, int v, int d, double t, uint64_t seq, unsigned gen)
 			if (R->record) {
 				int x = ws->n_x++;
 				ws->x_a[x] = v;
-				ws->x_b[x] = ws->ch_slot[k];
+				ws->x_b[x] = ch[k].slot;
 				ws->x_src[x] = k;	/* first receiver entry */
 				ws->x_end[x] = arrive;
 				ws->x_okey[x] = okey;
 				log_transfer(R, x, start, arrive, bfree, bytes);
 			}
 		}
-		if (!((ws->sl_seen[s] >> dw) & 1)) {
-			ws->sl_seen[s] |= (uint64_t)1 << dw;
-			R->r->bytes_in[dw] += ws->ch_bytes[k];
+		if (!((sl->seen >> dw) & 1)) {
+			sl->seen |= (uint64_t)1 << dw;
+			R->r->bytes_in[dw] += ch[k].bytes;
 		}
-		deliver(R, v, w, ws->sl_arrive[s], ws->sl_key[s] | (uint64_t)R->op_rank[w], d);
+		deliver(R, v, w, sl->arrive, sl->key | ch[k].rank, d);
 	}
 	return used;
 }
@@ -493,16 +522,17 @@ sort_trace_xfers(struct pl_sim_ws *ws)
 	free(o);
 }
 
-/* Next stamp generation (stamps mark outputs already sent by an op). */
+/* Next slot generation (a slot of the current generation has its
+ * transfer). */
 static inline unsigned
 next_gen(struct pl_sim_ws *ws)
 {
-	if (++ws->stamp_gen == 0) {
+	if (++ws->slot_gen == 0) {
 		for (int i = 0; i < ws->ch_off[ws->n]; i++)
-			ws->stamp[i] = 0;
-		ws->stamp_gen = 1;
+			ws->pto_slot[i].gen = 0;
+		ws->slot_gen = 1;
 	}
-	return ws->stamp_gen;
+	return ws->slot_gen;
 }
 
 /* Run the Placeto model. */
@@ -518,6 +548,11 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	R.r = r;
 	R.dev = pl->dev;
 	R.op_rank = ws->op_rank;
+	R.time_us = ws->p->time_us;
+	R.q = ws->qmem;
+	R.delta1 = c->placeto.delta1;
+	R.delta2 = c->placeto.delta2;
+	R.speed = c->placeto.transfer_speed;
 	R.D = D;
 	R.mem = mem;
 	R.record = mem == PL_MEM_NATIVE || ws->tr != NULL;
@@ -529,16 +564,16 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	for (int d = 0; d < D; d++) {
 		cnt[d] = 0;
 		R.free_at[d] = 0;
+		R.busy[d] = 0;
 		R.bus_free[d] = 0;
 		R.bus_last[d] = -INFINITY;
 		R.chain[d] = 0;
 	}
 	for (int v = 0; v < n; v++) {
 		cnt[dev[v]]++;
-		ws->pending[v] = ws->par_off[v + 1] - ws->par_off[v];
+		ws->pto_op[v] = (struct pl_pto_op){ 0, 0,
+		    ws->par_off[v + 1] - ws->par_off[v], -1 };
 	}
-	memset(ws->ready, 0, sizeof *ws->ready * (size_t)n);
-	memset(ws->rkey, 0, sizeof *ws->rkey * (size_t)n);
 	if (mem == PL_MEM_NATIVE) {
 		memcpy(ws->dev, dev, sizeof *dev * (size_t)n);	/* for pl_sim_mem_begin() */
 		/* log regions: a device logs its ops and at most one copy per
@@ -546,21 +581,19 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		for (int d = 0; d <= D; d++)
 			R.log_off[d] = 0;
 		for (int v = 0; v < n; v++)
-			R.log_off[dev[v] + 1] += 1 + ws->pending[v];
+			R.log_off[dev[v] + 1] += 1 + ws->pto_op[v].pending;
 		for (int d = 0; d < D; d++) {
 			R.log_off[d + 1] += R.log_off[d];
 			R.log_n[d] = 0;
 		}
 	}
 	if (ws->tr != NULL)
-		for (int v = 0; v < n; v++) {
-			ws->pred[v] = -1;
+		for (int v = 0; v < n; v++)
 			ws->prev_on_dev[v] = -1;
-		}
 	int off = 0;
 	for (int d = 0; d < D; d++) {
 		ws->q_off[d] = off;
-		ws->q_head[d] = ws->q_n[d] = off;
+		R.qh[d] = R.qt[d] = off;
 		off += cnt[d];
 	}
 	ws->n_x = 0;
@@ -572,11 +605,11 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	/* Sources, in list order, at init_offset. */
 	for (int i = 0; i < ws->n_src; i++) {
 		int v = ws->src[i], d = dev[v];
-		ws->ready[v] = init;
-		ws->qmem[ws->q_n[d]++] = pl_hent_make(init, (uint64_t)v);
+		ws->pto_op[v].ready = init;
+		R.q[R.qt[d]++] = pl_hent_make(init, (uint64_t)v);
 	}
 	for (int d = 0; d < D; d++)
-		if (ws->q_n[d] > ws->q_off[d])
+		if (R.qt[d] > R.qh[d])
 			tour_set(&R.tour, ws->dev_rank[d], init);
 
 	int last[PL_MAX_DEVICES];
@@ -585,14 +618,14 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	r->makespan_us = 0;
 	uint64_t seq = 0;	/* handlers run */
 	for (;;) {
-		int rk = R.tour.win[1];
+		int rk = tour_min(&R.tour);
 		double t = R.tour.at[rk];
 		if (t == INFINITY)
 			break;
 		int d = ws->rank_dev[rk];
 		seq++;
-		int h = ws->q_head[d]++;
-		uint64_t k = ws->qmem[h].k;
+		int h = R.qh[d]++;
+		uint64_t k = R.q[h].k;
 		int v = k >= K_DELIVERY ? ws->rank_op[k & RANK_MASK] : (int)k;
 		ws->qitem[h] = v;	/* run order */
 		if (ws->tr != NULL) {
@@ -605,19 +638,25 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		if (R.free_at[d] > r->makespan_us)
 			r->makespan_us = R.free_at[d];
 		double next = INFINITY;
-		if (ws->q_head[d] < ws->q_n[d]) {
-			double rd = ws->qmem[ws->q_head[d]].t;
+		if (R.qh[d] < R.qt[d]) {
+			double rd = R.q[R.qh[d]].t;
 			next = rd > R.free_at[d] ? rd : R.free_at[d];
 		}
 		tour_set(&R.tour, rk, next);
 	}
 	int done = 0;
 	for (int d = 0; d < D; d++) {
-		cnt[d] = ws->q_head[d] - ws->q_off[d];
+		r->busy_us[d] = R.busy[d];
+		cnt[d] = R.qh[d] - ws->q_off[d];
 		done += cnt[d];
 	}
-	if (ws->tr != NULL)
+	if (ws->tr != NULL) {
 		sort_trace_xfers(ws);
+		for (int v = 0; v < n; v++) {	/* for the critical path */
+			ws->ready[v] = ws->pto_op[v].ready;
+			ws->pred[v] = ws->pto_op[v].pred;
+		}
+	}
 	if (mem == PL_MEM_PLACETO)
 		pl_sim_mem_placeto(ws, r, cnt);
 	else if (mem == PL_MEM_NATIVE && done == n)

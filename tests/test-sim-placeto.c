@@ -566,7 +566,8 @@ test_random_vs_reference(void **state)
 	for (int cs = 0; cs < 300; cs++) {
 		int tie = cs % 2;
 		int n = 2 + (int)pl_rng_below(&r, cs < 250 ? 40 : 150);
-		int D = 2 + (int)pl_rng_below(&r, 6);
+		/* more than 8 devices now and then: the tournament's tree */
+		int D = 2 + (int)pl_rng_below(&r, cs % 10 == 3 ? 20 : 6);
 		struct pl_graph_builder *b = tu_random_dag_builder(&r, n, 3, tie ? 4 : 20,
 		    tie ? 3 : 100, tie ? 0.4 : 0.15,
 		    tie ? 7600 : 1000 + (int64_t)pl_rng_below(&r, 9000), 3);
