@@ -321,7 +321,6 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->qitem = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
 	ws->m_s = ws_alloc(ws, n, sizeof(double));
 	ws->m_diff = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
-	ws->e_dev = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
 	ws->e_ord = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
 	ws->e_t = ws_alloc(ws, (size_t)n + E + 1, sizeof(double));
 	ws->e_f1 = ws_alloc(ws, (size_t)n + E + 1, sizeof(double));
@@ -356,7 +355,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->xfer_of, ws->cref, ws->cbytes, ws->cdev, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
-	    ws->e_dev, ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
+	    ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
 	    ws->e_b2, ws->x_end, ws->rkey, ws->src, ws->pto_slot, ws->x_okey, ws->e_key, ws->pto_op, ws->pto_ch };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);

@@ -179,9 +179,10 @@ struct pl_sim_ws {
 	int *cnt;			/* scratch per queue */
 	double *m_s;			/* Placeto memory: starts in device order */
 	int64_t *m_diff;		/* and frees by the allocation they precede */
-	/* native memory in the Placeto simulator: a log of allocations */
+	/* native memory in the Placeto simulator: a log of allocations,
+	 * and each device's entries in order in a region of e_ord */
 	int n_e;
-	int *e_dev, *e_ord;
+	int *e_ord;
 	double *e_t, *e_f1, *e_f2;	/* allocated at, freed at (two parts) */
 	int64_t *e_b, *e_b1, *e_b2;
 	double *x_end;			/* arrival of each transfer */

@@ -22,9 +22,9 @@
  *    its device's waiting list, kept sorted by (ready time, key), which is
  *    exactly the order in which the reference's FIFO would receive it.
  *  - Devices.  Device d's next event is at max(first ready time, free
- *    time) while something waits for it; a tournament tree over the device
- *    name ranks picks the smallest (time, rank), the reference's order for
- *    DEV events.
+ *    time) while something waits for it; a scan of the devices (a
+ *    tournament tree above 8) picks the smallest (time, name rank), the
+ *    reference's order for DEV events.
  *
  * Delivery keys at arrival time a (ranks are name ranks under strcmp):
  *   source         v                      (offered first, in list order)
@@ -69,6 +69,7 @@ okey_pending(int bus_rank, uint64_t chain)
 	return (uint64_t)bus_rank << CHAIN_BITS | chain;
 }
 
+/* The place of handler number seq (after every pending BUS event). */
 static inline uint64_t
 okey_handler(uint64_t seq)
 {
@@ -216,7 +217,6 @@ mlog(struct run *R, int d, double t, int64_t bytes, uint64_t okey)
 {
 	struct pl_sim_ws *ws = R->ws;
 	int e = ws->n_e++;
-	ws->e_dev[e] = d;
 	ws->e_t[e] = t;
 	ws->e_key[e] = okey;
 	ws->e_b[e] = bytes;
