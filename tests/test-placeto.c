@@ -371,53 +371,79 @@ test_grouping(void **state)
 
 /* accept=improve: a move that does not lower the run time is undone, so
  * the run time never rises within an episode, and the rewards still sum
- * to the episode's improvement. */
+ * to the episode's improvement; also with sched=rank, where an undone
+ * move also restores the priorities. */
 static void
 test_accept_improve(void **state)
 {
 	(void)state;
+	static const char *const specs[] = {
+		"episodes=16,workers=2,k=2,accept=improve,init=best",
+		"episodes=16,workers=2,k=2,accept=improve,init=best,sched=rank",
+	};
 	struct fixture f;
 	fixture_init(&f, 4, 3);
-	struct pl_placer *pl = make(f.p, "episodes=16,workers=2,k=2,accept=improve,init=best", 1, 3);
-	int undone = 0, kept = 0, episodes = 0;
-	double best_before = INFINITY;
-	enum pl_step_status st;
-	do {
-		st = pl_placer_step(pl);
-		int n;
-		const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
-		assert_non_null(d);
-		const struct pl_placeto_decision *last = &d[n - 1];
-		assert_true(last->after_s <= last->before_s);
-		if (last->undone) {
-			undone++;
-			assert_true(last->tried_us >= last->before_us);
-			assert_true(last->after_us == last->before_us);
-			assert_true(last->reward == 0);
-		} else {
-			assert_true(last->tried_us == last->after_us);
-			if (last->action != last->prev_dev) {
-				assert_true(last->after_s < last->before_s);
-				kept++;
+	for (int si = 0; si < 2; si++) {
+		struct pl_placer *pl = make(f.p, specs[si], 1, 3);
+		struct pl_sim_opts o = { .kind = PL_SIM_NATIVE };
+		struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+		int undone = 0, kept = 0, episodes = 0;
+		double best_before = INFINITY;
+		enum pl_step_status st;
+		double prev_prio[6];
+		do {
+			const struct pl_placement *cur = pl_placeto_current(pl);
+			if (cur != NULL && cur->prio != NULL)
+				memcpy(prev_prio, cur->prio, sizeof prev_prio);
+			st = pl_placer_step(pl);
+			int n;
+			const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
+			assert_non_null(d);
+			const struct pl_placeto_decision *last = &d[n - 1];
+			assert_true(last->after_s <= last->before_s);
+			/* the current state (devices and priorities) is the one simulated */
+			struct pl_sim_result cr;
+			assert_int_equal(pl_sim_eval(ws, pl_placeto_current(pl), &o, &cr), 0);
+			assert_true(cr.makespan_us == last->after_us);
+			if (last->undone) {
+				undone++;
+				/* an undone move also restores the priorities */
+				if (si == 1 && last->t > 0)
+					assert_memory_equal(pl_placeto_current(pl)->prio, prev_prio, sizeof prev_prio);
+				assert_true(last->tried_us >= last->before_us);
+				assert_true(last->after_us == last->before_us);
+				assert_true(last->reward == 0);
+			} else {
+				assert_true(last->tried_us == last->after_us);
+				if (last->action != last->prev_dev) {
+					assert_true(last->after_s < last->before_s);
+					kept++;
+				}
 			}
-		}
-		if (n == 6) {
-			check_episode(d, n);
-			/* init=best: an episode starts from the best run time so far */
-			if (episodes > 0 && !d[0].greedy)
-				assert_true(d[0].before_us <= best_before + 1e-9);
-			for (int t = 0; t < n; t++)
-				if (d[t].after_us < best_before)
-					best_before = d[t].after_us;
-			episodes++;
-		}
-	} while (st == PL_STEP_MORE);
-	assert_null(pl->error);
-	assert_true(undone > 0);
-	assert_true(kept > 0);
-	/* what the placer reports is a state it reached */
-	assert_true(pl->best_res.makespan_us <= best_before + 1e-9);
-	pl_placer_free(pl);
+			if (n == 6) {
+				check_episode(d, n);
+				/* init=best: an episode starts from the best run time so far */
+				if (episodes > 0 && !d[0].greedy)
+					assert_true(d[0].before_us <= best_before + 1e-9);
+				for (int t = 0; t < n; t++)
+					if (d[t].after_us < best_before)
+						best_before = d[t].after_us;
+				episodes++;
+			}
+		} while (st == PL_STEP_MORE);
+		assert_null(pl->error);
+		assert_true(undone > 0);
+		assert_true(kept > 0);
+		/* what the placer reports is a state it reached, and its placement
+		 * (with priorities under sched=rank) simulates to it */
+		assert_true(pl->best_res.makespan_us <= best_before + 1e-9);
+		struct pl_sim_result r;
+		assert_int_equal(pl_sim_eval(ws, pl->best, &o, &r), 0);
+		assert_true(r.makespan_us == pl->best_res.makespan_us);
+		assert_true((pl->best->prio != NULL) == (si == 1));
+		pl_sim_ws_free(ws);
+		pl_placer_free(pl);
+	}
 	fixture_free(&f);
 }
 
