@@ -9,14 +9,19 @@
  *     any method here (also BRKGA warm-started from HEFT and the expert, and
  *     the Placeto runs themselves), for 4-layer NMT and Inception-V3 on
  *     k80x4 (4 GPUs + CPU), for the reference options, the improved ones,
- *     policy-guided local search (accept=improve, init=best) and the same
- *     with an untrained policy (lr=0: what the learning adds); capped at
- *     --max-episodes.
+ *     policy-guided local search (accept=improve, init=best), the same
+ *     with an untrained policy (lr=0: what the learning adds), and the
+ *     improved options and the local search with each placement scheduled
+ *     by upward rank (sched=rank); capped at --max-episodes.
  *
  * Prints figures only; timings on a shared machine are noisy.
  * Usage: bench-placeto [--max-episodes N] [--quick] [--spec OPTIONS] [--graph SAMPLE]
+ *                      [--threads N]
  *   --spec runs only the efficiency part, with that one option set;
- *   --graph (e.g. samples/inception_v3.json) only that graph's.
+ *   --graph (e.g. samples/inception_v3.json) only that graph's;
+ *   --threads sets the efficiency runs' threads (2; results do not depend on it);
+ *   --seed their seed (1); --known-best MS adds a run time found elsewhere
+ *   (e.g. by another seed) to the "best by any method".
  */
 #include "config.h"
 
@@ -33,6 +38,10 @@
 #include "placers/placeto.h"
 #include "problem.h"
 #include "xmalloc.h"
+
+static int bench_threads = 2;	/* --threads of the efficiency runs */
+static uint64_t bench_seed = 1;	/* --seed of the efficiency runs */
+static double known_best_us = INFINITY;	/* --known-best: a best found elsewhere */
 
 /* Monotonic seconds. */
 static double
@@ -105,7 +114,7 @@ best_any(const struct pl_problem *p, const char **who)
 		const struct pl_placer_class *cls = pl_placer_classes[i];
 		if (!cls->quick)
 			continue;
-		struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 2 };
+		struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = bench_seed, .threads = bench_threads };
 		char *cause = NULL;
 		struct pl_placer *pl = pl_placer_new(cls, p, NULL, &run, &cause);
 		if (pl == NULL) {
@@ -126,7 +135,7 @@ best_any(const struct pl_problem *p, const char **who)
 static double
 best_of(const struct pl_problem *p, const struct pl_placer_class *cls, const char *spec)
 {
-	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 2 };
+	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = bench_seed, .threads = bench_threads };
 	char *cause = NULL;
 	struct pl_placer *pl = pl_placer_new(cls, p, spec, &run, &cause);
 	if (pl == NULL) {
@@ -153,7 +162,7 @@ struct curve {
 static void
 run_curve(const struct pl_problem *p, const char *spec, long max_episodes, struct curve *cv)
 {
-	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 2 };
+	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = bench_seed, .threads = bench_threads };
 	char *cause = NULL;
 	memset(cv, 0, sizeof *cv);
 	cv->spec = pl_xasprintf("%s%sepisodes=%ld", spec, *spec ? "," : "", max_episodes);
@@ -222,6 +231,8 @@ efficiency(const char *rel, const struct pl_cluster *c, long max_episodes,
 		"mp=mean,pool=mean,reward=relative,entropy=0.01,init=best",
 		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best",
 		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best,lr=0,lr-end=0",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01,sched=rank",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best,sched=rank",
 	};
 	struct pl_graph *g = load(rel);
 	if (g == NULL)
@@ -234,6 +245,8 @@ efficiency(const char *rel, const struct pl_cluster *c, long max_episodes,
 	int n = spec != NULL ? 1 : (int)(sizeof sets / sizeof sets[0]);
 	struct curve cv[8];
 	double any = quick < brkga ? quick : brkga;
+	if (known_best_us < any)
+		any = known_best_us;
 	for (int i = 0; i < n; i++) {
 		run_curve(p, spec != NULL ? spec : sets[i], max_episodes, &cv[i]);
 		if (cv[i].n > 0 && cv[i].best[cv[i].n - 1] < any)
@@ -270,6 +283,12 @@ main(int argc, char **argv)
 			spec = argv[++i];
 		else if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc)
 			only = argv[++i];
+		else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+			bench_seed = strtoull(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--known-best") == 0 && i + 1 < argc)
+			known_best_us = atof(argv[++i]) * 1000;
+		else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+			bench_threads = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
 	}
 	char *cause = NULL;
 	struct pl_cluster *c = pl_cluster_preset("k80x4");

@@ -5,7 +5,8 @@
  * for a fixed seed; results do not depend on the thread count; grouping
  * respects the group budget; zero-shot runs from a saved policy, and a
  * policy for another cluster is refused; the per-step CSV log; the
- * multi-graph trainer.
+ * multi-graph trainer; sched=rank gives each placement priorities that
+ * beat first-ready-first order where the order matters.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -370,53 +371,79 @@ test_grouping(void **state)
 
 /* accept=improve: a move that does not lower the run time is undone, so
  * the run time never rises within an episode, and the rewards still sum
- * to the episode's improvement. */
+ * to the episode's improvement; also with sched=rank, where an undone
+ * move also restores the priorities. */
 static void
 test_accept_improve(void **state)
 {
 	(void)state;
+	static const char *const specs[] = {
+		"episodes=16,workers=2,k=2,accept=improve,init=best",
+		"episodes=16,workers=2,k=2,accept=improve,init=best,sched=rank",
+	};
 	struct fixture f;
 	fixture_init(&f, 4, 3);
-	struct pl_placer *pl = make(f.p, "episodes=16,workers=2,k=2,accept=improve,init=best", 1, 3);
-	int undone = 0, kept = 0, episodes = 0;
-	double best_before = INFINITY;
-	enum pl_step_status st;
-	do {
-		st = pl_placer_step(pl);
-		int n;
-		const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
-		assert_non_null(d);
-		const struct pl_placeto_decision *last = &d[n - 1];
-		assert_true(last->after_s <= last->before_s);
-		if (last->undone) {
-			undone++;
-			assert_true(last->tried_us >= last->before_us);
-			assert_true(last->after_us == last->before_us);
-			assert_true(last->reward == 0);
-		} else {
-			assert_true(last->tried_us == last->after_us);
-			if (last->action != last->prev_dev) {
-				assert_true(last->after_s < last->before_s);
-				kept++;
+	for (int si = 0; si < 2; si++) {
+		struct pl_placer *pl = make(f.p, specs[si], 1, 3);
+		struct pl_sim_opts o = { .kind = PL_SIM_NATIVE };
+		struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+		int undone = 0, kept = 0, episodes = 0;
+		double best_before = INFINITY;
+		enum pl_step_status st;
+		double prev_prio[6];
+		do {
+			const struct pl_placement *cur = pl_placeto_current(pl);
+			if (cur != NULL && cur->prio != NULL)
+				memcpy(prev_prio, cur->prio, sizeof prev_prio);
+			st = pl_placer_step(pl);
+			int n;
+			const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
+			assert_non_null(d);
+			const struct pl_placeto_decision *last = &d[n - 1];
+			assert_true(last->after_s <= last->before_s);
+			/* the current state (devices and priorities) is the one simulated */
+			struct pl_sim_result cr;
+			assert_int_equal(pl_sim_eval(ws, pl_placeto_current(pl), &o, &cr), 0);
+			assert_true(cr.makespan_us == last->after_us);
+			if (last->undone) {
+				undone++;
+				/* an undone move also restores the priorities */
+				if (si == 1 && last->t > 0)
+					assert_memory_equal(pl_placeto_current(pl)->prio, prev_prio, sizeof prev_prio);
+				assert_true(last->tried_us >= last->before_us);
+				assert_true(last->after_us == last->before_us);
+				assert_true(last->reward == 0);
+			} else {
+				assert_true(last->tried_us == last->after_us);
+				if (last->action != last->prev_dev) {
+					assert_true(last->after_s < last->before_s);
+					kept++;
+				}
 			}
-		}
-		if (n == 6) {
-			check_episode(d, n);
-			/* init=best: an episode starts from the best run time so far */
-			if (episodes > 0 && !d[0].greedy)
-				assert_true(d[0].before_us <= best_before + 1e-9);
-			for (int t = 0; t < n; t++)
-				if (d[t].after_us < best_before)
-					best_before = d[t].after_us;
-			episodes++;
-		}
-	} while (st == PL_STEP_MORE);
-	assert_null(pl->error);
-	assert_true(undone > 0);
-	assert_true(kept > 0);
-	/* what the placer reports is a state it reached */
-	assert_true(pl->best_res.makespan_us <= best_before + 1e-9);
-	pl_placer_free(pl);
+			if (n == 6) {
+				check_episode(d, n);
+				/* init=best: an episode starts from the best run time so far */
+				if (episodes > 0 && !d[0].greedy)
+					assert_true(d[0].before_us <= best_before + 1e-9);
+				for (int t = 0; t < n; t++)
+					if (d[t].after_us < best_before)
+						best_before = d[t].after_us;
+				episodes++;
+			}
+		} while (st == PL_STEP_MORE);
+		assert_null(pl->error);
+		assert_true(undone > 0);
+		assert_true(kept > 0);
+		/* what the placer reports is a state it reached, and its placement
+		 * (with priorities under sched=rank) simulates to it */
+		assert_true(pl->best_res.makespan_us <= best_before + 1e-9);
+		struct pl_sim_result r;
+		assert_int_equal(pl_sim_eval(ws, pl->best, &o, &r), 0);
+		assert_true(r.makespan_us == pl->best_res.makespan_us);
+		assert_true((pl->best->prio != NULL) == (si == 1));
+		pl_sim_ws_free(ws);
+		pl_placer_free(pl);
+	}
 	fixture_free(&f);
 }
 
@@ -461,6 +488,71 @@ test_edges_forward(void **state)
 	assert_int_equal(pl_placeto_relation(fwd, gb, gb), 0);
 	pl_placer_free(all);
 	pl_placer_free(fwd);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
+/* A fork where first-ready-first order is wrong: s -> a -> t and
+ * s -> b1 -> b2 -> t, everything pinned to P0 except b2 (P1); a is listed
+ * before b1, so FIFO runs the long a before b1, which b2 waits for. */
+static struct pl_graph *
+fork_graph(void)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("fork");
+	static const char *const names[] = { "s", "a", "b1", "b2", "t" };
+	static const double us[] = { 1, 10, 1, 10, 1 };
+	for (int i = 0; i < 5; i++) {
+		struct pl_dev_time dt[2] = { { "P0", us[i] }, { "P1", us[i] } };
+		struct pl_op op = { .name = (char *)names[i], .type = "Op", .scope = "",
+			.out_bytes = 100, .n_dev_times = 2, .dev_times = dt,
+			.cons = { .kind = PL_CONS_DEVICE, .device = i == 3 ? "P1" : "P0" } };
+		for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+			op.measured_us[k] = -1;
+		pl_graph_add_op(b, &op, NULL);
+	}
+	static const int edges[5][2] = { { 0, 1 }, { 0, 2 }, { 2, 3 }, { 1, 4 }, { 3, 4 } };
+	for (int i = 0; i < 5; i++)
+		pl_graph_add_edge(b, edges[i][0], edges[i][1], 0, 100);
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_build(b, &cause);
+	if (g == NULL)
+		fail_msg("fork: %s", cause);
+	return g;
+}
+
+/* sched=rank: the only placement of the fork runs b1 first and finishes
+ * about 10 us earlier than under the reference's FIFO order; the result
+ * carries the priorities it was simulated with. */
+static void
+test_sched_rank(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = fork_graph();
+	struct pl_cluster *c = cluster(2);
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	struct pl_placer *fifo = make(p, "episodes=2,workers=2,k=2", 1, 1);
+	struct pl_placer *rank = make(p, "episodes=2,workers=2,k=2,sched=rank", 1, 1);
+	pl_placer_run(fifo, 0, 0);
+	pl_placer_run(rank, 0, 0);
+	assert_null(fifo->error);
+	assert_null(rank->error);
+	assert_null(fifo->best->prio);
+	assert_non_null(rank->best->prio);
+	assert_true(rank->best->prio[2] > rank->best->prio[1]);	/* b1 before a */
+	assert_true(fifo->best_res.makespan_us > 22);
+	assert_true(rank->best_res.makespan_us < 14);
+	/* the reported run time is the priorities' */
+	struct pl_sim_opts o = { .kind = PL_SIM_NATIVE };
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	struct pl_sim_result r;
+	assert_int_equal(pl_sim_eval(ws, rank->best, &o, &r), 0);
+	assert_true(r.makespan_us == rank->best_res.makespan_us);
+	pl_sim_ws_free(ws);
+	pl_placer_free(fifo);
+	pl_placer_free(rank);
 	pl_problem_free(p);
 	pl_cluster_free(c);
 	pl_graph_free(g);
@@ -560,6 +652,7 @@ main(void)
 		cmocka_unit_test(test_grouping),
 		cmocka_unit_test(test_accept_improve),
 		cmocka_unit_test(test_edges_forward),
+		cmocka_unit_test(test_sched_rank),
 		cmocka_unit_test(test_history_csv),
 		cmocka_unit_test(test_trainer),
 	};

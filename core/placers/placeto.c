@@ -54,6 +54,7 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ "edges", PL_OPT_STRING, "all", "grouped-graph edges for message passing and node sets: all (reference) or forward (acyclic: only edges forward in topological order)" },
 	{ "accept", PL_OPT_STRING, "all", "moves kept: all (reference) or improve (a move that does not lower the run time is undone)" },
 	{ "reward", PL_OPT_STRING, "seconds", "reward unit: seconds (reference) or relative (improvement / initial run time)" },
+	{ "sched", PL_OPT_STRING, "fifo", "op order on a device: fifo (reference: first ready first) or rank (each placement gets priorities: longest path to the sink with its devices' op and transfer times)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -566,6 +567,7 @@ struct engine {
 	double lr, lr_end, c_ent, clip, penalty, max_mem, mem_cap;
 	int rel_reward, init_kind;
 	int accept_improve;		/* undo moves that do not lower R */
+	int sched_rank;			/* prioritise by upward rank */
 	long budget;			/* training episodes for the LR schedule */
 	long next_id;			/* next episode number */
 	struct pl_placeto_stats st;
@@ -587,6 +589,26 @@ engine_R(const struct engine *E, const struct pl_sim_result *r)
 	return R;
 }
 
+/* Priorities of an op placement: its upward rank under those devices. */
+static void
+placement_rank(const struct pl_problem *p, struct pl_placement *pl)
+{
+	const struct pl_graph *g = p->g;
+	pl_placement_ensure_prio(pl);
+	for (int i = g->n_ops - 1; i >= 0; i--) {
+		int v = g->topo[i];
+		double tail = 0;
+		for (int j = g->out_off[v]; j < g->out_off[v + 1]; j++) {
+			const struct pl_edge *ed = &g->edges[g->out_edge[j]];
+			double c = pl_problem_xfer_us(p, pl->dev[v], pl->dev[ed->dst],
+			    g->tensors[ed->tensor].bytes) + pl->prio[ed->dst];
+			if (c > tail)
+				tail = c;
+		}
+		pl->prio[v] = pl_problem_op_us(p, v, pl->dev[v]) + tail;
+	}
+}
+
 /* Simulate an episode's placement; fills res, R and group start times. */
 static int
 episode_simulate(struct engine *E, struct episode *ep)
@@ -595,6 +617,8 @@ episode_simulate(struct engine *E, struct episode *ep)
 	const struct pl_graph *g = e->prob->g;
 	for (int op = 0; op < g->n_ops; op++)
 		ep->pl->dev[op] = ep->dev[e->node_of[op]];
+	if (E->sched_rank)
+		placement_rank(e->prob, ep->pl);
 	if (ep->sws == NULL || ep->sws_env != ep->env_i) {
 		pl_sim_ws_free(ep->sws);
 		ep->sws = pl_sim_ws_new(e->prob);
@@ -789,6 +813,8 @@ episode_decide(struct engine *E, struct episode *ep)
 		ep->dev[cur] = dc->prev_dev;
 		for (int q = e->nops_off[cur]; q < e->nops_off[cur + 1]; q++)
 			ep->pl->dev[e->nops[q]] = dc->prev_dev;
+		if (E->sched_rank)
+			placement_rank(e->prob, ep->pl);
 		ep->R = before;
 		ep->res = before_res;
 		memcpy(ep->start, ep->start_prev, (size_t)n * sizeof *ep->start);
@@ -936,13 +962,16 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	int acc = rew < 0 ? -1 : parse_choice("accept", pl_opt_str(o, "accept"), accepts, cause);
 	static const char *const edge_kinds[] = { "all", "forward", NULL };
 	int edges = acc < 0 ? -1 : parse_choice("edges", pl_opt_str(o, "edges"), edge_kinds, cause);
-	if (edges < 0) {
+	static const char *const scheds[] = { "fifo", "rank", NULL };
+	int sched = edges < 0 ? -1 : parse_choice("sched", pl_opt_str(o, "sched"), scheds, cause);
+	if (sched < 0) {
 		free(E);
 		return NULL;
 	}
 	E->init_kind = init;
 	E->rel_reward = rew == 1;
 	E->accept_improve = acc == 1;
+	E->sched_rank = sched == 1;
 	E->workers = (int)pl_opt_int(o, "workers");
 	E->groups = (int)pl_opt_int(o, "groups");
 	E->peers = (int)pl_opt_int(o, "peers");

@@ -4,7 +4,8 @@
  *
  * The graph is coarsened into at most `groups` nodes (colocation groups,
  * merged by scope); an episode visits every node once and picks a device
- * for it; after each decision the whole (ungrouped) graph is simulated and
+ * for it; after each decision the whole (ungrouped) graph is simulated
+ * (first-ready first, or with sched=rank under upward-rank priorities) and
  * the reward is the drop in run time r_t = R_t - R_{t+1} (seconds, plus an
  * optional memory penalty).  See specs/placeto-mdp.md and docs/PLACETO.md.
  *
@@ -91,7 +92,8 @@ const struct pl_placeto_decision *pl_placeto_decisions(const struct pl_placer *p
     int *n);
 /* The last decision of worker 0, or NULL. */
 const struct pl_placeto_decision *pl_placeto_last(const struct pl_placer *pl);
-/* Worker 0's current placement (ungrouped), or NULL. */
+/* Worker 0's current placement (ungrouped; with priorities under
+ * sched=rank), or NULL. */
 const struct pl_placement *pl_placeto_current(const struct pl_placer *pl);
 void pl_placeto_get_stats(const struct pl_placer *pl, struct pl_placeto_stats *st);
 /* Save the placer's policy.  0 or -1 + *cause. */
