@@ -10,6 +10,7 @@
  */
 #include "sim.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,7 +111,12 @@ name_ranks(const char *const *names, int n, int *rank, int *inv)
 	free(a);
 }
 
-/* Distinct input tensors per op and their transpose, consumers per tensor. */
+/*
+ * The native model's records: per op its static fields (topological index,
+ * output and temporary bytes, its output tensors, its distinct input
+ * tensors as entries of ws->hold), per tensor its distinct consumers (in
+ * op id order) and bytes, per consumer entry the op and its input entry.
+ */
 static void
 build_native(struct pl_sim_ws *ws)
 {
@@ -119,38 +125,51 @@ build_native(struct pl_sim_ws *ws)
 	int *mark = pl_xmalloc(sizeof *mark * (T ? T : 1));
 	for (int t = 0; t < T; t++)
 		mark[t] = -1;
-	ws->in_t_off = ws_alloc(ws, n + 1, sizeof(int));
-	ws->in_t = ws_alloc(ws, E, sizeof(int));
-	ws->in_to_cons = ws_alloc(ws, E, sizeof(int));
-	ws->t_cons_off = ws_alloc(ws, T + 1, sizeof(int));
-	ws->t_cons = ws_alloc(ws, E, sizeof(int));
-	int k = 0;
+	int *in_t = pl_xmalloc(sizeof *in_t * (E ? E : 1));
+	/* 64-byte records on 64-byte boundaries: one cache line per op */
+	ws->nat_op_mem = ws_alloc(ws, (size_t)n + 1, sizeof *ws->nat_op);
+	ws->nat_op = (struct pl_nat_op *)(((uintptr_t)ws->nat_op_mem + 63) & ~(uintptr_t)63);
+	ws->nat_t = ws_alloc(ws, (size_t)T + 1, sizeof *ws->nat_t);
+	ws->nat_c = ws_alloc(ws, E, sizeof *ws->nat_c);
+	int k = 0, t0 = 0;
 	for (int v = 0; v < n; v++) {
-		ws->in_t_off[v] = k;
+		struct pl_nat_op *o = &ws->nat_op[v];
+		const struct pl_op *op = &g->ops[v];
+		/* tensors are stored by producer in list order */
+		if (op->n_tensors > 0)
+			t0 = op->first_tensor;
+		*o = (struct pl_nat_op){ .topo = g->topo_pos[v], .ob = op->out_bytes,
+		    .tb = op->temp_bytes, .t_lo = t0, .t_hi = t0 + op->n_tensors,
+		    .in_lo = k };
+		t0 += op->n_tensors;
 		for (int j = g->in_off[v]; j < g->in_off[v + 1]; j++) {
 			int t = g->edges[g->in_edge[j]].tensor;
 			if (mark[t] != v) {
 				mark[t] = v;
-				ws->in_t[k++] = t;
+				in_t[k++] = t;
 			}
 		}
+		o->in_hi = k;
 	}
-	ws->in_t_off[n] = k;
+	/* Ops without inputs, in topological order: ready at 0. */
+	ws->nat_src = ws_alloc(ws, n, sizeof(int));
+	ws->n_nat_src = 0;
+	for (int i = 0; i < n; i++)
+		if (ws->nat_op[g->topo[i]].in_hi == ws->nat_op[g->topo[i]].in_lo)
+			ws->nat_src[ws->n_nat_src++] = g->topo[i];
 	/* Transpose: consumers of each tensor in op id order. */
+	int *off = pl_xcalloc((size_t)T + 1, sizeof *off);
 	for (int i = 0; i < k; i++)
-		ws->t_cons_off[ws->in_t[i] + 1]++;
+		off[in_t[i] + 1]++;
 	for (int t = 0; t < T; t++)
-		ws->t_cons_off[t + 1] += ws->t_cons_off[t];
-	int *fill = pl_xmalloc(sizeof *fill * (T ? T : 1));
+		off[t + 1] += off[t];
 	for (int t = 0; t < T; t++)
-		fill[t] = ws->t_cons_off[t];
+		ws->nat_t[t] = (struct pl_nat_tensor){ off[t], off[t + 1], g->tensors[t].bytes };
 	for (int v = 0; v < n; v++)
-		for (int i = ws->in_t_off[v]; i < ws->in_t_off[v + 1]; i++) {
-			int c = fill[ws->in_t[i]]++;
-			ws->t_cons[c] = v;
-			ws->in_to_cons[i] = c;
-		}
-	free(fill);
+		for (int i = ws->nat_op[v].in_lo; i < ws->nat_op[v].in_hi; i++)
+			ws->nat_c[off[in_t[i]]++] = (struct pl_nat_cons){ v, i };
+	free(off);
+	free(in_t);
 	free(mark);
 }
 
@@ -275,22 +294,13 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->n_dev = p->n_dev;
 	ws->n_tensors = g->n_tensors;
 	int n = ws->n, E = g->n_edges, D = ws->n_dev;
-	ws->op_t_off = ws_alloc(ws, (size_t)n + 1, sizeof(int));
 	ws->ob = ws_alloc(ws, n, sizeof(int64_t));
 	ws->tb = ws_alloc(ws, n, sizeof(int64_t));
-	ws->t_op = ws_alloc(ws, g->n_tensors, sizeof(int));
-	ws->t_bytes = ws_alloc(ws, g->n_tensors, sizeof(int64_t));
+	ws->pb = ws_alloc(ws, n, sizeof(int64_t));
 	for (int v = 0; v < n; v++) {
-		/* tensors are stored by producer in list order */
-		ws->op_t_off[v] = g->ops[v].n_tensors > 0 ? g->ops[v].first_tensor :
-		    (v > 0 ? ws->op_t_off[v - 1] + g->ops[v - 1].n_tensors : 0);
 		ws->ob[v] = g->ops[v].out_bytes;
 		ws->tb[v] = g->ops[v].temp_bytes;
-	}
-	ws->op_t_off[n] = g->n_tensors;
-	for (int t = 0; t < g->n_tensors; t++) {
-		ws->t_op[t] = g->tensors[t].op;
-		ws->t_bytes[t] = g->tensors[t].bytes;
+		ws->pb[v] = g->ops[v].param_bytes;
 	}
 	build_native(ws);
 	build_placeto(ws);
@@ -300,14 +310,12 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->ready = ws_alloc(ws, n, sizeof(double));
 	ws->rkey = ws_alloc(ws, n, sizeof(uint64_t));
 	ws->maxend = ws_alloc(ws, n, sizeof(double));
-	ws->pending = ws_alloc(ws, n, sizeof(int));
 	ws->pred = ws_alloc(ws, n, sizeof(int));
 	ws->prev_on_dev = ws_alloc(ws, n, sizeof(int));
 	ws->ref = ws_alloc(ws, n, sizeof(int));
 	ws->xfer_of = ws_alloc(ws, E, sizeof(int));
-	ws->cref = ws_alloc(ws, E, sizeof(int));
-	ws->cbytes = ws_alloc(ws, E, sizeof(int64_t));
-	ws->cdev = ws_alloc(ws, E, sizeof(int));
+	ws->nat_x = ws_alloc(ws, E, sizeof *ws->nat_x);
+	ws->hold = ws_alloc(ws, E, sizeof(int));
 	ws->x_a = ws_alloc(ws, E, sizeof(int));
 	ws->x_b = ws_alloc(ws, E, sizeof(int));
 	ws->x_src = ws_alloc(ws, E, sizeof(int));
@@ -347,12 +355,12 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 {
 	if (ws == NULL)
 		return;
-	void *arrays[] = { ws->op_t_off, ws->ob, ws->tb, ws->t_op, ws->t_bytes, ws->in_t_off, ws->in_t, ws->in_to_cons, ws->t_cons_off,
-	    ws->t_cons, ws->par_off, ws->par, ws->par_ce, ws->ch_off, ws->ch,
+	void *arrays[] = { ws->ob, ws->tb, ws->pb, ws->nat_op_mem, ws->nat_t, ws->nat_c, ws->nat_src,
+	    ws->par_off, ws->par, ws->par_ce, ws->ch_off, ws->ch,
 	    ws->ch_slot, ws->nslot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->rank_op, ws->dev_rank,
 	    ws->rank_dev, ws->dev, ws->start, ws->end, ws->ready, ws->maxend,
-	    ws->pending, ws->pred, ws->prev_on_dev, ws->ref,
-	    ws->xfer_of, ws->cref, ws->cbytes, ws->cdev, ws->x_a,
+	    ws->pred, ws->prev_on_dev, ws->ref,
+	    ws->xfer_of, ws->nat_x, ws->hold, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
 	    ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
@@ -369,10 +377,16 @@ pl_sim_ws_bytes(const struct pl_sim_ws *ws)
 	return ws->bytes;
 }
 
-/* Start times of the last evaluation, by op id. */
+/* Start times of the last evaluation, by op id (the native model keeps
+ * them in its op records: gathered here, on demand). */
 const double *
-pl_sim_ws_starts(const struct pl_sim_ws *ws)
+pl_sim_ws_starts(struct pl_sim_ws *ws)
 {
+	if (ws->starts_in_op) {
+		for (int v = 0; v < ws->n; v++)
+			ws->start[v] = ws->nat_op[v].start;
+		ws->starts_in_op = 0;
+	}
 	return ws->start;
 }
 
@@ -406,7 +420,7 @@ pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
 	if (mem != PL_MEM_NATIVE)
 		return;		/* Placeto: pl_sim_mem_placeto() after the run */
 	for (int v = 0; v < ws->n; v++)
-		ws->live[ws->dev[v]] += ws->g->ops[v].param_bytes;
+		ws->live[ws->dev[v]] += ws->pb[v];
 	for (int d = 0; d < ws->n_dev; d++) {
 		r->peak_bytes[d] = ws->live[d];
 		if (ws->tr != NULL)
@@ -579,6 +593,7 @@ pl_sim_eval(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	int rc;
 	memset(r, 0, sizeof *r);
 	r->n_dev = ws->n_dev;
+	ws->starts_in_op = 0;
 	if (kind == PL_SIM_PLACETO)
 		rc = pl_sim_run_placeto(ws, pl, mem, r);
 	else

@@ -93,6 +93,41 @@ pl_heap_pop(struct pl_hent *h, int *n)
 	return top;
 }
 
+/* Native model: all the loop reads and writes of an op, one cache line. */
+struct pl_nat_op {
+	/* per eval */
+	int dev;
+	int pending;			/* input tensors not here yet */
+	int ref;			/* memory: holders of the outputs */
+	int topo;			/* topological index (static) */
+	double cost;			/* run time on its device */
+	double start;
+	/* static */
+	int64_t ob, tb;			/* output, temporary bytes */
+	int t_lo, t_hi;			/* its output tensors */
+	int in_lo, in_hi;		/* its distinct inputs: entries of hold[] */
+};
+
+/* Native model: a tensor's distinct consumers nat_c[c_lo .. c_hi). */
+struct pl_nat_tensor {
+	int c_lo, c_hi;
+	int64_t bytes;
+};
+
+/* Native model: a consumer entry: the op, and its entry in hold[]. */
+struct pl_nat_cons {
+	int w, in;
+};
+
+/* Native model: a transfer of one tensor to one device, per eval. */
+struct pl_nat_xfer {
+	int tensor, u;			/* the tensor and its producer */
+	int src, dst;
+	int cref;			/* memory: consumers of the copy not done */
+	int next;			/* next in its channel's FIFO, or -1 */
+	int64_t bytes;
+};
+
 /* Placeto model: what a delivery reads and writes of its child. */
 struct pl_pto_op {
 	double ready;			/* latest delivery so far */
@@ -123,17 +158,17 @@ struct pl_sim_ws {
 	int n, n_dev, n_tensors;
 	size_t bytes;
 
-	/* Per-op and per-tensor fields the loops read, packed (copies of the
-	 * graph's, so that a run touches a few dense arrays only). */
-	int *op_t_off;			/* tensors of op v: [op_t_off[v], op_t_off[v+1]) */
-	int64_t *ob, *tb;		/* out_bytes, temp_bytes */
-	int *t_op;			/* producer of each tensor */
-	int64_t *t_bytes;		/* bytes of each tensor */
+	/* Per-op fields the loops read, packed (copies of the graph's, so
+	 * that a run touches a few dense arrays only). */
+	int64_t *ob, *tb, *pb;		/* out, temp and param bytes */
 
-	/* Graph structure (native model). */
-	int *in_t_off, *in_t;		/* distinct input tensors per op */
-	int *in_to_cons;		/* per in_t entry: its t_cons entry */
-	int *t_cons_off, *t_cons;	/* distinct consumers per tensor, edge order */
+	/* Graph structure (native model): see struct pl_nat_op. */
+	struct pl_nat_op *nat_op;	/* per op, 64-byte aligned in nat_op_mem */
+	void *nat_op_mem;
+	struct pl_nat_tensor *nat_t;	/* per tensor */
+	struct pl_nat_cons *nat_c;	/* per consumer entry */
+	int *nat_src, n_nat_src;	/* ops without inputs, topological order */
+	int starts_in_op;		/* the last run's starts are in nat_op */
 
 	/* Graph structure (Placeto model). */
 	int *par_off, *par;		/* distinct parents per op */
@@ -150,33 +185,33 @@ struct pl_sim_ws {
 	/* Per eval. */
 	int *dev;
 	double *start, *end;
-	int *pending;
 	int *pred;			/* op that released this one, or -1 */
 	int *prev_on_dev;		/* op that ran before on its device, or -1 */
 	double *ready;
 	uint64_t *rkey;			/* Placeto: latest delivery key so far */
-	int *ref;			/* memory: holders of the op's outputs */
+	int *ref;			/* Placeto: the op's memory log entry */
 	double *maxend;
 	unsigned slot_gen;		/* Placeto: generation of pto_slot */
-	int *xfer_of;			/* native: per t_cons entry; Placeto: copy owner per ch entry */
-	int *cref;			/* received copies: holders */
-	int64_t *cbytes;
-	int *cdev;
+	int *xfer_of;			/* Placeto: copy owner per ch entry */
 	/* transfers (at most one per t_cons / ch entry) */
 	int n_x;
-	int *x_a, *x_b;			/* native: tensor, dst; Placeto: op, slot */
-	int *x_src;
+	int *x_a, *x_b;			/* Placeto: op, slot */
+	int *x_src;			/* Placeto: first receiver entry */
+	/* native model (sim-native.c) */
+	struct pl_nat_xfer *nat_x;	/* per transfer, in creation order */
+	int *hold;			/* per input entry: producer, or ~copy */
+	double run_t[PL_MAX_DEVICES];	/* FIFO device queues: the current */
+	int run_lo[PL_MAX_DEVICES];	/* instant and where its ops start */
 	/* heaps */
 	struct pl_hent *qmem;		/* all device / channel waiting lists */
-	int *qitem;			/* the same as plain FIFOs (Placeto model) */
+	int *qitem;			/* the same as plain FIFOs of ops */
 	int *q_off, *q_n;		/* per queue: offset into qmem and size */
 	int *q_head;			/* per queue used as a FIFO in qitem: its head */
-	int n_queues;
 	int *q_busy;
 	struct pl_hent *ev;		/* event queue */
 	int n_ev;
 	int ev_hole;			/* Placeto: the top is the event being handled */
-	int *cnt;			/* scratch per queue */
+	int *cnt;			/* scratch per queue (native: dirty list) */
 	double *m_s;			/* Placeto memory: starts in device order */
 	int64_t *m_diff;		/* and frees by the allocation they precede */
 	/* native memory in the Placeto simulator: a log of allocations,

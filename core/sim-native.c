@@ -8,56 +8,97 @@
  * completions at time t are handled (releasing ops and creating transfers)
  * before any idle device or channel picks its next item at t, so the choice
  * among items that become ready together follows the priorities, never the
- * order of the completions.  Nothing here allocates.
+ * order of the completions.  Which idle queue starts first within a batch
+ * changes nothing but the order of the trace's records.  Nothing here
+ * allocates.
+ *
+ * Layout: everything a run reads and writes of an op is one 64-byte record
+ * (struct pl_nat_op), a transfer is one record, a consumer entry is one
+ * pair, so that the random accesses of a large graph touch one cache line
+ * each; start times stay in the records unless a trace or the Placeto
+ * memory model needs them as arrays.
  */
 #include "cost.h"
 #include "sim-int.h"
 
-/* Mark queue q to be looked at before time advances. */
-static inline void
-mark(struct pl_sim_ws *ws, int *ndirty, int q)
-{
-	if (!(ws->q_busy[q] & 2)) {
-		ws->q_busy[q] |= 2;
-		ws->cnt[(*ndirty)++] = q;
-	}
-}
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
 
-/* Push an item onto queue q (a heap). */
-static inline void
-qpush(struct pl_sim_ws *ws, int q, double k1, uint64_t k2)
+/* Queue flags (ws->q_busy). */
+#define Q_BUSY 1		/* running an item */
+#define Q_DIRTY 2		/* on the dirty list */
+
+/* One run's state: the helpers below are inlined into the runner, so
+ * these live in registers or on its stack. */
+struct nrun {
+	struct pl_sim_ws *ws;
+	const struct pl_placement *pl;
+	struct pl_nat_op *op;
+	struct pl_nat_xfer *X;
+	const struct pl_nat_tensor *T;
+	const struct pl_nat_cons *C;
+	int *hold;
+	int *qitem, *q_off, *q_n, *q_head, *q_busy;
+	int *dirty, ndirty;
+	int n_x;
+	int D, shared, memn;
+	int trace;			/* recording: keep every mark (record order) */
+	double t;
+};
+
+/* Mark queue q to be looked at before time advances.  A busy queue is
+ * looked at anyway when its item completes, so the lean path marks idle
+ * queues only; a recording run marks every time, which keeps the order in
+ * which queues start (the trace's record order) stable. */
+HOT void
+mark(struct nrun *R, int q)
 {
-	pl_heap_push(ws->qmem + ws->q_off[q], &ws->q_n[q], pl_hent_make(k1, k2));
+	int b = R->q_busy[q];
+	if (!(b & Q_DIRTY) && (R->trace || !(b & Q_BUSY))) {
+		R->q_busy[q] = b | Q_DIRTY;
+		R->dirty[R->ndirty++] = q;
+	}
 }
 
 /*
  * Op w has all its inputs at time t, the last from op `by`.  Without
  * priorities a device's queue is ordered by (ready time, topological
  * index); ready times only grow, so it is a FIFO in which an op goes
- * behind those of its own instant with a lower topological index (usually
- * at the very end).  With priorities it is a heap.
+ * behind those of its own instant with a lower topological index (the
+ * ops of the current instant are q[run_lo[d] ..)).  With priorities it is
+ * a heap.
  */
-static inline void
-release(struct pl_sim_ws *ws, const struct pl_placement *pl, int *ndirty,
-    int w, double t, int by)
+HOT void
+release(struct nrun *R, int w, int by)
 {
-	ws->ready[w] = t;
-	if (ws->tr != NULL)
+	struct pl_sim_ws *ws = R->ws;
+	if (R->trace) {
+		ws->ready[w] = R->t;
 		ws->pred[w] = by;
-	int d = ws->dev[w];
-	if (pl->prio != NULL)
-		qpush(ws, d, -pl->prio[w], (uint64_t)ws->g->topo_pos[w]);
+	}
+	const struct pl_nat_op *o = &R->op[w];
+	int d = o->dev;
+	if (R->pl->prio != NULL)
+		pl_heap_push(ws->qmem + R->q_off[d], &R->q_n[d],
+		    pl_hent_make(-R->pl->prio[w], (uint64_t)o->topo));
 	else {
-		int *it = ws->qitem + ws->q_off[d];
-		const int *tp = ws->g->topo_pos;
-		int j = ws->q_n[d]++, p = tp[w];
-		while (j > ws->q_head[d] && ws->ready[it[j - 1]] == t && tp[it[j - 1]] > p) {
+		int *it = R->qitem + R->q_off[d];
+		int j = R->q_n[d]++;
+		if (ws->run_t[d] != R->t) {
+			ws->run_t[d] = R->t;
+			ws->run_lo[d] = j;
+		}
+		int lo = ws->run_lo[d] > R->q_head[d] ? ws->run_lo[d] : R->q_head[d];
+		while (j > lo && R->op[it[j - 1]].topo > o->topo) {
 			it[j] = it[j - 1];
 			j--;
 		}
 		it[j] = w;
 	}
-	mark(ws, ndirty, d);
+	mark(R, d);
 }
 
 /*
@@ -69,33 +110,142 @@ release(struct pl_sim_ws *ws, const struct pl_placement *pl, int *ndirty,
 
 /* One more holder of u's outputs (u itself, a local consumer, an outgoing
  * transfer) is done at t. */
-static inline void
-dec_out(struct pl_sim_ws *ws, int u, double t)
+HOT void
+dec_out(struct nrun *R, int u)
 {
-	if (--ws->ref[u] == 0)
-		pl_sim_mem_release(ws, t, ws->dev[u], ws->ob[u]);
+	struct pl_nat_op *o = &R->op[u];
+	if (--o->ref == 0)
+		pl_sim_mem_release(R->ws, R->t, o->dev, o->ob);
 }
 
 /* One more consumer of received copy x is done at t. */
-static inline void
-dec_copy(struct pl_sim_ws *ws, int x, double t)
+HOT void
+dec_copy(struct nrun *R, int x)
 {
-	if (--ws->cref[x] == 0)
-		pl_sim_mem_release(ws, t, ws->cdev[x], ws->cbytes[x]);
+	struct pl_nat_xfer *X = &R->X[x];
+	if (--X->cref == 0)
+		pl_sim_mem_release(R->ws, R->t, X->dst, X->bytes);
 }
 
-/* Op v, on d, ends at t. */
-static void
-mem_op_end(struct pl_sim_ws *ws, int v, int d, double t)
+/* Op v ends at t: its temporaries, its own hold on its outputs and its
+ * hold on each input (hold[]: the local producer, or ~copy). */
+HOT void
+mem_op_end(struct nrun *R, int v)
 {
-	pl_sim_mem_release(ws, t, d, ws->tb[v]);
-	dec_out(ws, v, t);
-	for (int i = ws->in_t_off[v]; i < ws->in_t_off[v + 1]; i++) {
-		int u = ws->t_op[ws->in_t[i]];
-		if (ws->dev[u] == d)
-			dec_out(ws, u, t);
+	const struct pl_nat_op *o = &R->op[v];
+	pl_sim_mem_release(R->ws, R->t, o->dev, o->tb);
+	dec_out(R, v);
+	for (int i = o->in_lo; i < o->in_hi; i++) {
+		int h = R->hold[i];
+		if (h >= 0)
+			dec_out(R, h);
 		else
-			dec_copy(ws, ws->xfer_of[ws->in_to_cons[i]], t);
+			dec_copy(R, ~h);
+	}
+}
+
+/* Append transfer x to channel q (a FIFO through next, or a heap by
+ * priority, ties by creation). */
+HOT void
+xfer_queue(struct nrun *R, int q, int x, int tn, int dw)
+{
+	const double *tp = R->pl->tprio;
+	if (tp != NULL)
+		pl_heap_push(R->ws->qmem + R->q_off[q], &R->q_n[q],
+		    pl_hent_make(-tp[(size_t)tn * R->D + dw], (uint64_t)x));
+	else {
+		if (R->q_head[q] < 0)
+			R->q_head[q] = x;
+		else
+			R->X[R->q_n[q]].next = x;
+		R->q_n[q] = x;		/* the tail */
+	}
+	mark(R, q);
+}
+
+/*
+ * Op v, on d, ends at t: release its local consumers and create one
+ * transfer per (output tensor, other device) on its channel, in order of
+ * readiness; then free memory.
+ */
+HOT void
+op_done(struct nrun *R, int v, int d)
+{
+	struct pl_nat_op *ov = &R->op[v];
+	int holders = 0;
+	for (int tn = ov->t_lo; tn < ov->t_hi; tn++) {
+		const struct pl_nat_tensor *T = &R->T[tn];
+		uint64_t seen = (uint64_t)1 << d;
+		int xd[PL_MAX_DEVICES];
+		for (int kc = T->c_lo; kc < T->c_hi; kc++) {
+			const struct pl_nat_cons *cn = &R->C[kc];
+			struct pl_nat_op *o = &R->op[cn->w];
+			int dw = o->dev, x;
+			if (dw == d) {
+				holders++;
+				if (R->memn)
+					R->hold[cn->in] = v;
+				if (--o->pending == 0)
+					release(R, cn->w, v);
+				continue;
+			}
+			if (!((seen >> dw) & 1)) {
+				seen |= (uint64_t)1 << dw;
+				x = R->n_x++;
+				xd[dw] = x;
+				holders++;
+				R->X[x] = (struct pl_nat_xfer){ .tensor = tn, .u = v,
+				    .src = d, .dst = dw, .cref = 0, .next = -1,
+				    .bytes = T->bytes };
+				xfer_queue(R, R->D + (R->shared ? 0 : d * R->D + dw), x, tn, dw);
+			} else
+				x = xd[dw];
+			if (R->memn) {
+				R->hold[cn->in] = ~x;
+				R->X[x].cref++;
+			}
+		}
+	}
+	if (R->memn) {
+		ov->ref += holders;
+		mem_op_end(R, v);
+	}
+}
+
+/* Transfer x ends at t: release its consumers on its destination. */
+HOT void
+xfer_done(struct nrun *R, int x)
+{
+	const struct pl_nat_xfer *X = &R->X[x];
+	const struct pl_nat_tensor *T = &R->T[X->tensor];
+	if (R->memn)
+		dec_out(R, X->u);
+	for (int kc = T->c_lo; kc < T->c_hi; kc++) {
+		int w = R->C[kc].w;
+		struct pl_nat_op *o = &R->op[w];
+		if (o->dev == X->dst && --o->pending == 0)
+			release(R, w, X->u);
+	}
+}
+
+/* Channel sizes for prioritised transfers (heaps need their room): one
+ * transfer per (tensor, other device among its consumers). */
+static void
+size_channels(const struct nrun *R, int n, int *cnt)
+{
+	for (int u = 0; u < n; u++) {
+		const struct pl_nat_op *ou = &R->op[u];
+		int du = ou->dev;
+		for (int t = ou->t_lo; t < ou->t_hi; t++) {
+			uint64_t seen = (uint64_t)1 << du;
+			for (int k = R->T[t].c_lo; k < R->T[t].c_hi; k++) {
+				int dw = R->op[R->C[k].w].dev;
+				if (!((seen >> dw) & 1)) {
+					seen |= (uint64_t)1 << dw;
+					cnt[R->D + (R->shared ? 0 : du * R->D + dw)]++;
+				}
+			}
+		}
 	}
 }
 
@@ -112,185 +262,156 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	int nq = D + (shared ? 1 : D * D);
 	int last[PL_MAX_DEVICES], exec[PL_MAX_DEVICES];
 	const int has_prio = pl->prio != NULL, has_tprio = pl->tprio != NULL;
+	/* start and end times as arrays: for a trace and the Placeto memory
+	 * model; the lean path leaves the starts in the op records */
+	const int arrays = ws->tr != NULL || mem == PL_MEM_PLACETO;
+	struct nrun R = { .ws = ws, .pl = pl, .op = ws->nat_op, .X = ws->nat_x,
+	    .T = ws->nat_t, .C = ws->nat_c, .hold = ws->hold, .qitem = ws->qitem,
+	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
+	    .q_busy = ws->q_busy, .dirty = ws->cnt, .D = D, .shared = shared,
+	    .memn = mem == PL_MEM_NATIVE, .trace = ws->tr != NULL };
+	struct pl_nat_op *op = R.op;
+	int *cnt = R.q_n;		/* queue sizes, before the queues */
 
-	/* Setup: devices, pending inputs, holders of outputs, queue sizes. */
-	for (int q = 0; q <= nq; q++)
-		ws->cnt[q] = 0;
+	/* Setup: devices, run times, missing inputs, own holds; queues. */
+	for (int q = 0; q < nq; q++)
+		cnt[q] = 0;
 	for (int v = 0; v < n; v++) {
+		struct pl_nat_op *o = &op[v];
 		int d = pl->dev[v];
-		ws->dev[v] = d;
-		ws->cnt[d]++;
-		ws->pending[v] = ws->in_t_off[v + 1] - ws->in_t_off[v];
-		ws->ref[v] = 1;
+		o->dev = d;
+		o->pending = o->in_hi - o->in_lo;
+		o->ref = 1;
+		o->cost = tt[(size_t)v * D + d];
+		o->start = 0;
+		ws->dev[v] = d;		/* for pl_sim_mem_begin() */
+		cnt[d]++;
 	}
-	if (ws->tr != NULL)
+	if (R.trace)
 		for (int v = 0; v < n; v++) {
 			ws->pred[v] = -1;
 			ws->prev_on_dev[v] = -1;
 		}
-	for (int t = 0; t < ws->n_tensors; t++) {
-		int u = ws->t_op[t], du = ws->dev[u];
-		uint64_t seen = 0;
-		for (int k = ws->t_cons_off[t]; k < ws->t_cons_off[t + 1]; k++) {
-			int dw = ws->dev[ws->t_cons[k]];
-			if (dw == du) {
-				if (mem == PL_MEM_NATIVE)
-					ws->ref[u]++;
-			} else if (!((seen >> dw) & 1)) {
-				seen |= (uint64_t)1 << dw;
-				if (mem == PL_MEM_NATIVE)
-					ws->ref[u]++;
-				ws->cnt[D + (shared ? 0 : du * D + dw)]++;
-			}
-		}
-	}
+	if (has_tprio)
+		size_channels(&R, n, cnt);
 	int off = 0;
 	for (int q = 0; q < nq; q++) {
-		ws->q_off[q] = off;
-		off += ws->cnt[q];
-		ws->q_n[q] = 0;
-		ws->q_head[q] = 0;
-		ws->q_busy[q] = 0;
+		int fifo_ch = q >= D && !has_tprio;	/* a list through nat_x */
+		R.q_off[q] = off;
+		off += fifo_ch ? 0 : cnt[q];
+		R.q_n[q] = fifo_ch ? -1 : 0;
+		R.q_head[q] = fifo_ch ? -1 : 0;
+		R.q_busy[q] = 0;
 	}
 	for (int d = 0; d < D; d++) {
 		last[d] = -1;
 		exec[d] = 0;
+		ws->run_t[d] = -1;
 	}
-	ws->n_x = 0;
-	ws->n_ev = 0;
+	int n_ev = 0;
+	struct pl_hent *ev = ws->ev;
 	pl_sim_mem_begin(ws, r, mem);
 
-	int ndirty = 0, done = 0;
-	double t = 0;
-	for (int i = 0; i < n; i++)
-		if (ws->pending[g->topo[i]] == 0)
-			release(ws, pl, &ndirty, g->topo[i], 0, -1);
+	int done = 0;
+	double ms = 0, t = 0;
+	R.t = 0;
+	for (int i = 0; i < ws->n_nat_src; i++)
+		release(&R, ws->nat_src[i], -1);
 	for (;;) {
 		/* Idle devices and channels take their best waiting item. */
-		while (ndirty > 0) {
-			int q = ws->cnt[--ndirty];
-			ws->q_busy[q] &= ~2;
-			if (ws->q_busy[q] & 1)
+		while (R.ndirty > 0) {
+			int q = R.dirty[--R.ndirty];
+			R.q_busy[q] &= ~Q_DIRTY;
+			if (R.q_busy[q] & Q_BUSY)
 				continue;
-			int heap = q < D ? has_prio : has_tprio;
-			int item;
-			if (heap) {
-				if (ws->q_n[q] == 0)
-					continue;
-				uint64_t k = pl_heap_pop(ws->qmem + ws->q_off[q], &ws->q_n[q]).k;
-				item = q < D ? g->topo[k] : (int)k;
-			} else {
-				if (ws->q_head[q] == ws->q_n[q])
-					continue;
-				item = ws->qitem[ws->q_off[q] + ws->q_head[q]++];
-			}
-			ws->q_busy[q] |= 1;
 			if (q < D) {
-				int v = item;
-				double cost = tt[(size_t)v * D + q];
-				double e = t + cost;
-				ws->start[v] = t;
-				ws->end[v] = e;
-				if (ws->tr != NULL) {
+				int v;
+				if (has_prio) {
+					if (R.q_n[q] == 0)
+						continue;
+					v = g->topo[pl_heap_pop(ws->qmem + R.q_off[q], &R.q_n[q]).k];
+					R.qitem[R.q_off[q] + exec[q]++] = v;
+				} else {
+					if (R.q_head[q] == R.q_n[q])
+						continue;
+					v = R.qitem[R.q_off[q] + R.q_head[q]++];
+				}
+				R.q_busy[q] |= Q_BUSY;
+				struct pl_nat_op *o = &op[v];
+				double e = t + o->cost;
+				o->start = t;
+				if (arrays) {
+					ws->start[v] = t;
+					ws->end[v] = e;
+				}
+				if (e > ms)
+					ms = e;
+				if (R.trace) {
 					ws->prev_on_dev[v] = last[q];
 					last[q] = v;
 				}
-				if (heap)
-					ws->qitem[ws->q_off[q] + exec[q]++] = v;
-				r->busy_us[q] += cost;
-				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(e, (uint64_t)v));
-				if (mem == PL_MEM_NATIVE)
-					pl_sim_mem_alloc(ws, r, t, q, ws->ob[v] + ws->tb[v]);
-			} else {
-				int x = item;
-				int src = ws->x_src[x], dst = ws->x_b[x];
-				int64_t bytes = ws->cbytes[x];
-				double e = t + pl_cost_xfer_us(c, src, dst, bytes);
-				pl_heap_push(ws->ev, &ws->n_ev, pl_hent_make(e, (uint64_t)(n + x)));
-				r->bytes_moved += bytes;
-				r->bytes_out[src] += bytes;
-				r->bytes_in[dst] += bytes;
-				r->n_transfers++;
-				if (mem == PL_MEM_NATIVE)
-					pl_sim_mem_alloc(ws, r, t, dst, bytes);
-				if (ws->tr != NULL)
-					pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
-					    .tensor = ws->x_a[x], .src_dev = src, .dst_dev = dst,
-					    .channel = q - D, .start = t, .end = e,
-					    .busy_until = e, .bytes = bytes });
+				r->busy_us[q] += o->cost;
+				pl_heap_push(ev, &n_ev, pl_hent_make(e, (uint64_t)v));
+				if (R.memn)
+					pl_sim_mem_alloc(ws, r, t, q, o->ob + o->tb);
+				continue;
 			}
+			int x;
+			if (has_tprio) {
+				if (R.q_n[q] == 0)
+					continue;
+				x = (int)pl_heap_pop(ws->qmem + R.q_off[q], &R.q_n[q]).k;
+			} else {
+				x = R.q_head[q];
+				if (x < 0)
+					continue;
+				R.q_head[q] = R.X[x].next;
+				if (R.q_head[q] < 0)
+					R.q_n[q] = -1;
+			}
+			R.q_busy[q] |= Q_BUSY;
+			const struct pl_nat_xfer *X = &R.X[x];
+			int64_t bytes = X->bytes;
+			double e = t + pl_cost_xfer_us(c, X->src, X->dst, bytes);
+			pl_heap_push(ev, &n_ev, pl_hent_make(e, (uint64_t)(n + x)));
+			r->bytes_moved += bytes;
+			r->bytes_out[X->src] += bytes;
+			r->bytes_in[X->dst] += bytes;
+			r->n_transfers++;
+			if (R.memn)
+				pl_sim_mem_alloc(ws, r, t, X->dst, bytes);
+			if (R.trace)
+				pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
+				    .tensor = X->tensor, .src_dev = X->src, .dst_dev = X->dst,
+				    .channel = q - D, .start = t, .end = e,
+				    .busy_until = e, .bytes = bytes });
 		}
-		if (ws->n_ev == 0)
+		if (n_ev == 0)
 			break;
-		/* Every completion at the next time. */
-		t = ws->ev[0].t;
-		while (ws->n_ev > 0 && ws->ev[0].t == t) {
-			int k = (int)pl_heap_pop(ws->ev, &ws->n_ev).k;
+		/* Every completion at the next time: the queue is free again,
+		 * then what the item releases. */
+		R.t = t = ev[0].t;
+		do {
+			int k = (int)pl_heap_pop(ev, &n_ev).k;
 			if (k < n) {
-				int v = k, d = ws->dev[v];
-				ws->q_busy[d] &= ~1;
-				mark(ws, &ndirty, d);
+				int d = op[k].dev;
+				R.q_busy[d] &= ~Q_BUSY;
+				mark(&R, d);
 				done++;
-				if (mem == PL_MEM_NATIVE)
-					mem_op_end(ws, v, d, t);
-				for (int tn = ws->op_t_off[v]; tn < ws->op_t_off[v + 1]; tn++) {
-					int x0 = ws->n_x;
-					uint64_t seen = 0;
-					for (int kc = ws->t_cons_off[tn]; kc < ws->t_cons_off[tn + 1]; kc++) {
-						int w = ws->t_cons[kc], dw = ws->dev[w];
-						if (dw == d) {
-							if (--ws->pending[w] == 0)
-								release(ws, pl, &ndirty, w, t, v);
-							continue;
-						}
-						int x;
-						if (!((seen >> dw) & 1)) {
-							seen |= (uint64_t)1 << dw;
-							x = ws->n_x++;
-							ws->x_a[x] = tn;
-							ws->x_b[x] = dw;
-							ws->x_src[x] = d;
-							ws->cref[x] = 0;
-							ws->cbytes[x] = ws->t_bytes[tn];
-							ws->cdev[x] = dw;
-							int q = D + (shared ? 0 : d * D + dw);
-							/* transfers are created in order of
-							 * readiness: a FIFO unless prioritised */
-							if (pl->tprio != NULL)
-								qpush(ws, q, -pl->tprio[(size_t)tn * D + dw], (uint64_t)x);
-							else
-								ws->qitem[ws->q_off[q] + ws->q_n[q]++] = x;
-							mark(ws, &ndirty, q);
-						} else {
-							for (x = x0; ws->x_b[x] != dw; x++)
-								;
-						}
-						ws->xfer_of[kc] = x;
-						ws->cref[x]++;
-					}
-				}
+				op_done(&R, k, d);
 			} else {
-				int x = k - n, tn = ws->x_a[x], dst = ws->x_b[x];
-				int q = D + (shared ? 0 : ws->x_src[x] * D + dst);
-				ws->q_busy[q] &= ~1;
-				mark(ws, &ndirty, q);
-				int u = ws->t_op[tn];
-				if (mem == PL_MEM_NATIVE)
-					dec_out(ws, u, t);
-				for (int kc = ws->t_cons_off[tn]; kc < ws->t_cons_off[tn + 1]; kc++) {
-					int w = ws->t_cons[kc];
-					if (ws->dev[w] == dst && --ws->pending[w] == 0)
-						release(ws, pl, &ndirty, w, t, u);
-				}
+				const struct pl_nat_xfer *X = &R.X[k - n];
+				int q = D + (shared ? 0 : X->src * D + X->dst);
+				R.q_busy[q] &= ~Q_BUSY;
+				mark(&R, q);
+				xfer_done(&R, k - n);
 			}
-		}
+		} while (n_ev > 0 && ev[0].t == t);
 	}
+	ws->n_x = R.n_x;
+	ws->starts_in_op = !arrays;
 	if (mem == PL_MEM_PLACETO)
-		pl_sim_mem_placeto(ws, r, pl->prio != NULL ? exec : ws->q_head);
-	double ms = 0;
-	for (int v = 0; v < n; v++)
-		if (ws->end[v] > ms)
-			ms = ws->end[v];
+		pl_sim_mem_placeto(ws, r, has_prio ? exec : R.q_head);
 	r->makespan_us = ms;
 	return done == n ? 0 : -1;
 }

@@ -83,7 +83,7 @@ int pl_sim_eval(struct pl_sim_ws *ws, const struct pl_placement *pl,
  * Start times (us) of the ops in the last pl_sim_eval() on ws, indexed by
  * op id; valid until the next evaluation.  The same as the trace's.
  */
-const double *pl_sim_ws_starts(const struct pl_sim_ws *ws);
+const double *pl_sim_ws_starts(struct pl_sim_ws *ws);
 
 /* One op's run in a trace. */
 struct pl_trace_op {
