@@ -257,31 +257,6 @@ void pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 /* Recording the live bytes of d at t, from ws->live[d] (trace only). */
 void pl_sim_rec_mem(struct pl_sim_ws *ws, int d, double t);
 
-/* Allocate bytes on d at time t (the native simulator, as it goes). */
-static inline void
-pl_sim_mem_alloc(struct pl_sim_ws *ws, struct pl_sim_result *r, double t,
-    int d, int64_t bytes)
-{
-	if (bytes <= 0)
-		return;
-	ws->live[d] += bytes;
-	if (ws->live[d] > r->peak_bytes[d])
-		r->peak_bytes[d] = ws->live[d];
-	if (ws->tr != NULL)
-		pl_sim_rec_mem(ws, d, t);
-}
-
-/* Free bytes on d now, at time t (the native simulator frees as it goes). */
-static inline void
-pl_sim_mem_release(struct pl_sim_ws *ws, double t, int d, int64_t bytes)
-{
-	if (bytes <= 0)
-		return;
-	ws->live[d] -= bytes;
-	if (ws->tr != NULL)
-		pl_sim_rec_mem(ws, d, t);
-}
-
 /* Recording a transfer (trace only). */
 void pl_sim_rec_xfer(struct pl_sim_ws *ws, const struct pl_trace_xfer *x);
 

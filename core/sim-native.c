@@ -49,6 +49,46 @@ struct nrun {
 	double t;
 };
 
+/*
+ * The events in flight (at most one per queue): with few queues a sorted
+ * array, latest first, so that the next event is the last entry; with
+ * many a heap.  Both give events in (time, key) order.
+ */
+#define EV_SORTED_MAX 72
+
+/* Add an event at t with key k. */
+HOT void
+ev_push(struct pl_hent *ev, int *n, int sorted, double t, uint64_t k)
+{
+	struct pl_hent e = pl_hent_make(t, k);
+	if (!sorted) {
+		pl_heap_push(ev, n, e);
+		return;
+	}
+	int j = (*n)++;
+	while (j > 0 && pl_hent_less(&ev[j - 1], &e)) {
+		ev[j] = ev[j - 1];
+		j--;
+	}
+	ev[j] = e;
+}
+
+/* The next event (the set is not empty). */
+HOT const struct pl_hent *
+ev_next(const struct pl_hent *ev, int n, int sorted)
+{
+	return sorted ? &ev[n - 1] : &ev[0];
+}
+
+/* Remove the next event; its key. */
+HOT int
+ev_pop(struct pl_hent *ev, int *n, int sorted)
+{
+	if (sorted)
+		return (int)ev[--(*n)].k;
+	return (int)pl_heap_pop(ev, n).k;
+}
+
 /* Mark queue q to be looked at before time advances.  A busy queue is
  * looked at anyway when its item completes, so the lean path marks idle
  * queues only; a recording run marks every time, which keeps the order in
@@ -108,6 +148,31 @@ release(struct nrun *R, int w, int by)
  * pending frees.
  */
 
+/* Allocate bytes on d at t. */
+HOT void
+mem_alloc(struct nrun *R, struct pl_sim_result *r, int d, int64_t bytes)
+{
+	struct pl_sim_ws *ws = R->ws;
+	if (bytes <= 0)
+		return;
+	ws->live[d] += bytes;
+	if (ws->live[d] > r->peak_bytes[d])
+		r->peak_bytes[d] = ws->live[d];
+	if (R->trace)
+		pl_sim_rec_mem(ws, d, R->t);
+}
+
+/* Free bytes on d at t. */
+HOT void
+mem_free(struct nrun *R, int d, int64_t bytes)
+{
+	if (bytes <= 0)
+		return;
+	R->ws->live[d] -= bytes;
+	if (R->trace)
+		pl_sim_rec_mem(R->ws, d, R->t);
+}
+
 /* One more holder of u's outputs (u itself, a local consumer, an outgoing
  * transfer) is done at t. */
 HOT void
@@ -115,7 +180,7 @@ dec_out(struct nrun *R, int u)
 {
 	struct pl_nat_op *o = &R->op[u];
 	if (--o->ref == 0)
-		pl_sim_mem_release(R->ws, R->t, o->dev, o->ob);
+		mem_free(R, o->dev, o->ob);
 }
 
 /* One more consumer of received copy x is done at t. */
@@ -124,7 +189,7 @@ dec_copy(struct nrun *R, int x)
 {
 	struct pl_nat_xfer *X = &R->X[x];
 	if (--X->cref == 0)
-		pl_sim_mem_release(R->ws, R->t, X->dst, X->bytes);
+		mem_free(R, X->dst, X->bytes);
 }
 
 /* Op v ends at t: its temporaries, its own hold on its outputs and its
@@ -133,7 +198,7 @@ HOT void
 mem_op_end(struct nrun *R, int v)
 {
 	const struct pl_nat_op *o = &R->op[v];
-	pl_sim_mem_release(R->ws, R->t, o->dev, o->tb);
+	mem_free(R, o->dev, o->tb);
 	dec_out(R, v);
 	for (int i = o->in_lo; i < o->in_hi; i++) {
 		int h = R->hold[i];
@@ -249,10 +314,11 @@ size_channels(const struct nrun *R, int n, int *cnt)
 	}
 }
 
-/* Run the native model. */
-int
-pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
-    enum pl_mem_model mem, struct pl_sim_result *r)
+/* Run the native model; trace and memn are constants in each copy. */
+HOT int
+run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
+    enum pl_mem_model mem, struct pl_sim_result *r, const int trace,
+    const int memn)
 {
 	const struct pl_graph *g = ws->g;
 	const struct pl_cluster *c = ws->p->c;
@@ -264,12 +330,12 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	const int has_prio = pl->prio != NULL, has_tprio = pl->tprio != NULL;
 	/* start and end times as arrays: for a trace and the Placeto memory
 	 * model; the lean path leaves the starts in the op records */
-	const int arrays = ws->tr != NULL || mem == PL_MEM_PLACETO;
+	const int arrays = trace || mem == PL_MEM_PLACETO;
 	struct nrun R = { .ws = ws, .pl = pl, .op = ws->nat_op, .X = ws->nat_x,
 	    .T = ws->nat_t, .C = ws->nat_c, .hold = ws->hold, .qitem = ws->qitem,
 	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
 	    .q_busy = ws->q_busy, .dirty = ws->cnt, .D = D, .shared = shared,
-	    .memn = mem == PL_MEM_NATIVE, .trace = ws->tr != NULL };
+	    .memn = memn, .trace = trace };
 	struct pl_nat_op *op = R.op;
 	int *cnt = R.q_n;		/* queue sizes, before the queues */
 
@@ -310,6 +376,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	}
 	int n_ev = 0;
 	struct pl_hent *ev = ws->ev;
+	const int sorted = nq <= EV_SORTED_MAX;
 	pl_sim_mem_begin(ws, r, mem);
 
 	int done = 0;
@@ -351,9 +418,9 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 					last[q] = v;
 				}
 				r->busy_us[q] += o->cost;
-				pl_heap_push(ev, &n_ev, pl_hent_make(e, (uint64_t)v));
+				ev_push(ev, &n_ev, sorted, e, (uint64_t)v);
 				if (R.memn)
-					pl_sim_mem_alloc(ws, r, t, q, o->ob + o->tb);
+					mem_alloc(&R, r, q, o->ob + o->tb);
 				continue;
 			}
 			int x;
@@ -373,13 +440,13 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			const struct pl_nat_xfer *X = &R.X[x];
 			int64_t bytes = X->bytes;
 			double e = t + pl_cost_xfer_us(c, X->src, X->dst, bytes);
-			pl_heap_push(ev, &n_ev, pl_hent_make(e, (uint64_t)(n + x)));
+			ev_push(ev, &n_ev, sorted, e, (uint64_t)(n + x));
 			r->bytes_moved += bytes;
 			r->bytes_out[X->src] += bytes;
 			r->bytes_in[X->dst] += bytes;
 			r->n_transfers++;
 			if (R.memn)
-				pl_sim_mem_alloc(ws, r, t, X->dst, bytes);
+				mem_alloc(&R, r, X->dst, bytes);
 			if (R.trace)
 				pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
 				    .tensor = X->tensor, .src_dev = X->src, .dst_dev = X->dst,
@@ -390,9 +457,9 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			break;
 		/* Every completion at the next time: the queue is free again,
 		 * then what the item releases. */
-		R.t = t = ev[0].t;
+		R.t = t = ev_next(ev, n_ev, sorted)->t;
 		do {
-			int k = (int)pl_heap_pop(ev, &n_ev).k;
+			int k = ev_pop(ev, &n_ev, sorted);
 			if (k < n) {
 				int d = op[k].dev;
 				R.q_busy[d] &= ~Q_BUSY;
@@ -406,7 +473,7 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				mark(&R, q);
 				xfer_done(&R, k - n);
 			}
-		} while (n_ev > 0 && ev[0].t == t);
+		} while (n_ev > 0 && ev_next(ev, n_ev, sorted)->t == t);
 	}
 	ws->n_x = R.n_x;
 	ws->starts_in_op = !arrays;
@@ -414,4 +481,17 @@ pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		pl_sim_mem_placeto(ws, r, has_prio ? exec : R.q_head);
 	r->makespan_us = ms;
 	return done == n ? 0 : -1;
+}
+
+/* Run the native model: a copy of the loop per (recording, memory
+ * accounting), with the tests on those compiled out. */
+int
+pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
+    enum pl_mem_model mem, struct pl_sim_result *r)
+{
+	if (ws->tr != NULL)
+		return run_native(ws, pl, mem, r, 1, mem == PL_MEM_NATIVE);
+	if (mem == PL_MEM_NATIVE)
+		return run_native(ws, pl, mem, r, 0, 1);
+	return run_native(ws, pl, mem, r, 0, 0);
 }
