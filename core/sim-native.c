@@ -23,13 +23,34 @@
 
 #if defined(__GNUC__)
 #define HOT static inline __attribute__((always_inline))
+#define CTZ64(x) __builtin_ctzll(x)
 #else
 #define HOT static inline
+/* The index of the lowest set bit of x (not 0). */
+static inline int
+CTZ64(uint64_t x)
+{
+	int i = 0;
+	while (!(x & 1)) {
+		x >>= 1;
+		i++;
+	}
+	return i;
+}
 #endif
 
-/* Queue flags (ws->q_busy). */
+/* Queue flags (ws->q_busy, general path). */
 #define Q_BUSY 1		/* running an item */
 #define Q_DIRTY 2		/* on the dirty list */
+
+/*
+ * Two loops.  The fast one (lean, at most 64 queues) keeps the busy and
+ * the to-look-at queues as bit sets and the events in flight in a sorted
+ * array; the general one (a trace, or more queues) keeps a list of queues
+ * to look at in marking order (the trace's record order) and the events in
+ * a heap.  Both give the same results; the tests compare them.
+ */
+#define FAST_MAX_QUEUES 64
 
 /* One run's state: the helpers below are inlined into the runner, so
  * these live in registers or on its stack. */
@@ -42,19 +63,20 @@ struct nrun {
 	const struct pl_nat_cons *C;
 	int *hold;
 	int *qitem, *q_off, *q_n, *q_head, *q_busy;
-	int *dirty, ndirty;
+	int *dirty, ndirty;		/* general: queues to look at */
+	uint64_t busy_m, dirty_m;	/* fast: the same as bit sets */
 	int n_x;
 	int D, shared, memn;
-	int trace;			/* recording: keep every mark (record order) */
+	int fast;			/* the fast loop (see above) */
+	int trace;			/* recording */
 	double t;
 };
 
 /*
- * The events in flight (at most one per queue): with few queues a sorted
- * array, latest first, so that the next event is the last entry; with
- * many a heap.  Both give events in (time, key) order.
+ * The events in flight (at most one per queue): in the fast loop a sorted
+ * array, latest first, so that the next event is the last entry; else a
+ * heap.  Both give events in (time, key) order.
  */
-#define EV_SORTED_MAX 72
 
 /* Add an event at t with key k. */
 HOT void
@@ -90,12 +112,17 @@ ev_pop(struct pl_hent *ev, int *n, int sorted)
 }
 
 /* Mark queue q to be looked at before time advances.  A busy queue is
- * looked at anyway when its item completes, so the lean path marks idle
- * queues only; a recording run marks every time, which keeps the order in
- * which queues start (the trace's record order) stable. */
+ * looked at anyway when its item completes, so the lean paths skip busy
+ * queues (the fast one when it looks); a recording run marks every time,
+ * which keeps the order in which queues start (the trace's record order)
+ * stable. */
 HOT void
 mark(struct nrun *R, int q)
 {
+	if (R->fast) {
+		R->dirty_m |= (uint64_t)1 << q;
+		return;
+	}
 	int b = R->q_busy[q];
 	if (!(b & Q_DIRTY) && (R->trace || !(b & Q_BUSY))) {
 		R->q_busy[q] = b | Q_DIRTY;
@@ -314,12 +341,24 @@ size_channels(const struct nrun *R, int n, int *cnt)
 	}
 }
 
-/* Run the native model; trace and memn are constants in each copy. */
+/* Queue q has finished its item: idle, and to be looked at. */
+HOT void
+set_idle(struct nrun *R, int q)
+{
+	if (R->fast)
+		R->busy_m &= ~((uint64_t)1 << q);
+	else
+		R->q_busy[q] &= ~Q_BUSY;
+	mark(R, q);
+}
+
+/* Run the native model; fast and memn are constants in each copy. */
 HOT int
 run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
-    enum pl_mem_model mem, struct pl_sim_result *r, const int trace,
+    enum pl_mem_model mem, struct pl_sim_result *r, const int fast,
     const int memn)
 {
+	const int trace = !fast && ws->tr != NULL;	/* fast: never */
 	const struct pl_graph *g = ws->g;
 	const struct pl_cluster *c = ws->p->c;
 	const double *tt = ws->p->time_us;
@@ -335,7 +374,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	    .T = ws->nat_t, .C = ws->nat_c, .hold = ws->hold, .qitem = ws->qitem,
 	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
 	    .q_busy = ws->q_busy, .dirty = ws->cnt, .D = D, .shared = shared,
-	    .memn = memn, .trace = trace };
+	    .memn = memn, .fast = fast, .trace = trace };
 	struct pl_nat_op *op = R.op;
 	int *cnt = R.q_n;		/* queue sizes, before the queues */
 
@@ -376,7 +415,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	}
 	int n_ev = 0;
 	struct pl_hent *ev = ws->ev;
-	const int sorted = nq <= EV_SORTED_MAX;
+	const int sorted = fast;
 	pl_sim_mem_begin(ws, r, mem);
 
 	int done = 0;
@@ -385,12 +424,25 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	for (int i = 0; i < ws->n_nat_src; i++)
 		release(&R, ws->nat_src[i], -1);
 	for (;;) {
-		/* Idle devices and channels take their best waiting item. */
-		while (R.ndirty > 0) {
-			int q = R.dirty[--R.ndirty];
-			R.q_busy[q] &= ~Q_DIRTY;
-			if (R.q_busy[q] & Q_BUSY)
-				continue;
+		/* Idle devices and channels take their best waiting item
+		 * (starting one marks nothing). */
+		uint64_t todo = R.dirty_m & ~R.busy_m;
+		R.dirty_m = 0;
+		for (;;) {
+			int q;
+			if (fast) {
+				if (todo == 0)
+					break;
+				q = CTZ64(todo);
+				todo &= todo - 1;
+			} else {
+				if (R.ndirty == 0)
+					break;
+				q = R.dirty[--R.ndirty];
+				R.q_busy[q] &= ~Q_DIRTY;
+				if (R.q_busy[q] & Q_BUSY)
+					continue;
+			}
 			if (q < D) {
 				int v;
 				if (has_prio) {
@@ -403,7 +455,10 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 						continue;
 					v = R.qitem[R.q_off[q] + R.q_head[q]++];
 				}
-				R.q_busy[q] |= Q_BUSY;
+				if (fast)
+					R.busy_m |= (uint64_t)1 << q;
+				else
+					R.q_busy[q] |= Q_BUSY;
 				struct pl_nat_op *o = &op[v];
 				double e = t + o->cost;
 				o->start = t;
@@ -436,7 +491,10 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				if (R.q_head[q] < 0)
 					R.q_n[q] = -1;
 			}
-			R.q_busy[q] |= Q_BUSY;
+			if (fast)
+				R.busy_m |= (uint64_t)1 << q;
+			else
+				R.q_busy[q] |= Q_BUSY;
 			const struct pl_nat_xfer *X = &R.X[x];
 			int64_t bytes = X->bytes;
 			double e = t + pl_cost_xfer_us(c, X->src, X->dst, bytes);
@@ -462,15 +520,13 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			int k = ev_pop(ev, &n_ev, sorted);
 			if (k < n) {
 				int d = op[k].dev;
-				R.q_busy[d] &= ~Q_BUSY;
-				mark(&R, d);
+				set_idle(&R, d);
 				done++;
 				op_done(&R, k, d);
 			} else {
 				const struct pl_nat_xfer *X = &R.X[k - n];
 				int q = D + (shared ? 0 : X->src * D + X->dst);
-				R.q_busy[q] &= ~Q_BUSY;
-				mark(&R, q);
+				set_idle(&R, q);
 				xfer_done(&R, k - n);
 			}
 		} while (n_ev > 0 && ev_next(ev, n_ev, sorted)->t == t);
@@ -483,15 +539,16 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	return done == n ? 0 : -1;
 }
 
-/* Run the native model: a copy of the loop per (recording, memory
- * accounting), with the tests on those compiled out. */
+/* Run the native model: a copy of the loop per (fast or general, memory
+ * accounting or not), with the tests on those compiled out. */
 int
 pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
     enum pl_mem_model mem, struct pl_sim_result *r)
 {
-	if (ws->tr != NULL)
-		return run_native(ws, pl, mem, r, 1, mem == PL_MEM_NATIVE);
-	if (mem == PL_MEM_NATIVE)
-		return run_native(ws, pl, mem, r, 0, 1);
-	return run_native(ws, pl, mem, r, 0, 0);
+	int nq = ws->n_dev + (ws->p->c->shared_bus ? 1 : ws->n_dev * ws->n_dev);
+	int fast = ws->tr == NULL && nq <= FAST_MAX_QUEUES;
+	int memn = mem == PL_MEM_NATIVE;
+	if (fast)
+		return memn ? run_native(ws, pl, mem, r, 1, 1) : run_native(ws, pl, mem, r, 1, 0);
+	return memn ? run_native(ws, pl, mem, r, 0, 1) : run_native(ws, pl, mem, r, 0, 0);
 }
