@@ -311,10 +311,31 @@ test_random_invariants(void **state)
 				for (int v = 0; v < n; v++)
 					pl->prio[v] = (double)pl_rng_below(&r, 4);
 			}
+			if (k == 2) {
+				pl_placement_ensure_tprio(pl, g->n_tensors);
+				for (int i = 0; i < g->n_tensors * D; i++)
+					pl->tprio[i] = (double)pl_rng_below(&r, 4);
+			}
+			/* the lean loop against the recording one, every memory model */
+			const struct pl_sim_opts other[] = { { PL_SIM_NATIVE, PL_MEM_PLACETO },
+			    { PL_SIM_NATIVE, PL_MEM_NONE } };
+			for (int m = 0; m < 2; m++) {
+				struct pl_trace *t2 = trace(f.p, pl, &other[m]);
+				struct pl_sim_result r2;
+				assert_int_equal(pl_sim_eval(ws, pl, &other[m], &r2), 0);
+				assert_memory_equal(&r2, &t2->res, sizeof r2);
+				const double *s2 = pl_sim_ws_starts(ws);
+				for (int v = 0; v < n; v++)
+					assert_true(s2[v] == t2->ops[v].start);
+				pl_trace_free(t2);
+			}
 			struct pl_trace *tr = trace(f.p, pl, &native);
 			struct pl_sim_result res;
 			assert_int_equal(pl_sim_eval(ws, pl, &native, &res), 0);
 			assert_memory_equal(&res, &tr->res, sizeof res);
+			const double *s1 = pl_sim_ws_starts(ws);
+			for (int v = 0; v < n; v++)
+				assert_true(s1[v] == tr->ops[v].start);
 			/* dependencies: local producer's end, or the copy's arrival */
 			for (int e = 0; e < g->n_edges; e++) {
 				int u = g->edges[e].src, w = g->edges[e].dst;
