@@ -315,8 +315,6 @@ run_op(struct run *R, int v, int d, double t, uint64_t seq, unsigned gen)
 			    K_DELIVERY | (uint64_t)R->op_rank[v] << RANK_BITS :
 			    tie_key(okey);
 			*sl = (struct pl_pto_slot){ arrive, key, 0, gen };
-			if (bfree > R->r->makespan_us)
-				R->r->makespan_us = bfree;
 			R->r->bytes_moved += bytes;
 			R->r->bytes_out[d] += bytes;
 			R->r->n_transfers++;
@@ -635,8 +633,6 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		if (mem == PL_MEM_NATIVE)
 			ws->ref[v] = mlog(&R, d, t, ws->ob[v] + ws->tb[v], okey_handler(seq));
 		seq += run_op(&R, v, d, t, seq, gen);
-		if (R.free_at[d] > r->makespan_us)
-			r->makespan_us = R.free_at[d];
 		double next = INFINITY;
 		if (R.qh[d] < R.qt[d]) {
 			double rd = R.q[R.qh[d]].t;
@@ -644,8 +640,14 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		}
 		tour_set(&R.tour, rk, next);
 	}
+	/* The run time: a device's free time and its bus's only grow, so
+	 * the last of each is its latest. */
 	int done = 0;
 	for (int d = 0; d < D; d++) {
+		if (R.free_at[d] > r->makespan_us)
+			r->makespan_us = R.free_at[d];
+		if (R.bus_free[d] > r->makespan_us)
+			r->makespan_us = R.bus_free[d];
 		r->busy_us[d] = R.busy[d];
 		cnt[d] = R.qh[d] - ws->q_off[d];
 		done += cnt[d];
