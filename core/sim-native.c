@@ -24,8 +24,10 @@
 #if defined(__GNUC__)
 #define HOT static inline __attribute__((always_inline))
 #define CTZ64(x) __builtin_ctzll(x)
+#define PREFETCH(p) __builtin_prefetch(p)
 #else
 #define HOT static inline
+#define PREFETCH(p) ((void)(p))
 /* The index of the lowest set bit of x (not 0). */
 static inline int
 CTZ64(uint64_t x)
@@ -52,6 +54,14 @@ CTZ64(uint64_t x)
  */
 #define FAST_MAX_QUEUES 64
 
+/*
+ * From this many ops on, the op records (64 bytes each) outgrow the L2
+ * cache, and a consumer's record is usually not in any cache when its
+ * producer ends: the loops then prefetch the records of an op's first
+ * consumers when it starts, a few events before they are needed.
+ */
+#define PREFETCH_MIN_OPS 4096
+
 /* One run's state: the helpers below are inlined into the runner, so
  * these live in registers or on its stack. */
 struct nrun {
@@ -68,6 +78,7 @@ struct nrun {
 	int n_x;
 	int D, shared, memn;
 	int fast;			/* the fast loop (see above) */
+	int prefetch;			/* see PREFETCH_MIN_OPS */
 	int trace;			/* recording */
 	double t;
 };
@@ -341,6 +352,22 @@ size_channels(const struct nrun *R, int n, int *cnt)
 	}
 }
 
+/* Op o starts: fetch its first four consumers' records into the cache
+ * (repeating the last when it has fewer; none when it has none). */
+HOT void
+prefetch_consumers(const struct nrun *R, const struct pl_nat_op *o)
+{
+	if (o->t_hi == o->t_lo)
+		return;
+	int lo = R->T[o->t_lo].c_lo, m = R->T[o->t_hi - 1].c_hi - lo - 1;
+	if (m < 0)
+		return;
+	PREFETCH(&R->op[R->C[lo].w]);
+	PREFETCH(&R->op[R->C[lo + (m < 1 ? m : 1)].w]);
+	PREFETCH(&R->op[R->C[lo + (m < 2 ? m : 2)].w]);
+	PREFETCH(&R->op[R->C[lo + (m < 3 ? m : 3)].w]);
+}
+
 /* Queue q has finished its item: idle, and to be looked at. */
 HOT void
 set_idle(struct nrun *R, int q)
@@ -374,7 +401,8 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	    .T = ws->nat_t, .C = ws->nat_c, .hold = ws->hold, .qitem = ws->qitem,
 	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
 	    .q_busy = ws->q_busy, .dirty = ws->cnt, .D = D, .shared = shared,
-	    .memn = memn, .fast = fast, .trace = trace };
+	    .memn = memn, .fast = fast, .trace = trace,
+	    .prefetch = n >= PREFETCH_MIN_OPS };
 	struct pl_nat_op *op = R.op;
 	int *cnt = R.q_n;		/* queue sizes, before the queues */
 
@@ -460,6 +488,8 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				else
 					R.q_busy[q] |= Q_BUSY;
 				struct pl_nat_op *o = &op[v];
+				if (R.prefetch)
+					prefetch_consumers(&R, o);
 				double e = t + o->cost;
 				o->start = t;
 				if (arrays) {

@@ -641,6 +641,32 @@ test_lean_starts(void **state)
 	fix_free(&f);
 }
 
+/* A graph large enough for the loops to prefetch (PREFETCH_MIN_OPS): the
+ * lean results and starts are still the trace's. */
+static void
+test_large_graph(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 4096);
+	struct pl_graph *g = tu_random_dag(&r, 6000, 3, 200, 50, 0.1, 100, 2);
+	struct fix f = fix_new(g, 4, 0);
+	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+	struct pl_placement *pl = tu_random_placement(&r, f.p);
+	struct pl_sim_result res;
+	assert_int_equal(pl_sim_eval(ws, pl, &native, &res), 0);
+	struct pl_trace *tr = trace(f.p, pl, &native);
+	assert_memory_equal(&res, &tr->res, sizeof res);
+	const double *s = pl_sim_ws_starts(ws);
+	for (int v = 0; v < f.p->n_ops; v++)
+		assert_true(s[v] == tr->ops[v].start);
+	assert_true(res.n_transfers > 0);
+	pl_trace_free(tr);
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	fix_free(&f);
+}
+
 struct thread_job {
 	const struct pl_problem *p;
 	struct pl_placement **pl;
@@ -761,6 +787,7 @@ main(void)
 		cmocka_unit_test(test_random_vs_reference),
 		cmocka_unit_test(test_no_alloc),
 		cmocka_unit_test(test_lean_starts),
+		cmocka_unit_test(test_large_graph),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_trace_rejects_bad_placement),
 	};
