@@ -193,11 +193,63 @@ profile(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * `bench-sim native N|GRAPH EVALS`: the native model only, on a random
+ * DAG of N ops or a graph file, on k80x4 with native memory; CPU time per
+ * evaluation over EVALS evaluations of 4 random placements in turn (for
+ * quick before/after comparisons, run alternately).
+ */
+static int
+native_only(int argc, char **argv)
+{
+	if (argc != 4 || atol(argv[3]) <= 0) {
+		fprintf(stderr, "usage: bench-sim native N|GRAPH EVALS\n");
+		return 2;
+	}
+	struct pl_rng r;
+	pl_rng_seed(&r, 2019);
+	char *cause = NULL;
+	int n = atoi(argv[2]);
+	struct pl_graph *g = n > 0 ? random_dag(&r, n, 1.5) : pl_graph_load_json(argv[2], &cause);
+	if (g == NULL) {
+		fprintf(stderr, "bench-sim: %s\n", cause);
+		free(cause);
+		return 1;
+	}
+	struct pl_cluster *c = pl_cluster_preset("k80x4");
+	struct pl_problem *p = tu_problem(g, c);
+	struct pl_placement *pl[4];
+	for (int i = 0; i < 4; i++)
+		pl[i] = tu_random_placement(&r, p);
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	const struct pl_sim_opts o = { PL_SIM_NATIVE, PL_MEM_NATIVE };
+	struct pl_sim_result res;
+	long evals = atol(argv[3]);
+	pl_sim_eval(ws, pl[0], &o, &res);
+	double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), sum = 0;
+	for (long i = 0; i < evals; i++) {
+		pl_sim_eval(ws, pl[i % 4], &o, &res);
+		sum += res.makespan_us;
+	}
+	double us = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / (double)evals;
+	printf("%d ops %d edges: cpu %.1f us/eval, %.1f ns/(op+edge) (sum of makespans %.17g)\n",
+	    g->n_ops, g->n_edges, us, us * 1e3 / (double)(g->n_ops + g->n_edges), sum);
+	pl_sim_ws_free(ws);
+	for (int i = 0; i < 4; i++)
+		pl_placement_free(pl[i]);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "profile") == 0)
 		return profile(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "native") == 0)
+		return native_only(argc, argv);
 	struct pl_rng r;
 	pl_rng_seed(&r, 2019);
 	printf("bench-sim: wall-clock on a shared 2-core machine (noisy); lean path, warm workspace,\n"
