@@ -12,7 +12,9 @@
  *     policy-guided local search (accept=improve, init=best), the same
  *     with an untrained policy (lr=0: what the learning adds), and the
  *     improved options and the local search with each placement scheduled
- *     by upward rank (sched=rank); capped at --max-episodes.
+ *     by upward rank (sched=rank), and the local search with moves that
+ *     take connected nodes along once the best stalls (escape=grow), with
+ *     4 and with 1 episode per update; capped at --max-episodes.
  *
  * Prints figures only; timings on a shared machine are noisy.
  * Usage: bench-placeto [--max-episodes N] [--quick] [--spec OPTIONS] [--graph SAMPLE]
@@ -233,6 +235,11 @@ efficiency(const char *rel, const struct pl_cluster *c, long max_episodes,
 		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best,lr=0,lr-end=0",
 		"mp=mean,pool=mean,reward=relative,entropy=0.01,sched=rank",
 		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best,sched=rank",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best,escape=grow",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best,workers=1",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best,workers=1,escape=grow",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best,workers=1,escape=grow,lr=0,lr-end=0",
+		"mp=mean,pool=mean,reward=relative,entropy=0.01,accept=improve,init=best,sched=rank,workers=1,escape=grow",
 	};
 	struct pl_graph *g = load(rel);
 	if (g == NULL)
@@ -243,7 +250,7 @@ efficiency(const char *rel, const struct pl_cluster *c, long max_episodes,
 	double quick = best_any(p, &who);
 	double brkga = best_of(p, &pl_placer_brkga, "seed-from=heft+expert,evals=5000,seconds=0");
 	int n = spec != NULL ? 1 : (int)(sizeof sets / sizeof sets[0]);
-	struct curve cv[8];
+	struct curve cv[sizeof sets / sizeof sets[0]];
 	double any = quick < brkga ? quick : brkga;
 	if (known_best_us < any)
 		any = known_best_us;
@@ -254,9 +261,9 @@ efficiency(const char *rel, const struct pl_cluster *c, long max_episodes,
 	}
 	printf("  %s on %s: best quick method %.3f ms (%s); BRKGA from heft+expert %.3f ms; "
 	    "best by any method %.3f ms\n", g->name, c->name, quick / 1000, who, brkga / 1000, any / 1000);
-	printf("    %-86s %10s %10s %9s %8s\n", "options", "to quick", "to any", "final ms", "s");
+	printf("    %-120s %10s %10s %9s %8s\n", "options", "to quick", "to any", "final ms", "s");
 	for (int i = 0; i < n; i++) {
-		printf("    %-86s", cv[i].spec);
+		printf("    %-120s", cv[i].spec);
 		print_cell(&cv[i], quick);
 		print_cell(&cv[i], any);
 		printf(" %9.3f %8.1f\n", cv[i].n > 0 ? cv[i].best[cv[i].n - 1] / 1000 : INFINITY, cv[i].secs);

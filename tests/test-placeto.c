@@ -6,7 +6,10 @@
  * respects the group budget; zero-shot runs from a saved policy, and a
  * policy for another cluster is refused; the per-step CSV log; the
  * multi-graph trainer; sched=rank gives each placement priorities that
- * beat first-ready-first order where the order matters.
+ * beat first-ready-first order where the order matters; escape=grow
+ * moves connected nodes together, within colocation groups and allowed
+ * devices, deterministically, and leaves a local optimum of single moves
+ * that the plain local search keeps.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -29,6 +32,17 @@
 
 /* Per-device times of the crown's ops: fast, medium, slow device. */
 static const double crown_us[3] = { 6, 10, 15 };
+
+/* Build a test graph or fail the test. */
+static struct pl_graph *
+build(struct pl_graph_builder *b, const char *what)
+{
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_build(b, &cause);
+	if (g == NULL)
+		fail_msg("%s: %s", what, cause);
+	return g;
+}
 
 /* A crown: s -> x0..x(w-1) -> t, costs per device, tiny tensors. */
 static struct pl_graph *
@@ -57,11 +71,7 @@ crown(int w)
 		pl_graph_add_edge(b, 0, i, 0, 100);
 		pl_graph_add_edge(b, i, w + 1, 0, 100);
 	}
-	char *cause = NULL;
-	struct pl_graph *g = pl_graph_build(b, &cause);
-	if (g == NULL)
-		fail_msg("crown: %s", cause);
-	return g;
+	return build(b, "crown");
 }
 
 /* n devices P0.., fast links. */
@@ -514,11 +524,7 @@ fork_graph(void)
 	static const int edges[5][2] = { { 0, 1 }, { 0, 2 }, { 2, 3 }, { 1, 4 }, { 3, 4 } };
 	for (int i = 0; i < 5; i++)
 		pl_graph_add_edge(b, edges[i][0], edges[i][1], 0, 100);
-	char *cause = NULL;
-	struct pl_graph *g = pl_graph_build(b, &cause);
-	if (g == NULL)
-		fail_msg("fork: %s", cause);
-	return g;
+	return build(b, "fork");
 }
 
 /* sched=rank: the only placement of the fork runs b1 first and finishes
@@ -642,6 +648,257 @@ test_trainer(void **state)
 	fixture_free(&b);
 }
 
+/* A chain of n ops, each faster on P1 than on P0, with tensors of `bytes`
+ * (1 us per 1000 bytes on the test cluster); pinned >= 0: that op may
+ * run on P0 only; ops ca and cb (when >= 0) share a colocation group. */
+static struct pl_graph *
+chain_graph(int n, double us0, double us1, int64_t bytes, int pinned, int ca, int cb)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("chain");
+	for (int i = 0; i < n; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "c%d", i);
+		struct pl_dev_time dt[3] = { { "P0", us0 }, { "P1", us1 }, { "P2", us1 } };
+		struct pl_op op = { .name = name, .type = "Op", .scope = "",
+			.out_bytes = bytes, .n_dev_times = 3, .dev_times = dt };
+		if (i == pinned)
+			op.cons = (struct pl_constraint){ .kind = PL_CONS_DEVICE, .device = "P0" };
+		for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+			op.measured_us[k] = -1;
+		pl_graph_add_op(b, &op, i == ca || i == cb ? "pair" : NULL);
+		if (i > 0)
+			pl_graph_add_edge(b, i - 1, i, 0, bytes);
+	}
+	/* a side branch c1 -> c(n-2) keeps the grouped graph from being a path */
+	if (n > 4)
+		pl_graph_add_edge(b, 1, n - 2, 0, bytes);
+	return build(b, "chain");
+}
+
+/* Whether grouped nodes u and v share a graph edge. */
+static int
+nodes_adjacent(const struct pl_graph *g, const int *of, int u, int v)
+{
+	for (int i = 0; i < g->n_edges; i++) {
+		int a = of[g->edges[i].src], z = of[g->edges[i].dst];
+		if ((a == u && z == v) || (a == v && z == u))
+			return 1;
+	}
+	return 0;
+}
+
+/* The 9-op chain of the escape tests (c5 pinned to P0, c2 and c3 one
+ * group) on 3 devices. */
+static void
+escape_fixture(struct fixture *f)
+{
+	char *cause = NULL;
+	f->g = chain_graph(9, 10, 6, 500, 5, 2, 3);
+	f->c = cluster(3);
+	f->p = pl_problem_new(f->g, f->c, &cause);
+	assert_non_null(f->p);
+}
+
+/* escape=grow: a move takes the current node and up to escape-max nodes
+ * connected to it through nodes on its device, never a node that may not
+ * run on the target device, always whole colocation groups; an undone
+ * move restores every node it took; the rewards still sum to each
+ * episode's improvement; without the option every move takes one node. */
+static void
+test_escape_grow(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct fixture f;
+	escape_fixture(&f);
+	const struct pl_graph *g = f.g;
+	const struct pl_problem *p = f.p;
+	static const char *const specs[] = {
+		"episodes=40,workers=2,k=1,accept=improve,init=best,escape=grow,escape-after=0,escape-max=4",
+		"episodes=40,workers=2,k=1,accept=improve,init=best",
+	};
+	int *before = pl_xcalloc((size_t)g->n_ops, sizeof(int));
+	for (int si = 0; si < 2; si++) {
+		struct pl_placer *pl = make(p, specs[si], 1, 2);
+		int n_nodes = pl_placeto_n_groups(pl);
+		assert_int_equal(n_nodes, 8);	/* c2 and c3 are one node */
+		const int *of = pl_placeto_group_of(pl);
+		assert_int_equal(of[2], of[3]);
+		int big_kept = 0, big_tried = 0, episodes = 0;
+		enum pl_step_status st;
+		do {
+			const struct pl_placement *cur = pl_placeto_current(pl);
+			int have = cur != NULL;
+			if (have)
+				memcpy(before, cur->dev, (size_t)g->n_ops * sizeof(int));
+			st = pl_placer_step(pl);
+			int n;
+			const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
+			const struct pl_placeto_decision *last = &d[n - 1];
+			const int *now = pl_placeto_current(pl)->dev;
+			/* the pinned op never leaves P0; a group stays together */
+			assert_int_equal(now[5], 0);
+			assert_int_equal(now[2], now[3]);
+			assert_true(last->moved <= (si == 0 ? 4 : 1));
+			if (last->action != last->prev_dev)
+				assert_true(last->moved >= 1);
+			else
+				assert_int_equal(last->moved, 0);
+			if (last->moved > 1)
+				big_tried++;
+			if (n == n_nodes) {
+				check_episode(d, n);
+				episodes++;
+			}
+			if (!have || last->t == 0)
+				continue;	/* the step also started an episode */
+			if (last->undone) {
+				assert_memory_equal(now, before, (size_t)g->n_ops * sizeof(int));
+				continue;
+			}
+			/* the nodes that changed: the move's, all from prev_dev to action */
+			int changed[16], nc = 0;
+			for (int v = 0; v < n_nodes; v++) {
+				int nops;
+				const int *ops = pl_placeto_group_ops(pl, v, &nops);
+				if (now[ops[0]] != before[ops[0]]) {
+					assert_int_equal(before[ops[0]], last->prev_dev);
+					assert_int_equal(now[ops[0]], last->action);
+					changed[nc++] = v;
+				}
+			}
+			assert_int_equal(nc, last->moved);
+			if (nc > 0) {
+				int has_cur = 0;
+				for (int i = 0; i < nc; i++)
+					has_cur |= changed[i] == last->group;
+				assert_true(has_cur);
+			}
+			/* connected: every changed node but one touches another */
+			for (int i = 0; i < nc && nc > 1; i++) {
+				int touches = 0;
+				for (int j = 0; j < nc; j++)
+					touches |= j != i && nodes_adjacent(g, of, changed[i], changed[j]);
+				assert_true(touches);
+			}
+			if (nc > 1)
+				big_kept++;
+		} while (st == PL_STEP_MORE);
+		assert_null(pl->error);
+		assert_true(episodes > 10);
+		if (si == 0) {
+			assert_true(big_tried > 0);
+			assert_true(big_kept > 0);
+		} else
+			assert_int_equal(big_tried, 0);
+		pl_placer_free(pl);
+	}
+	free(before);
+	/* an unknown value and a size below 2 are refused */
+	struct pl_run_opts run = { .sim = { .kind = PL_SIM_NATIVE }, .seed = 1, .threads = 1 };
+	assert_null(pl_placer_new(&pl_placer_placeto, p, "escape=jump", &run, &cause));
+	assert_non_null(strstr(cause, "escape"));
+	free(cause);
+	assert_null(pl_placer_new(&pl_placer_placeto, p, "escape=grow,escape-max=1", &run, &cause));
+	assert_non_null(strstr(cause, "escape-max"));
+	free(cause);
+	fixture_free(&f);
+}
+
+/* The per-step log of a run as a string (caller frees). */
+static char *
+history_of(const struct pl_placer *pl, size_t *len)
+{
+	char *buf = NULL;
+	FILE *mf = open_memstream(&buf, len);
+	assert_int_equal(pl_placer_placeto.history_csv(pl, mf), 0);
+	fclose(mf);
+	return buf;
+}
+
+/* escape=grow is deterministic for a seed: 1 and 2 threads give the same
+ * decisions (moves that took several nodes included) and the same policy. */
+static void
+test_escape_deterministic(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct fixture f;
+	escape_fixture(&f);
+	const char *spec = "episodes=24,workers=3,k=2,accept=improve,init=best,escape=grow,escape-after=1";
+	char dir[] = "/tmp/test-placeto-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *log[3], *paths[2];
+	size_t len[3];
+	for (int k = 0; k < 3; k++) {
+		struct pl_placer *pl = make(f.p, spec, k == 1 ? 2 : 1, k == 2 ? 8 : 7);
+		assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+		log[k] = history_of(pl, &len[k]);
+		if (k < 2)
+			paths[k] = save_policy(pl, dir, k ? "b.plw" : "a.plw");
+		pl_placer_free(pl);
+	}
+	assert_int_equal(len[0], len[1]);
+	assert_memory_equal(log[0], log[1], len[0]);
+	/* moves that took several nodes happened (last column: moved) */
+	int big = 0;
+	for (const char *q = log[0]; (q = strchr(q, '\n')) != NULL; q++)
+		big += q > log[0] && q[-1] >= '2' && q[-1] <= '9' && q[-2] == ',';
+	assert_true(big > 0);
+	/* another seed decides otherwise */
+	assert_true(len[2] != len[0] || memcmp(log[0], log[2], len[0]) != 0);
+	size_t la, lb;
+	char *a = pl_file_read(paths[0], &la, &cause), *b = pl_file_read(paths[1], &lb, &cause);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+	for (int k = 0; k < 3; k++)
+		free(log[k]);
+	for (int k = 0; k < 2; k++) {
+		unlink(paths[k]);
+		free(paths[k]);
+	}
+	assert_int_equal(rmdir(dir), 0);
+	fixture_free(&f);
+}
+
+/* A local optimum of single moves: a chain of 4 ops, 10 us on P0 and 6 us
+ * on P1, with transfers of 5 us.  All on P0 (40 us) beats every placement
+ * one move away (41 us or more), yet all on P1 runs in 24 us.  Starting
+ * from P0 (init=zero) the plain local search never leaves it; escape=grow
+ * moves two connected ops at once and reaches the optimum. */
+static void
+test_escape_local_optimum(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = chain_graph(4, 10, 6, 5000, -1, -1, -1);
+	struct pl_cluster *c = cluster(2);
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	struct pl_sim_opts o = { .kind = PL_SIM_NATIVE };
+	double best = brute_force(p, &o);
+	assert_true(fabs(best - 24) < 1e-6);
+	static const char *const specs[] = {
+		"episodes=24,workers=2,k=1,accept=improve,init=zero",
+		"episodes=24,workers=2,k=1,accept=improve,init=zero,escape=grow",
+	};
+	for (int si = 0; si < 2; si++) {
+		struct pl_placer *pl = make(p, specs[si], 1, 3);
+		assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+		assert_null(pl->error);
+		if (si == 0 && fabs(pl->best_res.makespan_us - 40) > 1e-6)
+			fail_msg("plain local search: %.3f us, expected to stay at 40 us", pl->best_res.makespan_us);
+		if (si == 1 && fabs(pl->best_res.makespan_us - best) > 1e-6)
+			fail_msg("escape=grow: %.3f us, the optimum is %.3f us", pl->best_res.makespan_us, best);
+		pl_placer_free(pl);
+	}
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
 int
 main(void)
 {
@@ -655,6 +912,9 @@ main(void)
 		cmocka_unit_test(test_sched_rank),
 		cmocka_unit_test(test_history_csv),
 		cmocka_unit_test(test_trainer),
+		cmocka_unit_test(test_escape_grow),
+		cmocka_unit_test(test_escape_deterministic),
+		cmocka_unit_test(test_escape_local_optimum),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -261,8 +261,13 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 			    k == d->action ? (screen_utf8() ? " ◀ chose" : " < chose") : "");
 		}
 		wattrset(w, A_BOLD);
-		screen_printf(w, py++, rx, rw, 1, "action: %s -> %s", explore_dev_label(ex, d->prev_dev),
-		    explore_dev_label(ex, d->action));
+		if (d->moved > 1)	/* escape=grow: connected groups came along */
+			screen_printf(w, py++, rx, rw, 1, "action: %s -> %s, with %d connected group%s",
+			    explore_dev_label(ex, d->prev_dev), explore_dev_label(ex, d->action),
+			    d->moved - 1, d->moved > 2 ? "s" : "");
+		else
+			screen_printf(w, py++, rx, rw, 1, "action: %s -> %s", explore_dev_label(ex, d->prev_dev),
+			    explore_dev_label(ex, d->action));
 		wattrset(w, A_NORMAL);
 		if (d->undone) {
 			screen_printf(w, py++, rx, rw, 1, "run time %s -> %s: undone",

@@ -55,6 +55,9 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ "accept", PL_OPT_STRING, "all", "moves kept: all (reference) or improve (a move that does not lower the run time is undone)" },
 	{ "reward", PL_OPT_STRING, "seconds", "reward unit: seconds (reference) or relative (improvement / initial run time)" },
 	{ "sched", PL_OPT_STRING, "fifo", "op order on a device: fifo (reference: first ready first) or rank (each placement gets priorities: longest path to the sink with its devices' op and transfer times)" },
+	{ "escape", PL_OPT_STRING, "none", "way out of local optima: none (reference) or grow (after escape-after batches without a new best, each move also takes up to 2, 4, ..., escape-max nodes connected to the current one on its device)" },
+	{ "escape-max", PL_OPT_INT, "8", "escape=grow: the most nodes one move takes (at least 2)" },
+	{ "escape-after", PL_OPT_INT, "1", "escape=grow: batches without a new best before moves grow" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -77,6 +80,8 @@ struct env {
 	int *init_dev;
 	int *best_dev;
 	double best_R, best_us;
+	long stall;			/* batches since best_R last improved */
+	double stall_R;			/* best_R when stall was last reset */
 	int bl_cap, bl_count, bl_head;	/* baseline ring */
 	double *bl_ret;			/* bl_cap x n */
 	int *bl_len;
@@ -490,6 +495,7 @@ env_init(struct env *e, const struct pl_problem *p, int max_groups,
 	memcpy(e->best_dev, e->init_dev, (size_t)nb * sizeof(int));
 	e->best_R = INFINITY;
 	e->best_us = INFINITY;
+	e->stall_R = INFINITY;
 	e->bl_cap = baseline > 0 ? baseline : 0;
 	e->bl_ret = pl_xcalloc((size_t)(e->bl_cap ? e->bl_cap : 1) * (size_t)(nb ? nb : 1), sizeof(double));
 	e->bl_len = pl_xcalloc((size_t)(e->bl_cap ? e->bl_cap : 1), sizeof(int));
@@ -549,6 +555,9 @@ struct episode {
 	struct pl_policy_ws *pws;
 	char *err;
 	int offered;			/* placements not yet offered */
+	int reach;			/* escape=grow: most nodes one move takes */
+	int *moved, n_moved;		/* nodes the current decision moved */
+	uint8_t *seen;			/* n: scratch of the connected search */
 };
 
 struct engine {
@@ -568,6 +577,8 @@ struct engine {
 	int rel_reward, init_kind;
 	int accept_improve;		/* undo moves that do not lower R */
 	int sched_rank;			/* prioritise by upward rank */
+	int grow;			/* escape=grow */
+	int escape_max, escape_after;
 	long budget;			/* training episodes for the LR schedule */
 	long next_id;			/* next episode number */
 	struct pl_placeto_stats st;
@@ -645,6 +656,56 @@ episode_simulate(struct engine *E, struct episode *ep)
 	return 0;
 }
 
+/*
+ * escape=grow: how many nodes a move of slot s takes.  1 until the env's
+ * best has not improved for escape-after batches; then 2, 4, ...,
+ * escape-max in turn, one more doubling per stalled batch, slot s shifted
+ * by s doublings so that parallel episodes try different sizes.
+ */
+static int
+episode_reach(const struct engine *E, const struct env *e, int s)
+{
+	if (!E->grow || e->stall < E->escape_after)
+		return 1;
+	int levels = 0;
+	while ((2L << levels) <= E->escape_max)
+		levels++;
+	long k = (e->stall - E->escape_after + s) % levels;
+	return 2 << k;
+}
+
+/*
+ * The nodes a move of cur from device `from` to `to` takes: cur, then
+ * breadth first over grouped edges (predecessors, then successors, in
+ * index order) the nodes on `from` that may run on `to`, at most
+ * ep->reach in all.  Fills ep->moved.
+ */
+static void
+episode_take(const struct engine *E, struct episode *ep, int cur, int from, int to)
+{
+	const struct env *e = &E->envs[ep->env_i];
+	ep->n_moved = 0;
+	ep->moved[ep->n_moved++] = cur;
+	if (ep->reach <= 1 || from == to)
+		return;
+	memset(ep->seen, 0, (size_t)e->n);
+	ep->seen[cur] = 1;
+	for (int h = 0; h < ep->n_moved && ep->n_moved < ep->reach; h++) {
+		int u = ep->moved[h];
+		for (int dir = 0; dir < 2; dir++) {
+			const int *off = dir ? e->succ_off : e->pred_off;
+			const int *idx = dir ? e->succ_idx : e->pred_idx;
+			for (int q = off[u]; q < off[u + 1] && ep->n_moved < ep->reach; q++) {
+				int w = idx[q];
+				if (!ep->seen[w] && ep->dev[w] == from && ((e->allowed[w] >> to) & 1)) {
+					ep->seen[w] = 1;
+					ep->moved[ep->n_moved++] = w;
+				}
+			}
+		}
+	}
+}
+
 /* Start an episode in slot s on env env_i. */
 static int
 episode_start(struct engine *E, int s, int env_i, int greedy)
@@ -682,6 +743,7 @@ episode_start(struct engine *E, int s, int env_i, int greedy)
 		}
 		ep->done[v] = 0;
 	}
+	ep->reach = greedy ? 1 : episode_reach(E, e, s);
 	if (episode_simulate(E, ep) != 0)
 		return -1;
 	ep->R_init = ep->R;
@@ -796,7 +858,10 @@ episode_decide(struct engine *E, struct episode *ep)
 	dc->entropy = pl_nn_entropy(E->n_dev, probs);
 	ep->ent_sum += dc->entropy;
 	ep->act[t] = a;
-	ep->dev[cur] = a;
+	episode_take(E, ep, cur, dc->prev_dev, a);
+	for (int i = 0; i < ep->n_moved; i++)
+		ep->dev[ep->moved[i]] = a;
+	dc->moved = a != dc->prev_dev ? ep->n_moved : 0;
 	ep->done[cur]++;
 	double before = ep->R;
 	struct pl_sim_result before_res = ep->res;
@@ -810,9 +875,12 @@ episode_decide(struct engine *E, struct episode *ep)
 	if (E->accept_improve && a != dc->prev_dev && !(ep->R < before)) {
 		/* the state goes back to before the move (same simulation) */
 		dc->undone = 1;
-		ep->dev[cur] = dc->prev_dev;
-		for (int q = e->nops_off[cur]; q < e->nops_off[cur + 1]; q++)
-			ep->pl->dev[e->nops[q]] = dc->prev_dev;
+		for (int i = 0; i < ep->n_moved; i++) {
+			int v = ep->moved[i];
+			ep->dev[v] = dc->prev_dev;
+			for (int q = e->nops_off[v]; q < e->nops_off[v + 1]; q++)
+				ep->pl->dev[e->nops[q]] = dc->prev_dev;
+		}
 		if (E->sched_rank)
 			placement_rank(e->prob, ep->pl);
 		ep->R = before;
@@ -913,6 +981,8 @@ engine_free(struct engine *E)
 		free(ep->rew);
 		free(ep->ret);
 		free(ep->dec);
+		free(ep->moved);
+		free(ep->seen);
 		free(ep->gw);
 		pl_policy_ws_free(ep->pws);
 		free(ep->err);
@@ -964,7 +1034,9 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	int edges = acc < 0 ? -1 : parse_choice("edges", pl_opt_str(o, "edges"), edge_kinds, cause);
 	static const char *const scheds[] = { "fifo", "rank", NULL };
 	int sched = edges < 0 ? -1 : parse_choice("sched", pl_opt_str(o, "sched"), scheds, cause);
-	if (sched < 0) {
+	static const char *const escapes[] = { "none", "grow", NULL };
+	int escape = sched < 0 ? -1 : parse_choice("escape", pl_opt_str(o, "escape"), escapes, cause);
+	if (escape < 0) {
 		free(E);
 		return NULL;
 	}
@@ -972,6 +1044,9 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	E->rel_reward = rew == 1;
 	E->accept_improve = acc == 1;
 	E->sched_rank = sched == 1;
+	E->grow = escape == 1;
+	E->escape_max = (int)pl_opt_int(o, "escape-max");
+	E->escape_after = (int)pl_opt_int(o, "escape-after");
 	E->workers = (int)pl_opt_int(o, "workers");
 	E->groups = (int)pl_opt_int(o, "groups");
 	E->peers = (int)pl_opt_int(o, "peers");
@@ -984,8 +1059,10 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	E->max_mem = pl_opt_double(o, "max-mem");
 	E->mem_cap = pl_opt_double(o, "mem-cap");
 	int k = (int)pl_opt_int(o, "k"), baseline = (int)pl_opt_int(o, "baseline");
-	if (E->workers < 1 || E->workers > 256 || E->groups < 1 || k < 0 || k > 64 || baseline < 0) {
-		*cause = pl_xasprintf("options: expected workers in 1..256, groups >= 1, k in 0..64, baseline >= 0");
+	if (E->workers < 1 || E->workers > 256 || E->groups < 1 || k < 0 || k > 64 || baseline < 0
+	    || E->escape_max < 2 || E->escape_after < 0) {
+		*cause = pl_xasprintf("options: expected workers in 1..256, groups >= 1, k in 0..64, baseline >= 0, "
+		    "escape-max >= 2, escape-after >= 0");
 		free(E);
 		return NULL;
 	}
@@ -1029,6 +1106,8 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 		ep->rew = pl_xcalloc(mn, sizeof(double));
 		ep->ret = pl_xcalloc(mn, sizeof(double));
 		ep->dec = pl_xcalloc(mn, sizeof *ep->dec);
+		ep->moved = pl_xcalloc(mn, sizeof(int));
+		ep->seen = pl_xcalloc(mn, 1);
 		ep->gw = pl_xcalloc(E->pol->m->n_params, sizeof(float));
 		ep->pws = pl_policy_ws_new(E->pol, E->max_n);
 	}
@@ -1134,6 +1213,20 @@ engine_finish_batch(struct engine *E)
 		steps += ep->t;
 		cnt++;
 	}
+	/* escape: batches since each env's best last improved */
+	for (int i = 0; i < E->n_env; i++) {
+		struct env *e = &E->envs[i];
+		int played = 0;
+		for (int s = 0; s < E->workers; s++)
+			played |= E->eps[s].finished && !E->eps[s].greedy && E->eps[s].env_i == i;
+		if (!played)
+			continue;
+		if (e->best_R < e->stall_R) {
+			e->stall_R = e->best_R;
+			e->stall = 0;
+		} else
+			e->stall++;
+	}
 	/* baselines are updated after all gradients used the old ones */
 	for (int s = 0; s < E->workers; s++) {
 		struct episode *ep = &E->eps[s];
@@ -1177,7 +1270,7 @@ struct log_row {
 	long episode;
 	int worker, t, group, prev, action, greedy;
 	float p_action, entropy;
-	int undone;
+	int undone, moved;
 	double before_us, after_us, reward, ret;
 };
 
@@ -1220,6 +1313,7 @@ placer_collect(struct pl_placer *pl, struct priv *P, int s, int logged_t)
 	P->log[P->n_log++] = (struct log_row){
 		.episode = dc->episode, .worker = s, .t = dc->t, .group = dc->group,
 		.prev = dc->prev_dev, .action = dc->action, .greedy = dc->greedy, .undone = dc->undone,
+		.moved = dc->moved,
 		.p_action = dc->probs[dc->action], .entropy = (float)dc->entropy,
 		.before_us = dc->before_us, .after_us = dc->after_us,
 		.reward = dc->reward, .ret = dc->ret,
@@ -1351,7 +1445,7 @@ placeto_history_csv(const struct pl_placer *pl, FILE *f)
 {
 	const struct priv *P = pl->priv;
 	const struct env *e = &P->E->envs[0];
-	fprintf(f, "episode,worker,step,greedy,group,group_name,prev_device,device,p_action,entropy,before_us,after_us,reward,return,undone\n");
+	fprintf(f, "episode,worker,step,greedy,group,group_name,prev_device,device,p_action,entropy,before_us,after_us,reward,return,undone,moved\n");
 	for (long i = 0; i < P->n_log; i++) {
 		const struct log_row *r = &P->log[i];
 		fprintf(f, "%ld,%d,%d,%d,%d,\"", r->episode, r->worker, r->t, r->greedy, r->group);
@@ -1360,10 +1454,10 @@ placeto_history_csv(const struct pl_placer *pl, FILE *f)
 				fputc('"', f);
 			fputc(*q, f);
 		}
-		fprintf(f, "\",%s,%s,%.6g,%.6g,%.6f,%.6f,%.9g,%.9g,%d\n",
+		fprintf(f, "\",%s,%s,%.6g,%.6g,%.6f,%.6f,%.9g,%.9g,%d,%d\n",
 		    pl->prob->c->dev[r->prev].name, pl->prob->c->dev[r->action].name,
 		    (double)r->p_action, (double)r->entropy, r->before_us, r->after_us,
-		    r->reward, r->ret, r->undone);
+		    r->reward, r->ret, r->undone, r->moved);
 	}
 	return ferror(f) ? -1 : 0;
 }

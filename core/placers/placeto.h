@@ -8,6 +8,10 @@
  * (first-ready first, or with sched=rank under upward-rank priorities) and
  * the reward is the drop in run time r_t = R_t - R_{t+1} (seconds, plus an
  * optional memory penalty).  See specs/placeto-mdp.md and docs/PLACETO.md.
+ * With escape=grow (not in the reference), once the best has not improved
+ * for a while, a move also takes nodes connected to the current one on
+ * its device, so that a local search can leave a local optimum of
+ * single-node moves.
  *
  * As a placer (pl_placer_placeto): each pl_placer_step() is ONE MDP
  * decision in each of the `workers` parallel episodes (the explorer follows
@@ -55,6 +59,8 @@ struct pl_placeto_decision {
 	double before_s, after_s;	/* R_t, R_{t+1}: seconds incl. penalty */
 	int undone;		/* accept=improve: the move did not help and was undone */
 	double tried_us;	/* makespan of the move tried (after_us unless undone) */
+	int moved;		/* nodes the move took (0: action == prev_dev; more than
+				 * 1 with escape=grow: connected nodes on prev_dev) */
 	double reward;		/* r_t (in the reward unit) */
 	double ret;		/* return so far in this episode */
 	double entropy;
