@@ -641,6 +641,40 @@ test_lean_starts(void **state)
 	fix_free(&f);
 }
 
+/* Many devices: up to 64 queues on a shared bus (the fast loop's bit
+ * sets), more on a link matrix (the general loop); lean == trace. */
+static void
+test_many_devices(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 64);
+	for (int cs = 0; cs < 40; cs++) {
+		int shared = cs % 2, n = 2 + (int)pl_rng_below(&r, 200);
+		int D = shared ? 30 + (int)pl_rng_below(&r, 34) : 8 + (int)pl_rng_below(&r, 5);
+		struct pl_graph *g = tu_random_dag(&r, n, 3, 20, cs % 3 ? 500 : 4, 0.2, 1, 2);
+		struct fix f = fix_new(g, D, shared);
+		struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+		struct pl_placement *pl = tu_random_placement(&r, f.p);
+		if (cs % 4 == 1) {
+			pl_placement_ensure_prio(pl);
+			for (int v = 0; v < n; v++)
+				pl->prio[v] = (double)pl_rng_below(&r, 3);
+		}
+		struct pl_sim_result res;
+		assert_int_equal(pl_sim_eval(ws, pl, &native, &res), 0);
+		struct pl_trace *tr = trace(f.p, pl, &native);
+		assert_memory_equal(&res, &tr->res, sizeof res);
+		const double *s = pl_sim_ws_starts(ws);
+		for (int v = 0; v < n; v++)
+			assert_true(s[v] == tr->ops[v].start);
+		pl_trace_free(tr);
+		pl_placement_free(pl);
+		pl_sim_ws_free(ws);
+		fix_free(&f);
+	}
+}
+
 /* A graph large enough for the loops to prefetch (PREFETCH_MIN_OPS): the
  * lean results and starts are still the trace's. */
 static void
@@ -788,6 +822,7 @@ main(void)
 		cmocka_unit_test(test_no_alloc),
 		cmocka_unit_test(test_lean_starts),
 		cmocka_unit_test(test_large_graph),
+		cmocka_unit_test(test_many_devices),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_trace_rejects_bad_placement),
 	};
