@@ -29,12 +29,3 @@ pl_cost_op_us(const struct pl_graph *g, int v, const struct pl_cluster *c, int d
 	return (compute > memory ? compute : memory) + dev->launch_us;
 }
 
-/* Time to move bytes from a to b: latency + bytes / bandwidth. */
-double
-pl_cost_xfer_us(const struct pl_cluster *c, int a, int b, int64_t bytes)
-{
-	if (a == b)
-		return 0;
-	int k = a * c->n_dev + b;
-	return c->lat_us[k] + (double)bytes / c->bw[k] * 1e6;
-}

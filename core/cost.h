@@ -19,7 +19,15 @@
 
 /* Time in us of op v of g on device d of c. */
 double pl_cost_op_us(const struct pl_graph *g, int v, const struct pl_cluster *c, int d);
-/* Time in us to move bytes from device a to device b (0 when a == b). */
-double pl_cost_xfer_us(const struct pl_cluster *c, int a, int b, int64_t bytes);
+/* Time in us to move bytes from device a to device b (0 when a == b).
+ * Inline: the simulators call it once per transfer. */
+static inline double
+pl_cost_xfer_us(const struct pl_cluster *c, int a, int b, int64_t bytes)
+{
+	if (a == b)
+		return 0;
+	int k = a * c->n_dev + b;
+	return c->lat_us[k] + (double)bytes / c->bw[k] * 1e6;
+}
 
 #endif
