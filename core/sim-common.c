@@ -304,11 +304,9 @@ pl_sim_ws_new(const struct pl_problem *p)
 	}
 	build_native(ws);
 	build_placeto(ws);
-	ws->dev = ws_alloc(ws, n, sizeof(int));
 	ws->start = ws_alloc(ws, n, sizeof(double));
 	ws->end = ws_alloc(ws, n, sizeof(double));
 	ws->ready = ws_alloc(ws, n, sizeof(double));
-	ws->rkey = ws_alloc(ws, n, sizeof(uint64_t));
 	ws->maxend = ws_alloc(ws, n, sizeof(double));
 	ws->pred = ws_alloc(ws, n, sizeof(int));
 	ws->prev_on_dev = ws_alloc(ws, n, sizeof(int));
@@ -358,13 +356,13 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	void *arrays[] = { ws->ob, ws->tb, ws->pb, ws->nat_op_mem, ws->nat_t, ws->nat_c, ws->nat_src,
 	    ws->par_off, ws->par, ws->par_ce, ws->ch_off, ws->ch,
 	    ws->ch_slot, ws->nslot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->rank_op, ws->dev_rank,
-	    ws->rank_dev, ws->dev, ws->start, ws->end, ws->ready, ws->maxend,
+	    ws->rank_dev, ws->start, ws->end, ws->ready, ws->maxend,
 	    ws->pred, ws->prev_on_dev, ws->ref,
 	    ws->xfer_of, ws->nat_x, ws->hold, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
 	    ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
-	    ws->e_b2, ws->x_end, ws->rkey, ws->src, ws->pto_slot, ws->x_okey, ws->e_key, ws->pto_op, ws->pto_ch };
+	    ws->e_b2, ws->x_end, ws->src, ws->pto_slot, ws->x_okey, ws->e_key, ws->pto_op, ws->pto_ch };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(ws);
@@ -408,19 +406,20 @@ pl_sim_rec_mem(struct pl_sim_ws *ws, int d, double t)
 }
 
 /*
- * Start accounting: parameters are resident from time 0 in the native
- * model; the Placeto model counts outputs only (after the run).
+ * Start accounting for a placement of devices dev: parameters are resident
+ * from time 0 in the native model; the Placeto model counts outputs only
+ * (after the run).
  */
 void
 pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
-    enum pl_mem_model mem)
+    enum pl_mem_model mem, const int *dev)
 {
 	for (int d = 0; d < ws->n_dev; d++)
 		ws->live[d] = 0;
 	if (mem != PL_MEM_NATIVE)
 		return;		/* Placeto: pl_sim_mem_placeto() after the run */
 	for (int v = 0; v < ws->n; v++)
-		ws->live[ws->dev[v]] += ws->pb[v];
+		ws->live[dev[v]] += ws->pb[v];
 	for (int d = 0; d < ws->n_dev; d++) {
 		r->peak_bytes[d] = ws->live[d];
 		if (ws->tr != NULL)

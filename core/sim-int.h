@@ -51,25 +51,6 @@ pl_heap_push(struct pl_hent *h, int *n, struct pl_hent e)
 	h[i] = e;
 }
 
-/* Replace the smallest entry of a non-empty heap by e. */
-static inline void
-pl_heap_replace_top(struct pl_hent *h, int n, struct pl_hent e)
-{
-	int i = 0;
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && pl_hent_less(&h[c + 1], &h[c]))
-			c++;
-		if (!pl_hent_less(&h[c], &e))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = e;
-}
-
 /* Pop the smallest entry of a non-empty heap. */
 static inline struct pl_hent
 pl_heap_pop(struct pl_hent *h, int *n)
@@ -183,12 +164,10 @@ struct pl_sim_ws {
 	int *dev_rank, *rank_dev;	/* device names by strcmp */
 
 	/* Per eval. */
-	int *dev;
 	double *start, *end;
 	int *pred;			/* op that released this one, or -1 */
 	int *prev_on_dev;		/* op that ran before on its device, or -1 */
 	double *ready;
-	uint64_t *rkey;			/* Placeto: latest delivery key so far */
 	int *ref;			/* Placeto: the op's memory log entry */
 	double *maxend;
 	unsigned slot_gen;		/* Placeto: generation of pto_slot */
@@ -209,8 +188,6 @@ struct pl_sim_ws {
 	int *q_head;			/* per queue used as a FIFO in qitem: its head */
 	int *q_busy;
 	struct pl_hent *ev;		/* event queue */
-	int n_ev;
-	int ev_hole;			/* Placeto: the top is the event being handled */
 	int *cnt;			/* scratch per queue (native: dirty list) */
 	double *m_s;			/* Placeto memory: starts in device order */
 	int64_t *m_diff;		/* and frees by the allocation they precede */
@@ -246,7 +223,7 @@ int pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 
 /* Memory engine (sim-common.c). */
 void pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
-    enum pl_mem_model mem);
+    enum pl_mem_model mem, const int *dev);
 /*
  * Placeto's peak-memory model, after a run: device d executed the ops
  * qitem[q_off[d] .. q_off[d] + count[d]) in that order.

@@ -122,6 +122,13 @@ ev_pop(struct pl_hent *ev, int *n, int sorted)
 	return (int)pl_heap_pop(ev, n).k;
 }
 
+/* The channel of a transfer from device a to device b: its queue index. */
+HOT int
+channel_of(const struct nrun *R, int a, int b)
+{
+	return R->D + (R->shared ? 0 : a * R->D + b);
+}
+
 /* Mark queue q to be looked at before time advances.  A busy queue is
  * looked at anyway when its item completes, so the lean paths skip busy
  * queues (the fast one when it looks); a recording run marks every time,
@@ -300,7 +307,7 @@ op_done(struct nrun *R, int v, int d)
 				R->X[x] = (struct pl_nat_xfer){ .tensor = tn, .u = v,
 				    .src = d, .dst = dw, .cref = 0, .next = -1,
 				    .bytes = T->bytes };
-				xfer_queue(R, R->D + (R->shared ? 0 : d * R->D + dw), x, tn, dw);
+				xfer_queue(R, channel_of(R, d, dw), x, tn, dw);
 			} else
 				x = xd[dw];
 			if (R->memn) {
@@ -345,7 +352,7 @@ size_channels(const struct nrun *R, int n, int *cnt)
 				int dw = R->op[R->C[k].w].dev;
 				if (!((seen >> dw) & 1)) {
 					seen |= (uint64_t)1 << dw;
-					cnt[R->D + (R->shared ? 0 : du * R->D + dw)]++;
+					cnt[channel_of(R, du, dw)]++;
 				}
 			}
 		}
@@ -366,6 +373,16 @@ prefetch_consumers(const struct nrun *R, const struct pl_nat_op *o)
 	PREFETCH(&R->op[R->C[lo + (m < 1 ? m : 1)].w]);
 	PREFETCH(&R->op[R->C[lo + (m < 2 ? m : 2)].w]);
 	PREFETCH(&R->op[R->C[lo + (m < 3 ? m : 3)].w]);
+}
+
+/* Queue q starts an item: busy. */
+HOT void
+set_busy(struct nrun *R, int q)
+{
+	if (R->fast)
+		R->busy_m |= (uint64_t)1 << q;
+	else
+		R->q_busy[q] |= Q_BUSY;
 }
 
 /* Queue q has finished its item: idle, and to be looked at. */
@@ -417,7 +434,6 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		o->ref = 1;
 		o->cost = tt[(size_t)v * D + d];
 		o->start = 0;
-		ws->dev[v] = d;		/* for pl_sim_mem_begin() */
 		cnt[d]++;
 	}
 	if (R.trace)
@@ -443,8 +459,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	}
 	int n_ev = 0;
 	struct pl_hent *ev = ws->ev;
-	const int sorted = fast;
-	pl_sim_mem_begin(ws, r, mem);
+	pl_sim_mem_begin(ws, r, mem, pl->dev);
 
 	int done = 0;
 	double ms = 0, t = 0;
@@ -483,10 +498,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 						continue;
 					v = R.qitem[R.q_off[q] + R.q_head[q]++];
 				}
-				if (fast)
-					R.busy_m |= (uint64_t)1 << q;
-				else
-					R.q_busy[q] |= Q_BUSY;
+				set_busy(&R, q);
 				struct pl_nat_op *o = &op[v];
 				if (R.prefetch)
 					prefetch_consumers(&R, o);
@@ -503,7 +515,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 					last[q] = v;
 				}
 				r->busy_us[q] += o->cost;
-				ev_push(ev, &n_ev, sorted, e, (uint64_t)v);
+				ev_push(ev, &n_ev, fast, e, (uint64_t)v);
 				if (R.memn)
 					mem_alloc(&R, r, q, o->ob + o->tb);
 				continue;
@@ -521,14 +533,11 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				if (R.q_head[q] < 0)
 					R.q_n[q] = -1;
 			}
-			if (fast)
-				R.busy_m |= (uint64_t)1 << q;
-			else
-				R.q_busy[q] |= Q_BUSY;
+			set_busy(&R, q);
 			const struct pl_nat_xfer *X = &R.X[x];
 			int64_t bytes = X->bytes;
 			double e = t + pl_cost_xfer_us(c, X->src, X->dst, bytes);
-			ev_push(ev, &n_ev, sorted, e, (uint64_t)(n + x));
+			ev_push(ev, &n_ev, fast, e, (uint64_t)(n + x));
 			r->bytes_moved += bytes;
 			r->bytes_out[X->src] += bytes;
 			r->bytes_in[X->dst] += bytes;
@@ -545,9 +554,9 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			break;
 		/* Every completion at the next time: the queue is free again,
 		 * then what the item releases. */
-		R.t = t = ev_next(ev, n_ev, sorted)->t;
+		R.t = t = ev_next(ev, n_ev, fast)->t;
 		do {
-			int k = ev_pop(ev, &n_ev, sorted);
+			int k = ev_pop(ev, &n_ev, fast);
 			if (k < n) {
 				int d = op[k].dev;
 				set_idle(&R, d);
@@ -555,13 +564,11 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				op_done(&R, k, d);
 			} else {
 				const struct pl_nat_xfer *X = &R.X[k - n];
-				int q = D + (shared ? 0 : X->src * D + X->dst);
-				set_idle(&R, q);
+				set_idle(&R, channel_of(&R, X->src, X->dst));
 				xfer_done(&R, k - n);
 			}
-		} while (n_ev > 0 && ev_next(ev, n_ev, sorted)->t == t);
+		} while (n_ev > 0 && ev_next(ev, n_ev, fast)->t == t);
 	}
-	ws->n_x = R.n_x;
 	ws->starts_in_op = !arrays;
 	if (mem == PL_MEM_PLACETO)
 		pl_sim_mem_placeto(ws, r, has_prio ? exec : R.q_head);

@@ -573,7 +573,6 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		    ws->par_off[v + 1] - ws->par_off[v], -1 };
 	}
 	if (mem == PL_MEM_NATIVE) {
-		memcpy(ws->dev, dev, sizeof *dev * (size_t)n);	/* for pl_sim_mem_begin() */
 		/* log regions: a device logs its ops and at most one copy per
 		 * input of each of them */
 		for (int d = 0; d <= D; d++)
@@ -596,7 +595,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	}
 	ws->n_x = 0;
 	ws->n_e = 0;
-	pl_sim_mem_begin(ws, r, mem);
+	pl_sim_mem_begin(ws, r, mem, dev);
 	unsigned gen = next_gen(ws);
 	tour_init(&R.tour, D);
 

@@ -42,6 +42,22 @@ trace(const struct pl_problem *p, const struct pl_placement *pl,
 	return tr;
 }
 
+/* Evaluate pl on ws (the lean path) and trace it: the same result and
+ * the same start times.  The trace, for more checks. */
+static struct pl_trace *
+lean_is_trace(struct pl_sim_ws *ws, const struct pl_problem *p,
+    const struct pl_placement *pl, const struct pl_sim_opts *o)
+{
+	struct pl_sim_result res;
+	assert_int_equal(pl_sim_eval(ws, pl, o, &res), 0);
+	const double *s = pl_sim_ws_starts(ws);
+	struct pl_trace *tr = trace(p, pl, o);
+	assert_memory_equal(&res, &tr->res, sizeof res);
+	for (int v = 0; v < p->n_ops; v++)
+		assert_true(s[v] == tr->ops[v].start);
+	return tr;
+}
+
 struct fix {
 	struct pl_graph *g;
 	struct pl_cluster *c;
@@ -319,23 +335,9 @@ test_random_invariants(void **state)
 			/* the lean loop against the recording one, every memory model */
 			const struct pl_sim_opts other[] = { { PL_SIM_NATIVE, PL_MEM_PLACETO },
 			    { PL_SIM_NATIVE, PL_MEM_NONE } };
-			for (int m = 0; m < 2; m++) {
-				struct pl_trace *t2 = trace(f.p, pl, &other[m]);
-				struct pl_sim_result r2;
-				assert_int_equal(pl_sim_eval(ws, pl, &other[m], &r2), 0);
-				assert_memory_equal(&r2, &t2->res, sizeof r2);
-				const double *s2 = pl_sim_ws_starts(ws);
-				for (int v = 0; v < n; v++)
-					assert_true(s2[v] == t2->ops[v].start);
-				pl_trace_free(t2);
-			}
-			struct pl_trace *tr = trace(f.p, pl, &native);
-			struct pl_sim_result res;
-			assert_int_equal(pl_sim_eval(ws, pl, &native, &res), 0);
-			assert_memory_equal(&res, &tr->res, sizeof res);
-			const double *s1 = pl_sim_ws_starts(ws);
-			for (int v = 0; v < n; v++)
-				assert_true(s1[v] == tr->ops[v].start);
+			for (int m = 0; m < 2; m++)
+				pl_trace_free(lean_is_trace(ws, f.p, pl, &other[m]));
+			struct pl_trace *tr = lean_is_trace(ws, f.p, pl, &native);
 			/* dependencies: local producer's end, or the copy's arrival */
 			for (int e = 0; e < g->n_edges; e++) {
 				int u = g->edges[e].src, w = g->edges[e].dst;
@@ -661,14 +663,7 @@ test_many_devices(void **state)
 			for (int v = 0; v < n; v++)
 				pl->prio[v] = (double)pl_rng_below(&r, 3);
 		}
-		struct pl_sim_result res;
-		assert_int_equal(pl_sim_eval(ws, pl, &native, &res), 0);
-		struct pl_trace *tr = trace(f.p, pl, &native);
-		assert_memory_equal(&res, &tr->res, sizeof res);
-		const double *s = pl_sim_ws_starts(ws);
-		for (int v = 0; v < n; v++)
-			assert_true(s[v] == tr->ops[v].start);
-		pl_trace_free(tr);
+		pl_trace_free(lean_is_trace(ws, f.p, pl, &native));
 		pl_placement_free(pl);
 		pl_sim_ws_free(ws);
 		fix_free(&f);
@@ -687,14 +682,8 @@ test_large_graph(void **state)
 	struct fix f = fix_new(g, 4, 0);
 	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
 	struct pl_placement *pl = tu_random_placement(&r, f.p);
-	struct pl_sim_result res;
-	assert_int_equal(pl_sim_eval(ws, pl, &native, &res), 0);
-	struct pl_trace *tr = trace(f.p, pl, &native);
-	assert_memory_equal(&res, &tr->res, sizeof res);
-	const double *s = pl_sim_ws_starts(ws);
-	for (int v = 0; v < f.p->n_ops; v++)
-		assert_true(s[v] == tr->ops[v].start);
-	assert_true(res.n_transfers > 0);
+	struct pl_trace *tr = lean_is_trace(ws, f.p, pl, &native);
+	assert_true(tr->res.n_transfers > 0);
 	pl_trace_free(tr);
 	pl_placement_free(pl);
 	pl_sim_ws_free(ws);
