@@ -155,8 +155,8 @@ native_row(const char *label, const struct pl_graph *g, const struct pl_cluster 
 /*
  * `bench-sim profile MODEL MEM N`: only N evaluations of the 2,000-op
  * Placeto-benchmark problem (MODEL placeto|native, MEM native|placeto|none),
- * untimed, for instruction counts under callgrind
- * (--toggle-collect=pl_sim_eval).
+ * for instruction counts under callgrind (--toggle-collect=pl_sim_eval)
+ * or quick before/after comparisons (CPU time per evaluation).
  */
 static int
 profile(int argc, char **argv)
@@ -178,12 +178,13 @@ profile(int argc, char **argv)
 		pl[i] = tu_random_placement(&r, p);
 	struct pl_sim_ws *ws = pl_sim_ws_new(p);
 	struct pl_sim_result res;
-	double sum = 0;
+	double sum = 0, c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	for (long i = 0; i < n; i++) {
 		pl_sim_eval(ws, pl[i % N_PLACEMENTS], &o, &res);
 		sum += res.makespan_us;
 	}
-	printf("%ld evaluations, sum of makespans %.17g\n", n, sum);
+	double us = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / (double)(n > 0 ? n : 1);
+	printf("%ld evaluations, cpu %.2f us/eval, sum of makespans %.17g\n", n, us, sum);
 	pl_sim_ws_free(ws);
 	for (int i = 0; i < N_PLACEMENTS; i++)
 		pl_placement_free(pl[i]);

@@ -335,10 +335,22 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->e_b1 = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
 	ws->e_b2 = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
 	ws->x_end = ws_alloc(ws, E, sizeof(double));
-	ws->pto_slot = ws_alloc(ws, E, sizeof *ws->pto_slot);
+	int max_slot = 1;
+	for (int v = 0; v < n; v++)
+		max_slot = ws->nslot[v] > max_slot ? ws->nslot[v] : max_slot;
+	ws->pto_slot = ws_alloc(ws, max_slot, sizeof *ws->pto_slot);
 	ws->x_okey = ws_alloc(ws, E, sizeof(uint64_t));
 	ws->e_key = ws_alloc(ws, (size_t)n + E + 1, sizeof(uint64_t));
-	ws->pto_op = ws_alloc(ws, n, sizeof *ws->pto_op);
+	/* 64-byte records on 64-byte boundaries: one cache line per op */
+	ws->pto_op_mem = ws_alloc(ws, (size_t)n + 1, sizeof *ws->pto_op);
+	ws->pto_op = (struct pl_pto_op *)(((uintptr_t)ws->pto_op_mem + 63) & ~(uintptr_t)63);
+	for (int v = 0; v < n; v++) {
+		struct pl_pto_op *o = &ws->pto_op[v];
+		o->npar = ws->par_off[v + 1] - ws->par_off[v];
+		o->ch_lo = ws->ch_off[v];
+		o->ch_hi = ws->ch_off[v + 1];
+		o->rank = ws->op_rank[v];
+	}
 	ws->pto_ch = ws_alloc(ws, E, sizeof *ws->pto_ch);
 	for (int k = 0; k < ws->ch_off[n]; k++)
 		ws->pto_ch[k] = (struct pl_pto_child){ ws->ch[k], ws->ch_slot[k],
@@ -362,7 +374,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
 	    ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
-	    ws->e_b2, ws->x_end, ws->src, ws->pto_slot, ws->x_okey, ws->e_key, ws->pto_op, ws->pto_ch };
+	    ws->e_b2, ws->x_end, ws->src, ws->pto_slot, ws->x_okey, ws->e_key, ws->pto_op_mem, ws->pto_ch };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(ws);
@@ -375,16 +387,29 @@ pl_sim_ws_bytes(const struct pl_sim_ws *ws)
 	return ws->bytes;
 }
 
-/* Start times of the last evaluation, by op id (the native model keeps
- * them in its op records: gathered here, on demand). */
+/* The Placeto model's start and end times into ws->start, ws->end. */
+void
+pl_sim_pto_gather(struct pl_sim_ws *ws)
+{
+	for (int v = 0; v < ws->n; v++) {
+		const struct pl_pto_op *o = &ws->pto_op[v];
+		ws->start[v] = o->start;
+		ws->end[v] = o->start + o->cost;
+	}
+	ws->starts_in = PL_STARTS_ARRAYS;
+}
+
+/* Start times of the last evaluation, by op id (both models keep them in
+ * their op records: gathered here, on demand). */
 const double *
 pl_sim_ws_starts(struct pl_sim_ws *ws)
 {
-	if (ws->starts_in_op) {
+	if (ws->starts_in == PL_STARTS_NAT)
 		for (int v = 0; v < ws->n; v++)
 			ws->start[v] = ws->nat_op[v].start;
-		ws->starts_in_op = 0;
-	}
+	else if (ws->starts_in == PL_STARTS_PTO)
+		pl_sim_pto_gather(ws);
+	ws->starts_in = PL_STARTS_ARRAYS;
 	return ws->start;
 }
 
@@ -592,7 +617,7 @@ pl_sim_eval(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	int rc;
 	memset(r, 0, sizeof *r);
 	r->n_dev = ws->n_dev;
-	ws->starts_in_op = 0;
+	ws->starts_in = PL_STARTS_ARRAYS;
 	if (kind == PL_SIM_PLACETO)
 		rc = pl_sim_run_placeto(ws, pl, mem, r);
 	else

@@ -109,12 +109,22 @@ struct pl_nat_xfer {
 	int64_t bytes;
 };
 
-/* Placeto model: what a delivery reads and writes of its child. */
+/* Placeto model: an op's record, one cache line: what a delivery reads
+ * and writes of its child, and what running it reads. */
 struct pl_pto_op {
+	/* per eval */
 	double ready;			/* latest delivery so far */
 	uint64_t rkey;			/* its place in the reference's order */
+	double cost;			/* run time on its device */
+	double start;
 	int pending;			/* parents not delivered yet */
 	int pred;			/* the parent of that delivery */
+	int dr;				/* its device's name rank */
+	/* static */
+	int npar;			/* distinct parents */
+	int ch_lo, ch_hi;		/* its children: pto_ch[ch_lo .. ch_hi) */
+	int rank;			/* its name rank */
+	int pad;
 };
 
 /* Placeto model: a child entry (see ch[] below). */
@@ -130,7 +140,7 @@ struct pl_pto_slot {
 	double arrive;
 	uint64_t key;			/* delivery key, but for the child's rank */
 	uint64_t seen;			/* receiving devices so far */
-	unsigned gen;			/* valid when slot_gen */
+	uint64_t gen;			/* valid when slot_gen */
 };
 
 struct pl_sim_ws {
@@ -149,7 +159,8 @@ struct pl_sim_ws {
 	struct pl_nat_tensor *nat_t;	/* per tensor */
 	struct pl_nat_cons *nat_c;	/* per consumer entry */
 	int *nat_src, n_nat_src;	/* ops without inputs, topological order */
-	int starts_in_op;		/* the last run's starts are in nat_op */
+	enum { PL_STARTS_ARRAYS, PL_STARTS_NAT, PL_STARTS_PTO }
+	    starts_in;			/* where the last run left its starts */
 
 	/* Graph structure (Placeto model). */
 	int *par_off, *par;		/* distinct parents per op */
@@ -170,7 +181,7 @@ struct pl_sim_ws {
 	double *ready;
 	int *ref;			/* Placeto: the op's memory log entry */
 	double *maxend;
-	unsigned slot_gen;		/* Placeto: generation of pto_slot */
+	uint64_t slot_gen;		/* Placeto: ops run (pto_slot's stamp) */
 	int *xfer_of;			/* Placeto: copy owner per ch entry */
 	/* transfers (at most one per t_cons / ch entry) */
 	int n_x;
@@ -201,9 +212,10 @@ struct pl_sim_ws {
 	/* Placeto model (sim-placeto.c): per output slot of the op being
 	 * run, its transfer's arrival, delivery key and receiving devices;
 	 * the handler-order place of each transfer and log entry */
-	struct pl_pto_slot *pto_slot;	/* per ch entry */
+	struct pl_pto_slot *pto_slot;	/* per slot of one op */
 	uint64_t *x_okey, *e_key;
-	struct pl_pto_op *pto_op;	/* per op, per eval */
+	struct pl_pto_op *pto_op;	/* per op, 64-byte aligned in pto_op_mem */
+	void *pto_op_mem;
 	struct pl_pto_child *pto_ch;	/* ch[] with what the loop reads */
 
 	/* memory engine */
@@ -220,6 +232,9 @@ int pl_sim_run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
     enum pl_mem_model mem, struct pl_sim_result *r);
 int pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
     enum pl_mem_model mem, struct pl_sim_result *r);
+
+/* The Placeto model's start and end times into ws->start, ws->end. */
+void pl_sim_pto_gather(struct pl_sim_ws *ws);
 
 /* Memory engine (sim-common.c). */
 void pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,

@@ -569,7 +569,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			}
 		} while (n_ev > 0 && ev_next(ev, n_ev, fast)->t == t);
 	}
-	ws->starts_in_op = !arrays;
+	ws->starts_in = arrays ? PL_STARTS_ARRAYS : PL_STARTS_NAT;
 	if (mem == PL_MEM_PLACETO)
 		pl_sim_mem_placeto(ws, r, has_prio ? exec : R.q_head);
 	r->makespan_us = ms;

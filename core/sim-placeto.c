@@ -57,7 +57,6 @@
 #define K_TIE ((uint64_t)1 << 63)
 #define K_HANDLER ((uint64_t)1 << 62)
 #define RANK_BITS 24
-#define RANK_MASK (((uint64_t)1 << RANK_BITS) - 1)
 #define CHAIN_BITS 30
 
 /* Order of an allocation or transfer among the reference's handlers at
@@ -148,41 +147,46 @@ tour_min(const struct tour *tr)
 
 /* ---- the run ------------------------------------------------------------ */
 
-/* What one evaluation keeps at hand. */
+/* What one evaluation keeps at hand.  Compute queues, buses and the
+ * tournament are indexed by device name rank (an op record's dr); the
+ * memory log and the result by device. */
 struct run {
 	struct pl_sim_ws *ws;
 	struct pl_sim_result *r;
-	const int *dev;
-	const int *op_rank;
-	const double *time_us;		/* the problem's op x device table */
+	struct pl_pto_op *op;		/* ws->pto_op */
+	const struct pl_pto_child *ch;	/* ws->pto_ch */
+	struct pl_pto_slot *slot;	/* ws->pto_slot */
+	const int *dev;			/* the placement */
+	const int *rank_dev;
 	double delta1, delta2, speed;
-	int D;
 	enum pl_mem_model mem;
 	int record;			/* transfers and copies are logged */
 	double free_at[PL_MAX_DEVICES];
 	double busy[PL_MAX_DEVICES];
-	struct pl_hent *q;		/* waiting lists: device d's is */
-	int qh[PL_MAX_DEVICES];		/* q[qh[d] .. qt[d]), sorted; */
-	int qt[PL_MAX_DEVICES];		/* q[q_off[d] .. qh[d]) has run */
+	struct pl_hent *q;		/* waiting lists: rank r's is */
+	int *qv;			/* q[qh[r] .. qt[r]), sorted, its */
+	int qh[PL_MAX_DEVICES];		/* ops qv[] alongside; q[q0[r] .. */
+	int qt[PL_MAX_DEVICES];		/* qh[r]) has run, in order */
+	int q0[PL_MAX_DEVICES];
 	double bus_free[PL_MAX_DEVICES];
 	double bus_last[PL_MAX_DEVICES];	/* start of the bus's last transfer */
 	uint64_t chain[PL_MAX_DEVICES];
+	int64_t bytes_in[PL_MAX_DEVICES], bytes_out[PL_MAX_DEVICES];
 	int log_off[PL_MAX_DEVICES + 1];	/* native memory: each device's */
 	int log_n[PL_MAX_DEVICES];		/* entries in e_ord, in order */
 	struct tour tour;
 };
 
 /*
- * Child w of u receives its data at t under key k.  When it was the last
- * parent, w joins its device's waiting list (sorted by (ready, key); new
- * entries usually go last) and, unless that device is the one being
- * handled, the device's next event may move earlier.
+ * Child w (record o) of u receives its data at t under key k.  When it was
+ * the last parent, w joins its device's waiting list (sorted by (ready,
+ * key); new entries usually go last) and, unless that device (rank) is the
+ * one being handled, the device's next event may move earlier.
  */
 static inline __attribute__((always_inline)) void
-deliver(struct run *R, int u, int w, double t, uint64_t k, int handling)
+deliver(struct run *R, struct pl_pto_op *o, int u, int w, double t, uint64_t k,
+    int handling)
 {
-	struct pl_sim_ws *ws = R->ws;
-	struct pl_pto_op *o = &ws->pto_op[w];
 	if (t > o->ready || (t == o->ready && k > o->rkey)) {
 		o->ready = t;
 		o->rkey = k;
@@ -190,21 +194,23 @@ deliver(struct run *R, int u, int w, double t, uint64_t k, int handling)
 	}
 	if (--o->pending != 0)
 		return;
-	int d = R->dev[w];
+	int r = o->dr;
 	struct pl_hent e = pl_hent_make(o->ready, o->rkey);
 	struct pl_hent *q = R->q;
-	int j = R->qt[d]++, head = R->qh[d];
+	int *qv = R->qv;
+	int j = R->qt[r]++, head = R->qh[r];
 	while (j > head && pl_hent_less(&e, &q[j - 1])) {
 		q[j] = q[j - 1];
+		qv[j] = qv[j - 1];
 		j--;
 	}
 	q[j] = e;
-	if (j != head || d == handling)
+	qv[j] = w;
+	if (j != head || r == handling)
 		return;
-	double at = e.t > R->free_at[d] ? e.t : R->free_at[d];
-	int rk = ws->dev_rank[d];
-	if (at < R->tour.at[rk])
-		tour_set(&R->tour, rk, at);
+	double at = e.t > R->free_at[r] ? e.t : R->free_at[r];
+	if (at < R->tour.at[r])
+		tour_set(&R->tour, r, at);
 }
 
 /*
@@ -266,57 +272,57 @@ log_transfer(struct run *R, int x, double start, double arrive, double bfree,
 }
 
 /*
- * Op v starts on d at t (handler number seq): its end, its device's free
- * time, its local children's deliveries and its transfers (the bus
- * computed now).  Returns how many handler numbers its transfers used
- * (those that start at t run right after it in the reference).
+ * Op v (record o) starts on the device of rank rk at t (handler number
+ * seq): its end, its device's free time, its local children's deliveries
+ * and its transfers (the bus computed now).  Returns how many handler
+ * numbers its transfers used (those that start at t run right after it in
+ * the reference).
  */
 static inline uint64_t
-run_op(struct run *R, int v, int d, double t, uint64_t seq, unsigned gen)
+run_op(struct run *R, int v, struct pl_pto_op *o, int rk, double t, uint64_t seq)
 {
 	struct pl_sim_ws *ws = R->ws;
 	const double delta2 = R->delta2, speed = R->speed;
-	double cost = R->time_us[(size_t)v * R->D + d];
+	uint64_t gen = ++ws->slot_gen;	/* this op's slots */
+	double cost = o->cost;
 	double end = t + cost;
 	double free = cost == 0 ? end : end + R->delta1;
-	ws->start[v] = t;
-	ws->end[v] = end;
-	R->busy[d] += cost;
-	R->free_at[d] = free;
-	uint64_t local_key = end == t ? tie_key(okey_handler(seq)) :
-	    K_DELIVERY | (uint64_t)R->op_rank[v] << RANK_BITS;
+	o->start = t;
+	R->busy[rk] += cost;
+	R->free_at[rk] = free;
+	uint64_t own_key = K_DELIVERY | (uint64_t)o->rank << RANK_BITS;
+	uint64_t local_key = end == t ? tie_key(okey_handler(seq)) : own_key;
 	uint64_t used = 0;
-	int base = ws->ch_off[v], lim = ws->ch_off[v + 1];
-	const struct pl_pto_child *ch = ws->pto_ch;
-	for (int k = base; k < lim; k++) {
-		int w = ch[k].w, dw = R->dev[w];
-		if (dw == d) {
-			deliver(R, v, w, end, local_key | ch[k].rank, d);
+	const struct pl_pto_child *ch = R->ch;
+	struct pl_pto_op *op = R->op;
+	for (int k = o->ch_lo; k < o->ch_hi; k++) {
+		int w = ch[k].w;
+		struct pl_pto_op *ow = &op[w];
+		int dw = ow->dr;
+		if (dw == rk) {
+			deliver(R, ow, v, w, end, local_key | ch[k].rank, rk);
 			continue;
 		}
-		int s = base + ch[k].slot;
-		struct pl_pto_slot *sl = &ws->pto_slot[s];
+		struct pl_pto_slot *sl = &R->slot[ch[k].slot];
 		if (sl->gen != gen) {
 			/* the first receiver of this output: its transfer */
 			int64_t bytes = ch[k].bytes;
-			double bf = R->bus_free[d];
+			double bf = R->bus_free[rk];
 			double start = end > bf ? end : bf;
 			double delay = (double)bytes / speed;
 			double arrive = start + delay;
 			double bfree = arrive + delta2;
-			R->bus_free[d] = bfree;
-			R->chain[d] = start == R->bus_last[d] ? R->chain[d] + 1 : 0;
-			R->bus_last[d] = start;
+			R->bus_free[rk] = bfree;
+			R->chain[rk] = start == R->bus_last[rk] ? R->chain[rk] + 1 : 0;
+			R->bus_last[rk] = start;
 			/* its place among the handlers, then its deliveries' key:
 			 * a tie only when the data arrives as the transfer starts */
 			uint64_t okey = start == t ? okey_handler(seq + ++used) :
-			    okey_pending(ws->dev_rank[d], R->chain[d]);
-			uint64_t key = arrive != start ?
-			    K_DELIVERY | (uint64_t)R->op_rank[v] << RANK_BITS :
-			    tie_key(okey);
+			    okey_pending(rk, R->chain[rk]);
+			uint64_t key = arrive != start ? own_key : tie_key(okey);
 			*sl = (struct pl_pto_slot){ arrive, key, 0, gen };
 			R->r->bytes_moved += bytes;
-			R->r->bytes_out[d] += bytes;
+			R->bytes_out[rk] += bytes;
 			R->r->n_transfers++;
 			if (R->record) {
 				int x = ws->n_x++;
@@ -330,9 +336,9 @@ run_op(struct run *R, int v, int d, double t, uint64_t seq, unsigned gen)
 		}
 		if (!((sl->seen >> dw) & 1)) {
 			sl->seen |= (uint64_t)1 << dw;
-			R->r->bytes_in[dw] += ch[k].bytes;
+			R->bytes_in[dw] += ch[k].bytes;
 		}
-		deliver(R, v, w, sl->arrive, sl->key | ch[k].rank, d);
+		deliver(R, ow, v, w, sl->arrive, sl->key | ch[k].rank, rk);
 	}
 	return used;
 }
@@ -520,19 +526,6 @@ sort_trace_xfers(struct pl_sim_ws *ws)
 	free(o);
 }
 
-/* Next slot generation (a slot of the current generation has its
- * transfer). */
-static inline unsigned
-next_gen(struct pl_sim_ws *ws)
-{
-	if (++ws->slot_gen == 0) {
-		for (int i = 0; i < ws->ch_off[ws->n]; i++)
-			ws->pto_slot[i].gen = 0;
-		ws->slot_gen = 1;
-	}
-	return ws->slot_gen;
-}
-
 /* Run the Placeto model. */
 int
 pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
@@ -540,24 +533,28 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 {
 	const struct pl_cluster *c = ws->p->c;
 	const double init = c->placeto.init_offset;
+	const double *time_us = ws->p->time_us;
+	const int *dev = pl->dev, *dev_rank = ws->dev_rank;
 	int n = ws->n, D = ws->n_dev;
 	struct run R;
 	R.ws = ws;
 	R.r = r;
-	R.dev = pl->dev;
-	R.op_rank = ws->op_rank;
-	R.time_us = ws->p->time_us;
+	R.op = ws->pto_op;
+	R.ch = ws->pto_ch;
+	R.slot = ws->pto_slot;
+	R.dev = dev;
+	R.rank_dev = ws->rank_dev;
 	R.q = ws->qmem;
+	R.qv = ws->qitem;
 	R.delta1 = c->placeto.delta1;
 	R.delta2 = c->placeto.delta2;
 	R.speed = c->placeto.transfer_speed;
-	R.D = D;
 	R.mem = mem;
 	R.record = mem == PL_MEM_NATIVE || ws->tr != NULL;
-	const int *dev = pl->dev;
 
-	/* Setup: pending parents, waiting-list regions (one slot per op of
-	 * the device), nothing delivered yet (every real key is above 0). */
+	/* Setup: each op's device rank, run time and pending parents,
+	 * waiting-list regions (one slot per op of the device), nothing
+	 * delivered yet (every real key is above 0). */
 	int cnt[PL_MAX_DEVICES];
 	for (int d = 0; d < D; d++) {
 		cnt[d] = 0;
@@ -566,11 +563,18 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		R.bus_free[d] = 0;
 		R.bus_last[d] = -INFINITY;
 		R.chain[d] = 0;
+		R.bytes_in[d] = R.bytes_out[d] = 0;
 	}
 	for (int v = 0; v < n; v++) {
-		cnt[dev[v]]++;
-		ws->pto_op[v] = (struct pl_pto_op){ 0, 0,
-		    ws->par_off[v + 1] - ws->par_off[v], -1 };
+		struct pl_pto_op *o = &R.op[v];
+		int d = dev[v], rk = dev_rank[d];
+		cnt[rk]++;
+		o->ready = 0;
+		o->rkey = 0;
+		o->cost = time_us[(size_t)v * D + d];
+		o->pending = o->npar;
+		o->pred = -1;
+		o->dr = rk;
 	}
 	if (mem == PL_MEM_NATIVE) {
 		/* log regions: a device logs its ops and at most one copy per
@@ -578,7 +582,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		for (int d = 0; d <= D; d++)
 			R.log_off[d] = 0;
 		for (int v = 0; v < n; v++)
-			R.log_off[dev[v] + 1] += 1 + ws->pto_op[v].pending;
+			R.log_off[dev[v] + 1] += 1 + R.op[v].npar;
 		for (int d = 0; d < D; d++) {
 			R.log_off[d + 1] += R.log_off[d];
 			R.log_n[d] = 0;
@@ -588,30 +592,30 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		for (int v = 0; v < n; v++)
 			ws->prev_on_dev[v] = -1;
 	int off = 0;
-	for (int d = 0; d < D; d++) {
-		ws->q_off[d] = off;
-		R.qh[d] = R.qt[d] = off;
-		off += cnt[d];
+	for (int rk = 0; rk < D; rk++) {
+		R.q0[rk] = R.qh[rk] = R.qt[rk] = off;
+		ws->q_off[R.rank_dev[rk]] = off;
+		off += cnt[rk];
 	}
 	ws->n_x = 0;
 	ws->n_e = 0;
 	pl_sim_mem_begin(ws, r, mem, dev);
-	unsigned gen = next_gen(ws);
 	tour_init(&R.tour, D);
 
 	/* Sources, in list order, at init_offset. */
 	for (int i = 0; i < ws->n_src; i++) {
-		int v = ws->src[i], d = dev[v];
-		ws->pto_op[v].ready = init;
-		R.q[R.qt[d]++] = pl_hent_make(init, (uint64_t)v);
+		int v = ws->src[i], rk = R.op[v].dr;
+		R.op[v].ready = init;
+		R.qv[R.qt[rk]] = v;
+		R.q[R.qt[rk]++] = pl_hent_make(init, (uint64_t)v);
 	}
-	for (int d = 0; d < D; d++)
-		if (R.qt[d] > R.qh[d])
-			tour_set(&R.tour, ws->dev_rank[d], init);
+	for (int rk = 0; rk < D; rk++)
+		if (R.qt[rk] > R.qh[rk])
+			tour_set(&R.tour, rk, init);
 
 	int last[PL_MAX_DEVICES];
-	for (int d = 0; d < D; d++)
-		last[d] = -1;
+	for (int rk = 0; rk < D; rk++)
+		last[rk] = -1;
 	r->makespan_us = 0;
 	uint64_t seq = 0;	/* handlers run */
 	for (;;) {
@@ -619,43 +623,47 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		double t = R.tour.at[rk];
 		if (t == INFINITY)
 			break;
-		int d = ws->rank_dev[rk];
 		seq++;
-		int h = R.qh[d]++;
-		uint64_t k = R.q[h].k;
-		int v = k >= K_DELIVERY ? ws->rank_op[k & RANK_MASK] : (int)k;
-		ws->qitem[h] = v;	/* run order */
+		int v = R.qv[R.qh[rk]++];	/* qv[q0 ..] is the run order */
+		struct pl_pto_op *o = &R.op[v];
 		if (ws->tr != NULL) {
-			ws->prev_on_dev[v] = last[d];
-			last[d] = v;
+			ws->prev_on_dev[v] = last[rk];
+			last[rk] = v;
 		}
 		if (mem == PL_MEM_NATIVE)
-			ws->ref[v] = mlog(&R, d, t, ws->ob[v] + ws->tb[v], okey_handler(seq));
-		seq += run_op(&R, v, d, t, seq, gen);
+			ws->ref[v] = mlog(&R, R.rank_dev[rk], t, ws->ob[v] + ws->tb[v],
+			    okey_handler(seq));
+		seq += run_op(&R, v, o, rk, t, seq);
 		double next = INFINITY;
-		if (R.qh[d] < R.qt[d]) {
-			double rd = R.q[R.qh[d]].t;
-			next = rd > R.free_at[d] ? rd : R.free_at[d];
+		if (R.qh[rk] < R.qt[rk]) {
+			double rd = R.q[R.qh[rk]].t;
+			next = rd > R.free_at[rk] ? rd : R.free_at[rk];
 		}
 		tour_set(&R.tour, rk, next);
 	}
 	/* The run time: a device's free time and its bus's only grow, so
 	 * the last of each is its latest. */
 	int done = 0;
-	for (int d = 0; d < D; d++) {
-		if (R.free_at[d] > r->makespan_us)
-			r->makespan_us = R.free_at[d];
-		if (R.bus_free[d] > r->makespan_us)
-			r->makespan_us = R.bus_free[d];
-		r->busy_us[d] = R.busy[d];
-		cnt[d] = R.qh[d] - ws->q_off[d];
+	for (int rk = 0; rk < D; rk++) {
+		int d = R.rank_dev[rk];
+		if (R.free_at[rk] > r->makespan_us)
+			r->makespan_us = R.free_at[rk];
+		if (R.bus_free[rk] > r->makespan_us)
+			r->makespan_us = R.bus_free[rk];
+		r->busy_us[d] = R.busy[rk];
+		r->bytes_in[d] = R.bytes_in[rk];
+		r->bytes_out[d] = R.bytes_out[rk];
+		cnt[d] = R.qh[rk] - R.q0[rk];
 		done += cnt[d];
 	}
+	ws->starts_in = PL_STARTS_PTO;
+	if (ws->tr != NULL || mem != PL_MEM_NONE)
+		pl_sim_pto_gather(ws);
 	if (ws->tr != NULL) {
 		sort_trace_xfers(ws);
 		for (int v = 0; v < n; v++) {	/* for the critical path */
-			ws->ready[v] = ws->pto_op[v].ready;
-			ws->pred[v] = ws->pto_op[v].pred;
+			ws->ready[v] = R.op[v].ready;
+			ws->pred[v] = R.op[v].pred;
 		}
 	}
 	if (mem == PL_MEM_PLACETO)
