@@ -166,6 +166,8 @@ release(struct nrun *R, int w, int by)
 	}
 	const struct pl_nat_op *o = &R->op[w];
 	int d = o->dev;
+	if (R->prefetch)	/* its outputs, for prefetch_consumers() */
+		PREFETCH(&R->T[o->t_lo]);
 	if (R->pl->prio != NULL)
 		pl_heap_push(ws->qmem + R->q_off[d], &R->q_n[d],
 		    pl_hent_make(-R->pl->prio[w], (uint64_t)o->topo));
