@@ -63,12 +63,18 @@ random_dag(struct pl_rng *r, int n, double deg)
 struct figure {
 	double per_eval_s;		/* wall clock */
 	double cpu_per_eval_s;		/* this process's CPU time */
+	double best_cpu_per_eval_s;	/* the same, in the best of ROUNDS */
 	size_t ws_bytes;
 	double allocs_per_eval;
 	double makespan;
 };
 
-/* Time evaluations of random placements of p for at least min_s seconds. */
+/* Rounds of a timing: on a shared machine the best round is the closest
+ * to what the code costs, the average to what a user saw. */
+#define ROUNDS 5
+
+/* Time evaluations of random placements of p for at least min_s seconds,
+ * in ROUNDS rounds. */
 static struct figure
 time_evals(const struct pl_problem *p, const struct pl_sim_opts *o, double min_s)
 {
@@ -84,14 +90,22 @@ time_evals(const struct pl_problem *p, const struct pl_sim_opts *o, double min_s
 	unsigned long a0 = pl_alloc_count();
 	long evals = 0;
 	double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t1;
-	do {
-		for (int i = 0; i < N_PLACEMENTS; i++)
-			pl_sim_eval(ws, pl[i], o, &res);
-		evals += N_PLACEMENTS;
-		t1 = clock_s(CLOCK_MONOTONIC);
-	} while (t1 - t0 < min_s);
+	double best = 0;
+	for (int k = 0; k < ROUNDS; k++) {
+		long n = 0;
+		double rt0 = clock_s(CLOCK_MONOTONIC), rc0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+		do {
+			for (int i = 0; i < N_PLACEMENTS; i++)
+				pl_sim_eval(ws, pl[i], o, &res);
+			n += N_PLACEMENTS;
+			t1 = clock_s(CLOCK_MONOTONIC);
+		} while (t1 - rt0 < min_s / ROUNDS);
+		double round = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - rc0) / (double)n;
+		best = k == 0 || round < best ? round : best;
+		evals += n;
+	}
 	double c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-	struct figure f = { (t1 - t0) / (double)evals, (c1 - c0) / (double)evals,
+	struct figure f = { (t1 - t0) / (double)evals, (c1 - c0) / (double)evals, best,
 	    pl_sim_ws_bytes(ws), (double)(pl_alloc_count() - a0) / (double)evals,
 	    res.makespan_us };
 	pl_sim_ws_free(ws);
@@ -145,9 +159,9 @@ native_row(const char *label, const struct pl_graph *g, const struct pl_cluster 
 	const struct pl_sim_opts o = { PL_SIM_NATIVE, PL_MEM_NATIVE };
 	struct figure f = time_evals(p, &o, 1.0);
 	double m = (double)(g->n_ops + g->n_edges);
-	printf("%-22s %7d ops %7d edges  %9.1f us/eval (cpu %9.1f)  %6.1f ns/(op+edge) (cpu %6.1f)  ws %6.2f MiB  allocs/eval %.2f\n",
+	printf("%-22s %7d ops %7d edges  %9.1f us/eval (cpu %9.1f)  %6.1f ns/(op+edge) (cpu %6.1f, best round %6.1f)  ws %6.2f MiB  allocs/eval %.2f\n",
 	    label, g->n_ops, g->n_edges, f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6,
-	    f.per_eval_s * 1e9 / m, f.cpu_per_eval_s * 1e9 / m,
+	    f.per_eval_s * 1e9 / m, f.cpu_per_eval_s * 1e9 / m, f.best_cpu_per_eval_s * 1e9 / m,
 	    (double)f.ws_bytes / 1048576.0, f.allocs_per_eval);
 	pl_problem_free(p);
 }
@@ -254,7 +268,8 @@ main(int argc, char **argv)
 	struct pl_rng r;
 	pl_rng_seed(&r, 2019);
 	printf("bench-sim: wall-clock on a shared 2-core machine (noisy); lean path, warm workspace,\n"
-	    "%d random placements evaluated in turn.\n\n", N_PLACEMENTS);
+	    "%d random placements evaluated in turn, %d rounds (\"best round\": CPU time of the best).\n\n",
+	    N_PLACEMENTS, ROUNDS);
 
 	/* Placeto model: 2,000 ops, ~2,800 edges, 4 devices. */
 	struct pl_graph *g = random_dag(&r, 2000, 1.4);
@@ -263,21 +278,21 @@ main(int argc, char **argv)
 	const struct pl_sim_opts po = { PL_SIM_PLACETO, PL_MEM_PLACETO };
 	struct figure f = time_evals(p, &po, 1.0);
 	printf("placeto  random DAG %d ops %d edges, 4 devices, placeto memory: %.1f us/eval "
-	    "(cpu %.1f; target <= 50, the Python reference ~10 ms), ws %.2f MiB, allocs/eval %.2f\n",
+	    "(cpu %.1f, best round %.1f; target <= 50, the Python reference ~10 ms), ws %.2f MiB, allocs/eval %.2f\n",
 	    g->n_ops, g->n_edges, f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6,
-	    (double)f.ws_bytes / 1048576.0, f.allocs_per_eval);
+	    f.best_cpu_per_eval_s * 1e6, (double)f.ws_bytes / 1048576.0, f.allocs_per_eval);
 	const struct pl_sim_opts pz = { PL_SIM_PLACETO, PL_MEM_NONE };
 	f = time_evals(p, &pz, 0.5);
-	printf("placeto  (same, no memory accounting): %.1f us/eval (cpu %.1f)\n",
-	    f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6);
+	printf("placeto  (same, no memory accounting): %.1f us/eval (cpu %.1f, best round %.1f)\n",
+	    f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6, f.best_cpu_per_eval_s * 1e6);
 	const struct pl_sim_opts pn = { PL_SIM_PLACETO, PL_MEM_NATIVE };
 	f = time_evals(p, &pn, 0.5);
-	printf("placeto  (same, native memory model): %.1f us/eval (cpu %.1f)\n",
-	    f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6);
+	printf("placeto  (same, native memory model): %.1f us/eval (cpu %.1f, best round %.1f)\n",
+	    f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6, f.best_cpu_per_eval_s * 1e6);
 	const struct pl_sim_opts nn = { PL_SIM_NATIVE, PL_MEM_NATIVE };
 	f = time_evals(p, &nn, 0.5);
-	printf("native   (same graph and devices): %.1f us/eval (cpu %.1f)\n\n",
-	    f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6);
+	printf("native   (same graph and devices): %.1f us/eval (cpu %.1f, best round %.1f)\n\n",
+	    f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6, f.best_cpu_per_eval_s * 1e6);
 	pl_problem_free(p);
 	pl_graph_free(g);
 
