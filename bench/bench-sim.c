@@ -12,6 +12,7 @@
  * on a shared machine, so they are noisy.
  */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,8 +145,9 @@ largest_in(const char *dir, struct pl_graph *best, char **best_path)
 	return best;
 }
 
-/* Run the native benchmark on one graph. */
-static void
+/* Run the native benchmark on one graph; its best round's CPU ns per
+ * (op + edge). */
+static double
 native_row(const char *label, const struct pl_graph *g, const struct pl_cluster *c)
 {
 	char *cause = NULL;
@@ -153,7 +155,7 @@ native_row(const char *label, const struct pl_graph *g, const struct pl_cluster 
 	if (p == NULL) {
 		printf("%-26s skipped: %s\n", label, cause);
 		free(cause);
-		return;
+		return 0;
 	}
 	/* Random placements ignore constraints: relax them for the timing. */
 	const struct pl_sim_opts o = { PL_SIM_NATIVE, PL_MEM_NATIVE };
@@ -164,6 +166,7 @@ native_row(const char *label, const struct pl_graph *g, const struct pl_cluster 
 	    f.per_eval_s * 1e9 / m, f.cpu_per_eval_s * 1e9 / m, f.best_cpu_per_eval_s * 1e9 / m,
 	    (double)f.ws_bytes / 1048576.0, f.allocs_per_eval);
 	pl_problem_free(p);
+	return f.best_cpu_per_eval_s * 1e9 / m;
 }
 
 /*
@@ -302,13 +305,17 @@ main(int argc, char **argv)
 		k80 = tu_cluster(5, 1e10, 5, (int64_t)12 << 30);
 	printf("native   on cluster %s (%d devices), target <= 40 ns/(op+edge):\n", k80->name, k80->n_dev);
 	int sizes[] = { 1000, 10000, 100000 };
+	double ns[3];
 	for (int i = 0; i < 3; i++) {
 		g = random_dag(&r, sizes[i], 1.5);
 		char label[32];
 		snprintf(label, sizeof label, "random DAG %dk", sizes[i] / 1000);
-		native_row(label, g, k80);
+		ns[i] = native_row(label, g, k80);
 		pl_graph_free(g);
 	}
+	/* growth per element: n log n allows log(100k) / log(1k) */
+	printf("%-22s best round 1k -> 100k: x%.2f per (op+edge) (n log n allows x%.2f)\n",
+	    "growth", ns[0] > 0 ? ns[2] / ns[0] : 0, log(1e5) / log(1e3));
 	char *path = NULL;
 	struct pl_graph *big = largest_in(PL_BUILDDIR "/samples", NULL, &path);
 	big = largest_in(PL_SRCDIR "/samples", big, &path);
