@@ -20,46 +20,12 @@
 
 #include "io.h"
 #include "sim.h"
+#include "bench/bench-util.h"
 #include "tests/sim-testutil.h"
 #include "xmalloc.h"
 
 #define N_PLACEMENTS 16
 
-/* Seconds on a clock. */
-static double
-clock_s(clockid_t id)
-{
-	struct timespec ts;
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* A random DAG of n ops and about n * deg edges, real-valued costs. */
-static struct pl_graph *
-random_dag(struct pl_rng *r, int n, double deg)
-{
-	struct pl_graph_builder *b = pl_graph_builder_new("bench");
-	for (int v = 0; v < n; v++) {
-		char name[32];
-		snprintf(name, sizeof name, "op%d", v);
-		double us = pl_rng_uniform(r) < 0.1 ? 0 : 1 + pl_rng_uniform(r) * 500;
-		int64_t bytes = 4 * (1 + (int64_t)pl_rng_below(r, 250000));
-		int id = tu_op(b, name, us, bytes);
-		pl_graph_builder_op(b, id)->param_bytes = (int64_t)pl_rng_below(r, 1 << 20);
-		pl_graph_builder_op(b, id)->temp_bytes = (int64_t)pl_rng_below(r, 1 << 16);
-		if (v == 0)
-			continue;
-		/* about deg parents, mostly recent ones (layered locality) */
-		int k = (int)deg + (pl_rng_uniform(r) < deg - (int)deg);
-		for (int j = 0; j < k; j++) {
-			int w = v < 64 ? v : 64;
-			int u = pl_rng_uniform(r) < 0.9 ? v - 1 - (int)pl_rng_below(r, (uint64_t)w)
-			    : (int)pl_rng_below(r, (uint64_t)v);
-			pl_graph_add_edge(b, u, v, 0, pl_graph_builder_op(b, u)->out_bytes);
-		}
-	}
-	return tu_build(b);
-}
 
 struct figure {
 	double per_eval_s;		/* wall clock */
@@ -90,22 +56,22 @@ time_evals(const struct pl_problem *p, const struct pl_sim_opts *o, double min_s
 		pl_sim_eval(ws, pl[i], o, &res);
 	unsigned long a0 = pl_alloc_count();
 	long evals = 0;
-	double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t1;
+	double t0 = bench_clock_s(CLOCK_MONOTONIC), c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID), t1;
 	double best = 0;
 	for (int k = 0; k < ROUNDS; k++) {
 		long n = 0;
-		double rt0 = clock_s(CLOCK_MONOTONIC), rc0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+		double rt0 = bench_clock_s(CLOCK_MONOTONIC), rc0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 		do {
 			for (int i = 0; i < N_PLACEMENTS; i++)
 				pl_sim_eval(ws, pl[i], o, &res);
 			n += N_PLACEMENTS;
-			t1 = clock_s(CLOCK_MONOTONIC);
+			t1 = bench_clock_s(CLOCK_MONOTONIC);
 		} while (t1 - rt0 < min_s / ROUNDS);
-		double round = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - rc0) / (double)n;
+		double round = (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - rc0) / (double)n;
 		best = k == 0 || round < best ? round : best;
 		evals += n;
 	}
-	double c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	double c1 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	struct figure f = { (t1 - t0) / (double)evals, (c1 - c0) / (double)evals, best,
 	    pl_sim_ws_bytes(ws), (double)(pl_alloc_count() - a0) / (double)evals,
 	    res.makespan_us };
@@ -184,7 +150,7 @@ profile(int argc, char **argv)
 	}
 	struct pl_rng r;
 	pl_rng_seed(&r, 2019);
-	struct pl_graph *g = random_dag(&r, 2000, 1.4);
+	struct pl_graph *g = bench_random_dag(&r, 2000, 1.4);
 	struct pl_cluster *c4 = tu_cluster(4, 1e10, 5, (int64_t)12 << 30);
 	struct pl_problem *p = tu_problem(g, c4);
 	const struct pl_sim_opts o = { pl_sim_kind_parse(argv[2]), pl_mem_model_parse(argv[3]) };
@@ -195,12 +161,12 @@ profile(int argc, char **argv)
 		pl[i] = tu_random_placement(&r, p);
 	struct pl_sim_ws *ws = pl_sim_ws_new(p);
 	struct pl_sim_result res;
-	double sum = 0, c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	double sum = 0, c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	for (long i = 0; i < n; i++) {
 		pl_sim_eval(ws, pl[i % N_PLACEMENTS], &o, &res);
 		sum += res.makespan_us;
 	}
-	double us = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / (double)(n > 0 ? n : 1);
+	double us = (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / (double)(n > 0 ? n : 1);
 	printf("%ld evaluations, cpu %.2f us/eval, sum of makespans %.17g\n", n, us, sum);
 	pl_sim_ws_free(ws);
 	for (int i = 0; i < N_PLACEMENTS; i++)
@@ -228,7 +194,7 @@ native_only(int argc, char **argv)
 	pl_rng_seed(&r, 2019);
 	char *cause = NULL;
 	int n = atoi(argv[2]);
-	struct pl_graph *g = n > 0 ? random_dag(&r, n, 1.5) : pl_graph_load_json(argv[2], &cause);
+	struct pl_graph *g = n > 0 ? bench_random_dag(&r, n, 1.5) : pl_graph_load_json(argv[2], &cause);
 	if (g == NULL) {
 		fprintf(stderr, "bench-sim: %s\n", cause);
 		free(cause);
@@ -244,12 +210,12 @@ native_only(int argc, char **argv)
 	struct pl_sim_result res;
 	long evals = atol(argv[3]);
 	pl_sim_eval(ws, pl[0], &o, &res);
-	double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), sum = 0;
+	double c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID), sum = 0;
 	for (long i = 0; i < evals; i++) {
 		pl_sim_eval(ws, pl[i % 4], &o, &res);
 		sum += res.makespan_us;
 	}
-	double us = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / (double)evals;
+	double us = (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / (double)evals;
 	printf("%d ops %d edges: cpu %.1f us/eval, %.1f ns/(op+edge) (sum of makespans %.17g)\n",
 	    g->n_ops, g->n_edges, us, us * 1e3 / (double)(g->n_ops + g->n_edges), sum);
 	pl_sim_ws_free(ws);
@@ -275,7 +241,7 @@ main(int argc, char **argv)
 	    N_PLACEMENTS, ROUNDS);
 
 	/* Placeto model: 2,000 ops, ~2,800 edges, 4 devices. */
-	struct pl_graph *g = random_dag(&r, 2000, 1.4);
+	struct pl_graph *g = bench_random_dag(&r, 2000, 1.4);
 	struct pl_cluster *c4 = tu_cluster(4, 1e10, 5, (int64_t)12 << 30);
 	struct pl_problem *p = tu_problem(g, c4);
 	const struct pl_sim_opts po = { PL_SIM_PLACETO, PL_MEM_PLACETO };
@@ -307,7 +273,7 @@ main(int argc, char **argv)
 	int sizes[] = { 1000, 10000, 100000 };
 	double ns[3];
 	for (int i = 0; i < 3; i++) {
-		g = random_dag(&r, sizes[i], 1.5);
+		g = bench_random_dag(&r, sizes[i], 1.5);
 		char label[32];
 		snprintf(label, sizeof label, "random DAG %dk", sizes[i] / 1000);
 		ns[i] = native_row(label, g, k80);

@@ -3,13 +3,7 @@
 # and trace, exit codes.  Prints TAP.
 : "${PLACELAB:?}" "${PL_SRCDIR:?}"
 S="$PL_SRCDIR/samples"
-T=$(mktemp -d "${TMPDIR:-/tmp}/pl-sim-cmd.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
-check() { if eval "$2"; then ok "$1"; else no "$1"; fi; }
+. "$PL_SRCDIR/tests/tap-check.sh"
 echo "1..12"
 
 G="$S/heft.json"

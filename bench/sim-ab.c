@@ -1,0 +1,121 @@
+/*
+ * sim-ab — paired timing of one simulator model against an older build of
+ * the same file, in one process (built and run by tools/sim-ab).
+ *
+ * On a shared machine the speed of separate runs swings by 1.3-1.5x from
+ * one minute to the next; two versions timed in alternating batches inside
+ * one process see the same swings, so their ratio is steady to about 2 %.
+ * The old runner is linked in as ab_old_run (the model's runner of another
+ * revision, its symbol renamed); both run on workspaces of the current
+ * layout, which tools/sim-ab checks is unchanged.
+ *
+ * Invariant: both versions evaluate the same placements in the same order,
+ * each on its own warm workspace; their makespans and peaks must agree (a
+ * disagreement stops the run: the change is not an optimisation).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/bench-util.h"
+#include "io.h"
+#include "sim-int.h"
+#include "sim.h"
+#include "tests/sim-testutil.h"
+
+int ab_old_run(struct pl_sim_ws *ws, const struct pl_placement *pl,
+    enum pl_mem_model mem, struct pl_sim_result *r);
+
+#define N_PLACEMENTS 16
+
+/* One evaluation with the old runner, as pl_sim_eval() does it. */
+static void
+old_eval(struct pl_sim_ws *ws, const struct pl_placement *pl,
+    enum pl_mem_model mem, struct pl_sim_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->n_dev = ws->n_dev;
+	ws->starts_in = PL_STARTS_ARRAYS;
+	ab_old_run(ws, pl, mem, r);
+	pl_sim_finish(ws, r);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc != 5 || pl_sim_kind_parse(argv[1]) < 0 || pl_mem_model_parse(argv[2]) < 0) {
+		fprintf(stderr, "usage: sim-ab placeto|native native|placeto|none N|GRAPH ROUNDS\n");
+		return 2;
+	}
+	enum pl_sim_kind kind = pl_sim_kind_parse(argv[1]);
+	enum pl_mem_model mem = pl_mem_model_parse(argv[2]);
+	int rounds = atoi(argv[4]);
+	struct pl_rng r;
+	pl_rng_seed(&r, 2019);
+	char *cause = NULL;
+	int n = atoi(argv[3]);
+	/* the benchmark's graphs: 1.4 inputs per op on 4 devices for the
+	 * Placeto model, 1.5 on k80x4 for the native one */
+	struct pl_graph *g = n > 0 ? bench_random_dag(&r, n, kind == PL_SIM_PLACETO ? 1.4 : 1.5)
+	    : pl_graph_load_json(argv[3], &cause);
+	if (g == NULL) {
+		fprintf(stderr, "sim-ab: %s\n", cause);
+		free(cause);
+		return 1;
+	}
+	struct pl_cluster *c = kind == PL_SIM_PLACETO ? tu_cluster(4, 1e10, 5, (int64_t)12 << 30)
+	    : pl_cluster_preset("k80x4");
+	struct pl_problem *p = tu_problem(g, c);
+	pl_rng_seed(&r, 42);
+	struct pl_placement *pl[N_PLACEMENTS];
+	for (int i = 0; i < N_PLACEMENTS; i++)
+		pl[i] = tu_random_placement(&r, p);
+	struct pl_sim_ws *wn = pl_sim_ws_new(p), *wo = pl_sim_ws_new(p);
+	const struct pl_sim_opts o = { kind, mem };
+	struct pl_sim_result rn, ro;
+	/* a batch lasts about 20 ms */
+	double t0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	pl_sim_eval(wn, pl[0], &o, &rn);
+	double one = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
+	int batch = one > 0 ? (int)(0.02 / one) : 1000;
+	batch = batch < 1 ? 1 : batch;
+	double tn = 0, to = 0;
+	int won = 0;
+	for (int k = 0; k < rounds; k++) {
+		double dn = 0, dold = 0;
+		for (int s = 0; s < 2; s++) {	/* the order alternates */
+			double a = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
+			if ((s == 0) == (k % 2 == 0)) {
+				for (int i = 0; i < batch; i++)
+					pl_sim_eval(wn, pl[i % N_PLACEMENTS], &o, &rn);
+				dn = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - a;
+			} else {
+				for (int i = 0; i < batch; i++)
+					old_eval(wo, pl[i % N_PLACEMENTS], mem, &ro);
+				dold = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - a;
+			}
+		}
+		if (rn.makespan_us != ro.makespan_us || rn.peak_max != ro.peak_max) {
+			printf("sim-ab: the versions disagree (makespan %.17g vs %.17g)\n",
+			    rn.makespan_us, ro.makespan_us);
+			return 1;
+		}
+		tn += dn;
+		to += dold;
+		won += dn < dold;
+	}
+	double evals = (double)rounds * batch, m = (double)(g->n_ops + g->n_edges);
+	printf("%s, memory %s, %d ops %d edges: new %.1f us/eval (%.1f ns/(op+edge)), "
+	    "old %.1f us/eval (%.1f): new/old %.3f, new faster in %d of %d rounds\n",
+	    argv[1], argv[2], g->n_ops, g->n_edges, tn * 1e6 / evals, tn * 1e9 / evals / m,
+	    to * 1e6 / evals, to * 1e9 / evals / m, tn / to, won, rounds);
+	pl_sim_ws_free(wn);
+	pl_sim_ws_free(wo);
+	for (int i = 0; i < N_PLACEMENTS; i++)
+		pl_placement_free(pl[i]);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+	return 0;
+}
