@@ -96,7 +96,8 @@ name_id_cmp(const void *a, const void *b)
 	return c != 0 ? c : (x->id > y->id) - (x->id < y->id);
 }
 
-/* Ranks of n names by strcmp: rank[id] and its inverse inv[rank]. */
+/* Ranks of n names by strcmp: rank[id] and, unless NULL, its inverse
+ * inv[rank]. */
 static void
 name_ranks(const char *const *names, int n, int *rank, int *inv)
 {
@@ -106,7 +107,8 @@ name_ranks(const char *const *names, int n, int *rank, int *inv)
 	qsort(a, n, sizeof *a, name_id_cmp);
 	for (int r = 0; r < n; r++) {
 		rank[a[r].id] = r;
-		inv[r] = a[r].id;
+		if (inv != NULL)
+			inv[r] = a[r].id;
 	}
 	free(a);
 }
@@ -270,8 +272,7 @@ build_placeto(struct pl_sim_ws *ws)
 	for (int v = 0; v < n; v++)
 		names[v] = g->ops[v].name;
 	ws->op_rank = ws_alloc(ws, n, sizeof(int));
-	ws->rank_op = ws_alloc(ws, n, sizeof(int));
-	name_ranks(names, n, ws->op_rank, ws->rank_op);
+	name_ranks(names, n, ws->op_rank, NULL);
 	free(names);
 	const char *dn[PL_MAX_DEVICES];
 	for (int d = 0; d < ws->n_dev; d++)
@@ -367,7 +368,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 		return;
 	void *arrays[] = { ws->ob, ws->tb, ws->pb, ws->nat_op_mem, ws->nat_t, ws->nat_c, ws->nat_src,
 	    ws->par_off, ws->par, ws->par_ce, ws->ch_off, ws->ch,
-	    ws->ch_slot, ws->nslot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->rank_op, ws->dev_rank,
+	    ws->ch_slot, ws->nslot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->dev_rank,
 	    ws->rank_dev, ws->start, ws->end, ws->ready, ws->maxend,
 	    ws->pred, ws->prev_on_dev, ws->ref,
 	    ws->xfer_of, ws->nat_x, ws->hold, ws->x_a,

@@ -170,7 +170,7 @@ struct pl_sim_ws {
 	int *nslot;			/* distinct slots among an op's children */
 	int64_t *ch_bytes;		/* S(u)[idx(u, w)] */
 	int *ch_tensor;			/* tensor (u, idx(u, w)), or -1 */
-	int *op_rank, *rank_op;		/* op names by strcmp */
+	int *op_rank;			/* op names by strcmp */
 	int n_src, *src;		/* ops without parents, by id */
 	int *dev_rank, *rank_dev;	/* device names by strcmp */
 
