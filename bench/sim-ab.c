@@ -81,8 +81,8 @@ main(int argc, char **argv)
 	int batch = one > 0 ? (int)(0.02 / one) : 1000;
 	batch = batch < 1 ? 1 : batch;
 	double tn = 0, to = 0;
-	int won = 0;
-	for (int k = 0; k < rounds; k++) {
+	int won = 0, rc = 0;
+	for (int k = 0; k < rounds && rc == 0; k++) {
 		double dn = 0, dold = 0;
 		for (int s = 0; s < 2; s++) {	/* the order alternates */
 			double a = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
@@ -97,19 +97,21 @@ main(int argc, char **argv)
 			}
 		}
 		if (rn.makespan_us != ro.makespan_us || rn.peak_max != ro.peak_max) {
-			printf("sim-ab: the versions disagree (makespan %.17g vs %.17g)\n",
+			fprintf(stderr, "sim-ab: the versions disagree (makespan %.17g vs %.17g)\n",
 			    rn.makespan_us, ro.makespan_us);
-			return 1;
+			rc = 1;
 		}
 		tn += dn;
 		to += dold;
 		won += dn < dold;
 	}
 	double evals = (double)rounds * batch, m = (double)(g->n_ops + g->n_edges);
-	printf("%s, memory %s, %d ops %d edges: new %.1f us/eval (%.1f ns/(op+edge)), "
-	    "old %.1f us/eval (%.1f): new/old %.3f, new faster in %d of %d rounds\n",
-	    argv[1], argv[2], g->n_ops, g->n_edges, tn * 1e6 / evals, tn * 1e9 / evals / m,
-	    to * 1e6 / evals, to * 1e9 / evals / m, tn / to, won, rounds);
+	if (rc == 0)
+		printf("%s, memory %s, %d ops %d edges: new %.1f us/eval (%.1f ns/(op+edge)), "
+		    "old %.1f us/eval (%.1f): new/old %.3f, new faster in %d of %d rounds\n",
+		    argv[1], argv[2], g->n_ops, g->n_edges, tn * 1e6 / evals,
+		    tn * 1e9 / evals / m, to * 1e6 / evals, to * 1e9 / evals / m, tn / to,
+		    won, rounds);
 	pl_sim_ws_free(wn);
 	pl_sim_ws_free(wo);
 	for (int i = 0; i < N_PLACEMENTS; i++)
@@ -117,5 +119,5 @@ main(int argc, char **argv)
 	pl_problem_free(p);
 	pl_cluster_free(c);
 	pl_graph_free(g);
-	return 0;
+	return rc;
 }
