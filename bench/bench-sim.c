@@ -151,7 +151,7 @@ profile(int argc, char **argv)
 	struct pl_rng r;
 	pl_rng_seed(&r, 2019);
 	struct pl_graph *g = bench_random_dag(&r, 2000, 1.4);
-	struct pl_cluster *c4 = tu_cluster(4, 1e10, 5, (int64_t)12 << 30);
+	struct pl_cluster *c4 = bench_placeto_cluster();
 	struct pl_problem *p = tu_problem(g, c4);
 	const struct pl_sim_opts o = { pl_sim_kind_parse(argv[2]), pl_mem_model_parse(argv[3]) };
 	long n = atol(argv[4]);
@@ -242,7 +242,7 @@ main(int argc, char **argv)
 
 	/* Placeto model: 2,000 ops, ~2,800 edges, 4 devices. */
 	struct pl_graph *g = bench_random_dag(&r, 2000, 1.4);
-	struct pl_cluster *c4 = tu_cluster(4, 1e10, 5, (int64_t)12 << 30);
+	struct pl_cluster *c4 = bench_placeto_cluster();
 	struct pl_problem *p = tu_problem(g, c4);
 	const struct pl_sim_opts po = { PL_SIM_PLACETO, PL_MEM_PLACETO };
 	struct figure f = time_evals(p, &po, 1.0);

@@ -50,4 +50,11 @@ bench_random_dag(struct pl_rng *r, int n, double deg)
 	return tu_build(b);
 }
 
+/* The Placeto-model benchmark's cluster: 4 devices. */
+static inline struct pl_cluster *
+bench_placeto_cluster(void)
+{
+	return tu_cluster(4, 1e10, 5, (int64_t)12 << 30);
+}
+
 #endif

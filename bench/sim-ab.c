@@ -64,7 +64,7 @@ main(int argc, char **argv)
 		free(cause);
 		return 1;
 	}
-	struct pl_cluster *c = kind == PL_SIM_PLACETO ? tu_cluster(4, 1e10, 5, (int64_t)12 << 30)
+	struct pl_cluster *c = kind == PL_SIM_PLACETO ? bench_placeto_cluster()
 	    : pl_cluster_preset("k80x4");
 	struct pl_problem *p = tu_problem(g, c);
 	pl_rng_seed(&r, 42);

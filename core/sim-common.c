@@ -82,6 +82,15 @@ ws_alloc(struct pl_sim_ws *ws, size_t n, size_t size)
 	return pl_xcalloc(n, size);
 }
 
+/* n records of size bytes (a multiple of 64) on 64-byte boundaries, one
+ * cache line each: *mem is what to free. */
+static void *
+ws_alloc_lines(struct pl_sim_ws *ws, size_t n, size_t size, void **mem)
+{
+	*mem = ws_alloc(ws, n + 1, size);
+	return (void *)(((uintptr_t)*mem + 63) & ~(uintptr_t)63);
+}
+
 struct name_id {
 	const char *name;
 	int id;
@@ -128,9 +137,7 @@ build_native(struct pl_sim_ws *ws)
 	for (int t = 0; t < T; t++)
 		mark[t] = -1;
 	int *in_t = pl_xmalloc(sizeof *in_t * (E ? E : 1));
-	/* 64-byte records on 64-byte boundaries: one cache line per op */
-	ws->nat_op_mem = ws_alloc(ws, (size_t)n + 1, sizeof *ws->nat_op);
-	ws->nat_op = (struct pl_nat_op *)(((uintptr_t)ws->nat_op_mem + 63) & ~(uintptr_t)63);
+	ws->nat_op = ws_alloc_lines(ws, (size_t)n, sizeof *ws->nat_op, &ws->nat_op_mem);
 	ws->nat_t = ws_alloc(ws, (size_t)T + 1, sizeof *ws->nat_t);
 	ws->nat_c = ws_alloc(ws, E, sizeof *ws->nat_c);
 	int k = 0, t0 = 0;
@@ -342,9 +349,7 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->pto_slot = ws_alloc(ws, max_slot, sizeof *ws->pto_slot);
 	ws->x_okey = ws_alloc(ws, E, sizeof(uint64_t));
 	ws->e_key = ws_alloc(ws, (size_t)n + E + 1, sizeof(uint64_t));
-	/* 64-byte records on 64-byte boundaries: one cache line per op */
-	ws->pto_op_mem = ws_alloc(ws, (size_t)n + 1, sizeof *ws->pto_op);
-	ws->pto_op = (struct pl_pto_op *)(((uintptr_t)ws->pto_op_mem + 63) & ~(uintptr_t)63);
+	ws->pto_op = ws_alloc_lines(ws, (size_t)n, sizeof *ws->pto_op, &ws->pto_op_mem);
 	for (int v = 0; v < n; v++) {
 		struct pl_pto_op *o = &ws->pto_op[v];
 		o->npar = ws->par_off[v + 1] - ws->par_off[v];

@@ -88,6 +88,7 @@ struct pl_nat_op {
 	int t_lo, t_hi;			/* its output tensors */
 	int in_lo, in_hi;		/* its distinct inputs: entries of hold[] */
 };
+_Static_assert(sizeof(struct pl_nat_op) == 64, "one cache line per op");
 
 /* Native model: a tensor's distinct consumers nat_c[c_lo .. c_hi). */
 struct pl_nat_tensor {
@@ -126,6 +127,7 @@ struct pl_pto_op {
 	int rank;			/* its name rank */
 	int pad;
 };
+_Static_assert(sizeof(struct pl_pto_op) == 64, "one cache line per op");
 
 /* Placeto model: a child entry (see ch[] below). */
 struct pl_pto_child {

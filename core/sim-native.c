@@ -58,7 +58,9 @@ CTZ64(uint64_t x)
  * From this many ops on, the op records (64 bytes each) outgrow the L2
  * cache, and a consumer's record is usually not in any cache when its
  * producer ends: the loops then prefetch the records of an op's first
- * consumers when it starts, a few events before they are needed.
+ * consumers when it starts, a few events before they are needed (and,
+ * when it becomes ready, the record of its first output tensor, which
+ * that start reads to find them).
  */
 #define PREFETCH_MIN_OPS 4096
 

@@ -555,7 +555,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	/* Setup: each op's device rank, run time and pending parents,
 	 * waiting-list regions (one slot per op of the device), nothing
 	 * delivered yet (every real key is above 0). */
-	int cnt[PL_MAX_DEVICES];
+	int cnt[PL_MAX_DEVICES];	/* ops by device rank */
 	for (int d = 0; d < D; d++) {
 		cnt[d] = 0;
 		R.free_at[d] = 0;
@@ -643,7 +643,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	}
 	/* The run time: a device's free time and its bus's only grow, so
 	 * the last of each is its latest. */
-	int done = 0;
+	int done = 0, ran[PL_MAX_DEVICES];	/* ops run, by device */
 	for (int rk = 0; rk < D; rk++) {
 		int d = R.rank_dev[rk];
 		if (R.free_at[rk] > r->makespan_us)
@@ -653,8 +653,8 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		r->busy_us[d] = R.busy[rk];
 		r->bytes_in[d] = R.bytes_in[rk];
 		r->bytes_out[d] = R.bytes_out[rk];
-		cnt[d] = R.qh[rk] - R.q0[rk];
-		done += cnt[d];
+		ran[d] = R.qh[rk] - R.q0[rk];
+		done += ran[d];
 	}
 	ws->starts_in = PL_STARTS_PTO;
 	if (ws->tr != NULL || mem != PL_MEM_NONE)
@@ -667,7 +667,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		}
 	}
 	if (mem == PL_MEM_PLACETO)
-		pl_sim_mem_placeto(ws, r, cnt);
+		pl_sim_mem_placeto(ws, r, ran);
 	else if (mem == PL_MEM_NATIVE && done == n)
 		mem_native_post(&R, r);
 	return done == n ? 0 : -1;
