@@ -108,6 +108,7 @@ struct pl_nat_xfer {
 	int cref;			/* memory: consumers of the copy not done */
 	int next;			/* next in its channel's FIFO, or -1 */
 	int64_t bytes;
+	double dur;			/* its time on the link */
 };
 
 /* Placeto model: an op's record, one cache line: what a delivery reads

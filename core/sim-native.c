@@ -69,6 +69,7 @@ CTZ64(uint64_t x)
 struct nrun {
 	struct pl_sim_ws *ws;
 	const struct pl_placement *pl;
+	const struct pl_cluster *c;
 	struct pl_nat_op *op;
 	struct pl_nat_xfer *X;
 	const struct pl_nat_tensor *T;
@@ -310,7 +311,8 @@ op_done(struct nrun *R, int v, int d)
 				holders++;
 				R->X[x] = (struct pl_nat_xfer){ .tensor = tn, .u = v,
 				    .src = d, .dst = dw, .cref = 0, .next = -1,
-				    .bytes = T->bytes };
+				    .bytes = T->bytes,
+				    .dur = pl_cost_xfer_us(R->c, d, dw, T->bytes) };
 				xfer_queue(R, channel_of(R, d, dw), x, tn, dw);
 			} else
 				x = xd[dw];
@@ -418,7 +420,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	/* start and end times as arrays: for a trace and the Placeto memory
 	 * model; the lean path leaves the starts in the op records */
 	const int arrays = trace || mem == PL_MEM_PLACETO;
-	struct nrun R = { .ws = ws, .pl = pl, .op = ws->nat_op, .X = ws->nat_x,
+	struct nrun R = { .ws = ws, .pl = pl, .c = c, .op = ws->nat_op, .X = ws->nat_x,
 	    .T = ws->nat_t, .C = ws->nat_c, .hold = ws->hold, .qitem = ws->qitem,
 	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
 	    .q_busy = ws->q_busy, .dirty = ws->cnt, .D = D, .shared = shared,
@@ -540,7 +542,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			set_busy(&R, q);
 			const struct pl_nat_xfer *X = &R.X[x];
 			int64_t bytes = X->bytes;
-			double e = t + pl_cost_xfer_us(c, X->src, X->dst, bytes);
+			double e = t + X->dur;
 			ev_push(ev, &n_ev, fast, e, (uint64_t)(n + x));
 			r->bytes_moved += bytes;
 			r->bytes_out[X->src] += bytes;
