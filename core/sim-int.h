@@ -101,7 +101,8 @@ struct pl_nat_cons {
 	int w, in;
 };
 
-/* Native model: a transfer of one tensor to one device, per eval. */
+/* Native model: a transfer of one tensor to one device, per eval (op and
+ * tensor in the model's own numbering). */
 struct pl_nat_xfer {
 	int tensor, u;			/* the tensor and its producer */
 	int src, dst;
@@ -156,7 +157,12 @@ struct pl_sim_ws {
 	 * that a run touches a few dense arrays only). */
 	int64_t *ob, *tb, *pb;		/* out, temp and param bytes */
 
-	/* Graph structure (native model): see struct pl_nat_op. */
+	/* Graph structure (native model): see struct pl_nat_op.  Its ops
+	 * and tensors are numbered in its own order (sim-common.c,
+	 * native_order()): nat_perm[i] is the op id at position i, nat_iperm
+	 * the inverse, nat_tperm[t] the tensor id of tensor t. */
+	int *nat_perm, *nat_iperm, *nat_tperm;
+	double *nat_tt;			/* time_us, rows in that order */
 	struct pl_nat_op *nat_op;	/* per op, 64-byte aligned in nat_op_mem */
 	void *nat_op_mem;
 	struct pl_nat_tensor *nat_t;	/* per tensor */

@@ -16,7 +16,12 @@
  * (struct pl_nat_op), a transfer is one record, a consumer entry is one
  * pair, so that the random accesses of a large graph touch one cache line
  * each; start times stay in the records unless a trace or the Placeto
- * memory model needs them as arrays.
+ * memory model needs them as arrays.  Ops and tensors are numbered in the
+ * model's own order (by depth, see native_order() in sim-common.c), which
+ * keeps those accesses close together; what goes in or out by op or
+ * tensor id (the placement, priorities, starts, the trace) is mapped
+ * through ws->nat_perm and ws->nat_tperm, and events at one time are
+ * handled in op id order, so the order changes nothing else.
  */
 #include "cost.h"
 #include "sim-int.h"
@@ -71,6 +76,7 @@ struct nrun {
 	const struct pl_placement *pl;
 	const struct pl_cluster *c;
 	struct pl_nat_op *op;
+	const int *perm;		/* op id by position (ws->nat_perm) */
 	struct pl_nat_xfer *X;
 	const struct pl_nat_tensor *T;
 	const struct pl_nat_cons *C;
@@ -89,8 +95,12 @@ struct nrun {
 /*
  * The events in flight (at most one per queue): in the fast loop a sorted
  * array, latest first, so that the next event is the last entry; else a
- * heap.  Both give events in (time, key) order.
+ * heap.  Both give events in (time, key) order.  A key is EV_KEY(order,
+ * item): completions at one time are handled by order (an op's id, then
+ * transfers by creation), and item is what completes (an op's position,
+ * or n + transfer).
  */
+#define EV_KEY(order, item) ((uint64_t)(order) << 32 | (uint32_t)(item))
 
 /* Add an event at t with key k. */
 HOT void
@@ -121,8 +131,8 @@ HOT int
 ev_pop(struct pl_hent *ev, int *n, int sorted)
 {
 	if (sorted)
-		return (int)ev[--(*n)].k;
-	return (int)pl_heap_pop(ev, n).k;
+		return (int)(uint32_t)ev[--(*n)].k;
+	return (int)(uint32_t)pl_heap_pop(ev, n).k;
 }
 
 /* The channel of a transfer from device a to device b: its queue index. */
@@ -164,8 +174,8 @@ release(struct nrun *R, int w, int by)
 {
 	struct pl_sim_ws *ws = R->ws;
 	if (R->trace) {
-		ws->ready[w] = R->t;
-		ws->pred[w] = by;
+		ws->ready[R->perm[w]] = R->t;
+		ws->pred[R->perm[w]] = by < 0 ? -1 : R->perm[by];
 	}
 	const struct pl_nat_op *o = &R->op[w];
 	int d = o->dev;
@@ -173,7 +183,7 @@ release(struct nrun *R, int w, int by)
 		PREFETCH(&R->T[o->t_lo]);
 	if (R->pl->prio != NULL)
 		pl_heap_push(ws->qmem + R->q_off[d], &R->q_n[d],
-		    pl_hent_make(-R->pl->prio[w], (uint64_t)o->topo));
+		    pl_hent_make(-R->pl->prio[R->perm[w]], (uint64_t)o->topo));
 	else {
 		int *it = R->qitem + R->q_off[d];
 		int j = R->q_n[d]++;
@@ -267,7 +277,7 @@ xfer_queue(struct nrun *R, int q, int x, int tn, int dw)
 	const double *tp = R->pl->tprio;
 	if (tp != NULL)
 		pl_heap_push(R->ws->qmem + R->q_off[q], &R->q_n[q],
-		    pl_hent_make(-tp[(size_t)tn * R->D + dw], (uint64_t)x));
+		    pl_hent_make(-tp[(size_t)R->ws->nat_tperm[tn] * R->D + dw], (uint64_t)x));
 	else {
 		if (R->q_head[q] < 0)
 			R->q_head[q] = x;
@@ -381,6 +391,20 @@ prefetch_consumers(const struct nrun *R, const struct pl_nat_op *o)
 	PREFETCH(&R->op[R->C[lo + (m < 3 ? m : 3)].w]);
 }
 
+/* Op o starts (native memory): fetch what its end releases, the record
+ * of each input's holder (its producer, or the received copy). */
+HOT void
+prefetch_holds(const struct nrun *R, const struct pl_nat_op *o)
+{
+	for (int i = o->in_lo; i < o->in_hi; i++) {
+		int h = R->hold[i];
+		if (h >= 0)
+			PREFETCH(&R->op[h]);
+		else
+			PREFETCH(&R->X[~h]);
+	}
+}
+
 /* Queue q starts an item: busy. */
 HOT void
 set_busy(struct nrun *R, int q)
@@ -411,7 +435,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	const int trace = !fast && ws->tr != NULL;	/* fast: never */
 	const struct pl_graph *g = ws->g;
 	const struct pl_cluster *c = ws->p->c;
-	const double *tt = ws->p->time_us;
+	const double *tt = ws->nat_tt;	/* rows by position */
 	int n = ws->n, D = ws->n_dev;
 	int shared = c->shared_bus;
 	int nq = D + (shared ? 1 : D * D);
@@ -420,7 +444,8 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	/* start and end times as arrays: for a trace and the Placeto memory
 	 * model; the lean path leaves the starts in the op records */
 	const int arrays = trace || mem == PL_MEM_PLACETO;
-	struct nrun R = { .ws = ws, .pl = pl, .c = c, .op = ws->nat_op, .X = ws->nat_x,
+	struct nrun R = { .ws = ws, .pl = pl, .c = c, .op = ws->nat_op,
+	    .perm = ws->nat_perm, .X = ws->nat_x,
 	    .T = ws->nat_t, .C = ws->nat_c, .hold = ws->hold, .qitem = ws->qitem,
 	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
 	    .q_busy = ws->q_busy, .dirty = ws->cnt, .D = D, .shared = shared,
@@ -434,7 +459,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		cnt[q] = 0;
 	for (int v = 0; v < n; v++) {
 		struct pl_nat_op *o = &op[v];
-		int d = pl->dev[v];
+		int d = pl->dev[R.perm[v]];
 		o->dev = d;
 		o->pending = o->in_hi - o->in_lo;
 		o->ref = 1;
@@ -497,7 +522,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				if (has_prio) {
 					if (R.q_n[q] == 0)
 						continue;
-					v = g->topo[pl_heap_pop(ws->qmem + R.q_off[q], &R.q_n[q]).k];
+					v = ws->nat_iperm[g->topo[pl_heap_pop(ws->qmem + R.q_off[q], &R.q_n[q]).k]];
 					R.qitem[R.q_off[q] + exec[q]++] = v;
 				} else {
 					if (R.q_head[q] == R.q_n[q])
@@ -506,22 +531,25 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				}
 				set_busy(&R, q);
 				struct pl_nat_op *o = &op[v];
-				if (R.prefetch)
+				if (R.prefetch) {
 					prefetch_consumers(&R, o);
+					if (R.memn)
+						prefetch_holds(&R, o);
+				}
 				double e = t + o->cost;
 				o->start = t;
 				if (arrays) {
-					ws->start[v] = t;
-					ws->end[v] = e;
+					ws->start[R.perm[v]] = t;
+					ws->end[R.perm[v]] = e;
 				}
 				if (e > ms)
 					ms = e;
 				if (R.trace) {
-					ws->prev_on_dev[v] = last[q];
-					last[q] = v;
+					ws->prev_on_dev[R.perm[v]] = last[q];
+					last[q] = R.perm[v];
 				}
 				r->busy_us[q] += o->cost;
-				ev_push(ev, &n_ev, fast, e, (uint64_t)v);
+				ev_push(ev, &n_ev, fast, e, EV_KEY(R.perm[v], v));
 				if (R.memn)
 					mem_alloc(&R, r, q, o->ob + o->tb);
 				continue;
@@ -543,7 +571,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			const struct pl_nat_xfer *X = &R.X[x];
 			int64_t bytes = X->bytes;
 			double e = t + X->dur;
-			ev_push(ev, &n_ev, fast, e, (uint64_t)(n + x));
+			ev_push(ev, &n_ev, fast, e, EV_KEY(n + x, n + x));
 			r->bytes_moved += bytes;
 			r->bytes_out[X->src] += bytes;
 			r->bytes_in[X->dst] += bytes;
@@ -552,7 +580,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				mem_alloc(&R, r, X->dst, bytes);
 			if (R.trace)
 				pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
-				    .tensor = X->tensor, .src_dev = X->src, .dst_dev = X->dst,
+				    .tensor = ws->nat_tperm[X->tensor], .src_dev = X->src, .dst_dev = X->dst,
 				    .channel = q - D, .start = t, .end = e,
 				    .busy_until = e, .bytes = bytes });
 		}
@@ -576,8 +604,14 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		} while (n_ev > 0 && ev_next(ev, n_ev, fast)->t == t);
 	}
 	ws->starts_in = arrays ? PL_STARTS_ARRAYS : PL_STARTS_NAT;
-	if (mem == PL_MEM_PLACETO)
-		pl_sim_mem_placeto(ws, r, has_prio ? exec : R.q_head);
+	if (mem == PL_MEM_PLACETO) {
+		/* its run order by device, as op ids */
+		const int *ran = has_prio ? exec : R.q_head;
+		for (int d = 0; d < D; d++)
+			for (int i = 0; i < ran[d]; i++)
+				R.qitem[R.q_off[d] + i] = R.perm[R.qitem[R.q_off[d] + i]];
+		pl_sim_mem_placeto(ws, r, ran);
+	}
 	r->makespan_us = ms;
 	return done == n ? 0 : -1;
 }
