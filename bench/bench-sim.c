@@ -13,10 +13,12 @@
  */
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "io.h"
 #include "sim.h"
@@ -26,6 +28,9 @@
 
 #define N_PLACEMENTS 16
 
+
+/* At most this many threads in the throughput row. */
+#define BENCH_MAX_THREADS 64
 
 struct figure {
 	double per_eval_s;		/* wall clock */
@@ -79,6 +84,77 @@ time_evals(const struct pl_problem *p, const struct pl_sim_opts *o, double min_s
 	for (int i = 0; i < N_PLACEMENTS; i++)
 		pl_placement_free(pl[i]);
 	return f;
+}
+
+/* One thread of time_threads(): its own workspace, the shared placements. */
+struct thread_job {
+	const struct pl_problem *p;
+	const struct pl_sim_opts *o;
+	struct pl_placement *const *pl;
+	long evals;
+	pthread_barrier_t *go;
+	double sum;			/* of the makespans */
+};
+
+/* Evaluate the placements in turn, after every thread is ready. */
+static void *
+thread_run(void *arg)
+{
+	struct thread_job *j = arg;
+	struct pl_sim_ws *ws = pl_sim_ws_new(j->p);
+	struct pl_sim_result res;
+	for (int i = 0; i < N_PLACEMENTS; i++)	/* warm */
+		pl_sim_eval(ws, j->pl[i], j->o, &res);
+	pthread_barrier_wait(j->go);
+	j->sum = 0;
+	for (long i = 0; i < j->evals; i++) {
+		pl_sim_eval(ws, j->pl[i % N_PLACEMENTS], j->o, &res);
+		j->sum += res.makespan_us;
+	}
+	pl_sim_ws_free(ws);
+	return NULL;
+}
+
+/* Throughput of nt threads with a workspace each, evals evaluations
+ * apiece: wall seconds per evaluation, and in *sum each thread's sum of
+ * makespans (NAN when they differ). */
+static double
+time_threads(const struct pl_problem *p, const struct pl_sim_opts *o, int nt, long evals,
+    double *sum)
+{
+	struct pl_rng r;
+	pl_rng_seed(&r, 42);
+	struct pl_placement *pl[N_PLACEMENTS];
+	for (int i = 0; i < N_PLACEMENTS; i++)
+		pl[i] = tu_random_placement(&r, p);
+	pthread_t th[BENCH_MAX_THREADS];
+	struct thread_job job[BENCH_MAX_THREADS];
+	pthread_barrier_t go;
+	pthread_barrier_init(&go, NULL, (unsigned)nt + 1);
+	int started = 0;
+	for (int i = 0; i < nt; i++) {
+		job[i] = (struct thread_job){ p, o, pl, evals, &go, 0 };
+		if (pthread_create(&th[i], NULL, thread_run, &job[i]) != 0)
+			break;
+		started++;
+	}
+	if (started < nt) {
+		fprintf(stderr, "bench-sim: could not start %d threads\n", nt);
+		exit(1);	/* the others wait at the barrier */
+	}
+	pthread_barrier_wait(&go);
+	double t0 = bench_clock_s(CLOCK_MONOTONIC);
+	for (int i = 0; i < nt; i++)
+		pthread_join(th[i], NULL);
+	double wall = (bench_clock_s(CLOCK_MONOTONIC) - t0) / (double)(nt * evals);
+	*sum = job[0].sum;
+	for (int i = 1; i < nt; i++)
+		if (job[i].sum != job[0].sum)
+			*sum = NAN;
+	pthread_barrier_destroy(&go);
+	for (int i = 0; i < N_PLACEMENTS; i++)
+		pl_placement_free(pl[i]);
+	return wall;
 }
 
 /* The largest placelab JSON graph in dir (by ops), or NULL. */
@@ -260,8 +336,20 @@ main(int argc, char **argv)
 	    f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6, f.best_cpu_per_eval_s * 1e6);
 	const struct pl_sim_opts nn = { PL_SIM_NATIVE, PL_MEM_NATIVE };
 	f = time_evals(p, &nn, 0.5);
-	printf("native   (same graph and devices): %.1f us/eval (cpu %.1f, best round %.1f)\n\n",
+	printf("native   (same graph and devices): %.1f us/eval (cpu %.1f, best round %.1f)\n",
 	    f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6, f.best_cpu_per_eval_s * 1e6);
+	/* the fast path on every core, a workspace per thread */
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int nt = cores < 1 ? 1 : cores > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : (int)cores;
+	double sum1, sumn;
+	double one = time_threads(p, &po, 1, 2000, &sum1), all = time_threads(p, &po, nt, 2000, &sumn);
+	if (!(sum1 == sumn)) {
+		fprintf(stderr, "bench-sim: threads with a workspace each disagree (%.17g, %.17g)\n",
+		    sum1, sumn);
+		return 1;
+	}
+	printf("placeto  (placeto memory) on %d thread%s, a workspace each: %.1f us of wall clock per evaluation "
+	    "(1 thread: %.1f, x%.2f)\n\n", nt, nt == 1 ? "" : "s", all * 1e6, one * 1e6, one / all);
 	pl_problem_free(p);
 	pl_graph_free(g);
 
