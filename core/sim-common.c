@@ -223,9 +223,9 @@ build_native(struct pl_sim_ws *ws)
 	ws->nat_src = ws_alloc(ws, n, sizeof(int));
 	ws->n_nat_src = 0;
 	for (int i = 0; i < n; i++) {
-		int p = ws->nat_iperm[g->topo[i]];
-		if (ws->nat_op[p].in_hi == ws->nat_op[p].in_lo)
-			ws->nat_src[ws->n_nat_src++] = p;
+		int pos = ws->nat_iperm[g->topo[i]];
+		if (ws->nat_op[pos].in_hi == ws->nat_op[pos].in_lo)
+			ws->nat_src[ws->n_nat_src++] = pos;
 	}
 	/* Transpose: consumers of each tensor in op id order. */
 	int *off = pl_xcalloc((size_t)T + 1, sizeof *off);
@@ -237,9 +237,9 @@ build_native(struct pl_sim_ws *ws)
 		ws->nat_t[t] = (struct pl_nat_tensor){ off[t], off[t + 1],
 		    g->tensors[ws->nat_tperm[t]].bytes };
 	for (int v = 0; v < n; v++) {
-		int p = ws->nat_iperm[v];
-		for (int i = ws->nat_op[p].in_lo; i < ws->nat_op[p].in_hi; i++)
-			ws->nat_c[off[in_t[i]]++] = (struct pl_nat_cons){ p, i };
+		int pos = ws->nat_iperm[v];
+		for (int i = ws->nat_op[pos].in_lo; i < ws->nat_op[pos].in_hi; i++)
+			ws->nat_c[off[in_t[i]]++] = (struct pl_nat_cons){ pos, i };
 	}
 	free(off);
 	free(in_t);
