@@ -105,7 +105,7 @@ struct pl_nat_cons {
  * tensor in the model's own numbering). */
 struct pl_nat_xfer {
 	int tensor, u;			/* the tensor and its producer */
-	int src, dst;
+	int q, dst;			/* its channel (a queue), its device */
 	int cref;			/* memory: consumers of the copy not done */
 	int next;			/* next in its channel's FIFO, or -1 */
 	int64_t bytes;

@@ -75,6 +75,7 @@ struct nrun {
 	struct pl_sim_ws *ws;
 	const struct pl_placement *pl;
 	const struct pl_cluster *c;
+	struct pl_sim_result *r;
 	struct pl_nat_op *op;
 	const int *perm;		/* op id by position (ws->nat_perm) */
 	struct pl_nat_xfer *X;
@@ -319,11 +320,18 @@ op_done(struct nrun *R, int v, int d)
 				x = R->n_x++;
 				xd[dw] = x;
 				holders++;
+				int q = channel_of(R, d, dw);
+				int64_t bytes = T->bytes;
 				R->X[x] = (struct pl_nat_xfer){ .tensor = tn, .u = v,
-				    .src = d, .dst = dw, .cref = 0, .next = -1,
-				    .bytes = T->bytes,
-				    .dur = pl_cost_xfer_us(R->c, d, dw, T->bytes) };
-				xfer_queue(R, channel_of(R, d, dw), x, tn, dw);
+				    .q = q, .dst = dw, .cref = 0, .next = -1,
+				    .bytes = bytes,
+				    .dur = pl_cost_xfer_us(R->c, d, dw, bytes) };
+				/* every transfer created runs: count it now */
+				R->r->bytes_moved += bytes;
+				R->r->bytes_out[d] += bytes;
+				R->r->bytes_in[dw] += bytes;
+				R->r->n_transfers++;
+				xfer_queue(R, q, x, tn, dw);
 			} else
 				x = xd[dw];
 			if (R->memn) {
@@ -444,7 +452,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	/* start and end times as arrays: for a trace and the Placeto memory
 	 * model; the lean path leaves the starts in the op records */
 	const int arrays = trace || mem == PL_MEM_PLACETO;
-	struct nrun R = { .ws = ws, .pl = pl, .c = c, .op = ws->nat_op,
+	struct nrun R = { .ws = ws, .pl = pl, .c = c, .r = r, .op = ws->nat_op,
 	    .perm = ws->nat_perm, .X = ws->nat_x,
 	    .T = ws->nat_t, .C = ws->nat_c, .hold = ws->hold, .qitem = ws->qitem,
 	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
@@ -572,15 +580,11 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			int64_t bytes = X->bytes;
 			double e = t + X->dur;
 			ev_push(ev, &n_ev, fast, e, EV_KEY(n + x, n + x));
-			r->bytes_moved += bytes;
-			r->bytes_out[X->src] += bytes;
-			r->bytes_in[X->dst] += bytes;
-			r->n_transfers++;
 			if (R.memn)
 				mem_alloc(&R, r, X->dst, bytes);
 			if (R.trace)
 				pl_sim_rec_xfer(ws, &(struct pl_trace_xfer){
-				    .tensor = ws->nat_tperm[X->tensor], .src_dev = X->src, .dst_dev = X->dst,
+				    .tensor = ws->nat_tperm[X->tensor], .src_dev = op[X->u].dev, .dst_dev = X->dst,
 				    .channel = q - D, .start = t, .end = e,
 				    .busy_until = e, .bytes = bytes });
 		}
@@ -597,8 +601,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				done++;
 				op_done(&R, k, d);
 			} else {
-				const struct pl_nat_xfer *X = &R.X[k - n];
-				set_idle(&R, channel_of(&R, X->src, X->dst));
+				set_idle(&R, R.X[k - n].q);
 				xfer_done(&R, k - n);
 			}
 		} while (n_ev > 0 && ev_next(ev, n_ev, fast)->t == t);
