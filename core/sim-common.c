@@ -188,6 +188,7 @@ build_native(struct pl_sim_ws *ws)
 	ws->nat_op = ws_alloc_lines(ws, (size_t)n, sizeof *ws->nat_op, &ws->nat_op_mem);
 	ws->nat_t = ws_alloc(ws, (size_t)T + 1, sizeof *ws->nat_t);
 	ws->nat_c = ws_alloc(ws, E, sizeof *ws->nat_c);
+	ws->nat_clink = ws_alloc(ws, E, sizeof *ws->nat_clink);
 	native_order(g, ws->nat_perm, ws->nat_iperm);
 	int t0 = 0;
 	for (int i = 0; i < n; i++) {
@@ -436,7 +437,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 {
 	if (ws == NULL)
 		return;
-	void *arrays[] = { ws->ob, ws->tb, ws->pb, ws->nat_op_mem, ws->nat_t, ws->nat_c,
+	void *arrays[] = { ws->ob, ws->tb, ws->pb, ws->nat_op_mem, ws->nat_t, ws->nat_c, ws->nat_clink,
 	    ws->nat_perm, ws->nat_iperm, ws->nat_tperm, ws->nat_tt, ws->nat_src,
 	    ws->par_off, ws->par, ws->par_ce, ws->ch_off, ws->ch,
 	    ws->ch_slot, ws->nslot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->dev_rank,

@@ -105,12 +105,14 @@ struct pl_nat_cons {
  * tensor in the model's own numbering). */
 struct pl_nat_xfer {
 	int tensor, u;			/* the tensor and its producer */
-	int q, dst;			/* its channel (a queue), its device */
-	int cref;			/* memory: consumers of the copy not done */
+	uint16_t q, dst;		/* its channel (a queue), its device */
+	int cref;			/* consumers of the copy not done */
 	int next;			/* next in its channel's FIFO, or -1 */
+	int c_first;			/* its first consumer entry (see nat_clink) */
 	int64_t bytes;
 	double dur;			/* its time on the link */
 };
+_Static_assert(PL_MAX_DEVICES * (PL_MAX_DEVICES + 1) <= UINT16_MAX, "queues fit q");
 
 /* Placeto model: an op's record, one cache line: what a delivery reads
  * and writes of its child, and what running it reads. */
@@ -167,6 +169,8 @@ struct pl_sim_ws {
 	void *nat_op_mem;
 	struct pl_nat_tensor *nat_t;	/* per tensor */
 	struct pl_nat_cons *nat_c;	/* per consumer entry */
+	int *nat_clink;			/* per consumer entry, per eval: the next
+					 * entry served by the same transfer */
 	int *nat_src, n_nat_src;	/* ops without inputs, topological order */
 	enum { PL_STARTS_ARRAYS, PL_STARTS_NAT, PL_STARTS_PTO }
 	    starts_in;			/* where the last run left its starts */

@@ -81,6 +81,7 @@ struct nrun {
 	struct pl_nat_xfer *X;
 	const struct pl_nat_tensor *T;
 	const struct pl_nat_cons *C;
+	int *clink;			/* ws->nat_clink */
 	int *hold;
 	int *qitem, *q_off, *q_n, *q_head, *q_busy;
 	int *dirty, ndirty;		/* general: queues to look at */
@@ -302,7 +303,7 @@ op_done(struct nrun *R, int v, int d)
 	for (int tn = ov->t_lo; tn < ov->t_hi; tn++) {
 		const struct pl_nat_tensor *T = &R->T[tn];
 		uint64_t seen = (uint64_t)1 << d;
-		int xd[PL_MAX_DEVICES];
+		int xd[PL_MAX_DEVICES], xl[PL_MAX_DEVICES];	/* its last entry */
 		for (int kc = T->c_lo; kc < T->c_hi; kc++) {
 			const struct pl_nat_cons *cn = &R->C[kc];
 			struct pl_nat_op *o = &R->op[cn->w];
@@ -323,8 +324,8 @@ op_done(struct nrun *R, int v, int d)
 				int q = channel_of(R, d, dw);
 				int64_t bytes = T->bytes;
 				R->X[x] = (struct pl_nat_xfer){ .tensor = tn, .u = v,
-				    .q = q, .dst = dw, .cref = 0, .next = -1,
-				    .bytes = bytes,
+				    .q = (uint16_t)q, .dst = (uint16_t)dw, .cref = 0,
+				    .next = -1, .c_first = kc, .bytes = bytes,
 				    .dur = pl_cost_xfer_us(R->c, d, dw, bytes) };
 				/* every transfer created runs: count it now */
 				R->r->bytes_moved += bytes;
@@ -332,12 +333,14 @@ op_done(struct nrun *R, int v, int d)
 				R->r->bytes_in[dw] += bytes;
 				R->r->n_transfers++;
 				xfer_queue(R, q, x, tn, dw);
-			} else
+			} else {
 				x = xd[dw];
-			if (R->memn) {
-				R->hold[cn->in] = ~x;
-				R->X[x].cref++;
+				R->clink[xl[dw]] = kc;
 			}
+			xl[dw] = kc;
+			R->X[x].cref++;
+			if (R->memn)
+				R->hold[cn->in] = ~x;
 		}
 	}
 	if (R->memn) {
@@ -346,18 +349,17 @@ op_done(struct nrun *R, int v, int d)
 	}
 }
 
-/* Transfer x ends at t: release its consumers on its destination. */
+/* Transfer x ends at t: release its consumers (its cref entries, in
+ * order, linked through clink: none has ended yet). */
 HOT void
 xfer_done(struct nrun *R, int x)
 {
 	const struct pl_nat_xfer *X = &R->X[x];
-	const struct pl_nat_tensor *T = &R->T[X->tensor];
 	if (R->memn)
 		dec_out(R, X->u);
-	for (int kc = T->c_lo; kc < T->c_hi; kc++) {
+	for (int i = 0, kc = X->c_first; i < X->cref; i++, kc = R->clink[kc]) {
 		int w = R->C[kc].w;
-		struct pl_nat_op *o = &R->op[w];
-		if (o->dev == X->dst && --o->pending == 0)
+		if (--R->op[w].pending == 0)
 			release(R, w, X->u);
 	}
 }
@@ -454,7 +456,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	const int arrays = trace || mem == PL_MEM_PLACETO;
 	struct nrun R = { .ws = ws, .pl = pl, .c = c, .r = r, .op = ws->nat_op,
 	    .perm = ws->nat_perm, .X = ws->nat_x,
-	    .T = ws->nat_t, .C = ws->nat_c, .hold = ws->hold, .qitem = ws->qitem,
+	    .T = ws->nat_t, .C = ws->nat_c, .clink = ws->nat_clink, .hold = ws->hold, .qitem = ws->qitem,
 	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
 	    .q_busy = ws->q_busy, .dirty = ws->cnt, .D = D, .shared = shared,
 	    .memn = memn, .fast = fast, .trace = trace,
