@@ -256,8 +256,10 @@ profile(int argc, char **argv)
 /*
  * `bench-sim native N|GRAPH EVALS`: the native model only, on a random
  * DAG of N ops or a graph file, on k80x4 with native memory; CPU time per
- * evaluation over EVALS evaluations of 4 random placements in turn (for
- * quick before/after comparisons, run alternately).
+ * evaluation over EVALS evaluations of N_PLACEMENTS random placements in
+ * turn (for quick before/after comparisons, run alternately).  Fewer
+ * placements would flatter small graphs: the branch predictor learns a
+ * few 1,000-op runs by heart (4 placements run in half the time of 16).
  */
 static int
 native_only(int argc, char **argv)
@@ -278,8 +280,8 @@ native_only(int argc, char **argv)
 	}
 	struct pl_cluster *c = pl_cluster_preset("k80x4");
 	struct pl_problem *p = tu_problem(g, c);
-	struct pl_placement *pl[4];
-	for (int i = 0; i < 4; i++)
+	struct pl_placement *pl[N_PLACEMENTS];
+	for (int i = 0; i < N_PLACEMENTS; i++)
 		pl[i] = tu_random_placement(&r, p);
 	struct pl_sim_ws *ws = pl_sim_ws_new(p);
 	const struct pl_sim_opts o = { PL_SIM_NATIVE, PL_MEM_NATIVE };
@@ -288,14 +290,14 @@ native_only(int argc, char **argv)
 	pl_sim_eval(ws, pl[0], &o, &res);
 	double c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID), sum = 0;
 	for (long i = 0; i < evals; i++) {
-		pl_sim_eval(ws, pl[i % 4], &o, &res);
+		pl_sim_eval(ws, pl[i % N_PLACEMENTS], &o, &res);
 		sum += res.makespan_us;
 	}
 	double us = (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / (double)evals;
 	printf("%d ops %d edges: cpu %.1f us/eval, %.1f ns/(op+edge) (sum of makespans %.17g)\n",
 	    g->n_ops, g->n_edges, us, us * 1e3 / (double)(g->n_ops + g->n_edges), sum);
 	pl_sim_ws_free(ws);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < N_PLACEMENTS; i++)
 		pl_placement_free(pl[i]);
 	pl_problem_free(p);
 	pl_cluster_free(c);
