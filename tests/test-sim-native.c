@@ -155,6 +155,42 @@ test_one_transfer_per_destination(void **state)
 	fix_free(&f);
 }
 
+/* A tensor whose consumers on two other devices interleave with a local
+ * one: each transfer releases exactly its own consumers, and each copy
+ * is freed once both of its consumers are done. */
+static void
+test_transfer_releases_its_own_consumers(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("t");
+	int a = tu_op(b, "a", 10, 100);
+	int c1 = tu_op(b, "b", 1, 0), c2 = tu_op(b, "c", 1, 0), c3 = tu_op(b, "d", 1, 0);
+	int c4 = tu_op(b, "e", 1, 0), c5 = tu_op(b, "f", 1, 0);
+	int cons[] = { c1, c2, c3, c4, c5 };
+	for (int i = 0; i < 5; i++)
+		pl_graph_add_edge(b, a, cons[i], 0, 100);
+	struct fix f = fix_new(tu_build(b), 3, 0);
+	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+	/* b, d on device 1; c, f on device 2; e with a on device 0 */
+	struct pl_placement *pl = placement(f.p, (int[]){ 0, 1, 2, 1, 0, 2 });
+	struct pl_trace *tr = lean_is_trace(ws, f.p, pl, &native);
+	assert_int_equal(tr->res.n_transfers, 2);
+	assert_int_equal(tr->res.bytes_moved, 200);
+	/* both copies move 10 -> 110 on their own links */
+	assert_true(tr->ops[c4].start == 10);
+	assert_true(tr->ops[c1].start == 110 && tr->ops[c3].start == 111);
+	assert_true(tr->ops[c2].start == 110 && tr->ops[c5].start == 111);
+	assert_true(tr->res.makespan_us == 112);
+	for (int d = 0; d < 3; d++) {
+		assert_int_equal(tr->res.peak_bytes[d], 100);
+		assert_int_equal(tr->mem[d][tr->n_mem[d] - 1].live, 0);
+	}
+	pl_trace_free(tr);
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	fix_free(&f);
+}
+
 /* A shared bus serialises transfers that per-pair links run together. */
 static void
 test_shared_bus(void **state)
@@ -802,6 +838,7 @@ main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_transfer_delay),
 		cmocka_unit_test(test_one_transfer_per_destination),
+		cmocka_unit_test(test_transfer_releases_its_own_consumers),
 		cmocka_unit_test(test_shared_bus),
 		cmocka_unit_test(test_priorities),
 		cmocka_unit_test(test_heterogeneous),
