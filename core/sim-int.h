@@ -106,7 +106,9 @@ struct pl_nat_cons {
 struct pl_nat_xfer {
 	int tensor, u;			/* the tensor and its producer */
 	uint16_t q, dst;		/* its channel (a queue), its device */
-	int cref;			/* consumers of the copy not done */
+	int cref;			/* its consumers: all of them until it
+					 * ends (its end walks them), then
+					 * (memory) those not done */
 	int next;			/* next in its channel's FIFO, or -1 */
 	int c_first;			/* its first consumer entry (see nat_clink) */
 	int64_t bytes;
