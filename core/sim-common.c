@@ -72,13 +72,53 @@ pl_mem_model_name(enum pl_mem_model m)
 
 /* ---- workspace ---------------------------------------------------------- */
 
-/* An allocation counted into the workspace's size. */
+/*
+ * From this many ops + edges on, a workspace (about 300 bytes per op +
+ * edge) outgrows what the TLB maps with 4 KiB pages, and a run's random
+ * accesses would each add a page walk: its arrays are then carved from
+ * one region on 2 MiB pages (ws->arena).  Not under AddressSanitizer,
+ * which checks each array's bounds only when it is allocated on its own.
+ */
+#define ARENA_MIN 16384
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_OK 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_OK 0
+#endif
+#endif
+#ifndef ARENA_OK
+#define ARENA_OK 1
+#endif
+
+/* Reserve the arena of a large workspace: an upper bound on what it will
+ * take (pages are only used once touched), or nothing for a small one. */
+static void
+ws_arena_reserve(struct pl_sim_ws *ws, int E)
+{
+	size_t n = (size_t)ws->n, D = (size_t)ws->n_dev;
+	if (!ARENA_OK || n + (size_t)E < ARENA_MIN)
+		return;
+	size_t len = (n + (size_t)E + (size_t)ws->n_tensors + 64) * 1024 +
+	    n * D * 16 + ((size_t)4 << 20);
+	ws->arena = pl_xalloc_pages(len, &ws->arena_len);
+}
+
+/* An allocation counted into the workspace's size, zeroed: from the arena
+ * (64-byte aligned) when there is one and it has room, else on its own. */
 static void *
 ws_alloc(struct pl_sim_ws *ws, size_t n, size_t size)
 {
 	if (n == 0)
 		n = 1;
 	ws->bytes += n * size;
+	if (ws->arena != NULL) {
+		size_t at = (ws->arena_used + 63) & ~(size_t)63;
+		if (at <= ws->arena_len && n * size <= ws->arena_len - at) {
+			ws->arena_used = at + n * size;
+			return ws->arena + at;
+		}
+	}
 	return pl_xcalloc(n, size);
 }
 
@@ -368,6 +408,7 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->n_dev = p->n_dev;
 	ws->n_tensors = g->n_tensors;
 	int n = ws->n, E = g->n_edges, D = ws->n_dev;
+	ws_arena_reserve(ws, E);
 	ws->ob = ws_alloc(ws, n, sizeof(int64_t));
 	ws->tb = ws_alloc(ws, n, sizeof(int64_t));
 	ws->pb = ws_alloc(ws, n, sizeof(int64_t));
@@ -448,8 +489,12 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
 	    ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
 	    ws->e_b2, ws->x_end, ws->src, ws->pto_slot, ws->x_okey, ws->e_key, ws->pto_op_mem, ws->pto_ch };
-	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
-		free(arrays[i]);
+	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+		uintptr_t a = (uintptr_t)arrays[i], lo = (uintptr_t)ws->arena;
+		if (ws->arena == NULL || a < lo || a - lo >= ws->arena_len)
+			free(arrays[i]);
+	}
+	pl_xfree_pages(ws->arena, ws->arena_len);
 	free(ws);
 }
 

@@ -156,6 +156,8 @@ struct pl_sim_ws {
 	const struct pl_graph *g;
 	int n, n_dev, n_tensors;
 	size_t bytes;
+	char *arena;			/* large workspaces: the arrays, on */
+	size_t arena_len, arena_used;	/* large pages (see ws_alloc()) */
 
 	/* Per-op fields the loops read, packed (copies of the graph's, so
 	 * that a run touches a few dense arrays only). */

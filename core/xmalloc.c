@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__)
+#include <sys/mman.h>
+#endif
 
 static void (*fail_hook)(void);
 static atomic_ulong n_allocs;
@@ -109,4 +112,57 @@ pl_xasprintf(const char *fmt, ...)
 	vsnprintf(p, (size_t)len + 1, fmt, ap);
 	va_end(ap);
 	return p;
+}
+
+#define PAGE_2M ((size_t)2 << 20)
+
+/* A zeroed region on 2 MiB boundaries, advised onto large pages; where
+ * there is no mmap, calloc. */
+void *
+pl_xalloc_pages(size_t size, size_t *len)
+{
+	if (size > SIZE_MAX - 2 * PAGE_2M)
+		die_oom(SIZE_MAX);
+	size_t want = (size + PAGE_2M - 1) & ~(PAGE_2M - 1);
+	atomic_fetch_add(&n_allocs, 1);
+#if defined(__unix__) && defined(MAP_ANONYMOUS)
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#if defined(MAP_NORESERVE)
+	flags |= MAP_NORESERVE;
+#endif
+	size_t span = want + PAGE_2M;
+	char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, flags, -1, 0);
+	if (m == MAP_FAILED)
+		die_oom(size);
+	char *p = (char *)(((uintptr_t)m + PAGE_2M - 1) & ~(uintptr_t)(PAGE_2M - 1));
+	if (p > m)
+		munmap(m, (size_t)(p - m));
+	if (p + want < m + span)
+		munmap(p + want, (size_t)(m + span - (p + want)));
+#if defined(MADV_HUGEPAGE)
+	madvise(p, want, MADV_HUGEPAGE);	/* advice: may be refused */
+#endif
+	*len = want;
+	return p;
+#else
+	void *p = calloc(1, want);
+	if (p == NULL)
+		die_oom(size);
+	*len = want;
+	return p;
+#endif
+}
+
+/* Release a region of pl_xalloc_pages(). */
+void
+pl_xfree_pages(void *p, size_t len)
+{
+	if (p == NULL)
+		return;
+#if defined(__unix__) && defined(MAP_ANONYMOUS)
+	munmap(p, len);
+#else
+	(void)len;
+	free(p);
+#endif
 }

@@ -19,6 +19,13 @@ char *pl_xstrndup(const char *s, size_t n);
 /* printf into a fresh string; the caller frees it. */
 char *pl_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A zeroed region of at least size bytes, backed by the system's large
+ * (2 MiB) pages where it allows them, for large workspaces whose random
+ * accesses would otherwise miss the TLB; pages cost memory only once
+ * touched.  *len receives what to pass to pl_xfree_pages(). */
+void *pl_xalloc_pages(size_t size, size_t *len);
+void pl_xfree_pages(void *p, size_t len);
+
 /* Called before aborting on exhaustion (e.g. to restore the terminal). */
 void pl_alloc_set_fail_hook(void (*hook)(void));
 /* Number of allocations made so far (for allocation-count benchmarks). */

@@ -581,6 +581,23 @@ ref_native(const struct pl_problem *p, const struct pl_placement *pl,
 	free(x);
 }
 
+/* Every op of trace tr (of case cs) starts and ends as in the naive
+ * reference. */
+static void
+assert_reference(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *tr, int cs)
+{
+	int n = p->n_ops;
+	double *st = calloc(n, sizeof *st), *en = calloc(n, sizeof *en);
+	ref_native(p, pl, st, en);
+	for (int v = 0; v < n; v++)
+		if (tr->ops[v].start != st[v] || tr->ops[v].end != en[v])
+			fail_msg("case %d op %d: %g..%g, reference %g..%g", cs, v,
+			    tr->ops[v].start, tr->ops[v].end, st[v], en[v]);
+	free(st);
+	free(en);
+}
+
 /* The simulator against the naive reference, with and without priorities. */
 static void
 test_random_vs_reference(void **state)
@@ -606,16 +623,9 @@ test_random_vs_reference(void **state)
 			for (int i = 0; i < g->n_tensors * D; i++)
 				pl->tprio[i] = (double)pl_rng_below(&r, 1000);
 		}
-		double *st = calloc(n, sizeof *st), *en = calloc(n, sizeof *en);
-		ref_native(f.p, pl, st, en);
 		struct pl_trace *tr = trace(f.p, pl, &native);
-		for (int v = 0; v < n; v++)
-			if (tr->ops[v].start != st[v] || tr->ops[v].end != en[v])
-				fail_msg("case %d op %d: %g..%g, reference %g..%g", cs, v,
-				    tr->ops[v].start, tr->ops[v].end, st[v], en[v]);
+		assert_reference(f.p, pl, tr, cs);
 		pl_trace_free(tr);
-		free(st);
-		free(en);
 		pl_placement_free(pl);
 		fix_free(&f);
 	}
@@ -724,6 +734,56 @@ test_large_graph(void **state)
 	pl_placement_free(pl);
 	pl_sim_ws_free(ws);
 	fix_free(&f);
+}
+
+/* A graph whose workspace lives on large pages (ARENA_MIN ops + edges,
+ * its arrays carved from one region): the lean results are the trace's,
+ * and the starts and ends the naive reference's. */
+static void
+test_arena_graph(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 16384);
+	struct pl_graph *g = tu_random_dag(&r, 2500, 12, 300, 50, 0.1, 100, 3);
+	int n = g->n_ops;
+	assert_true(n + g->n_edges >= 16384);
+	struct fix f = fix_new(g, 4, 0);
+	struct pl_sim_ws *ws = pl_sim_ws_new(f.p);
+	struct pl_placement *pl = tu_random_placement(&r, f.p);
+	struct pl_trace *tr = lean_is_trace(ws, f.p, pl, &native);
+	assert_true(tr->res.n_transfers > 0);
+	assert_reference(f.p, pl, tr, 0);
+	pl_trace_free(tr);
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	fix_free(&f);
+}
+
+/* A region of large pages: at least the size asked, whole 2 MiB pages on
+ * their boundaries, zeroed, writable to its last byte, one allocation. */
+static void
+test_large_pages(void **state)
+{
+	(void)state;
+	size_t size = ((size_t)5 << 20) + 1, len = 0;
+	unsigned long before = pl_alloc_count();
+	unsigned char *p = pl_xalloc_pages(size, &len);
+	assert_int_equal(pl_alloc_count(), before + 1);
+	assert_non_null(p);
+	assert_true(len >= size);
+	assert_int_equal(len % ((size_t)2 << 20), 0);
+#if defined(__unix__)
+	assert_int_equal((uintptr_t)p % ((uintptr_t)2 << 20), 0);
+#endif
+	for (size_t i = 0; i < len; i += 4096)
+		assert_int_equal(p[i], 0);
+	assert_int_equal(p[len - 1], 0);
+	p[0] = 1;
+	p[len - 1] = 2;
+	assert_int_equal(p[0] + p[len - 1], 3);
+	pl_xfree_pages(p, len);
+	pl_xfree_pages(NULL, 0);
 }
 
 struct thread_job {
@@ -848,6 +908,8 @@ main(void)
 		cmocka_unit_test(test_no_alloc),
 		cmocka_unit_test(test_lean_starts),
 		cmocka_unit_test(test_large_graph),
+		cmocka_unit_test(test_arena_graph),
+		cmocka_unit_test(test_large_pages),
 		cmocka_unit_test(test_many_devices),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_trace_rejects_bad_placement),
