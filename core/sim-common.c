@@ -10,6 +10,7 @@
  */
 #include "sim.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,9 @@ pl_mem_model_name(enum pl_mem_model m)
  * which checks each array's bounds only when it is allocated on its own.
  */
 #define ARENA_MIN 16384
+
+/* Time buckets per op of a device in the Placeto memory model. */
+#define MEM_BUCKETS 2
 #if defined(__SANITIZE_ADDRESS__)
 #define ARENA_OK 0
 #elif defined(__has_feature)
@@ -440,7 +444,8 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->cnt = ws_alloc(ws, nq + 1, sizeof(int));
 	ws->qmem = ws_alloc(ws, (size_t)n + E + 1, sizeof(struct pl_hent));
 	ws->qitem = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
-	ws->m_s = ws_alloc(ws, n, sizeof(double));
+	ws->m_s = ws_alloc(ws, (size_t)n + 1, sizeof(double));
+	ws->m_tab = ws_alloc(ws, (size_t)MEM_BUCKETS * n + 3, sizeof(int));
 	ws->m_diff = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
 	ws->e_ord = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
 	ws->e_t = ws_alloc(ws, (size_t)n + E + 1, sizeof(double));
@@ -486,7 +491,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->pred, ws->prev_on_dev, ws->ref,
 	    ws->xfer_of, ws->nat_x, ws->hold, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
-	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_diff,
+	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_tab, ws->m_diff,
 	    ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
 	    ws->e_b2, ws->x_end, ws->src, ws->pto_slot, ws->x_okey, ws->e_key, ws->pto_op_mem, ws->pto_ch };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
@@ -589,14 +594,28 @@ mem_ev_cmp(const void *a, const void *b)
  * F(u) = the latest end of u and its consumers, additions before removals
  * at equal times.
  *
- * A device runs its ops one after the other, so their starts are sorted in
- * execution order.  u's free takes effect at the first allocation of its
- * device that starts after F(u) (found by galloping from u's own place);
- * adding the freed bytes there and sweeping the allocations once gives the
- * live bytes after each allocation, hence the peak.  Linear apart from the
- * searches, which are short when outputs die soon.  The trace's memory
- * curve is built separately (it may sort).
+ * A device runs its ops one after the other, so their starts s[] are
+ * sorted in execution order.  u's free takes effect at its device's first
+ * allocation that starts after F(u): the number of starts <= F(u) (never
+ * u's own place or before, since u starts before F(u)).  Adding the freed
+ * bytes there and sweeping the allocations once gives the live bytes after
+ * each allocation, hence the peak.  The place is found through buckets of
+ * time (mem_bucket()): tab[b] counts the starts of buckets below b, all of
+ * them <= F(u) when b is F(u)'s bucket, and the few starts of that bucket
+ * are stepped over one by one.  Linear, with no search.  The trace's
+ * memory curve is built separately (it may sort).
  */
+
+/* Bucket of time x for scale k (buckets per µs), at most B: monotone in x,
+ * so the starts of the buckets below x's are all below x. */
+static inline int
+mem_bucket(double x, double k, int B)
+{
+	double y = x * k;
+	return y <= 0 ? 0 : y >= B ? B : (int)y;
+}
+
+/* The Placeto memory model's peaks (and, with a trace, curves). */
 void
 pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
     const int *count)
@@ -605,6 +624,7 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 	const int64_t *ob = ws->ob;
 	double *F = ws->maxend, *s = ws->m_s;
 	int64_t *diff = ws->m_diff;
+	int *tab = ws->m_tab;
 	int n = ws->n, total = 0;
 	for (int d = 0; d < ws->n_dev; d++) {
 		total += count[d];
@@ -625,29 +645,29 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 			s[i] = start[ops[i]];
 			diff[i] = 0;
 		}
+		s[m] = INFINITY;	/* stops every step below */
+		/* MEM_BUCKETS buckets per start over [0, last start] */
+		int B = MEM_BUCKETS * m + 1;
+		double k = m > 0 && s[m - 1] > 0 ? (double)(B - 1) / s[m - 1] : 0;
+		if (!(k < INFINITY))
+			k = 0;
+		for (int b = 0; b <= B + 1; b++)
+			tab[b] = 0;
+		for (int i = 0; i < m; i++)
+			tab[mem_bucket(s[i], k, B) + 1]++;
+		for (int b = 1; b <= B + 1; b++)
+			tab[b] += tab[b - 1];
 		for (int i = 0; i < m; i++) {
 			int64_t b = ob[ops[i]];
 			if (b <= 0)
 				continue;
-			/* first j with s[j] > F: gallop, then bisect */
 			double f = F[ops[i]];
-			int lo = i, step = 1, hi = i + 1;
-			while (hi < m && s[hi] <= f) {
-				lo = hi;
-				step *= 2;
-				hi = lo + step;
-			}
-			if (hi > m)
-				hi = m;
-			while (hi - lo > 1) {
-				int mid = lo + (hi - lo) / 2;
-				if (s[mid] <= f)
-					lo = mid;
-				else
-					hi = mid;
-			}
-			if (hi < m)
-				diff[hi] += b;
+			int j = tab[mem_bucket(f, k, B)];
+			j += s[j] <= f;
+			while (s[j] <= f)
+				j++;
+			if (j < m)
+				diff[j] += b;
 		}
 		int64_t alloc = 0, freed = 0, peak = 0;
 		for (int i = 0; i < m; i++) {

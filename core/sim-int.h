@@ -218,6 +218,7 @@ struct pl_sim_ws {
 	struct pl_hent *ev;		/* event queue */
 	int *cnt;			/* scratch per queue (native: dirty list) */
 	double *m_s;			/* Placeto memory: starts in device order */
+	int *m_tab;			/* Placeto memory: starts by time bucket */
 	int64_t *m_diff;		/* and frees by the allocation they precede */
 	/* native memory in the Placeto simulator: a log of allocations,
 	 * and each device's entries in order in a region of e_ord */

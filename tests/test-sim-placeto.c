@@ -574,12 +574,22 @@ test_random_vs_reference(void **state)
 		if (cs % 3 == 0)	/* temporaries: frees at an op's own start */
 			for (int v = 0; v < n; v++)
 				pl_graph_builder_op(b, v)->temp_bytes = (int64_t)(v % 3) * 1000;
+		int instant = cs % 25 == 7;	/* every op at one time */
+		if (instant)
+			for (int v = 0; v < n; v++)
+				for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+					pl_graph_builder_op(b, v)->measured_us[k] = 0;
 		struct pl_graph *g = tu_build(b);
 		struct pl_cluster *cl = tu_cluster(D, 1e9, 0, (int64_t)1 << 34);
 		if (!tie && cs % 4 == 1) {
 			cl->placeto.delta1 = pl_rng_uniform(&r) * 10;
 			cl->placeto.delta2 = pl_rng_uniform(&r) * 40;
 			cl->placeto.init_offset = pl_rng_uniform(&r) * 3;
+		}
+		if (instant) {
+			cl->placeto.delta1 = cl->placeto.delta2 = 0;
+			cl->placeto.init_offset = 0;
+			cl->placeto.transfer_speed = 1e15;	/* arrivals a hair later */
 		}
 		if (tie && cs % 8 == 4) {
 			/* no gaps: transfers of one bus at one instant */
