@@ -82,8 +82,6 @@ pl_mem_model_name(enum pl_mem_model m)
  */
 #define ARENA_MIN 16384
 
-/* Time buckets per op of a device in the Placeto memory model. */
-#define MEM_BUCKETS 2
 #if defined(__SANITIZE_ADDRESS__)
 #define ARENA_OK 0
 #elif defined(__has_feature)
@@ -444,8 +442,8 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->cnt = ws_alloc(ws, nq + 1, sizeof(int));
 	ws->qmem = ws_alloc(ws, (size_t)n + E + 1, sizeof(struct pl_hent));
 	ws->qitem = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
-	ws->m_s = ws_alloc(ws, (size_t)n + 1, sizeof(double));
-	ws->m_tab = ws_alloc(ws, (size_t)MEM_BUCKETS * n + 3, sizeof(int));
+	ws->m_s = ws_alloc(ws, (size_t)n + E + 2, sizeof(double));
+	ws->m_tab = ws_alloc(ws, (size_t)PL_SIM_BUCKETS * ((size_t)n + E + 1) + 3, sizeof(int));
 	ws->m_diff = ws_alloc(ws, (size_t)n + E + 1, sizeof(int64_t));
 	ws->e_ord = ws_alloc(ws, (size_t)n + E + 1, sizeof(int));
 	ws->e_t = ws_alloc(ws, (size_t)n + E + 1, sizeof(double));
@@ -599,20 +597,28 @@ mem_ev_cmp(const void *a, const void *b)
  * allocation that starts after F(u): the number of starts <= F(u) (never
  * u's own place or before, since u starts before F(u)).  Adding the freed
  * bytes there and sweeping the allocations once gives the live bytes after
- * each allocation, hence the peak.  The place is found through buckets of
- * time (mem_bucket()): tab[b] counts the starts of buckets below b, all of
- * them <= F(u) when b is F(u)'s bucket, and the few starts of that bucket
- * are stepped over one by one.  Linear, with no search.  The trace's
+ * each allocation, hence the peak.  The place comes from buckets of time
+ * (pl_sim_buckets()), with no search.  The trace's
  * memory curve is built separately (it may sort).
  */
 
-/* Bucket of time x for scale k (buckets per µs), at most B: monotone in x,
- * so the starts of the buckets below x's are all below x. */
-static inline int
-mem_bucket(double x, double k, int B)
+/* The bucket table of sorted times s[0 .. m) (see sim-int.h): the times
+ * spread over PL_SIM_BUCKETS buckets per time up to the last. */
+void
+pl_sim_buckets(const double *s, int m, int *tab, double *k, int *B)
 {
-	double y = x * k;
-	return y <= 0 ? 0 : y >= B ? B : (int)y;
+	int last = PL_SIM_BUCKETS * m + 1;
+	double kk = m > 0 && s[m - 1] > 0 ? (double)(last - 1) / s[m - 1] : 0;
+	if (!(kk < INFINITY))
+		kk = 0;
+	for (int b = 0; b <= last + 1; b++)
+		tab[b] = 0;
+	for (int i = 0; i < m; i++)
+		tab[pl_sim_bucket(s[i], kk, last) + 1]++;
+	for (int b = 1; b <= last + 1; b++)
+		tab[b] += tab[b - 1];
+	*k = kk;
+	*B = last;
 }
 
 /* The Placeto memory model's peaks (and, with a trace, curves). */
@@ -646,26 +652,14 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 			diff[i] = 0;
 		}
 		s[m] = INFINITY;	/* stops every step below */
-		/* MEM_BUCKETS buckets per start over [0, last start] */
-		int B = MEM_BUCKETS * m + 1;
-		double k = m > 0 && s[m - 1] > 0 ? (double)(B - 1) / s[m - 1] : 0;
-		if (!(k < INFINITY))
-			k = 0;
-		for (int b = 0; b <= B + 1; b++)
-			tab[b] = 0;
-		for (int i = 0; i < m; i++)
-			tab[mem_bucket(s[i], k, B) + 1]++;
-		for (int b = 1; b <= B + 1; b++)
-			tab[b] += tab[b - 1];
+		double k;
+		int B;
+		pl_sim_buckets(s, m, tab, &k, &B);
 		for (int i = 0; i < m; i++) {
 			int64_t b = ob[ops[i]];
 			if (b <= 0)
 				continue;
-			double f = F[ops[i]];
-			int j = tab[mem_bucket(f, k, B)];
-			j += s[j] <= f;
-			while (s[j] <= f)
-				j++;
+			int j = pl_sim_count_le(s, tab, k, B, F[ops[i]]);
 			if (j < m)
 				diff[j] += b;
 		}

@@ -264,6 +264,49 @@ void pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
 void pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
     const int *count);
 
+/*
+ * Places in a sorted list of times s[0 .. m) without a search: buckets of
+ * time hold, in tab[b], the number of times whose bucket is below b, all of
+ * them below any time in bucket b since the bucket of a time never falls
+ * as the time grows; the few times of that bucket are then stepped over.
+ * s[m] must be INFINITY.  pl_sim_buckets() fills tab[0 .. PL_SIM_BUCKETS
+ * * m + 3) and sets *k (buckets per unit of time) and *B (the last
+ * bucket).
+ */
+#define PL_SIM_BUCKETS 2
+void pl_sim_buckets(const double *s, int m, int *tab, double *k, int *B);
+
+/* The bucket of time x. */
+static inline int
+pl_sim_bucket(double x, double k, int B)
+{
+	double y = x * k;
+	return y <= 0 ? 0 : y >= B ? B : (int)y;
+}
+
+/* The number of times in s that are <= f. */
+static inline int
+pl_sim_count_le(const double *s, const int *tab, double k, int B, double f)
+{
+	int j = tab[pl_sim_bucket(f, k, B)];
+	j += s[j] <= f;
+	while (s[j] <= f)
+		j++;
+	return j;
+}
+
+/* The number of times in s that are < f, at least lo. */
+static inline int
+pl_sim_count_lt(const double *s, const int *tab, double k, int B, double f, int lo)
+{
+	int j = tab[pl_sim_bucket(f, k, B)];
+	j = j > lo ? j : lo;
+	j += s[j] < f;
+	while (s[j] < f)
+		j++;
+	return j;
+}
+
 /* Recording the live bytes of d at t, from ws->live[d] (trace only). */
 void pl_sim_rec_mem(struct pl_sim_ws *ws, int d, double t);
 

@@ -356,28 +356,6 @@ run_op(struct run *R, int v, struct pl_pto_op *o, int rk, double t, uint64_t seq
  * (no queue of pending frees).
  */
 
-/* Index of the first entry j > i of L with time >= f (or m). */
-static inline int
-first_at_or_after(const struct pl_sim_ws *ws, const int *L, int m, int i, double f)
-{
-	int lo = i, step = 1, hi = i + 1;
-	while (hi < m && ws->e_t[L[hi]] < f) {
-		lo = hi;
-		step *= 2;
-		hi = lo + step;
-	}
-	if (hi > m)
-		hi = m;
-	while (hi - lo > 1) {
-		int mid = lo + (hi - lo) / 2;
-		if (ws->e_t[L[mid]] < f)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return hi;
-}
-
 struct mfree {
 	double f;
 	int own;
@@ -466,16 +444,26 @@ mem_native_post(const struct run *R, struct pl_sim_result *r)
 		ws->e_b2[e] = ws->tb[v];
 	}
 	int64_t *diff = ws->m_diff;
+	double *s = ws->m_s;	/* a device's allocation times, in order */
+	int *tab = ws->m_tab;
 	for (int d = 0; d < D; d++) {
 		const int *L = ws->e_ord + R->log_off[d];
 		int m = R->log_n[d];
-		for (int i = 0; i < m; i++)
+		for (int i = 0; i < m; i++) {
 			diff[i] = 0;
+			s[i] = ws->e_t[L[i]];
+		}
+		s[m] = INFINITY;
+		double k;
+		int B;
+		pl_sim_buckets(s, m, tab, &k, &B);
+		/* a free at f takes effect at the first later entry at or
+		 * after f */
 		for (int i = 0; i < m; i++) {
 			int e = L[i], j;
-			if (ws->e_b1[e] > 0 && (j = first_at_or_after(ws, L, m, i, ws->e_f1[e])) < m)
+			if (ws->e_b1[e] > 0 && (j = pl_sim_count_lt(s, tab, k, B, ws->e_f1[e], i + 1)) < m)
 				diff[j] += ws->e_b1[e];
-			if (ws->e_b2[e] > 0 && (j = first_at_or_after(ws, L, m, i, ws->e_f2[e])) < m)
+			if (ws->e_b2[e] > 0 && (j = pl_sim_count_lt(s, tab, k, B, ws->e_f2[e], i + 1)) < m)
 				diff[j] += ws->e_b2[e];
 		}
 		int64_t live = ws->live[d], peak = r->peak_bytes[d];
