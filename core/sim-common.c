@@ -103,7 +103,7 @@ ws_arena_reserve(struct pl_sim_ws *ws, int E)
 		return;
 	size_t len = (n + (size_t)E + (size_t)ws->n_tensors + 64) * 1024 +
 	    n * D * 16 + ((size_t)4 << 20);
-	ws->arena = pl_xalloc_pages(len, &ws->arena_len);
+	ws->arena = pl_alloc_pages(len, &ws->arena_len);	/* NULL: none */
 }
 
 /* An allocation counted into the workspace's size, zeroed: from the arena
@@ -497,7 +497,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 		if (ws->arena == NULL || a < lo || a - lo >= ws->arena_len)
 			free(arrays[i]);
 	}
-	pl_xfree_pages(ws->arena, ws->arena_len);
+	pl_free_pages(ws->arena, ws->arena_len);
 	free(ws);
 }
 

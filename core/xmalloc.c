@@ -1,6 +1,7 @@
 /*
  * xmalloc — aborting allocation wrappers with an allocation counter.
- * Invariant: no function here returns NULL.
+ * Invariant: no function here returns NULL, but pl_alloc_pages() (whose
+ * callers have a fallback).
  */
 #include "xmalloc.h"
 
@@ -117,14 +118,13 @@ pl_xasprintf(const char *fmt, ...)
 #define PAGE_2M ((size_t)2 << 20)
 
 /* A zeroed region on 2 MiB boundaries, advised onto large pages; where
- * there is no mmap, calloc. */
+ * there is no mmap, calloc.  NULL when refused. */
 void *
-pl_xalloc_pages(size_t size, size_t *len)
+pl_alloc_pages(size_t size, size_t *len)
 {
 	if (size > SIZE_MAX - 2 * PAGE_2M)
-		die_oom(SIZE_MAX);
+		return NULL;
 	size_t want = (size + PAGE_2M - 1) & ~(PAGE_2M - 1);
-	atomic_fetch_add(&n_allocs, 1);
 #if defined(__unix__) && defined(MAP_ANONYMOUS)
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 #if defined(MAP_NORESERVE)
@@ -133,7 +133,7 @@ pl_xalloc_pages(size_t size, size_t *len)
 	size_t span = want + PAGE_2M;
 	char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (m == MAP_FAILED)
-		die_oom(size);
+		return NULL;	/* e.g. strict overcommit accounting */
 	char *p = (char *)(((uintptr_t)m + PAGE_2M - 1) & ~(uintptr_t)(PAGE_2M - 1));
 	if (p > m)
 		munmap(m, (size_t)(p - m));
@@ -142,20 +142,19 @@ pl_xalloc_pages(size_t size, size_t *len)
 #if defined(MADV_HUGEPAGE)
 	madvise(p, want, MADV_HUGEPAGE);	/* advice: may be refused */
 #endif
-	*len = want;
-	return p;
 #else
 	void *p = calloc(1, want);
 	if (p == NULL)
-		die_oom(size);
+		return NULL;
+#endif
+	atomic_fetch_add(&n_allocs, 1);
 	*len = want;
 	return p;
-#endif
 }
 
-/* Release a region of pl_xalloc_pages(). */
+/* Release a region of pl_alloc_pages(). */
 void
-pl_xfree_pages(void *p, size_t len)
+pl_free_pages(void *p, size_t len)
 {
 	if (p == NULL)
 		return;

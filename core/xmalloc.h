@@ -2,8 +2,9 @@
  * xmalloc — the one allocation entry point of placelab.
  *
  * Invariant: every allocation in core/, viz/ and tui/ goes through these
- * functions.  They never return NULL: on exhaustion they call the fail hook
- * (which restores the terminal in the explorer) and abort.  The counter lets
+ * functions.  They never return NULL (but for pl_alloc_pages(), whose
+ * callers have a fallback): on exhaustion they call the fail hook (which
+ * restores the terminal in the explorer) and abort.  The counter lets
  * benchmarks and tests check that hot paths do not allocate.
  */
 #ifndef PL_XMALLOC_H
@@ -22,9 +23,11 @@ char *pl_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A zeroed region of at least size bytes, backed by the system's large
  * (2 MiB) pages where it allows them, for large workspaces whose random
  * accesses would otherwise miss the TLB; pages cost memory only once
- * touched.  *len receives what to pass to pl_xfree_pages(). */
-void *pl_xalloc_pages(size_t size, size_t *len);
-void pl_xfree_pages(void *p, size_t len);
+ * touched.  *len receives what to pass to pl_free_pages().  The one
+ * allocation here that may fail: NULL when the system refuses the
+ * reservation (its caller allocates otherwise). */
+void *pl_alloc_pages(size_t size, size_t *len);
+void pl_free_pages(void *p, size_t len);
 
 /* Called before aborting on exhaustion (e.g. to restore the terminal). */
 void pl_alloc_set_fail_hook(void (*hook)(void));
