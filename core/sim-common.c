@@ -231,6 +231,7 @@ build_native(struct pl_sim_ws *ws)
 	ws->nat_t = ws_alloc(ws, (size_t)T + 1, sizeof *ws->nat_t);
 	ws->nat_c = ws_alloc(ws, E, sizeof *ws->nat_c);
 	ws->nat_clink = ws_alloc(ws, E, sizeof *ws->nat_clink);
+	ws->nat_dev8 = ws_alloc(ws, n, sizeof *ws->nat_dev8);
 	native_order(g, ws->nat_perm, ws->nat_iperm);
 	int t0 = 0;
 	for (int i = 0; i < n; i++) {
@@ -481,7 +482,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 {
 	if (ws == NULL)
 		return;
-	void *arrays[] = { ws->ob, ws->tb, ws->pb, ws->nat_op_mem, ws->nat_t, ws->nat_c, ws->nat_clink,
+	void *arrays[] = { ws->ob, ws->tb, ws->pb, ws->nat_op_mem, ws->nat_t, ws->nat_c, ws->nat_clink, ws->nat_dev8,
 	    ws->nat_perm, ws->nat_iperm, ws->nat_tperm, ws->nat_tt, ws->nat_src,
 	    ws->par_off, ws->par, ws->par_ce, ws->ch_off, ws->ch,
 	    ws->ch_slot, ws->nslot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->dev_rank,

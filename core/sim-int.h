@@ -115,6 +115,7 @@ struct pl_nat_xfer {
 	double dur;			/* its time on the link */
 };
 _Static_assert(PL_MAX_DEVICES * (PL_MAX_DEVICES + 1) <= UINT16_MAX, "queues fit q");
+_Static_assert(PL_MAX_DEVICES <= 256, "a device fits nat_dev8");
 
 /* Placeto model: an op's record, one cache line: what a delivery reads
  * and writes of its child, and what running it reads. */
@@ -173,6 +174,7 @@ struct pl_sim_ws {
 	void *nat_op_mem;
 	struct pl_nat_tensor *nat_t;	/* per tensor */
 	struct pl_nat_cons *nat_c;	/* per consumer entry */
+	uint8_t *nat_dev8;		/* per op by position, per eval: its device */
 	int *nat_clink;			/* per consumer entry, per eval: the next
 					 * entry served by the same transfer */
 	int *nat_src, n_nat_src;	/* ops without inputs, topological order */

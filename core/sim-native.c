@@ -15,7 +15,8 @@
  * Layout: everything a run reads and writes of an op is one 64-byte record
  * (struct pl_nat_op), a transfer is one record, a consumer entry is one
  * pair, so that the random accesses of a large graph touch one cache line
- * each; start times stay in the records unless a trace or the Placeto
+ * each (and an op's device is also one byte of ws->nat_dev8, so that an
+ * op's end learns which consumers are remote without their records); start times stay in the records unless a trace or the Placeto
  * memory model needs them as arrays.  Ops and tensors are numbered in the
  * model's own order (by depth, see native_order() in sim-common.c), which
  * keeps those accesses close together; what goes in or out by op or
@@ -82,6 +83,7 @@ struct nrun {
 	const struct pl_nat_tensor *T;
 	const struct pl_nat_cons *C;
 	int *clink;			/* ws->nat_clink */
+	uint8_t *dev8;			/* ws->nat_dev8 */
 	int *hold;
 	int *qitem, *q_off, *q_n, *q_head, *q_busy;
 	int *dirty, ndirty;		/* general: queues to look at */
@@ -306,9 +308,9 @@ op_done(struct nrun *R, int v, int d)
 		int xd[PL_MAX_DEVICES], xl[PL_MAX_DEVICES];	/* its last entry */
 		for (int kc = T->c_lo; kc < T->c_hi; kc++) {
 			const struct pl_nat_cons *cn = &R->C[kc];
-			struct pl_nat_op *o = &R->op[cn->w];
-			int dw = o->dev, x;
+			int dw = R->dev8[cn->w], x;
 			if (dw == d) {
+				struct pl_nat_op *o = &R->op[cn->w];
 				holders++;
 				if (R->memn)
 					R->hold[cn->in] = v;
@@ -456,7 +458,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	const int arrays = trace || mem == PL_MEM_PLACETO;
 	struct nrun R = { .ws = ws, .pl = pl, .c = c, .r = r, .op = ws->nat_op,
 	    .perm = ws->nat_perm, .X = ws->nat_x,
-	    .T = ws->nat_t, .C = ws->nat_c, .clink = ws->nat_clink, .hold = ws->hold, .qitem = ws->qitem,
+	    .T = ws->nat_t, .C = ws->nat_c, .clink = ws->nat_clink, .dev8 = ws->nat_dev8, .hold = ws->hold, .qitem = ws->qitem,
 	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
 	    .q_busy = ws->q_busy, .dirty = ws->cnt, .D = D, .shared = shared,
 	    .memn = memn, .fast = fast, .trace = trace,
@@ -471,6 +473,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		struct pl_nat_op *o = &op[v];
 		int d = pl->dev[R.perm[v]];
 		o->dev = d;
+		R.dev8[v] = (uint8_t)d;
 		o->pending = o->in_hi - o->in_lo;
 		o->ref = 1;
 		o->cost = tt[(size_t)v * D + d];
