@@ -588,6 +588,27 @@ mem_ev_cmp(const void *a, const void *b)
 	return (x->t > y->t) - (x->t < y->t);
 }
 
+/* The bucket table of sorted times s[0 .. m) (see sim-int.h): the times
+ * spread over PL_SIM_BUCKETS buckets per time up to the last; s[m] is set
+ * to INFINITY, which stops every step over a bucket. */
+void
+pl_sim_buckets(double *s, int m, int *tab, double *k, int *B)
+{
+	int last = PL_SIM_BUCKETS * m + 1;
+	double kk = m > 0 && s[m - 1] > 0 ? (double)(last - 1) / s[m - 1] : 0;
+	if (!(kk < INFINITY))
+		kk = 0;
+	s[m] = INFINITY;
+	for (int b = 0; b <= last + 1; b++)
+		tab[b] = 0;
+	for (int i = 0; i < m; i++)
+		tab[pl_sim_bucket(s[i], kk, last) + 1]++;
+	for (int b = 1; b <= last + 1; b++)
+		tab[b] += tab[b - 1];
+	*k = kk;
+	*B = last;
+}
+
 /*
  * Placeto's model: op u's outputs count on its device from its start until
  * F(u) = the latest end of u and its consumers, additions before removals
@@ -599,30 +620,9 @@ mem_ev_cmp(const void *a, const void *b)
  * u's own place or before, since u starts before F(u)).  Adding the freed
  * bytes there and sweeping the allocations once gives the live bytes after
  * each allocation, hence the peak.  The place comes from buckets of time
- * (pl_sim_buckets()), with no search.  The trace's
- * memory curve is built separately (it may sort).
+ * (pl_sim_buckets()), with no search.  The trace's memory curve is built
+ * separately (it may sort).
  */
-
-/* The bucket table of sorted times s[0 .. m) (see sim-int.h): the times
- * spread over PL_SIM_BUCKETS buckets per time up to the last. */
-void
-pl_sim_buckets(const double *s, int m, int *tab, double *k, int *B)
-{
-	int last = PL_SIM_BUCKETS * m + 1;
-	double kk = m > 0 && s[m - 1] > 0 ? (double)(last - 1) / s[m - 1] : 0;
-	if (!(kk < INFINITY))
-		kk = 0;
-	for (int b = 0; b <= last + 1; b++)
-		tab[b] = 0;
-	for (int i = 0; i < m; i++)
-		tab[pl_sim_bucket(s[i], kk, last) + 1]++;
-	for (int b = 1; b <= last + 1; b++)
-		tab[b] += tab[b - 1];
-	*k = kk;
-	*B = last;
-}
-
-/* The Placeto memory model's peaks (and, with a trace, curves). */
 void
 pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
     const int *count)
@@ -652,7 +652,6 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 			s[i] = start[ops[i]];
 			diff[i] = 0;
 		}
-		s[m] = INFINITY;	/* stops every step below */
 		double k;
 		int B;
 		pl_sim_buckets(s, m, tab, &k, &B);

@@ -271,12 +271,12 @@ void pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
  * time hold, in tab[b], the number of times whose bucket is below b, all of
  * them below any time in bucket b since the bucket of a time never falls
  * as the time grows; the few times of that bucket are then stepped over.
- * s[m] must be INFINITY.  pl_sim_buckets() fills tab[0 .. PL_SIM_BUCKETS
- * * m + 3) and sets *k (buckets per unit of time) and *B (the last
- * bucket).
+ * pl_sim_buckets() sets s[m] to INFINITY (s has room for it), fills
+ * tab[0 .. PL_SIM_BUCKETS * m + 3) and sets *k (buckets per unit of time)
+ * and *B (the last bucket).
  */
 #define PL_SIM_BUCKETS 2
-void pl_sim_buckets(const double *s, int m, int *tab, double *k, int *B);
+void pl_sim_buckets(double *s, int m, int *tab, double *k, int *B);
 
 /* The bucket of time x. */
 static inline int

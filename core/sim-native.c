@@ -16,8 +16,9 @@
  * (struct pl_nat_op), a transfer is one record, a consumer entry is one
  * pair, so that the random accesses of a large graph touch one cache line
  * each (and an op's device is also one byte of ws->nat_dev8, so that an
- * op's end learns which consumers are remote without their records); start times stay in the records unless a trace or the Placeto
- * memory model needs them as arrays.  Ops and tensors are numbered in the
+ * op's end learns which consumers are remote without their records);
+ * start times stay in the records unless a trace or the Placeto memory
+ * model needs them as arrays.  Ops and tensors are numbered in the
  * model's own order (by depth, see native_order() in sim-common.c), which
  * keeps those accesses close together; what goes in or out by op or
  * tensor id (the placement, priorities, starts, the trace) is mapped

@@ -453,7 +453,6 @@ mem_native_post(const struct run *R, struct pl_sim_result *r)
 			diff[i] = 0;
 			s[i] = ws->e_t[L[i]];
 		}
-		s[m] = INFINITY;
 		double k;
 		int B;
 		pl_sim_buckets(s, m, tab, &k, &B);
