@@ -468,6 +468,7 @@ pl_sim_ws_new(const struct pl_problem *p)
 		o->ch_hi = ws->ch_off[v + 1];
 		o->rank = ws->op_rank[v];
 	}
+	ws->pto_dr8 = ws_alloc(ws, n, sizeof *ws->pto_dr8);
 	ws->pto_ch = ws_alloc(ws, E, sizeof *ws->pto_ch);
 	for (int k = 0; k < ws->ch_off[n]; k++)
 		ws->pto_ch[k] = (struct pl_pto_child){ ws->ch[k], ws->ch_slot[k],
@@ -492,7 +493,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_tab, ws->m_diff,
 	    ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,
-	    ws->e_b2, ws->x_end, ws->src, ws->pto_slot, ws->x_okey, ws->e_key, ws->pto_op_mem, ws->pto_ch };
+	    ws->e_b2, ws->x_end, ws->src, ws->pto_slot, ws->x_okey, ws->e_key, ws->pto_op_mem, ws->pto_ch, ws->pto_dr8 };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
 		uintptr_t a = (uintptr_t)arrays[i], lo = (uintptr_t)ws->arena;
 		if (ws->arena == NULL || a < lo || a - lo >= ws->arena_len)

@@ -127,12 +127,11 @@ struct pl_pto_op {
 	double start;
 	int pending;			/* parents not delivered yet */
 	int pred;			/* the parent of that delivery */
-	int dr;				/* its device's name rank */
 	/* static */
 	int npar;			/* distinct parents */
 	int ch_lo, ch_hi;		/* its children: pto_ch[ch_lo .. ch_hi) */
 	int rank;			/* its name rank */
-	int pad;
+	int pad[2];
 };
 _Static_assert(sizeof(struct pl_pto_op) == 64, "one cache line per op");
 
@@ -235,6 +234,7 @@ struct pl_sim_ws {
 	struct pl_pto_slot *pto_slot;	/* per slot of one op */
 	uint64_t *x_okey, *e_key;
 	struct pl_pto_op *pto_op;	/* per op, 64-byte aligned in pto_op_mem */
+	uint8_t *pto_dr8;		/* per op, per eval: its device's name rank */
 	void *pto_op_mem;
 	struct pl_pto_child *pto_ch;	/* ch[] with what the loop reads */
 

@@ -24,7 +24,10 @@
  *  - Devices.  Device d's next event is at max(first ready time, free
  *    time) while something waits for it; a scan of the devices (a
  *    tournament tree above 8) picks the smallest (time, name rank), the
- *    reference's order for DEV events.
+ *    reference's order for DEV events.  Up to 8, the other devices are
+ *    scanned when an op starts (the scan then overlaps the op's work
+ *    instead of waiting for it), its deliveries lower that minimum when
+ *    they lower a device's time, and the next pick is one comparison.
  *
  * Delivery keys at arrival time a (ranks are name ranks under strcmp):
  *   source         v                      (offered first, in list order)
@@ -148,7 +151,7 @@ tour_min(const struct tour *tr)
 /* ---- the run ------------------------------------------------------------ */
 
 /* What one evaluation keeps at hand.  Compute queues, buses and the
- * tournament are indexed by device name rank (an op record's dr); the
+ * tournament are indexed by device name rank (ws->pto_dr8); the
  * memory log and the result by device. */
 struct run {
 	struct pl_sim_ws *ws;
@@ -156,6 +159,7 @@ struct run {
 	struct pl_pto_op *op;		/* ws->pto_op */
 	const struct pl_pto_child *ch;	/* ws->pto_ch */
 	struct pl_pto_slot *slot;	/* ws->pto_slot */
+	uint8_t *dr8;			/* ws->pto_dr8 */
 	const int *dev;			/* the placement */
 	const int *rank_dev;
 	double delta1, delta2, speed;
@@ -175,17 +179,20 @@ struct run {
 	int log_off[PL_MAX_DEVICES + 1];	/* native memory: each device's */
 	int log_n[PL_MAX_DEVICES];		/* entries in e_ord, in order */
 	struct tour tour;
+	double omin_t;			/* up to TOUR_SCAN devices: the smallest */
+	int omin_r;			/* (time, rank) but the running device's */
 };
 
 /*
- * Child w (record o) of u receives its data at t under key k.  When it was
- * the last parent, w joins its device's waiting list (sorted by (ready,
- * key); new entries usually go last) and, unless that device (rank) is the
- * one being handled, the device's next event may move earlier.
+ * Child w (record o, device rank r) of u receives its data at t under key
+ * k.  When it was the last parent, w joins its device's waiting list
+ * (sorted by (ready, key); new entries usually go last) and, unless that
+ * device is the one being handled, the device's next event may move
+ * earlier, and with it the smallest of the others (R->omin_t, omin_r).
  */
 static inline __attribute__((always_inline)) void
-deliver(struct run *R, struct pl_pto_op *o, int u, int w, double t, uint64_t k,
-    int handling)
+deliver(struct run *R, struct pl_pto_op *o, int u, int w, int r, double t,
+    uint64_t k, int handling)
 {
 	if (t > o->ready || (t == o->ready && k > o->rkey)) {
 		o->ready = t;
@@ -194,7 +201,6 @@ deliver(struct run *R, struct pl_pto_op *o, int u, int w, double t, uint64_t k,
 	}
 	if (--o->pending != 0)
 		return;
-	int r = o->dr;
 	struct pl_hent e = pl_hent_make(o->ready, o->rkey);
 	struct pl_hent *q = R->q;
 	int *qv = R->qv;
@@ -209,8 +215,13 @@ deliver(struct run *R, struct pl_pto_op *o, int u, int w, double t, uint64_t k,
 	if (j != head || r == handling)
 		return;
 	double at = e.t > R->free_at[r] ? e.t : R->free_at[r];
-	if (at < R->tour.at[r])
+	if (at < R->tour.at[r]) {
 		tour_set(&R->tour, r, at);
+		if (at < R->omin_t || (at == R->omin_t && r < R->omin_r)) {
+			R->omin_t = at;
+			R->omin_r = r;
+		}
+	}
 }
 
 /*
@@ -298,9 +309,9 @@ run_op(struct run *R, int v, struct pl_pto_op *o, int rk, double t, uint64_t seq
 	for (int k = o->ch_lo; k < o->ch_hi; k++) {
 		int w = ch[k].w;
 		struct pl_pto_op *ow = &op[w];
-		int dw = ow->dr;
+		int dw = R->dr8[w];
 		if (dw == rk) {
-			deliver(R, ow, v, w, end, local_key | ch[k].rank, rk);
+			deliver(R, ow, v, w, dw, end, local_key | ch[k].rank, rk);
 			continue;
 		}
 		struct pl_pto_slot *sl = &R->slot[ch[k].slot];
@@ -338,7 +349,7 @@ run_op(struct run *R, int v, struct pl_pto_op *o, int rk, double t, uint64_t seq
 			sl->seen |= (uint64_t)1 << dw;
 			R->bytes_in[dw] += ch[k].bytes;
 		}
-		deliver(R, ow, v, w, sl->arrive, sl->key | ch[k].rank, rk);
+		deliver(R, ow, v, w, dw, sl->arrive, sl->key | ch[k].rank, rk);
 	}
 	return used;
 }
@@ -529,6 +540,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	R.op = ws->pto_op;
 	R.ch = ws->pto_ch;
 	R.slot = ws->pto_slot;
+	R.dr8 = ws->pto_dr8;
 	R.dev = dev;
 	R.rank_dev = ws->rank_dev;
 	R.q = ws->qmem;
@@ -561,7 +573,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		o->cost = time_us[(size_t)v * D + d];
 		o->pending = o->npar;
 		o->pred = -1;
-		o->dr = rk;
+		R.dr8[v] = (uint8_t)rk;
 	}
 	if (mem == PL_MEM_NATIVE) {
 		/* log regions: a device logs its ops and at most one copy per
@@ -591,7 +603,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 
 	/* Sources, in list order, at init_offset. */
 	for (int i = 0; i < ws->n_src; i++) {
-		int v = ws->src[i], rk = R.op[v].dr;
+		int v = ws->src[i], rk = R.dr8[v];
 		R.op[v].ready = init;
 		R.qv[R.qt[rk]] = v;
 		R.q[R.qt[rk]++] = pl_hent_make(init, (uint64_t)v);
@@ -605,11 +617,19 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		last[rk] = -1;
 	r->makespan_us = 0;
 	uint64_t seq = 0;	/* handlers run */
-	for (;;) {
-		int rk = tour_min(&R.tour);
+	/* The next device: up to TOUR_SCAN, the smallest of the others is
+	 * found while an op runs (its deliveries may lower it), so that the
+	 * next pick after it is one comparison. */
+	const int scan = R.tour.P <= TOUR_SCAN;
+	for (int rk = tour_min(&R.tour);;) {
 		double t = R.tour.at[rk];
 		if (t == INFINITY)
 			break;
+		if (scan) {	/* the others' smallest */
+			R.tour.at[rk] = INFINITY;
+			R.omin_r = tour_min(&R.tour);
+			R.omin_t = R.tour.at[R.omin_r];
+		}
 		seq++;
 		int v = R.qv[R.qh[rk]++];	/* qv[q0 ..] is the run order */
 		struct pl_pto_op *o = &R.op[v];
@@ -627,6 +647,10 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 			next = rd > R.free_at[rk] ? rd : R.free_at[rk];
 		}
 		tour_set(&R.tour, rk, next);
+		if (!scan)
+			rk = tour_min(&R.tour);
+		else if (!(next < R.omin_t || (next == R.omin_t && rk < R.omin_r)))
+			rk = R.omin_r;
 	}
 	/* The run time: a device's free time and its bus's only grow, so
 	 * the last of each is its latest. */

@@ -355,6 +355,21 @@ run_trace(const struct pl_problem *p, const int *dev)
 	return tr;
 }
 
+/* The lean path's run time for placement dev (array), on a new workspace;
+ * fails the test when the run fails. */
+static double
+lean_makespan(const struct pl_problem *p, const int *dev)
+{
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	struct pl_placement *pl = pl_placement_new(p->n_ops, p->n_dev);
+	memcpy(pl->dev, dev, sizeof *dev * p->n_ops);
+	struct pl_sim_result r;
+	assert_int_equal(pl_sim_eval(ws, pl, &placeto_opts, &r), 0);
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	return r.makespan_us;
+}
+
 /* ---- worked examples ---------------------------------------------------- */
 
 /* Spec section 8: the 4-node example, run_time 70.5. */
@@ -412,18 +427,11 @@ test_worked_example(void **state)
 	pl_trace_free(tn);
 	pl_placement_free(pn);
 
-	/* The lean path gives the same run time. */
-	struct pl_sim_ws *ws = pl_sim_ws_new(p);
-	struct pl_placement *pl = pl_placement_new(4, 3);
-	memcpy(pl->dev, dev, sizeof dev);
-	struct pl_sim_result r;
-	assert_int_equal(pl_sim_eval(ws, pl, &placeto_opts, &r), 0);
-	assert_true(r.makespan_us == 70.5);
-	/* and so does the naive reference */
+	/* The lean path gives the same run time, and so does the naive
+	 * reference. */
+	assert_true(lean_makespan(p, dev) == 70.5);
 	double st[4], en[4];
 	assert_true(r_simulate(p, dev, st, en, NULL) == 70.5);
-	pl_placement_free(pl);
-	pl_sim_ws_free(ws);
 	pl_trace_free(tr);
 	pl_problem_free(p);
 	pl_cluster_free(cl);
@@ -451,6 +459,51 @@ test_tie_break_example(void **state)
 	double s1 = 18.0 + 5.7;
 	assert_true(tr->ops[c1].start == s1 && tr->ops[c1].end == s1 + 5);
 	assert_true(tr->res.makespan_us == 36);
+	pl_trace_free(tr);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
+/*
+ * Two devices' next events tie at 10, and the later-named one was waiting
+ * first: /gpu:2 has b2 ready at 10 from t = 0, while /gpu:1 gets a1 at 10
+ * only through x's 0-byte transfer, created when x starts at 5.  The
+ * reference pops DEV /gpu:1 first (same time, smaller name), so a1 runs
+ * before b2, and a1's child c1 enters /gpu:3 before b2's child c2: c1
+ * runs 10 -> 11, c2 11 -> 13 (no gaps: delta1 = delta2 = 0).
+ */
+static void
+test_tie_made_by_a_delivery(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("tie2");
+	int y = tu_op(b, "y", 5, 0);
+	int pp = tu_op(b, "p", 10, 0);
+	int x = tu_op(b, "x", 5, 0);
+	int a1 = tu_op(b, "a1", 0, 0);
+	int b2 = tu_op(b, "b2", 0, 0);
+	int c1 = tu_op(b, "c1", 1, 0);
+	int c2 = tu_op(b, "c2", 2, 0);
+	pl_graph_add_edge(b, y, x, 0, 0);
+	pl_graph_add_edge(b, pp, b2, 0, 0);
+	pl_graph_add_edge(b, x, a1, 0, 0);
+	pl_graph_add_edge(b, a1, c1, 0, 0);
+	pl_graph_add_edge(b, b2, c2, 0, 0);
+	struct pl_graph *g = tu_build(b);
+	struct pl_cluster *cl = tu_cluster(4, 1e9, 0, (int64_t)1 << 34);
+	cl->placeto.delta1 = cl->placeto.delta2 = 0;
+	struct pl_problem *p = tu_problem(g, cl);
+	int dev[] = { 0, 2, 0, 1, 2, 3, 3 };
+	struct pl_trace *tr = run_trace(p, dev);
+	assert_true(tr->ops[x].start == 5 && tr->ops[a1].start == 10 && tr->ops[b2].start == 10);
+	assert_true(tr->ops[c1].start == 10 && tr->ops[c1].end == 11);
+	assert_true(tr->ops[c2].start == 11 && tr->ops[c2].end == 13);
+	assert_true(tr->res.makespan_us == 13);
+	double st[7], en[7];
+	assert_true(r_simulate(p, dev, st, en, NULL) == 13);
+	assert_true(st[c1] == 10 && st[c2] == 11);
+	assert_true(lean_makespan(p, dev) == 13);
 	pl_trace_free(tr);
 	pl_problem_free(p);
 	pl_cluster_free(cl);
@@ -669,6 +722,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_worked_example),
 		cmocka_unit_test(test_tie_break_example),
+		cmocka_unit_test(test_tie_made_by_a_delivery),
 		cmocka_unit_test(test_last_index_wins),
 		cmocka_unit_test(test_random_vs_reference),
 		cmocka_unit_test(test_no_alloc),
