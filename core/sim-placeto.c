@@ -132,12 +132,14 @@ tour_set(struct tour *tr, int r, double t)
 	}
 }
 
-/* The rank with the smallest (time, rank). */
+/* The rank with the smallest (time, rank); its time in *t. */
 static inline int
-tour_min(const struct tour *tr)
+tour_min(const struct tour *tr, double *t)
 {
-	if (tr->P > TOUR_SCAN)
+	if (tr->P > TOUR_SCAN) {
+		*t = tr->at[tr->win[1]];
 		return tr->win[1];
+	}
 	int best = 0;
 	double bt = tr->at[0];
 	for (int r = 1; r < tr->P; r++)
@@ -145,6 +147,7 @@ tour_min(const struct tour *tr)
 			bt = tr->at[r];
 			best = r;
 		}
+	*t = bt;
 	return best;
 }
 
@@ -619,16 +622,17 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	uint64_t seq = 0;	/* handlers run */
 	/* The next device: up to TOUR_SCAN, the smallest of the others is
 	 * found while an op runs (its deliveries may lower it), so that the
-	 * next pick after it is one comparison. */
+	 * next pick after it is one comparison; its time t is carried from
+	 * that comparison (R.omin_t is always R.tour.at[R.omin_r]), not
+	 * read back. */
 	const int scan = R.tour.P <= TOUR_SCAN;
-	for (int rk = tour_min(&R.tour);;) {
-		double t = R.tour.at[rk];
+	double t;
+	for (int rk = tour_min(&R.tour, &t);;) {
 		if (t == INFINITY)
 			break;
 		if (scan) {	/* the others' smallest */
 			R.tour.at[rk] = INFINITY;
-			R.omin_r = tour_min(&R.tour);
-			R.omin_t = R.tour.at[R.omin_r];
+			R.omin_r = tour_min(&R.tour, &R.omin_t);
 		}
 		seq++;
 		int v = R.qv[R.qh[rk]++];	/* qv[q0 ..] is the run order */
@@ -648,9 +652,12 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		}
 		tour_set(&R.tour, rk, next);
 		if (!scan)
-			rk = tour_min(&R.tour);
-		else if (!(next < R.omin_t || (next == R.omin_t && rk < R.omin_r)))
+			rk = tour_min(&R.tour, &t);
+		else if (!(next < R.omin_t || (next == R.omin_t && rk < R.omin_r))) {
 			rk = R.omin_r;
+			t = R.omin_t;
+		} else
+			t = next;
 	}
 	/* The run time: a device's free time and its bus's only grow, so
 	 * the last of each is its latest. */
