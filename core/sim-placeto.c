@@ -626,6 +626,8 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	 * that comparison (R.omin_t is always R.tour.at[R.omin_r]), not
 	 * read back. */
 	const int scan = R.tour.P <= TOUR_SCAN;
+	R.omin_t = INFINITY;	/* (kept but unused above TOUR_SCAN) */
+	R.omin_r = 0;
 	double t;
 	for (int rk = tour_min(&R.tour, &t);;) {
 		if (t == INFINITY)
