@@ -26,9 +26,6 @@
 #include "tests/sim-testutil.h"
 #include "xmalloc.h"
 
-#define N_PLACEMENTS 16
-
-
 /* At most this many threads in the throughput row. */
 #define BENCH_MAX_THREADS 64
 
@@ -52,12 +49,11 @@ time_evals(const struct pl_problem *p, const struct pl_sim_opts *o, double min_s
 {
 	struct pl_rng r;
 	pl_rng_seed(&r, 42);
-	struct pl_placement *pl[N_PLACEMENTS];
-	for (int i = 0; i < N_PLACEMENTS; i++)
-		pl[i] = tu_random_placement(&r, p);
+	struct pl_placement *pl[BENCH_N_PLACEMENTS];
+	bench_placements(&r, p, pl);
 	struct pl_sim_ws *ws = pl_sim_ws_new(p);
 	struct pl_sim_result res;
-	for (int i = 0; i < N_PLACEMENTS; i++)
+	for (int i = 0; i < BENCH_N_PLACEMENTS; i++)
 		pl_sim_eval(ws, pl[i], o, &res);
 	unsigned long a0 = pl_alloc_count();
 	long evals = 0;
@@ -67,9 +63,9 @@ time_evals(const struct pl_problem *p, const struct pl_sim_opts *o, double min_s
 		long n = 0;
 		double rt0 = bench_clock_s(CLOCK_MONOTONIC), rc0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 		do {
-			for (int i = 0; i < N_PLACEMENTS; i++)
+			for (int i = 0; i < BENCH_N_PLACEMENTS; i++)
 				pl_sim_eval(ws, pl[i], o, &res);
-			n += N_PLACEMENTS;
+			n += BENCH_N_PLACEMENTS;
 			t1 = bench_clock_s(CLOCK_MONOTONIC);
 		} while (t1 - rt0 < min_s / ROUNDS);
 		double round = (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - rc0) / (double)n;
@@ -81,8 +77,7 @@ time_evals(const struct pl_problem *p, const struct pl_sim_opts *o, double min_s
 	    pl_sim_ws_bytes(ws), (double)(pl_alloc_count() - a0) / (double)evals,
 	    res.makespan_us };
 	pl_sim_ws_free(ws);
-	for (int i = 0; i < N_PLACEMENTS; i++)
-		pl_placement_free(pl[i]);
+	bench_placements_free(pl);
 	return f;
 }
 
@@ -103,12 +98,12 @@ thread_run(void *arg)
 	struct thread_job *j = arg;
 	struct pl_sim_ws *ws = pl_sim_ws_new(j->p);
 	struct pl_sim_result res;
-	for (int i = 0; i < N_PLACEMENTS; i++)	/* warm */
+	for (int i = 0; i < BENCH_N_PLACEMENTS; i++)	/* warm */
 		pl_sim_eval(ws, j->pl[i], j->o, &res);
 	pthread_barrier_wait(j->go);
 	j->sum = 0;
 	for (long i = 0; i < j->evals; i++) {
-		pl_sim_eval(ws, j->pl[i % N_PLACEMENTS], j->o, &res);
+		pl_sim_eval(ws, j->pl[i % BENCH_N_PLACEMENTS], j->o, &res);
 		j->sum += res.makespan_us;
 	}
 	pl_sim_ws_free(ws);
@@ -124,9 +119,8 @@ time_threads(const struct pl_problem *p, const struct pl_sim_opts *o, int nt, lo
 {
 	struct pl_rng r;
 	pl_rng_seed(&r, 42);
-	struct pl_placement *pl[N_PLACEMENTS];
-	for (int i = 0; i < N_PLACEMENTS; i++)
-		pl[i] = tu_random_placement(&r, p);
+	struct pl_placement *pl[BENCH_N_PLACEMENTS];
+	bench_placements(&r, p, pl);
 	pthread_t th[BENCH_MAX_THREADS];
 	struct thread_job job[BENCH_MAX_THREADS];
 	pthread_barrier_t go;
@@ -152,8 +146,7 @@ time_threads(const struct pl_problem *p, const struct pl_sim_opts *o, int nt, lo
 		if (job[i].sum != job[0].sum)
 			*sum = NAN;
 	pthread_barrier_destroy(&go);
-	for (int i = 0; i < N_PLACEMENTS; i++)
-		pl_placement_free(pl[i]);
+	bench_placements_free(pl);
 	return wall;
 }
 
@@ -232,21 +225,19 @@ profile(int argc, char **argv)
 	const struct pl_sim_opts o = { pl_sim_kind_parse(argv[2]), pl_mem_model_parse(argv[3]) };
 	long n = atol(argv[4]);
 	pl_rng_seed(&r, 42);
-	struct pl_placement *pl[N_PLACEMENTS];
-	for (int i = 0; i < N_PLACEMENTS; i++)
-		pl[i] = tu_random_placement(&r, p);
+	struct pl_placement *pl[BENCH_N_PLACEMENTS];
+	bench_placements(&r, p, pl);
 	struct pl_sim_ws *ws = pl_sim_ws_new(p);
 	struct pl_sim_result res;
 	double sum = 0, c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	for (long i = 0; i < n; i++) {
-		pl_sim_eval(ws, pl[i % N_PLACEMENTS], &o, &res);
+		pl_sim_eval(ws, pl[i % BENCH_N_PLACEMENTS], &o, &res);
 		sum += res.makespan_us;
 	}
 	double us = (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / (double)(n > 0 ? n : 1);
 	printf("%ld evaluations, cpu %.2f us/eval, sum of makespans %.17g\n", n, us, sum);
 	pl_sim_ws_free(ws);
-	for (int i = 0; i < N_PLACEMENTS; i++)
-		pl_placement_free(pl[i]);
+	bench_placements_free(pl);
 	pl_problem_free(p);
 	pl_graph_free(g);
 	pl_cluster_free(c4);
@@ -256,8 +247,8 @@ profile(int argc, char **argv)
 /*
  * `bench-sim native N|GRAPH EVALS`: the native model only, on a random
  * DAG of N ops or a graph file, on k80x4 with native memory; CPU time per
- * evaluation over EVALS evaluations of N_PLACEMENTS random placements in
- * turn (for quick before/after comparisons, run alternately).  Fewer
+ * evaluation over EVALS evaluations of the benchmark's random placements
+ * in turn (for quick before/after comparisons, run alternately).  Fewer
  * placements would flatter small graphs: the branch predictor learns a
  * few 1,000-op runs by heart (4 placements run in half the time of 16).
  */
@@ -280,9 +271,8 @@ native_only(int argc, char **argv)
 	}
 	struct pl_cluster *c = pl_cluster_preset("k80x4");
 	struct pl_problem *p = tu_problem(g, c);
-	struct pl_placement *pl[N_PLACEMENTS];
-	for (int i = 0; i < N_PLACEMENTS; i++)
-		pl[i] = tu_random_placement(&r, p);
+	struct pl_placement *pl[BENCH_N_PLACEMENTS];
+	bench_placements(&r, p, pl);
 	struct pl_sim_ws *ws = pl_sim_ws_new(p);
 	const struct pl_sim_opts o = { PL_SIM_NATIVE, PL_MEM_NATIVE };
 	struct pl_sim_result res;
@@ -290,15 +280,14 @@ native_only(int argc, char **argv)
 	pl_sim_eval(ws, pl[0], &o, &res);
 	double c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID), sum = 0;
 	for (long i = 0; i < evals; i++) {
-		pl_sim_eval(ws, pl[i % N_PLACEMENTS], &o, &res);
+		pl_sim_eval(ws, pl[i % BENCH_N_PLACEMENTS], &o, &res);
 		sum += res.makespan_us;
 	}
 	double us = (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / (double)evals;
 	printf("%d ops %d edges: cpu %.1f us/eval, %.1f ns/(op+edge) (sum of makespans %.17g)\n",
 	    g->n_ops, g->n_edges, us, us * 1e3 / (double)(g->n_ops + g->n_edges), sum);
 	pl_sim_ws_free(ws);
-	for (int i = 0; i < N_PLACEMENTS; i++)
-		pl_placement_free(pl[i]);
+	bench_placements_free(pl);
 	pl_problem_free(p);
 	pl_cluster_free(c);
 	pl_graph_free(g);
@@ -316,7 +305,7 @@ main(int argc, char **argv)
 	pl_rng_seed(&r, 2019);
 	printf("bench-sim: wall-clock on a shared 2-core machine (noisy); lean path, warm workspace,\n"
 	    "%d random placements evaluated in turn, %d rounds (\"best round\": CPU time of the best).\n\n",
-	    N_PLACEMENTS, ROUNDS);
+	    BENCH_N_PLACEMENTS, ROUNDS);
 
 	/* Placeto model: 2,000 ops, ~2,800 edges, 4 devices. */
 	struct pl_graph *g = bench_random_dag(&r, 2000, 1.4);

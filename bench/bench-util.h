@@ -50,6 +50,27 @@ bench_random_dag(struct pl_rng *r, int n, double deg)
 	return tu_build(b);
 }
 
+/* Random placements evaluated in turn by every timing: fewer would let the
+ * branch predictor learn small graphs' runs by heart. */
+#define BENCH_N_PLACEMENTS 16
+
+/* The benchmark's placements of p, drawn from r. */
+static inline void
+bench_placements(struct pl_rng *r, const struct pl_problem *p,
+    struct pl_placement *pl[BENCH_N_PLACEMENTS])
+{
+	for (int i = 0; i < BENCH_N_PLACEMENTS; i++)
+		pl[i] = tu_random_placement(r, p);
+}
+
+/* Free what bench_placements() made. */
+static inline void
+bench_placements_free(struct pl_placement *pl[BENCH_N_PLACEMENTS])
+{
+	for (int i = 0; i < BENCH_N_PLACEMENTS; i++)
+		pl_placement_free(pl[i]);
+}
+
 /* The Placeto-model benchmark's cluster: 4 devices. */
 static inline struct pl_cluster *
 bench_placeto_cluster(void)

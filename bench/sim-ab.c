@@ -27,8 +27,6 @@
 int ab_old_run(struct pl_sim_ws *ws, const struct pl_placement *pl,
     enum pl_mem_model mem, struct pl_sim_result *r);
 
-#define N_PLACEMENTS 16
-
 /* One evaluation with the old runner, as pl_sim_eval() does it. */
 static void
 old_eval(struct pl_sim_ws *ws, const struct pl_placement *pl,
@@ -68,9 +66,8 @@ main(int argc, char **argv)
 	    : pl_cluster_preset("k80x4");
 	struct pl_problem *p = tu_problem(g, c);
 	pl_rng_seed(&r, 42);
-	struct pl_placement *pl[N_PLACEMENTS];
-	for (int i = 0; i < N_PLACEMENTS; i++)
-		pl[i] = tu_random_placement(&r, p);
+	struct pl_placement *pl[BENCH_N_PLACEMENTS];
+	bench_placements(&r, p, pl);
 	struct pl_sim_ws *wn = pl_sim_ws_new(p), *wo = pl_sim_ws_new(p);
 	const struct pl_sim_opts o = { kind, mem };
 	struct pl_sim_result rn, ro;
@@ -91,11 +88,11 @@ main(int argc, char **argv)
 			double a = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 			if ((s == 0) == (k % 2 == 0)) {
 				for (int i = 0; i < batch; i++)
-					pl_sim_eval(wn, pl[i % N_PLACEMENTS], &o, &rn);
+					pl_sim_eval(wn, pl[i % BENCH_N_PLACEMENTS], &o, &rn);
 				dn = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - a;
 			} else {
 				for (int i = 0; i < batch; i++)
-					old_eval(wo, pl[i % N_PLACEMENTS], mem, &ro);
+					old_eval(wo, pl[i % BENCH_N_PLACEMENTS], mem, &ro);
 				dold = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - a;
 			}
 		}
@@ -117,8 +114,7 @@ main(int argc, char **argv)
 		    won, rounds);
 	pl_sim_ws_free(wn);
 	pl_sim_ws_free(wo);
-	for (int i = 0; i < N_PLACEMENTS; i++)
-		pl_placement_free(pl[i]);
+	bench_placements_free(pl);
 	pl_problem_free(p);
 	pl_cluster_free(c);
 	pl_graph_free(g);

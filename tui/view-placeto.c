@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,13 +262,12 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 			    k == d->action ? (screen_utf8() ? " ◀ chose" : " < chose") : "");
 		}
 		wattrset(w, A_BOLD);
-		if (d->moved > 1)	/* escape=grow: connected groups came along */
-			screen_printf(w, py++, rx, rw, 1, "action: %s -> %s, with %d connected group%s",
-			    explore_dev_label(ex, d->prev_dev), explore_dev_label(ex, d->action),
+		char with[48] = "";	/* escape=grow: connected groups came along */
+		if (d->moved > 1)
+			snprintf(with, sizeof with, ", with %d connected group%s",
 			    d->moved - 1, d->moved > 2 ? "s" : "");
-		else
-			screen_printf(w, py++, rx, rw, 1, "action: %s -> %s", explore_dev_label(ex, d->prev_dev),
-			    explore_dev_label(ex, d->action));
+		screen_printf(w, py++, rx, rw, 1, "action: %s -> %s%s", explore_dev_label(ex, d->prev_dev),
+		    explore_dev_label(ex, d->action), with);
 		wattrset(w, A_NORMAL);
 		if (d->undone) {
 			screen_printf(w, py++, rx, rw, 1, "run time %s -> %s: undone",
