@@ -245,8 +245,9 @@ profile(int argc, char **argv)
 }
 
 /*
- * `bench-sim native N|GRAPH EVALS`: the native model only, on a random
- * DAG of N ops or a graph file, on k80x4 with native memory; CPU time per
+ * `bench-sim native N|GRAPH EVALS [MEM]`: the native model only, on a
+ * random DAG of N ops or a graph file, on k80x4 with native memory (or
+ * MEM: native|placeto|none; none is the makespan alone); CPU time per
  * evaluation over EVALS evaluations of the benchmark's random placements
  * in turn (for quick before/after comparisons, run alternately).  Fewer
  * placements would flatter small graphs: the branch predictor learns a
@@ -255,8 +256,9 @@ profile(int argc, char **argv)
 static int
 native_only(int argc, char **argv)
 {
-	if (argc != 4 || atol(argv[3]) <= 0) {
-		fprintf(stderr, "usage: bench-sim native N|GRAPH EVALS\n");
+	if ((argc != 4 && argc != 5) || atol(argv[3]) <= 0 ||
+	    (argc == 5 && pl_mem_model_parse(argv[4]) < 0)) {
+		fprintf(stderr, "usage: bench-sim native N|GRAPH EVALS [native|placeto|none]\n");
 		return 2;
 	}
 	struct pl_rng r;
@@ -274,7 +276,8 @@ native_only(int argc, char **argv)
 	struct pl_placement *pl[BENCH_N_PLACEMENTS];
 	bench_placements(&r, p, pl);
 	struct pl_sim_ws *ws = pl_sim_ws_new(p);
-	const struct pl_sim_opts o = { PL_SIM_NATIVE, PL_MEM_NATIVE };
+	const struct pl_sim_opts o = { PL_SIM_NATIVE,
+	    argc == 5 ? pl_mem_model_parse(argv[4]) : PL_MEM_NATIVE };
 	struct pl_sim_result res;
 	long evals = atol(argv[3]);
 	pl_sim_eval(ws, pl[0], &o, &res);

@@ -238,14 +238,27 @@ mem_free(struct nrun *R, int d, int64_t bytes)
 		pl_sim_rec_mem(R->ws, d, R->t);
 }
 
+/* Free bytes on d at t when last (the count of holders reached 0).  The
+ * lean paths subtract 0 otherwise instead of branching: whether a holder
+ * is the last is as good as random to the branch predictor. */
+HOT void
+mem_free_if(struct nrun *R, int last, int d, int64_t bytes)
+{
+	if (R->trace) {
+		if (last)
+			mem_free(R, d, bytes);
+		return;
+	}
+	R->ws->live[d] -= bytes & -(int64_t)last;
+}
+
 /* One more holder of u's outputs (u itself, a local consumer, an outgoing
  * transfer) is done at t. */
 HOT void
 dec_out(struct nrun *R, int u)
 {
 	struct pl_nat_op *o = &R->op[u];
-	if (--o->ref == 0)
-		mem_free(R, o->dev, o->ob);
+	mem_free_if(R, --o->ref == 0, o->dev, o->ob);
 }
 
 /* One more consumer of received copy x is done at t. */
@@ -253,8 +266,7 @@ HOT void
 dec_copy(struct nrun *R, int x)
 {
 	struct pl_nat_xfer *X = &R->X[x];
-	if (--X->cref == 0)
-		mem_free(R, X->dst, X->bytes);
+	mem_free_if(R, --X->cref == 0, X->dst, X->bytes);
 }
 
 /* Op v ends at t: its temporaries, its own hold on its outputs and its
