@@ -4,7 +4,8 @@
  *  - placeto model on a random DAG of 2,000 ops / ~2,800 edges on 4
  *    devices: us per evaluation;
  *  - native model on random DAGs of 1k, 10k and 100k ops and on the
- *    largest sample graph found: ns per (op + edge) per evaluation;
+ *    largest sample graph found: ns per (op + edge) per evaluation, with
+ *    native memory accounting and for the makespan alone;
  *  - workspace bytes and allocations per evaluation after warm-up.
  *
  * Invariant: every timed loop evaluates a fixed set of random placements
@@ -200,6 +201,12 @@ native_row(const char *label, const struct pl_graph *g, const struct pl_cluster 
 	    label, g->n_ops, g->n_edges, f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6,
 	    f.per_eval_s * 1e9 / m, f.cpu_per_eval_s * 1e9 / m, f.best_cpu_per_eval_s * 1e9 / m,
 	    (double)f.ws_bytes / 1048576.0, f.allocs_per_eval);
+	/* the makespan alone: what a search that checks no memory pays */
+	const struct pl_sim_opts z = { PL_SIM_NATIVE, PL_MEM_NONE };
+	struct figure fz = time_evals(p, &z, 0.5);
+	printf("%-22s %36s  %6.1f ns/(op+edge) (cpu %6.1f, best round %6.1f)  allocs/eval %.2f\n",
+	    "", "makespan only, no memory accounting", fz.per_eval_s * 1e9 / m,
+	    fz.cpu_per_eval_s * 1e9 / m, fz.best_cpu_per_eval_s * 1e9 / m, fz.allocs_per_eval);
 	pl_problem_free(p);
 	return f.best_cpu_per_eval_s * 1e9 / m;
 }
