@@ -278,7 +278,7 @@ native_only(int argc, char **argv)
 		free(cause);
 		return 1;
 	}
-	struct pl_cluster *c = pl_cluster_preset("k80x4");
+	struct pl_cluster *c = bench_native_cluster();
 	struct pl_problem *p = tu_problem(g, c);
 	struct pl_placement *pl[BENCH_N_PLACEMENTS];
 	bench_placements(&r, p, pl);
@@ -355,9 +355,7 @@ main(int argc, char **argv)
 	pl_graph_free(g);
 
 	/* Native model: 1k, 10k, 100k ops on the k80x4 preset. */
-	struct pl_cluster *k80 = pl_cluster_preset("k80x4");
-	if (k80 == NULL)
-		k80 = tu_cluster(5, 1e10, 5, (int64_t)12 << 30);
+	struct pl_cluster *k80 = bench_native_cluster();
 	printf("native   on cluster %s (%d devices), target <= 40 ns/(op+edge):\n", k80->name, k80->n_dev);
 	int sizes[] = { 1000, 10000, 100000 };
 	double ns[3];

@@ -1,6 +1,7 @@
 /*
- * bench-util — what the simulator benchmarks share: their clock and their
- * generated graphs (bench-sim and sim-ab time the same ones).
+ * bench-util — what the simulator benchmarks share: their clock, their
+ * generated graphs, placements and clusters (bench-sim and sim-ab time the
+ * same ones).
  *
  * Invariant: for a seed, the same graph on every machine (pl_rng only).
  */
@@ -76,6 +77,15 @@ static inline struct pl_cluster *
 bench_placeto_cluster(void)
 {
 	return tu_cluster(4, 1e10, 5, (int64_t)12 << 30);
+}
+
+/* The native-model benchmark's cluster: the k80x4 preset (a CPU and four
+ * GPUs), or five like devices should the preset be missing. */
+static inline struct pl_cluster *
+bench_native_cluster(void)
+{
+	struct pl_cluster *c = pl_cluster_preset("k80x4");
+	return c != NULL ? c : tu_cluster(5, 1e10, 5, (int64_t)12 << 30);
 }
 
 #endif

@@ -63,7 +63,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	struct pl_cluster *c = kind == PL_SIM_PLACETO ? bench_placeto_cluster()
-	    : pl_cluster_preset("k80x4");
+	    : bench_native_cluster();
 	struct pl_problem *p = tu_problem(g, c);
 	pl_rng_seed(&r, 42);
 	struct pl_placement *pl[BENCH_N_PLACEMENTS];
