@@ -207,7 +207,7 @@ native_order(const struct pl_graph *g, int *perm, int *iperm)
 /*
  * The native model's records, in its op order (native_order()): per op its
  * static fields (topological index, output and temporary bytes, its output
- * tensors, its distinct input tensors as entries of ws->hold), its run time
+ * tensors, its distinct input tensors as entries of ws->nat_in), its run time
  * on each device; tensors renumbered by their producer's position, and per
  * tensor its distinct consumers (in op id order) and bytes, per consumer
  * entry the op and its input entry.
@@ -431,7 +431,8 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->ref = ws_alloc(ws, n, sizeof(int));
 	ws->xfer_of = ws_alloc(ws, E, sizeof(int));
 	ws->nat_x = ws_alloc(ws, E, sizeof *ws->nat_x);
-	ws->hold = ws_alloc(ws, E, sizeof(int));
+	ws->nat_in = ws_alloc(ws, E, sizeof(int));
+	ws->nat_hold = ws_alloc(ws, (size_t)n + E, sizeof *ws->nat_hold);
 	ws->x_a = ws_alloc(ws, E, sizeof(int));
 	ws->x_b = ws_alloc(ws, E, sizeof(int));
 	ws->x_src = ws_alloc(ws, E, sizeof(int));
@@ -489,7 +490,7 @@ pl_sim_ws_free(struct pl_sim_ws *ws)
 	    ws->ch_slot, ws->nslot, ws->ch_bytes, ws->ch_tensor, ws->op_rank, ws->dev_rank,
 	    ws->rank_dev, ws->start, ws->end, ws->ready, ws->maxend,
 	    ws->pred, ws->prev_on_dev, ws->ref,
-	    ws->xfer_of, ws->nat_x, ws->hold, ws->x_a,
+	    ws->xfer_of, ws->nat_x, ws->nat_in, ws->nat_hold, ws->x_a,
 	    ws->x_b, ws->x_src, ws->q_off, ws->q_n, ws->q_head, ws->q_busy, ws->cnt,
 	    ws->qmem, ws->qitem, ws->ev, ws->m_s, ws->m_tab, ws->m_diff,
 	    ws->e_ord, ws->e_t, ws->e_f1, ws->e_f2, ws->e_b, ws->e_b1,

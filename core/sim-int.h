@@ -79,14 +79,14 @@ struct pl_nat_op {
 	/* per eval */
 	int dev;
 	int pending;			/* input tensors not here yet */
-	int ref;			/* memory: holders of the outputs */
 	int topo;			/* topological index (static) */
+	int pad;
 	double cost;			/* run time on its device */
 	double start;
 	/* static */
 	int64_t ob, tb;			/* output, temporary bytes */
 	int t_lo, t_hi;			/* its output tensors */
-	int in_lo, in_hi;		/* its distinct inputs: entries of hold[] */
+	int in_lo, in_hi;		/* its distinct inputs: entries of nat_in */
 };
 _Static_assert(sizeof(struct pl_nat_op) == 64, "one cache line per op");
 
@@ -106,16 +106,20 @@ struct pl_nat_cons {
 struct pl_nat_xfer {
 	int tensor, u;			/* the tensor and its producer */
 	uint16_t q, dst;		/* its channel (a queue), its device */
-	int cref;			/* its consumers: all of them until it
-					 * ends (its end walks them), then
-					 * (memory) those not done */
+	int cref;			/* its consumers (its end walks them) */
 	int next;			/* next in its channel's FIFO, or -1 */
 	int c_first;			/* its first consumer entry (see nat_clink) */
 	int64_t bytes;
 	double dur;			/* its time on the link */
 };
 _Static_assert(PL_MAX_DEVICES * (PL_MAX_DEVICES + 1) <= UINT16_MAX, "queues fit q");
-_Static_assert(PL_MAX_DEVICES <= 256, "a device fits nat_dev8");
+
+/* Native model, memory: a holder of bytes on dev (an op's outputs, or a
+ * received copy), freed when its count of holders not done reaches 0. */
+struct pl_nat_hold {
+	int64_t bytes;
+	int ref, dev;
+};
 
 /* Placeto model: an op's record, one cache line: what a delivery reads
  * and writes of its child, and what running it reads. */
@@ -207,7 +211,10 @@ struct pl_sim_ws {
 	int *x_src;			/* Placeto: first receiver entry */
 	/* native model (sim-native.c) */
 	struct pl_nat_xfer *nat_x;	/* per transfer, in creation order */
-	int *hold;			/* per input entry: producer, or ~copy */
+	int *nat_in;			/* per input entry, per eval: its holder
+					 * in nat_hold (producer, or n + copy) */
+	struct pl_nat_hold *nat_hold;	/* per op, then per transfer (n + x),
+					 * per eval */
 	double run_t[PL_MAX_DEVICES];	/* FIFO device queues: the current */
 	int run_lo[PL_MAX_DEVICES];	/* instant and where its ops start */
 	/* heaps */

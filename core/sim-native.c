@@ -13,7 +13,8 @@
  * allocates.
  *
  * Layout: everything a run reads and writes of an op is one 64-byte record
- * (struct pl_nat_op), a transfer is one record, a consumer entry is one
+ * (struct pl_nat_op) but for memory's 16-byte holder record (see
+ * "Memory" below), a transfer is one record, a consumer entry is one
  * pair, so that the random accesses of a large graph touch one cache line
  * each (and an op's device is also one byte of ws->nat_dev8, so that an
  * op's end learns which consumers are remote without their records);
@@ -85,7 +86,9 @@ struct nrun {
 	const struct pl_nat_cons *C;
 	int *clink;			/* ws->nat_clink */
 	uint8_t *dev8;			/* ws->nat_dev8 */
-	int *hold;
+	int *in;			/* ws->nat_in */
+	struct pl_nat_hold *hold;	/* ws->nat_hold */
+	int n;
 	int *qitem, *q_off, *q_n, *q_head, *q_busy;
 	int *dirty, ndirty;		/* general: queues to look at */
 	uint64_t busy_m, dirty_m;	/* fast: the same as bit sets */
@@ -210,7 +213,11 @@ release(struct nrun *R, int w, int by)
  * Memory (native model).  Frees happen as things end: the event loop
  * handles every completion at t before anything starts at t, so what ends
  * at t is freed before what starts at t allocates, with no queue of
- * pending frees.
+ * pending frees.  What is held (an op's outputs from its end on, a
+ * received copy from its transfer's end on) is a 16-byte record of
+ * ws->nat_hold with its bytes, device and count of holders not done, and
+ * a consumer's input entry in ws->nat_in names the record it holds: a
+ * release touches that small record, not the producer's op record.
  */
 
 /* Allocate bytes on d at t. */
@@ -252,38 +259,27 @@ mem_free_if(struct nrun *R, int last, int d, int64_t bytes)
 	R->ws->live[d] -= bytes & -(int64_t)last;
 }
 
-/* One more holder of u's outputs (u itself, a local consumer, an outgoing
- * transfer) is done at t. */
+/* One more holder of holder h's bytes is done at t. */
 HOT void
-dec_out(struct nrun *R, int u)
+dec_hold(struct nrun *R, int h)
 {
-	struct pl_nat_op *o = &R->op[u];
-	mem_free_if(R, --o->ref == 0, o->dev, o->ob);
+	struct pl_nat_hold *H = &R->hold[h];
+	mem_free_if(R, --H->ref == 0, H->dev, H->bytes);
 }
 
-/* One more consumer of received copy x is done at t. */
+/* Op v, on d, ends at t with `holders` new holders of its outputs (its
+ * local consumers and transfers): its temporaries, its own hold on its
+ * outputs (the last when there are no others) and its hold on each
+ * input. */
 HOT void
-dec_copy(struct nrun *R, int x)
-{
-	struct pl_nat_xfer *X = &R->X[x];
-	mem_free_if(R, --X->cref == 0, X->dst, X->bytes);
-}
-
-/* Op v ends at t: its temporaries, its own hold on its outputs and its
- * hold on each input (hold[]: the local producer, or ~copy). */
-HOT void
-mem_op_end(struct nrun *R, int v)
+mem_op_end(struct nrun *R, int v, int d, int holders)
 {
 	const struct pl_nat_op *o = &R->op[v];
-	mem_free(R, o->dev, o->tb);
-	dec_out(R, v);
-	for (int i = o->in_lo; i < o->in_hi; i++) {
-		int h = R->hold[i];
-		if (h >= 0)
-			dec_out(R, h);
-		else
-			dec_copy(R, ~h);
-	}
+	mem_free(R, d, o->tb);
+	R->hold[v] = (struct pl_nat_hold){ o->ob, holders, d };
+	mem_free_if(R, holders == 0, d, o->ob);
+	for (int i = o->in_lo; i < o->in_hi; i++)
+		dec_hold(R, R->in[i]);
 }
 
 /* Append transfer x to channel q (a FIFO through next, or a heap by
@@ -326,7 +322,7 @@ op_done(struct nrun *R, int v, int d)
 				struct pl_nat_op *o = &R->op[cn->w];
 				holders++;
 				if (R->memn)
-					R->hold[cn->in] = v;
+					R->in[cn->in] = v;
 				if (--o->pending == 0)
 					release(R, cn->w, v);
 				continue;
@@ -355,13 +351,11 @@ op_done(struct nrun *R, int v, int d)
 			xl[dw] = kc;
 			R->X[x].cref++;
 			if (R->memn)
-				R->hold[cn->in] = ~x;
+				R->in[cn->in] = R->n + x;
 		}
 	}
-	if (R->memn) {
-		ov->ref += holders;
-		mem_op_end(R, v);
-	}
+	if (R->memn)
+		mem_op_end(R, v, d, holders);
 }
 
 /* Transfer x ends at t: release its consumers (its cref entries, in
@@ -370,8 +364,10 @@ HOT void
 xfer_done(struct nrun *R, int x)
 {
 	const struct pl_nat_xfer *X = &R->X[x];
-	if (R->memn)
-		dec_out(R, X->u);
+	if (R->memn) {	/* the copy's holders: no consumer is done yet */
+		R->hold[R->n + x] = (struct pl_nat_hold){ X->bytes, X->cref, X->dst };
+		dec_hold(R, X->u);
+	}
 	for (int i = 0, kc = X->c_first; i < X->cref; i++, kc = R->clink[kc]) {
 		int w = R->C[kc].w;
 		if (--R->op[w].pending == 0)
@@ -416,18 +412,13 @@ prefetch_consumers(const struct nrun *R, const struct pl_nat_op *o)
 	PREFETCH(&R->op[R->C[lo + (m < 3 ? m : 3)].w]);
 }
 
-/* Op o starts (native memory): fetch what its end releases, the record
- * of each input's holder (its producer, or the received copy). */
+/* Op o starts (native memory): fetch the counts its end decrements, of
+ * each input's holder (its producer, or the received copy). */
 HOT void
 prefetch_holds(const struct nrun *R, const struct pl_nat_op *o)
 {
-	for (int i = o->in_lo; i < o->in_hi; i++) {
-		int h = R->hold[i];
-		if (h >= 0)
-			PREFETCH(&R->op[h]);
-		else
-			PREFETCH(&R->X[~h]);
-	}
+	for (int i = o->in_lo; i < o->in_hi; i++)
+		PREFETCH(&R->hold[R->in[i]]);
 }
 
 /* Queue q starts an item: busy. */
@@ -471,7 +462,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	const int arrays = trace || mem == PL_MEM_PLACETO;
 	struct nrun R = { .ws = ws, .pl = pl, .c = c, .r = r, .op = ws->nat_op,
 	    .perm = ws->nat_perm, .X = ws->nat_x,
-	    .T = ws->nat_t, .C = ws->nat_c, .clink = ws->nat_clink, .dev8 = ws->nat_dev8, .hold = ws->hold, .qitem = ws->qitem,
+	    .T = ws->nat_t, .C = ws->nat_c, .clink = ws->nat_clink, .dev8 = ws->nat_dev8, .in = ws->nat_in, .hold = ws->nat_hold, .n = ws->n, .qitem = ws->qitem,
 	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
 	    .q_busy = ws->q_busy, .dirty = ws->cnt, .D = D, .shared = shared,
 	    .memn = memn, .fast = fast, .trace = trace,
@@ -479,7 +470,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	struct pl_nat_op *op = R.op;
 	int *cnt = R.q_n;		/* queue sizes, before the queues */
 
-	/* Setup: devices, run times, missing inputs, own holds; queues. */
+	/* Setup: devices, run times, missing inputs; queues. */
 	for (int q = 0; q < nq; q++)
 		cnt[q] = 0;
 	for (int v = 0; v < n; v++) {
@@ -488,7 +479,6 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		o->dev = d;
 		R.dev8[v] = (uint8_t)d;
 		o->pending = o->in_hi - o->in_lo;
-		o->ref = 1;
 		o->cost = tt[(size_t)v * D + d];
 		o->start = 0;
 		cnt[d]++;
