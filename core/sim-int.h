@@ -80,7 +80,7 @@ struct pl_nat_op {
 	int dev;
 	int pending;			/* input tensors not here yet */
 	int topo;			/* topological index (static) */
-	int pad;
+	int pad;			/* (unused: the record stays one line) */
 	double cost;			/* run time on its device */
 	double start;
 	/* static */
