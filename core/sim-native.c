@@ -413,12 +413,14 @@ prefetch_consumers(const struct nrun *R, const struct pl_nat_op *o)
 }
 
 /* Op o starts (native memory): fetch the counts its end decrements, of
- * each input's holder (its producer, or the received copy). */
+ * each input's holder (its producer, or the received copy), and its own
+ * holder record, which its end writes. */
 HOT void
 prefetch_holds(const struct nrun *R, const struct pl_nat_op *o)
 {
 	for (int i = o->in_lo; i < o->in_hi; i++)
 		PREFETCH(&R->hold[R->in[i]]);
+	PREFETCH(&R->hold[o - R->op]);
 }
 
 /* Queue q starts an item: busy. */
