@@ -72,6 +72,17 @@ CTZ64(uint64_t x)
  */
 #define PREFETCH_MIN_OPS 4096
 
+/*
+ * From this many ops on, native memory accounting also prefetches, when an
+ * op starts, the holder records its end writes (see prefetch_holds()).
+ * Below it those 16-byte records (one per op and per transfer) mostly stay
+ * in the L2 cache from an op's start to its end, and the prefetch loop,
+ * whose exit on the number of inputs mispredicts, costs more than it saves
+ * (paired, without it: 0.96-0.97 on 10k and 15k ops, even on 24k and 30k,
+ * 1.10 on 40k and 1.05 on 60k).
+ */
+#define PREFETCH_HOLDS_MIN_OPS 32768
+
 /* One run's state: the helpers below are inlined into the runner, so
  * these live in registers or on its stack. */
 struct nrun {
@@ -96,6 +107,7 @@ struct nrun {
 	int D, shared, memn;
 	int fast;			/* the fast loop (see above) */
 	int prefetch;			/* see PREFETCH_MIN_OPS */
+	int prefetch_holds;		/* see PREFETCH_HOLDS_MIN_OPS */
 	int trace;			/* recording */
 	double t;
 };
@@ -468,7 +480,8 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	    .q_off = ws->q_off, .q_n = ws->q_n, .q_head = ws->q_head,
 	    .q_busy = ws->q_busy, .dirty = ws->cnt, .D = D, .shared = shared,
 	    .memn = memn, .fast = fast, .trace = trace,
-	    .prefetch = n >= PREFETCH_MIN_OPS };
+	    .prefetch = n >= PREFETCH_MIN_OPS,
+	    .prefetch_holds = memn && n >= PREFETCH_HOLDS_MIN_OPS };
 	struct pl_nat_op *op = R.op;
 	int *cnt = R.q_n;		/* queue sizes, before the queues */
 
@@ -551,7 +564,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				struct pl_nat_op *o = &op[v];
 				if (R.prefetch) {
 					prefetch_consumers(&R, o);
-					if (R.memn)
+					if (R.prefetch_holds)
 						prefetch_holds(&R, o);
 				}
 				double e = t + o->cost;
