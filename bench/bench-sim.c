@@ -2,15 +2,16 @@
  * bench-sim — how fast the lean simulator path is (make bench).
  *
  *  - placeto model on a random DAG of 2,000 ops / ~2,800 edges on 4
- *    devices: us per evaluation;
+ *    devices: us per evaluation, of random placements and of placements
+ *    that change one op at a time (as Placeto's MDP asks);
  *  - native model on random DAGs of 1k, 10k and 100k ops and on the
  *    largest sample graph found: ns per (op + edge) per evaluation, with
  *    native memory accounting and for the makespan alone;
  *  - workspace bytes and allocations per evaluation after warm-up.
  *
- * Invariant: every timed loop evaluates a fixed set of random placements
- * in turn, with the workspace warmed up first; the figures are wall-clock
- * on a shared machine, so they are noisy.
+ * Invariant: every timed loop but the MDP row's evaluates a fixed set of
+ * random placements in turn, with the workspace warmed up first; the
+ * figures are wall-clock on a shared machine, so they are noisy.
  */
 #include <dirent.h>
 #include <math.h>
@@ -80,6 +81,43 @@ time_evals(const struct pl_problem *p, const struct pl_sim_opts *o, double min_s
 	pl_sim_ws_free(ws);
 	bench_placements_free(pl);
 	return f;
+}
+
+/*
+ * Time evaluations as Placeto's MDP makes them: one placement, and before
+ * each evaluation one op (in list order, cyclically) moved to a random
+ * device, so that consecutive placements differ in at most one op.  CPU
+ * seconds per evaluation in the best of ROUNDS rounds.
+ */
+static double
+time_episode(const struct pl_problem *p, const struct pl_sim_opts *o, double min_s)
+{
+	struct pl_rng r;
+	pl_rng_seed(&r, 7);
+	struct pl_placement *pl = tu_random_placement(&r, p);
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	struct pl_sim_result res;
+	int v = 0;
+	for (int i = 0; i < BENCH_N_PLACEMENTS; i++)	/* warm */
+		pl_sim_eval(ws, pl, o, &res);
+	double best = 0;
+	for (int k = 0; k < ROUNDS; k++) {
+		long n = 0;
+		double rt0 = bench_clock_s(CLOCK_MONOTONIC), rc0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
+		do {
+			for (int i = 0; i < BENCH_N_PLACEMENTS; i++) {
+				pl->dev[v] = (int)pl_rng_below(&r, (uint64_t)p->n_dev);
+				v = v + 1 < p->n_ops ? v + 1 : 0;
+				pl_sim_eval(ws, pl, o, &res);
+			}
+			n += BENCH_N_PLACEMENTS;
+		} while (bench_clock_s(CLOCK_MONOTONIC) - rt0 < min_s / ROUNDS);
+		double round = (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - rc0) / (double)n;
+		best = k == 0 || round < best ? round : best;
+	}
+	pl_sim_ws_free(ws);
+	pl_placement_free(pl);
+	return best;
 }
 
 /* One thread of time_threads(): its own workspace, the shared placements. */
@@ -339,6 +377,10 @@ main(int argc, char **argv)
 	f = time_evals(p, &nn, 0.5);
 	printf("native   (same graph and devices): %.1f us/eval (cpu %.1f, best round %.1f)\n",
 	    f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6, f.best_cpu_per_eval_s * 1e6);
+	/* as Placeto's MDP calls it: consecutive placements differ in one op */
+	double ep = time_episode(p, &po, 0.5), epz = time_episode(p, &pz, 0.5);
+	printf("placeto  (same) as an MDP episode calls it, one op moved between evaluations: "
+	    "best round %.1f us/eval with placeto memory, %.1f without\n", ep * 1e6, epz * 1e6);
 	/* the fast path on every core, a workspace per thread */
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int nt = cores < 1 ? 1 : cores > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : (int)cores;
