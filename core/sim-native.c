@@ -78,7 +78,7 @@ CTZ64(uint64_t x)
  * Below it those 16-byte records (one per op and per transfer) mostly stay
  * in the L2 cache from an op's start to its end, and the prefetch loop,
  * whose exit on the number of inputs mispredicts, costs more than it saves
- * (paired, without it: 0.96-0.97 on 10k and 15k ops, even on 24k and 30k,
+ * (paired, without it: 0.96-0.97 on 10k and 15k ops, even on 20k to 30k,
  * 1.10 on 40k and 1.05 on 60k).
  */
 #define PREFETCH_HOLDS_MIN_OPS 32768
