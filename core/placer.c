@@ -163,7 +163,7 @@ pl_placer_try(struct pl_placer *pl, const struct pl_placement *cand)
 }
 
 /* Replace a string field with formatted text. */
-static void
+static void __attribute__((format(printf, 2, 0)))
 set_text(char **field, const char *fmt, va_list ap)
 {
 	char buf[512];
