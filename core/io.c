@@ -590,6 +590,10 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 		}
 #define KEY(k) (klen == sizeof(k) - 1 && memcmp(key, k, klen) == 0)
 		size_t after;
+		if ((KEY("ops") && have_ops) || (KEY("edges") && edges_at >= 0)) {
+			fail_off(&x, &t, (size_t)(key - s) - 1, "'%.*s' given a second time (expected it once)", (int)klen, key);
+			break;
+		}
 		if (KEY("ops") && s[i] == '[') {
 			have_ops = 1;
 			after = scan_array(&x, &t, i, read_op, b, &x.op_off, &x.n_op_off);

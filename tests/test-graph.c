@@ -124,6 +124,19 @@ test_duplicate(void **state)
 	parse_bad(HDR "\"ops\": [\n{\"name\": \"a\"},\n{\"name\": \"a\"}]}", "t.json:4:1: op 'a': duplicate name", "line 3");
 }
 
+/* A second "ops" or "edges" array is an error at its key, not a silent
+ * replacement (the first array's positions used to leak). */
+static void
+test_key_twice(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}],\n \"ops\": [{\"name\": \"b\"}]}",
+	    "t.json:3:2: 'ops' given a second time", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n"
+	    "\"edges\": [[\"a\", \"b\"]], \"edges\": []}",
+	    "t.json:3:24: 'edges' given a second time", NULL);
+}
+
 static void
 test_bad_numbers(void **state)
 {
@@ -241,6 +254,7 @@ main(void)
 		cmocka_unit_test(test_cycle),
 		cmocka_unit_test(test_unknown_op),
 		cmocka_unit_test(test_duplicate),
+		cmocka_unit_test(test_key_twice),
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_inconsistent_tensor),
 		cmocka_unit_test(test_empty),
