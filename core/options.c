@@ -1,10 +1,12 @@
 /*
  * options — typed option tables parsed from text.
- * Invariant: values[i] always holds valid text for defs[i]'s type.
+ * Invariant: values[i] always holds valid text for defs[i]'s type (an
+ * integer within the range of int).
  */
 #include "options.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +27,10 @@ valid_value(enum pl_opt_type t, const char *v)
 	char *end;
 	errno = 0;
 	switch (t) {
-	case PL_OPT_INT:
-		(void)strtoll(v, &end, 10);
-		return *v && *end == '\0' && errno == 0;
+	case PL_OPT_INT: {
+		long long x = strtoll(v, &end, 10);
+		return *v && *end == '\0' && errno == 0 && x >= INT_MIN && x <= INT_MAX;
+	}
 	case PL_OPT_DOUBLE: {
 		double d = strtod(v, &end);
 		return *v && *end == '\0' && errno == 0 && isfinite(d);
@@ -68,7 +71,12 @@ pl_options_set(struct pl_options *o, const char *name, const char *value, char *
 		return -1;
 	}
 	if (!valid_value(o->defs[i].type, value)) {
-		*cause = pl_xasprintf("option '%s': '%s' is not %s", name, value, type_names[o->defs[i].type]);
+		char *end;
+		if (o->defs[i].type == PL_OPT_INT && *value && (strtoll(value, &end, 10), *end == '\0'))
+			*cause = pl_xasprintf("option '%s': %s is out of range (expected an integer "
+			    "in [%d, %d])", name, value, INT_MIN, INT_MAX);
+		else
+			*cause = pl_xasprintf("option '%s': '%s' is not %s", name, value, type_names[o->defs[i].type]);
 		return -1;
 	}
 	free(o->values[i]);

@@ -36,7 +36,8 @@ int pl_options_set(struct pl_options *o, const char *name, const char *value,
 int pl_options_has(const struct pl_options *o, const char *name);
 void pl_options_free(struct pl_options *o);
 
-/* Typed getters; the name must be in the table (abort otherwise). */
+/* Typed getters; the name must be in the table (abort otherwise).  An
+ * integer option's value always fits an int. */
 int64_t pl_opt_int(const struct pl_options *o, const char *name);
 double pl_opt_double(const struct pl_options *o, const char *name);
 const char *pl_opt_str(const struct pl_options *o, const char *name);

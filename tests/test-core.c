@@ -63,6 +63,17 @@ test_options(void **state)
 	assert_int_equal(pl_options_parse(defs, "evals=1.5", &o, &cause), -1);
 	assert_non_null(strstr(cause, "not an integer"));
 	free(cause);
+	/* integers beyond an int are refused, not wrapped by the placers */
+	assert_int_equal(pl_options_parse(defs, "evals=2147483647", &o, &cause), 0);
+	assert_int_equal(pl_opt_int(o, "evals"), 2147483647);
+	assert_int_equal(pl_options_set(o, "evals", "4294967297", &cause), -1);
+	assert_non_null(strstr(cause, "option 'evals': 4294967297 is out of range"));
+	free(cause);
+	assert_int_equal(pl_options_set(o, "evals", "-2147483649", &cause), -1);
+	assert_non_null(strstr(cause, "out of range"));
+	free(cause);
+	assert_int_equal(pl_opt_int(o, "evals"), 2147483647);
+	pl_options_free(o);
 }
 
 /* Determinism, ranges, stream independence and Beta moments. */
