@@ -834,10 +834,17 @@ read_options(struct pl_placer *pl, struct brkga *b, char **cause)
 	b->patience = (int)pl_opt_int(o, "patience");
 	b->exchange = (int)pl_opt_int(o, "exchange");
 	b->n_exchange = (int)pl_opt_int(o, "exchange-count");
-	if (b->max_evals < 0 || b->max_gens < 0 || b->max_seconds < 0 ||
-	    b->patience < 0 || b->exchange < 0 || b->n_exchange < 0) {
-		*cause = pl_xasprintf("brkga: budgets, 'exchange' and "
-		    "'exchange-count' must not be negative");
+	static const char *const counts[] = { "evals", "generations",
+	    "patience", "exchange", "exchange-count" };
+	for (int i = 0; i < 5; i++)
+		if (pl_opt_int(o, counts[i]) < 0) {
+			*cause = pl_xasprintf("brkga: option '%s': %lld must not "
+			    "be negative", counts[i], (long long)pl_opt_int(o, counts[i]));
+			return -1;
+		}
+	if (b->max_seconds < 0) {
+		*cause = pl_xasprintf("brkga: option 'seconds': %g must not be "
+		    "negative", b->max_seconds);
 		return -1;
 	}
 	if (b->max_evals > 0 && b->max_evals < (long)b->P * b->p) {
