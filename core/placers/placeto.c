@@ -17,6 +17,7 @@
 #include "placeto.h"
 
 #include <cblas.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1059,12 +1060,23 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	E->max_mem = pl_opt_double(o, "max-mem");
 	E->mem_cap = pl_opt_double(o, "mem-cap");
 	int k = (int)pl_opt_int(o, "k"), baseline = (int)pl_opt_int(o, "baseline");
-	if (E->workers < 1 || E->workers > 256 || E->groups < 1 || k < 0 || k > 64 || baseline < 0
-	    || E->escape_max < 2 || E->escape_after < 0) {
-		*cause = pl_xasprintf("options: expected workers in 1..256, groups >= 1, k in 0..64, baseline >= 0, "
-		    "escape-max >= 2, escape-after >= 0");
-		free(E);
-		return NULL;
+	static const struct { const char *name; int lo, hi; } ranges[] = {
+		{ "workers", 1, 256 }, { "groups", 1, INT_MAX }, { "k", 0, 64 },
+		{ "baseline", 0, INT_MAX }, { "escape-max", 2, INT_MAX },
+		{ "escape-after", 0, INT_MAX },
+	};
+	for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+		int64_t v = pl_opt_int(o, ranges[i].name);
+		if (v < ranges[i].lo || v > ranges[i].hi) {
+			if (ranges[i].hi == INT_MAX)
+				*cause = pl_xasprintf("placeto: option '%s': %lld (expected at least %d)",
+				    ranges[i].name, (long long)v, ranges[i].lo);
+			else
+				*cause = pl_xasprintf("placeto: option '%s': %lld (expected %d to %d)",
+				    ranges[i].name, (long long)v, ranges[i].lo, ranges[i].hi);
+			free(E);
+			return NULL;
+		}
 	}
 	E->n_dev = probs[0]->n_dev;
 	for (int i = 1; i < n; i++)
