@@ -30,7 +30,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..24"
+echo "1..26"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 
@@ -80,5 +80,9 @@ check "-p and -a: exit 2" fails_with "exactly one" $PLACELAB export "$teach" -c 
 check "unknown layout: exit 2, named" fails_with "nosuch" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/x.svg" --layout nosuch
 check "unknown suffix: exit 2" fails_with "format" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/x.xyz"
 check "failed export leaves no file" test ! -e "$tmp/x.svg"
+check "unwritable path: exit 2, the path named once" sh -c \
+    "$PLACELAB export '$teach' -c k80x2 -p '$tmp/p.json' -o '$tmp/no/dir/x.svg' 2>'$tmp/err'; test \$? = 2 &&
+     test \"\$(grep -o 'no/dir/x.svg' '$tmp/err' | wc -l)\" = 1"
+check "unknown method: exit 2, named" fails_with "unknown method 'nosuch'" $PLACELAB export "$teach" -c k80x2 -a nosuch -o "$tmp/x.svg"
 
 test "$fails" = 0

@@ -79,7 +79,7 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 {
 	const struct pl_placer_class *cls = pl_placer_find(name);
 	if (cls == NULL) {
-		cmd_error("unknown placer '%s'", name);
+		cmd_error("export: unknown method '%s' (placelab run --list shows the methods)", name);
 		return NULL;
 	}
 	struct pl_run_opts run = { .sim = *so, .seed = seed, .threads = 1 };
@@ -315,8 +315,7 @@ cmd_export(int argc, char **argv)
 		goto out;
 	}
 	if (plv_export(p, pl, t, &o, out, &cause) != 0) {
-		cmd_fail(pl_xasprintf("%s: %s", out, cause));
-		free(cause);
+		cmd_fail(cause);
 		goto out;
 	}
 	rc = 0;

@@ -211,9 +211,12 @@ plv_export(const struct pl_problem *p, const struct pl_placement *pl,
 {
 	char *data;
 	size_t len;
-	if (plv_export_data(p, pl, t, o, &data, &len, cause) != 0)
-		return -1;
 	char *why = NULL;
+	if (plv_export_data(p, pl, t, o, &data, &len, &why) != 0) {
+		*cause = pl_xasprintf("%s: %s", path, why);
+		free(why);
+		return -1;
+	}
 	int rc = pl_file_write_atomic(path, data, len, &why);
 	free(data);
 	if (rc != 0) {

@@ -69,7 +69,8 @@ int plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, char **data,
     size_t *len, char **cause);
 
-/* Render and write path atomically.  0, or -1 + *cause. */
+/* Render and write path atomically.  0, or -1 + *cause, which names
+ * path. */
 int plv_export(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, const char *path,
     char **cause);
