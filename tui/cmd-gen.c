@@ -215,8 +215,14 @@ cmd_gen(int argc, char **argv)
 		case 'h': fputs(gen_usage, stdout); return 0;
 		default: fputs(gen_usage, stderr); return 2;
 		}
-		if (ip != NULL && parse_int(optarg, ip) != 0)
-			return cmd_error("gen: -%c '%s' (expected a whole number)", ch, optarg);
+		if (ip != NULL && parse_int(optarg, ip) != 0) {
+			const char *name = "";
+			for (const struct option *lo = longopts; lo->name != NULL; lo++)
+				if (lo->val == ch)
+					name = lo->name;
+			return cmd_error("gen: --%s (-%c) '%s' (expected a whole number up to 2^30)",
+			    name, ch, optarg);
+		}
 	}
 	argc -= optind;
 	argv += optind;
