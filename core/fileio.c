@@ -47,17 +47,49 @@ pl_file_read(const char *path, size_t *len, char **cause)
 	return buf;
 }
 
+/* Create the temporary file that will replace path (its name in *tmp);
+ * the descriptor, or -1 + *cause. */
+static int
+open_temp(const char *path, char **tmp, char **cause)
+{
+	*tmp = pl_xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkstemp(*tmp);
+	if (fd < 0) {
+		*cause = pl_xasprintf("%s: cannot create a temporary file: %s", path, strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
+}
+
+/* Check that path can be written atomically: not a directory, and its
+ * directory takes a new file (one is created and removed). */
+int
+pl_file_check_writable(const char *path, char **cause)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		*cause = pl_xasprintf("%s: is a directory (expected a file name)", path);
+		return -1;
+	}
+	char *tmp;
+	int fd = open_temp(path, &tmp, cause);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	unlink(tmp);
+	free(tmp);
+	return 0;
+}
+
 /* Write data to path through a temporary file and rename. */
 int
 pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause)
 {
-	char *tmp = pl_xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		*cause = pl_xasprintf("%s: cannot create a temporary file: %s", path, strerror(errno));
-		free(tmp);
+	char *tmp;
+	int fd = open_temp(path, &tmp, cause);
+	if (fd < 0)
 		return -1;
-	}
 	const char *p = data;
 	size_t left = len;
 	while (left > 0) {

@@ -12,6 +12,9 @@
 
 /* Read a whole file (NUL-terminated, *len without the NUL).  NULL + *cause. */
 char *pl_file_read(const char *path, size_t *len, char **cause);
+/* Check before a long run that path can be written later: 0, or -1 +
+ * *cause (a directory, or no new file can be made next to it). */
+int pl_file_check_writable(const char *path, char **cause);
 /* Write data atomically.  0, or -1 + *cause. */
 int pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause);
 /* Line and column (1-based) of byte offset off in text. */

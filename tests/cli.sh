@@ -12,7 +12,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..17"
+echo "1..19"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -46,6 +46,10 @@ $PLACELAB run -a brkga "$tmp/g.json" --patience -4 >/dev/null 2>"$tmp/err"; rc=$
 check "a negative budget: exit 2 and the option named" sh -c "test $rc = 2 && grep -q \"option 'patience': -4 must not be negative\" '$tmp/err'"
 $PLACELAB run -a brkga "$tmp/g.json" --generations 4294967297 >/dev/null 2>"$tmp/err"; rc=$?
 check "an integer option beyond an int: exit 2, not wrapped" sh -c "test $rc = 2 && grep -q '4294967297 is out of range' '$tmp/err'"
+$PLACELAB train placeto "$tmp/g.json" --episodes 8 -o "$tmp/no/dir/p.plw" >/dev/null 2>"$tmp/err"; rc=$?
+check "train to an unwritable path: exit 2 before any episode" sh -c "test $rc = 2 && grep -q -- '-o $tmp/no/dir/p.plw: cannot create' '$tmp/err' && ! grep -q episode '$tmp/err'"
+$PLACELAB run -a heft "$tmp/g.json" --history "$tmp" >/dev/null 2>"$tmp/err"; rc=$?
+check "a directory as --history: exit 2, said" sh -c "test $rc = 2 && grep -q 'is a directory' '$tmp/err'"
 $PLACELAB run -a placeto "$tmp/g.json" --workers 0 >/dev/null 2>"$tmp/err"; rc=$?
 check "an option out of its range: exit 2, the option and its range named" sh -c "test $rc = 2 && grep -q \"option 'workers': 0 (expected 1 to 256)\" '$tmp/err'"
 

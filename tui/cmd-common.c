@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "fileio.h"
 #include "io.h"
 #include "viz/load.h"
 #include "xmalloc.h"
@@ -150,4 +151,16 @@ cmd_data_path(const char *rel)
 		free(built);
 	}
 	return pl_xasprintf("%s/%s", dir, rel);
+}
+
+/* Check an output path before the work that fills it. */
+int
+cmd_check_output(const char *flag, const char *path)
+{
+	char *cause = NULL;
+	if (path == NULL || pl_file_check_writable(path, &cause) == 0)
+		return 0;
+	cmd_error("%s %s", flag, cause);
+	free(cause);
+	return 2;
 }

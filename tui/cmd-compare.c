@@ -154,6 +154,8 @@ cmd_compare(int argc, char **argv)
 		cmd_error("%s", COMPARE_USAGE);
 		goto out;
 	}
+	if (cmd_check_output("-o", output) != 0)
+		goto out;
 	if (!fmt_given && output != NULL) {
 		/* -o FILE.md / .csv / .tex / .json picks the format */
 		const char *dot = strrchr(output, '.');

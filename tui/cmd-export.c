@@ -249,6 +249,8 @@ cmd_export(int argc, char **argv)
 	}
 	if (out == NULL)
 		return cmd_error("export: -o FILE missing");
+	if (cmd_check_output("-o", out) != 0)
+		return 2;
 	if ((place_path == NULL) == (placer == NULL))
 		return cmd_error("export: give exactly one of -p PLACEMENT and -a PLACER");
 	if (level_set && max_set)

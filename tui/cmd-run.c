@@ -336,6 +336,8 @@ cmd_run(int argc, char **argv)
 		cmd_error("%s", RUN_USAGE);
 		goto out;
 	}
+	if (cmd_check_output("-o", output) != 0 || cmd_check_output("--history", history) != 0)
+		goto out;
 
 	struct pl_graph *g = cmd_load_graph(argv[optind]);
 	struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster) : NULL;

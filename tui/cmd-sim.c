@@ -265,6 +265,8 @@ cmd_sim(int argc, char **argv)
 		fprintf(stderr, "%s\n", SIM_USAGE);
 		return 2;
 	}
+	if (cmd_check_output("--trace", trace_path) != 0)
+		return 2;
 	struct pl_graph *g = cmd_load_graph(argv[optind]);
 	if (g == NULL)
 		return 2;

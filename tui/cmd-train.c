@@ -180,6 +180,8 @@ cmd_train(int argc, char **argv)
 		cmd_error("train: missing -o POLICY.plw");
 		goto out;
 	}
+	if (cmd_check_output("-o", output) != 0)
+		goto out;
 	if ((c = cmd_load_cluster(cluster)) == NULL)
 		goto out;
 	n_graphs = argc - optind;

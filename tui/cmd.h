@@ -54,6 +54,9 @@ int cmd_parse_num(const char *flag, const char *s, double lo, double hi, double 
  * 0, or 2 after printing the error. */
 int cmd_parse_sim(const char *value, struct pl_sim_opts *o);
 int cmd_parse_mem(const char *value, struct pl_sim_opts *o);
+/* Check that output path (given with flag; NULL: none) can be written,
+ * before the work that fills it; 0, or 2 after printing the error. */
+int cmd_check_output(const char *flag, const char *path);
 /* The default cluster when -c is not given. */
 #define PL_DEFAULT_CLUSTER "k80x4"
 
