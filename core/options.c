@@ -20,17 +20,26 @@ struct pl_options {
 	char **values;
 };
 
+/* Whether v is written as a whole number (of any size); its value,
+ * clamped to long long, in *x. */
+static int
+int_text(const char *v, long long *x)
+{
+	char *end;
+	*x = strtoll(v, &end, 10);
+	return *v && *end == '\0';
+}
+
 /* Check that text is a valid value of type t. */
 static int
 valid_value(enum pl_opt_type t, const char *v)
 {
 	char *end;
+	long long x;
 	errno = 0;
 	switch (t) {
-	case PL_OPT_INT: {
-		long long x = strtoll(v, &end, 10);
-		return *v && *end == '\0' && errno == 0 && x >= INT_MIN && x <= INT_MAX;
-	}
+	case PL_OPT_INT:
+		return int_text(v, &x) && x >= INT_MIN && x <= INT_MAX;
 	case PL_OPT_DOUBLE: {
 		double d = strtod(v, &end);
 		return *v && *end == '\0' && errno == 0 && isfinite(d);
@@ -71,8 +80,8 @@ pl_options_set(struct pl_options *o, const char *name, const char *value, char *
 		return -1;
 	}
 	if (!valid_value(o->defs[i].type, value)) {
-		char *end;
-		if (o->defs[i].type == PL_OPT_INT && *value && (strtoll(value, &end, 10), *end == '\0'))
+		long long x;
+		if (o->defs[i].type == PL_OPT_INT && int_text(value, &x))
 			*cause = pl_xasprintf("option '%s': %s is out of range (expected an integer "
 			    "in [%d, %d])", name, value, INT_MIN, INT_MAX);
 		else
