@@ -351,7 +351,8 @@ test_action_table(void **state)
 #define SCRIPTS(X) \
 	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) \
 	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(export) \
-	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom)
+	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
+	X(edits_kept)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

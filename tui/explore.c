@@ -147,6 +147,16 @@ explore_set_placement(struct explore *ex, const struct pl_placement *pl,
 	resimulate(ex);
 }
 
+/* Unsaved hand edits block replacing the placement: say so. */
+int
+explore_edits_block(struct explore *ex)
+{
+	if (!ex->dirty)
+		return 0;
+	explore_message(ex, 1, "save or undo your edits first (w saves, u undoes)");
+	return 1;
+}
+
 /* Devices allowed for every group of the ops. */
 static uint64_t
 ops_mask(const struct explore *ex, const int *ops, int n)
@@ -885,6 +895,8 @@ explore_action(struct explore *ex, enum tui_action a)
 		return 1;
 	}
 	case ACT_OPEN:
+		if (explore_edits_block(ex))
+			return 1;
 		explore_prompt(ex, PROMPT_TEXT, "Open placement: ", ex->save_path, open_done, NULL);
 		return 1;
 	default:

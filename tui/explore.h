@@ -129,6 +129,9 @@ void explore_select(struct explore *ex, int op);
  * edit (marks dirty and can be undone); source names where it came from. */
 void explore_set_placement(struct explore *ex, const struct pl_placement *pl,
     const char *source, int edit);
+/* 1 (and a message saying how to go on) when unsaved hand edits stand in
+ * the way of a placement from elsewhere (a method's, a file's); else 0. */
+int explore_edits_block(struct explore *ex);
 /* Move ops (and their colocation groups) to device d, as one hand edit.
  * Returns the number of ops moved (0 when d is not allowed for them). */
 int explore_move_ops(struct explore *ex, const int *ops, int n, int d);

@@ -260,10 +260,8 @@ cv_action(struct view *v, enum tui_action a)
 				explore_message(c->ex, 1, "%s found no placement", r->title);
 				break;
 			}
-			if (c->ex->dirty) {
-				explore_message(c->ex, 1, "save or undo your edits first (w saves, u undoes)");
+			if (explore_edits_block(c->ex))
 				break;
-			}
 			explore_set_placement(c->ex, r->best, r->method, 0);
 			explore_message(c->ex, 0, "the current placement is now %s's", r->title);
 		}

@@ -125,7 +125,7 @@ follow(struct view_run *r)
 	if (r->ex->tr != NULL && !pl_result_better(&r->pl->best_res, &r->ex->tr->res))
 		return;	/* not better than what is shown: 'a' still adopts it */
 	if (r->ex->dirty) {
-		explore_message(r->ex, 0, "%s found %.0f us; press a to use it (your edits are unsaved)",
+		explore_message(r->ex, 0, "%s found %.0f us; a uses it once your edits are saved (w) or undone (u)",
 		    r->cls->name, r->pl->best_res.makespan_us);
 		return;
 	}
@@ -260,10 +260,11 @@ view_run_adopt(struct view_run *r)
 		explore_message(r->ex, 1, "no placement yet: step the method first");
 		return;
 	}
+	if (explore_edits_block(r->ex))
+		return;
 	char *src = pl_xasprintf("%s best", r->cls->name);
 	explore_set_placement(r->ex, r->pl->best, src, 0);
 	free(src);
-	r->ex->dirty = 0;
 	r->followed_us = r->pl->best_res.makespan_us;
 }
 
