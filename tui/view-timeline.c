@@ -34,6 +34,7 @@ struct tl_view {
 	int n_rows;
 	struct tl_row *rows;
 	double t0, span;	/* visible time window */
+	int fit;		/* the window is the whole step, and follows it */
 	int sel_row;
 	int sel_xfer;		/* on a link row: selected transfer or -1 */
 	int top;
@@ -128,13 +129,21 @@ build_rows(struct tl_view *t)
 	t->sel_xfer = -1;
 }
 
+/* The span that shows the whole step. */
+static double
+whole_span(const struct tl_view *t)
+{
+	return t->ex->tr != NULL && t->ex->tr->res.makespan_us > 0 ?
+	    t->ex->tr->res.makespan_us * 1.0001 : 1;
+}
+
 /* Fit the whole step. */
 static void
 zoom_fit(struct tl_view *t)
 {
 	t->t0 = 0;
-	t->span = t->ex->tr != NULL && t->ex->tr->res.makespan_us > 0 ?
-	    t->ex->tr->res.makespan_us * 1.0001 : 1;
+	t->span = whole_span(t);
+	t->fit = 1;
 }
 
 /* Create the view, fitted to the whole step. */
@@ -345,7 +354,7 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 static void
 clamp_window(struct tl_view *t)
 {
-	double ms = t->ex->tr != NULL ? t->ex->tr->res.makespan_us * 1.0001 : 1;
+	double ms = whole_span(t);
 	if (t->span > ms)
 		t->span = ms;
 	if (t->span < 1e-3)
@@ -481,6 +490,8 @@ tl_action(struct view *v, enum tui_action a)
 		clamp_window(t);
 		t->t0 = c - t->span / 2;
 		clamp_window(t);
+		/* zoomed out to the whole step: follow it again */
+		t->fit = a == ACT_ZOOM_OUT && t->span >= whole_span(t);
 		break;
 	}
 	case ACT_ZOOM_FIT:
@@ -520,14 +531,15 @@ tl_click(struct view *v, int y, int x)
 	return 1;
 }
 
-/* A new trace: rebuild the rows. */
+/* A new trace: rebuild the rows; a window fitted to the whole step
+ * follows it, a zoomed one stays where it is. */
 static void
 tl_changed(struct view *v)
 {
 	struct tl_view *t = v->priv;
 	build_rows(t);
 	clamp_window(t);
-	if (t->span <= 1e-3)
+	if (t->fit || t->span <= 1e-3)
 		zoom_fit(t);
 }
 
