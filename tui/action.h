@@ -51,7 +51,7 @@
 	X(ENTER, "enter", AV_ALL, '\r', KEY_ENTER, "open or close a scope; pick a row; edit a field") \
 	X(CANCEL, "cancel", AV_ALL, 27, 0, "close help or a prompt") \
 	X(REDRAW, "redraw", AV_ALL, ACT_CTRL('l'), 0, "redraw the whole screen") \
-	X(SEARCH, "search", AV_ALL, '/', 0, "search ops by name (shows them in Ops)") \
+	X(SEARCH, "search", AV_ALL, '/', 0, "search ops by name or type (shows them in Ops)") \
 	X(SEARCH_NEXT, "search-next", AV_OPS | AV_TIMELINE, 'n', 0, "next search match") \
 	X(SEARCH_PREV, "search-prev", AV_OPS | AV_TIMELINE, 'N', 0, "previous search match") \
 	X(DEV_NEXT, "device-next", AV_OPS | AV_TIMELINE, 'd', 0, "move the selected op's group (or scope) to the next device") \

@@ -467,20 +467,36 @@ draw_status(struct explore *ex)
 	attrset(A_NORMAL);
 }
 
-/* The help screen: every row of the action table. */
+/* The rows action i's help takes at width tw. */
+static int
+help_rows(int tw, int i)
+{
+	int h = screen_wrap(NULL, 0, 0, 99, tw, tui_actions[i].help);
+	return h > 0 ? h : 1;
+}
+
+/* The help screen: every row of the action table, its text wrapped. */
 static void
 draw_help(struct explore *ex, const struct view_rect *r)
 {
 	attrset(screen_attr(SCR_HEADER));
 	screen_printf(stdscr, r->y, r->x, r->w, 1, "%-12s %-16s %-7s %s", "Key", "Action", "Views", "What it does");
 	attrset(A_NORMAL);
-	int rows = r->h - 1, n = ACT_COUNT - 1;
-	if (ex->help_top > n - rows)
-		ex->help_top = n - rows;
+	/* an entry takes as many rows as its wrapped text; the last page
+	 * ends with the last entry */
+	int rows = r->h - 1, n = ACT_COUNT - 1, tw = r->w - 38 > 10 ? r->w - 38 : 10;
+	int max_top = n, used = 0;
+	while (max_top > 0 && (used += help_rows(tw, max_top - 1)) <= rows)
+		max_top--;
+	if (ex->help_top > max_top)
+		ex->help_top = max_top;
 	if (ex->help_top < 0)
 		ex->help_top = 0;
-	for (int i = 0; i < rows && ex->help_top + i < n; i++) {
-		const struct tui_action_def *a = &tui_actions[ex->help_top + i];
+	for (int i = ex->help_top, y = r->y + 1; i < n; i++) {
+		int h = help_rows(tw, i);
+		if (y + h > r->y + 1 + rows)
+			break;
+		const struct tui_action_def *a = &tui_actions[i];
 		char k1[16], k2[16], keys[40], where[64];
 		tui_key_name(a->key, k1, sizeof k1);
 		if (a->alt && strcmp(k1, tui_key_name(a->alt, k2, sizeof k2)) != 0)
@@ -496,7 +512,6 @@ draw_help(struct explore *ex, const struct view_rect *r)
 					size_t l = strlen(where);
 					snprintf(where + l, sizeof where - l, "%s%d", l ? "," : "", v + 1);
 				}
-		int y = r->y + 1 + i;
 		attrset(screen_attr(SCR_KEY));
 		screen_printf(stdscr, y, r->x, 13, 1, "%s", keys);
 		attrset(A_NORMAL);
@@ -504,7 +519,8 @@ draw_help(struct explore *ex, const struct view_rect *r)
 		attrset(screen_attr(SCR_DIM));
 		screen_printf(stdscr, y, r->x + 30, 8, 1, "%s", where);
 		attrset(A_NORMAL);
-		screen_put(stdscr, y, r->x + 38, r->w - 38, 1, a->help);
+		screen_wrap(stdscr, y, r->x + 38, h, tw, a->help);
+		y += h;
 	}
 }
 
@@ -654,6 +670,9 @@ prompt_key(struct explore *ex, int key)
 	}
 }
 
+/* The search prompt: it opens empty; Enter on nothing repeats the last. */
+#define SEARCH_PROMPT "Search ops by name or type: "
+
 /* Case-insensitive substring. */
 static int
 contains_ci(const char *hay, const char *needle)
@@ -675,8 +694,9 @@ search_go(struct explore *ex, int dir)
 	}
 	ex->match_pos = ((ex->match_pos + dir) % ex->n_matches + ex->n_matches) % ex->n_matches;
 	explore_select(ex, ex->matches[ex->match_pos]);
-	explore_message(ex, 0, "match %d of %d for '%s': %s", ex->match_pos + 1,
-	    ex->n_matches, ex->search, ex->g->ops[ex->sel_op].name);
+	const struct pl_op *o = &ex->g->ops[ex->sel_op];
+	explore_message(ex, 0, "match %d of %d for '%s': %s (%s)", ex->match_pos + 1,
+	    ex->n_matches, ex->search, o->name, o->type);
 }
 
 /* The search prompt's answer. */
@@ -684,8 +704,13 @@ static void
 search_done(struct explore *ex, const char *text, void *arg)
 {
 	(void)arg;
-	if (text == NULL || *text == '\0')
+	if (text == NULL)
 		return;
+	if (*text == '\0') {	/* the last search again */
+		if (ex->search != NULL)
+			search_go(ex, 1);
+		return;
+	}
 	free(ex->search);
 	ex->search = pl_xstrdup(text);
 	free(ex->matches);
@@ -796,6 +821,7 @@ explore_action(struct explore *ex, enum tui_action a)
 		case ACT_PAGE_UP: ex->help_top -= 10; return 1;
 		case ACT_PAGE_DOWN: ex->help_top += 10; return 1;
 		case ACT_HOME: ex->help_top = 0; return 1;
+		case ACT_END: ex->help_top = ACT_COUNT; return 1;
 		case ACT_QUIT:
 		case ACT_CANCEL:
 		case ACT_HELP: ex->help = 0; return 1;
@@ -840,12 +866,12 @@ explore_action(struct explore *ex, enum tui_action a)
 		ex->msg = NULL;
 		return 1;
 	case ACT_SEARCH:
-		explore_prompt(ex, PROMPT_TEXT, "Search ops: ", ex->search, search_done, NULL);
+		explore_prompt(ex, PROMPT_TEXT, SEARCH_PROMPT, NULL, search_done, NULL);
 		return 1;
 	case ACT_SEARCH_NEXT:
 	case ACT_SEARCH_PREV:
 		if (ex->search == NULL) {
-			explore_prompt(ex, PROMPT_TEXT, "Search ops: ", NULL, search_done, NULL);
+			explore_prompt(ex, PROMPT_TEXT, SEARCH_PROMPT, NULL, search_done, NULL);
 			return 1;
 		}
 		search_go(ex, a == ACT_SEARCH_NEXT ? 1 : -1);

@@ -290,7 +290,8 @@ screen_wrap(WINDOW *w, int y, int x, int h, int width, const char *text)
 			cut = sizeof line - 1;
 		memcpy(line, p, cut);
 		line[cut] = '\0';
-		screen_put(w, y + row, x, width, 1, line);
+		if (w != NULL)
+			screen_put(w, y + row, x, width, 1, line);
 		row++;
 		p += cut;
 		if (nl != NULL && p == nl)

@@ -99,7 +99,8 @@ void screen_bar(WINDOW *w, int y, int x, int width, double frac, attr_t on,
     attr_t off);
 /* One cell of a vertical sparkline: level 0..8 (eighths). */
 void screen_vcell(WINDOW *w, int y, int x, int level, attr_t a);
-/* Word-wrap text into the rectangle (y, x, h, w); returns rows used. */
+/* Word-wrap text into the rectangle (y, x, h, w); returns rows used (w
+ * NULL: only counts them). */
 int screen_wrap(WINDOW *w, int y, int x, int h, int width, const char *text);
 /* Whether the locale can show UTF-8 block characters. */
 int screen_utf8(void);
