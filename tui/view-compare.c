@@ -168,18 +168,24 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 		wattrset(w, screen_attr(SCR_GOOD));
 	screen_printf(w, y, x + 16, 10, 1, "%10s", screen_fmt_us(t, sizeof t, r->makespan_us));
 	wattrset(w, base);
-	screen_printf(w, y, x + 26, 24, 1, " %7s %7s %7s", pct(p1, sizeof p1, r->vs_expert_pct),
-	    pct(p2, sizeof p2, r->gap_best_pct), pct(p3, sizeof p3, r->gap_bound_pct));
-	screen_printf(w, y, x + 50, 10, 1, " %9s", screen_fmt_bytes(pk, sizeof pk, r->peak_bytes));
+	/* narrow: no 'to best' (the best step is highlighted) and no evals */
+	int cx = x + 26;
+	cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p1, sizeof p1, r->vs_expert_pct));
+	if (wide)
+		cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p2, sizeof p2, r->gap_best_pct));
+	cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p3, sizeof p3, r->gap_bound_pct));
+	cx += screen_printf(w, y, cx, 10, 1, " %9s", screen_fmt_bytes(pk, sizeof pk, r->peak_bytes));
 	if (r->oom) {
 		wattrset(w, screen_attr(SCR_OOM));
-		screen_put(w, y, x + 61, 3, 1, "OOM");
+		screen_put(w, y, cx + 1, 3, 1, "OOM");
 		wattrset(w, base);
 	}
-	screen_printf(w, y, x + 64, 10, 1, " %9s", screen_fmt_bytes(mv, sizeof mv, r->bytes_moved));
-	if (wide && i >= 0)
-		screen_printf(w, y, x + 74, width - 74, 1, " %8s %8ld",
-		    explore_fmt_wall(ex, s, sizeof s, r->search_s), r->evals);
+	cx += 4;
+	cx += screen_printf(w, y, cx, 10, 1, " %9s", screen_fmt_bytes(mv, sizeof mv, r->bytes_moved));
+	if (i >= 0)
+		cx += screen_printf(w, y, cx, 9, 1, " %8s", explore_fmt_wall(ex, s, sizeof s, r->search_s));
+	if (i >= 0 && wide)
+		screen_printf(w, y, cx, 9, 1, " %8ld", r->evals);
 	wattrset(w, A_NORMAL);
 }
 
@@ -208,8 +214,9 @@ cv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		    c->n_methods, cmp->sim, screen_fmt_us(a, sizeof a, cmp->bound_us));
 	y++;
 	wattrset(w, screen_attr(SCR_HEADER));
-	screen_printf(w, y, r->x, r->w, 1, "  %-14s%10s %7s %7s %7s %9s %3s %9s%s", "method", "step",
-	    "vs exp", "to best", "to bnd", "peak mem", "", "moved", wide ? "   search    evals" : "");
+	screen_printf(w, y, r->x, r->w, 1, "  %-14s%10s %7s%s %7s %9s %3s %9s %8s%s", "method", "step",
+	    "vs exp", wide ? " to best" : "", "to bnd", "peak mem", "", "moved", "search",
+	    wide ? "    evals" : "");
 	wattrset(w, A_NORMAL);
 	y++;
 	int rows_h = r->y + r->h - 2 - y;
@@ -323,7 +330,7 @@ const struct view_class view_compare_class = {
 	.name = "compare",
 	.title = "Compare",
 	.demo = "Every quick method places the same graph; the table fills in as each "
-	    "finishes. 'vs exp' is the speed-up over a human expert's placement, 'gap bnd' "
+	    "finishes. 'vs exp' is the speed-up over a human expert's placement, 'to bnd' "
 	    "the distance to a provable lower bound. Enter makes a row the current placement.",
 	.init = cv_init,
 	.free = cv_free,
