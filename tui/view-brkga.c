@@ -219,7 +219,7 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	}
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
-	    "n generation  Space run/pause  r restart  a use best (better bests are used as they come)");
+	    "n generation  Space run/pause  r restart  a use best (followed as it improves)");
 	wattrset(w, A_NORMAL);
 	view_run_frame_save(&b->run, w, r);
 }
