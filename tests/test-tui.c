@@ -352,7 +352,7 @@ test_action_table(void **state)
 	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) \
 	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(export) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
-	X(edits_kept) X(timeline_follow)
+	X(edits_kept) X(timeline_follow) X(ops_detail_lists)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

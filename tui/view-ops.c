@@ -506,25 +506,36 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 			wattrset(w, A_NORMAL);
 		}
 	}
-	/* inputs and outputs */
+	/* inputs and outputs: what does not fit is shared between the two
+	 * lists, and a header says how many of its entries are shown */
+	int n_in = g->in_off[v + 1] - g->in_off[v], n_out = g->out_off[v + 1] - g->out_off[v];
+	int room = l->h - l->row - 2;
+	int cap_in = n_in, cap_out = n_out;
+	if (n_in + n_out > room) {
+		int r2 = room > 0 ? room : 0, half = r2 / 2;
+		cap_in = n_in < half ? n_in : half;
+		cap_out = n_out < r2 - cap_in ? n_out : r2 - cap_in;
+		cap_in = n_in < r2 - cap_out ? n_in : r2 - cap_out;	/* what outputs leave */
+	}
 	for (int dir = 0; dir < 2; dir++) {
 		int lo = dir == 0 ? g->in_off[v] : g->out_off[v];
 		int hi = dir == 0 ? g->in_off[v + 1] : g->out_off[v + 1];
+		int cap = dir == 0 ? cap_in : cap_out;
 		const int *ids = dir == 0 ? g->in_edge : g->out_edge;
 		if (!line_next(l))
 			return;
 		wattrset(w, screen_attr(SCR_HEADER));
-		screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%s (%d)",
-		    dir == 0 ? "inputs" : "outputs", hi - lo);
+		if (cap < hi - lo)
+			screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%s (%d, %d shown)",
+			    dir == 0 ? "inputs" : "outputs", hi - lo, cap);
+		else
+			screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%s (%d)",
+			    dir == 0 ? "inputs" : "outputs", hi - lo);
 		wattrset(w, A_NORMAL);
-		for (int i = lo; i < hi; i++) {
+		for (int i = lo; i < lo + cap; i++) {
 			if (!line_next(l))
 				return;
 			int y = l->y + l->row - 1;
-			if (l->row == l->h && i < hi - 1) {
-				screen_printf(w, y, l->x, l->width, 1, "  ... %d more", hi - i);
-				return;
-			}
 			const struct pl_edge *e = &g->edges[ids[i]];
 			int other = dir == 0 ? e->src : e->dst;
 			int od = ex->cur->dev[other];
