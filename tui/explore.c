@@ -396,7 +396,10 @@ draw_info(struct explore *ex)
 	attrset(A_BOLD);
 	x += screen_printf(stdscr, 1, x, COLS - x, 0, "%s", ex->g->name);
 	attrset(A_NORMAL);
-	x += screen_printf(stdscr, 1, x, COLS - x, 0, " on %s, %d ops  ", ex->c->name, ex->g->n_ops);
+	if (COLS >= 100)
+		x += screen_printf(stdscr, 1, x, COLS - x, 0, " on %s, %d ops  ", ex->c->name, ex->g->n_ops);
+	else	/* room for where the placement came from */
+		x += screen_printf(stdscr, 1, x, COLS - x, 0, " on %s  ", ex->c->name);
 	if (ex->tr == NULL) {
 		attrset(screen_attr(SCR_ERROR));
 		screen_put(stdscr, 1, x, COLS - x, 0, "no simulation");
@@ -428,9 +431,14 @@ draw_info(struct explore *ex)
 	double gap = ex->bounds.best_us > 0 ? (r->makespan_us / ex->bounds.best_us - 1) * 100 : 0;
 	x += screen_printf(stdscr, 1, x, COLS - x, 0, "  bound +%.0f%%  peak %s  ", gap,
 	    screen_fmt_bytes(m, sizeof m, r->peak_max));
+	/* where it came from, when it fits whole (the status line says it
+	 * too when the placement changes) */
+	char *from = pl_xasprintf("from %s", ex->source);
 	attrset(screen_attr(SCR_DIM));
-	screen_printf(stdscr, 1, x, COLS - x, 0, "from %s", ex->source);
+	if (screen_width(from) <= COLS - x)
+		screen_put(stdscr, 1, x, COLS - x, 0, from);
 	attrset(A_NORMAL);
+	free(from);
 }
 
 /* The last row: prompt, message or key hints. */
@@ -457,13 +465,16 @@ draw_status(struct explore *ex)
 	}
 	const char *hint = ex->help ? "Esc/q close  Up/Down scroll" : "? help  Tab views  q quit";
 	int hl = (int)strlen(hint);
+	/* a message longer than the room beside the hints takes the line */
+	int whole = ex->msg != NULL && screen_width(ex->msg) > COLS - hl - 2;
 	if (ex->msg != NULL) {
 		if (ex->msg_error)
 			attrset(screen_attr(SCR_ERROR));
-		screen_put(stdscr, y, 0, COLS - hl - 2, 0, ex->msg);
+		screen_put(stdscr, y, 0, whole ? COLS : COLS - hl - 2, 0, ex->msg);
 		attrset(screen_attr(SCR_STATUS));
 	}
-	screen_put(stdscr, y, COLS - hl - 1, hl, 0, hint);
+	if (!whole)
+		screen_put(stdscr, y, COLS - hl - 1, hl, 0, hint);
 	attrset(A_NORMAL);
 }
 

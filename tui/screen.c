@@ -209,6 +209,45 @@ screen_utf8(void)
 	return utf8;
 }
 
+/* The next character of UTF-8 text p (left bytes): its wide character in
+ * *wc (an invalid or unprintable one as '?'), its columns; 0 at the end. */
+static int
+next_char(const char **p, size_t *left, mbstate_t *st, wchar_t *wc)
+{
+	if (*left == 0)
+		return 0;
+	size_t n = mbrtowc(wc, *p, *left, st);
+	if (n == (size_t)-1 || n == (size_t)-2) {
+		memset(st, 0, sizeof *st);
+		*wc = L'?';
+		n = 1;
+	} else if (n == 0)
+		return 0;
+	int cw = wcwidth(*wc);
+	if (cw < 0) {
+		*wc = L'?';
+		cw = 1;
+	}
+	*p += n;
+	*left -= n;
+	return cw;
+}
+
+/* Columns UTF-8 text takes. */
+int
+screen_width(const char *s)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	const char *p = s != NULL ? s : "";
+	size_t left = strlen(p);
+	wchar_t wc;
+	int used = 0, cw;
+	while ((cw = next_char(&p, &left, &st, &wc)) > 0)
+		used += cw;
+	return used;
+}
+
 /* Draw UTF-8 text clipped to width columns. */
 int
 screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
@@ -221,22 +260,18 @@ screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
 	wmove(w, y, x);
 	const char *p = s != NULL ? s : "";
 	size_t left = strlen(p);
-	while (left > 0 && used < width) {
+	while (used < width) {
+		const char *at = p;
+		size_t left_at = left;
 		wchar_t wc;
-		size_t n = mbrtowc(&wc, p, left, &st);
-		if (n == (size_t)-1 || n == (size_t)-2) {
-			memset(&st, 0, sizeof st);
-			wc = L'?';
-			n = 1;
-		} else if (n == 0)
+		int cw = next_char(&p, &left, &st, &wc);
+		if (cw == 0)
 			break;
-		int cw = wcwidth(wc);
-		if (cw < 0) {
-			wc = L'?';
-			cw = 1;
+		if (used + cw > width) {
+			p = at;
+			left = left_at;
+			break;
 		}
-		if (used + cw > width)
-			break;
 		if (wc < 128)
 			waddch(w, (chtype)wc);
 		else {
@@ -244,8 +279,6 @@ screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
 			waddnwstr(w, ws, 1);
 		}
 		used += cw;
-		p += n;
-		left -= n;
 	}
 	if (pad)
 		for (; used < width; used++)

@@ -85,6 +85,8 @@ int screen_big_enough(void);
 /* Print at (y, x) at most w columns (UTF-8 text), padding with spaces to w
  * when pad is set.  Returns the columns written. */
 int screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s);
+/* Columns UTF-8 text takes on the screen. */
+int screen_width(const char *s);
 /* printf version of screen_put. */
 int screen_printf(WINDOW *w, int y, int x, int width, int pad,
     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
