@@ -30,9 +30,25 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..26"
+echo "1..27"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
+# synopsis_lists_all: every option the help describes is in its usage lines
+# (by its long name, or by its short one as the first lines give it)
+synopsis_lists_all() {
+	$PLACELAB export --help > "$tmp/help" || return 1
+	sed -n '/^usage:/,/^$/p' "$tmp/help" > "$tmp/synopsis"
+	grep -E '^ +(-[a-zA-Z], )?--[a-z-]+ ' "$tmp/help" | while read -r first second _; do
+		case $first in
+		--*) long=$first short= ;;
+		*) long=$second short=${first%,} ;;
+		esac
+		grep -q -- "$long" "$tmp/synopsis" ||
+		    { test -n "$short" && grep -q -- "$short " "$tmp/synopsis"; } ||
+		    { echo "# $long is missing from the usage lines"; return 1; }
+	done
+}
+check "the usage lines list every option the help describes" synopsis_lists_all
 
 # A hand-made placement of the teaching graph: one tower per GPU.
 {

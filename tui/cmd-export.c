@@ -32,6 +32,7 @@ static const char export_usage[] =
     "                       [--layout ENGINE] [--rankdir auto|LR|TB|RL|BT]\n"
     "                       [--format svg|pdf|png|dot] [--title TEXT] [--no-legend]\n"
     "                       [--width INCHES] [--dpi N] [--sim native|placeto] [--seed N]\n"
+    "                       [--seconds S]\n"
     "\n"
     "Draw a placement: one cluster per device (name, load, peak memory), ops in\n"
     "the device's colour, cross-device tensors dashed with their bytes, the\n"
