@@ -68,12 +68,12 @@ prefix_len(const char *s, int level)
 
 /*
  * Node keys without allocation: a collapsed op's key is (device, the first
- * bytes of its path), a lone op's key is its id.  The child keys of a node
- * (expand_round) are the same with the node id in place of the device.
+ * bytes of its path), a lone op's key is its id.  A scope's key
+ * (budget_levels) is the same with the prefix's depth in place of the op.
  */
 struct key {
 	int a;			/* device, or node id */
-	int b;			/* op id when len < 0, else 0 */
+	int b;			/* op id when len < 0, else 0 (or a depth) */
 	const char *p;		/* path */
 	int len;		/* prefix length; -1: a lone op */
 };
@@ -336,80 +336,111 @@ pl_coarsen(const struct pl_problem *p, const struct pl_placement *pl,
 	return c;
 }
 
-/* A node that could be expanded one level deeper. */
-struct cand {
-	int node;
-	int children;
+/* A scope node of the refinement tree: (device, path prefix of `depth`
+ * components), offered one level deeper as a unit. */
+struct scope {
+	int id;
+	int depth;
+	int parent;		/* scope one level up, or -1 at depth 1 */
+	int parts;		/* nodes it splits into one level deeper */
+	int first;		/* topological position of its first op */
 	double time_us;
 };
 
-/* Larger time first, then node id. */
+/* The order scopes are offered in: shallower first, then those splitting
+ * into at most PL_COARSE_FANOUT parts, then more time, then earlier. */
 static int
-cand_cmp(const void *a, const void *b)
+scope_cmp(const void *a, const void *b)
 {
-	const struct cand *x = a, *y = b;
+	const struct scope *x = a, *y = b;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	int wx = x->parts > PL_COARSE_FANOUT, wy = y->parts > PL_COARSE_FANOUT;
+	if (wx != wy)
+		return wx - wy;
 	if (x->time_us != y->time_us)
 		return x->time_us > y->time_us ? -1 : 1;
-	return x->node - y->node;
+	return x->first - y->first;
 }
 
-/* One round of expansion: count each collapsed node's children one level
- * deeper and deepen the biggest nodes that fit the budget.  Returns the
- * number of nodes deepened. */
-static int
-expand_round(const struct pl_problem *p, const struct pl_placement *pl,
+/*
+ * Levels within max_nodes, from level 1 (which must fit): build every
+ * scope node of every depth, offer each in the fixed order, deepen it when
+ * its parent was deepened and its parts fit what is left, and give every
+ * op the depth of its first scope not deepened.  Fixed order and first fit
+ * make the node count grow with the budget; offering all of a depth before
+ * the next makes it at least as fine as the finest single level that fits.
+ */
+static void
+budget_levels(const struct pl_problem *p, const struct pl_placement *pl,
     char **paths, int *lv, int max_nodes)
 {
 	const struct pl_graph *g = p->g;
 	int nops = g->n_ops;
-	int *node_of = pl_xcalloc(nops > 0 ? nops : 1, sizeof *node_of);
-	int *collapsed = pl_xcalloc(nops > 0 ? nops : 1, sizeof *collapsed);
-	int *plen = pl_xcalloc(nops > 0 ? nops : 1, sizeof *plen);
-	int n = assign_nodes(g, pl, paths, lv, node_of, collapsed, plen);
-
-	/* children: distinct keys one level deeper, per node */
-	struct cand *cands = pl_xcalloc(n > 0 ? (size_t)n : 1, sizeof *cands);
-	int *is_coll = pl_xcalloc(n > 0 ? (size_t)n : 1, sizeof *is_coll);
-	struct ktab t;
-	ktab_init(&t, (size_t)nops);
+	int *ncomp = pl_xcalloc(nops > 0 ? nops : 1, sizeof *ncomp);
+	int *at = pl_xcalloc(nops > 0 ? nops : 1, sizeof *at);	/* first slot in of[] */
+	int total = 0;
 	for (int v = 0; v < nops; v++) {
-		int id = node_of[v];
-		cands[id].node = id;
-		cands[id].time_us += pl_problem_op_us(p, v, pl->dev[v]);
-		if (!collapsed[v])
-			continue;
-		is_coll[id] = 1;
-		int c2, l2;
-		struct key k = node_key(paths[v], v, pl->dev[v], lv[v] + 1, &c2, &l2);
-		k.a = c2 ? id : -1 - id;	/* the node in place of the device */
-		if (ktab_put(&t, &k, v) < 0)
-			cands[id].children++;
+		ncomp[v] = path_depth(paths[v]);
+		at[v] = total;
+		total += ncomp[v] > 1 ? ncomp[v] - 1 : 0;
+	}
+	int *of = pl_xcalloc(total > 0 ? total : 1, sizeof *of);	/* op, depth -> scope */
+	struct scope *sc = pl_xcalloc(total > 0 ? total : 1, sizeof *sc);
+	int ns = 0, base = 0;
+	struct ktab t;
+	ktab_init(&t, (size_t)total);
+	for (int i = 0; i < nops; i++) {
+		int v = g->topo[i];
+		double us = pl_problem_op_us(p, v, pl->dev[v]);
+		if (ncomp[v] <= 1)
+			base++;		/* alone at level 1 already */
+		for (int d = 1; d < ncomp[v]; d++) {
+			struct key k = { pl->dev[v], d, paths[v], prefix_len(paths[v], d) };
+			int id = ktab_put(&t, &k, ns);
+			if (id < 0) {
+				id = ns++;
+				sc[id].id = id;
+				sc[id].depth = d;
+				sc[id].parent = d > 1 ? of[at[v] + d - 2] : -1;
+				sc[id].first = i;
+				if (d > 1)
+					sc[sc[id].parent].parts++;
+				else
+					base++;
+			}
+			sc[id].time_us += us;
+			of[at[v] + d - 1] = id;
+		}
+		if (ncomp[v] > 1)
+			sc[of[at[v] + ncomp[v] - 2]].parts++;	/* the op alone */
 	}
 	ktab_free(&t);
-	int nc = 0;
-	for (int id = 0; id < n; id++)
-		if (is_coll[id] && cands[id].children <= PL_COARSE_FANOUT)
-			cands[nc++] = cands[id];
-	qsort(cands, (size_t)nc, sizeof *cands, cand_cmp);
-	char *deepen = pl_xcalloc(n > 0 ? (size_t)n : 1, 1);
-	int budget = max_nodes - n, done = 0;
-	for (int i = 0; i < nc; i++) {
-		if (cands[i].children - 1 > budget)
+
+	struct scope *order = pl_xcalloc(ns > 0 ? (size_t)ns : 1, sizeof *order);
+	memcpy(order, sc, (size_t)ns * sizeof *order);
+	qsort(order, (size_t)ns, sizeof *order, scope_cmp);
+	char *deep = pl_xcalloc(ns > 0 ? (size_t)ns : 1, 1);
+	int left = max_nodes - base;
+	for (int i = 0; i < ns; i++) {
+		const struct scope *s = &order[i];
+		if ((s->parent >= 0 && !deep[s->parent]) || s->parts - 1 > left)
 			continue;
-		budget -= cands[i].children - 1;
-		deepen[cands[i].node] = 1;
-		done++;
+		deep[s->id] = 1;
+		left -= s->parts - 1;
 	}
-	for (int v = 0; v < nops; v++)
-		if (collapsed[v] && deepen[node_of[v]])
-			lv[v]++;
-	free(deepen);
-	free(is_coll);
-	free(cands);
-	free(plen);
-	free(collapsed);
-	free(node_of);
-	return done;
+	for (int v = 0; v < nops; v++) {
+		int d = 1;
+		while (d < ncomp[v] && deep[of[at[v] + d - 1]])
+			d++;
+		lv[v] = d;
+	}
+	free(deep);
+	free(order);
+	free(sc);
+	free(of);
+	free(at);
+	free(ncomp);
 }
 
 /* Coarsen within a node budget. */
@@ -426,8 +457,7 @@ pl_coarsen_auto(const struct pl_problem *p, const struct pl_placement *pl,
 		return pl_coarsen(p, pl, 0, critical, n_critical);
 	}
 	int *lv = uniform_levels(g->n_ops, 1);
-	while (expand_round(p, pl, paths, lv, max_nodes) > 0)
-		;
+	budget_levels(p, pl, paths, lv, max_nodes);
 	struct pl_coarse *c = build(p, pl, paths, lv, PL_COARSE_AUTO, critical, n_critical);
 	free(lv);
 	return c;

@@ -12,12 +12,15 @@
  * counted as internal.
  *
  * With a node budget instead of a level (pl_coarsen_auto), levels differ
- * between scopes: start from level 1 and deepen the scopes with the most
- * time first, one level per round, while the node count stays within the
- * budget, never splitting a scope into more than PL_COARSE_FANOUT parts.
- * So the 8 layers of an encoder get a node each while 50 unrolled time
- * steps of attention stay one node: the picture shows the model's
- * structure rather than its repetitions.
+ * between scopes.  Starting from level 1, each scope (ops of one device
+ * under one prefix) is offered one level deeper in a fixed order: all
+ * scopes of one depth before any deeper one; within a depth those that
+ * split into at most PL_COARSE_FANOUT parts first (structure before
+ * repetitions: the 8 layers of an encoder before 50 unrolled time steps
+ * of attention), then the most time first.  A scope is split when its
+ * parent was and its parts fit in what is left of the budget.  So a budget
+ * is always at least as fine as the finest single level within it
+ * (pl_coarse_pick_level), and a larger budget never gives fewer nodes.
  *
  * Invariant: every op belongs to exactly one node, all of a node's ops are
  * on one device, and the totals are conserved: the nodes' times sum to the

@@ -30,7 +30,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..27"
+echo "1..28"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -80,6 +80,13 @@ check "--layout sfdp renders" is "$tmp/sfdp.svg" 3c3f786d6c 5000
 $PLACELAB export "$nmt4" -c k80x4 -a expert -o "$tmp/nmt4.dot" --max-nodes 40
 k=$(ops "$tmp/nmt4.dot")
 check "nmt4 within --max-nodes 40 ($k nodes with 5 headers)" test "${k:-999}" -le 45 -a "${k:-0}" -ge 10
+# nodes FILE: the node count the diagram's legend gives
+nodes() { sed -n 's/.* \([0-9]*\) nodes for [0-9]* ops.*/\1/p' "$1"; }
+$PLACELAB export "$nmt4" -c k80x4 -a expert -o "$tmp/nmt4-l2.dot" --level 2
+$PLACELAB export "$nmt4" -c k80x4 -a expert -o "$tmp/nmt4-400.dot" --max-nodes 400
+l2=$(nodes "$tmp/nmt4-l2.dot") k=$(nodes "$tmp/nmt4-400.dot")
+check "nmt4 within --max-nodes 400 ($k nodes) is at least as fine as --level 2 ($l2)" \
+    test "${k:-999}" -le 400 -a "${k:-0}" -ge "${l2:-999}"
 
 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/t.svg" --timeline
 check "timeline svg with lanes and a time axis" sh -c \

@@ -5,6 +5,7 @@
  * timeline is well-formed; the teaching graph's DOT matches its golden file
  * (GENERATE=1 rewrites it).
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include "coarsen.h"
 #include "fileio.h"
 #include "io.h"
+#include "placer.h"
 #include "problem.h"
 #include "sim.h"
 #include "viz/diagram.h"
@@ -284,13 +286,22 @@ test_coarsen_auto(void **state)
 	}
 	fixture_free(&f);
 
-	/* 20 steps: "rep" would fan out into 20 > PL_COARSE_FANOUT parts. */
+	/* 20 steps: "rep" fans out into 20 > PL_COARSE_FANOUT parts, which
+	 * only waits behind narrower scopes: within 19 nodes it stays one,
+	 * within 30 it splits into its steps and the 10 slowest steps (the
+	 * last ones) into their two ops. */
 	fixture_init(&f, rep_graph(20), "k80x4", on_gpu0);
-	struct pl_coarse *cg = pl_coarsen_auto(f.p, f.pl, 30, f.t->critical, f.t->n_critical);
+	struct pl_coarse *cg = pl_coarsen_auto(f.p, f.pl, 19, f.t->critical, f.t->n_critical);
 	check_conserved(&f, cg);
 	assert_int_equal(cg->n_nodes, 1);
 	assert_string_equal(cg->nodes[0].label, "rep");
 	assert_int_equal(cg->nodes[0].n_ops, 40);
+	pl_coarse_free(cg);
+	cg = pl_coarsen_auto(f.p, f.pl, 30, f.t->critical, f.t->n_critical);
+	check_conserved(&f, cg);
+	assert_int_equal(cg->n_nodes, 30);
+	for (int v = 0; v < f.g->n_ops; v++)
+		assert_int_equal(cg->nodes[cg->node_of[v]].collapsed, atoi(f.g->ops[v].name + 5) < 10);
 	pl_coarse_free(cg);
 	fixture_free(&f);
 
@@ -311,6 +322,108 @@ test_coarsen_auto(void **state)
 	assert_int_equal(cg->max_depth, 2);
 	pl_coarse_free(cg);
 	fixture_free(&f);
+}
+
+/* Set up a fixture from a graph on k80x4 with the expert's placement. */
+static void
+fixture_expert(struct fixture *f, struct pl_graph *g, const char *name)
+{
+	char *cause = NULL;
+	f->g = g;
+	f->c = pl_cluster_preset("k80x4");
+	assert_non_null(f->c);
+	f->p = pl_problem_new(f->g, f->c, &cause);
+	if (f->p == NULL)
+		fail_msg("%s: problem: %s", name, cause);
+	struct pl_sim_opts so = { .kind = PL_SIM_NATIVE, .mem = PL_MEM_NATIVE };
+	struct pl_run_opts run = { .sim = so, .seed = 1, .threads = 1 };
+	struct pl_placer *pl = pl_placer_new(pl_placer_find("expert"), f->p, NULL, &run, &cause);
+	if (pl == NULL)
+		fail_msg("%s: expert: %s", name, cause);
+	pl_placer_run(pl, 0, 0);
+	if (pl->best == NULL)
+		fail_msg("%s: the expert offered no placement", name);
+	f->pl = pl_placement_clone(pl->best);
+	pl_placer_free(pl);
+	f->t = pl_sim_trace(f->p, f->pl, &so, &cause);
+	if (f->t == NULL)
+		fail_msg("%s: trace: %s", name, cause);
+}
+
+/* Whether every node of fine lies inside one node of coarse. */
+static int
+refines(const struct pl_coarse *fine, const struct pl_coarse *coarse, int n_ops)
+{
+	int *in = pl_xcalloc(fine->n_nodes > 0 ? fine->n_nodes : 1, sizeof *in);
+	int ok = 1;
+	for (int i = 0; i < fine->n_nodes; i++)
+		in[i] = -1;
+	for (int v = 0; v < n_ops && ok; v++) {
+		int *c = &in[fine->node_of[v]];
+		if (*c < 0)
+			*c = coarse->node_of[v];
+		ok = *c == coarse->node_of[v];
+	}
+	free(in);
+	return ok;
+}
+
+/* Budgets on a sample: within the budget (unless even one node per device
+ * is over it), at least as fine as the finest single level within it, and
+ * never fewer nodes for a larger budget. */
+static void
+check_budgets(struct fixture *f, const char *name)
+{
+	static const int budgets[] = { 1, 4, 8, 12, 20, 30, 50, 60, 100, 126, 150, 200,
+		300, 400, 800, 1600, 3200 };
+	int prev = 0;
+	for (size_t k = 0; k < sizeof budgets / sizeof budgets[0]; k++) {
+		int b = budgets[k];
+		struct pl_coarse *cg = pl_coarsen_auto(f->p, f->pl, b, f->t->critical, f->t->n_critical);
+		check_conserved(f, cg);
+		int lv = pl_coarse_pick_level(f->g, f->pl, b);
+		struct pl_coarse *u = pl_coarsen(f->p, f->pl, lv, NULL, 0);
+		if (cg->n_nodes > b && !(cg->level == 0 && lv == 0))
+			fail_msg("%s, budget %d: %d nodes", name, b, cg->n_nodes);
+		if (!refines(cg, u, f->g->n_ops))
+			fail_msg("%s, budget %d: %d nodes, coarser than level %d (%d nodes)",
+			    name, b, cg->n_nodes, lv, u->n_nodes);
+		if (cg->n_nodes < prev)
+			fail_msg("%s, budget %d: %d nodes, fewer than a smaller budget's %d",
+			    name, b, cg->n_nodes, prev);
+		prev = cg->n_nodes;
+		pl_coarse_free(u);
+		pl_coarse_free(cg);
+	}
+}
+
+/* Every sample graph, placed by the expert, under every budget. */
+static void
+test_coarsen_budget_samples(void **state)
+{
+	(void)state;
+	DIR *d = opendir(PL_SAMPLES_DIR);
+	assert_non_null(d);
+	struct dirent *de;
+	int n = 0;
+	while ((de = readdir(d)) != NULL) {
+		size_t l = strlen(de->d_name);
+		if (l <= 5 || strcmp(de->d_name + l - 5, ".json") != 0)
+			continue;
+		char *path = pl_xasprintf("%s/%s", PL_SAMPLES_DIR, de->d_name);
+		char *cause = NULL;
+		struct pl_graph *g = pl_graph_load_json(path, &cause);
+		if (g == NULL)
+			fail_msg("%s: %s", path, cause);
+		struct fixture f;
+		fixture_expert(&f, g, de->d_name);
+		check_budgets(&f, de->d_name);
+		fixture_free(&f);
+		free(path);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 10);
 }
 
 /* Render o into memory, expecting success. */
@@ -613,6 +726,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_coarsen_conserves),
 		cmocka_unit_test(test_coarsen_auto),
+		cmocka_unit_test(test_coarsen_budget_samples),
 		cmocka_unit_test(test_dot_parses_back),
 		cmocka_unit_test(test_formats_render),
 		cmocka_unit_test(test_timeline),
