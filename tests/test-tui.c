@@ -18,7 +18,8 @@
  *   click Y X               a mouse click at screen row Y, column X
  *   wait                    run background work until idle
  *   dump NAME               compare the screen with tests/tui/NAME.screen
- *   expect-quit 0|1, expect-dirty 0|1, expect-view NAME, expect-file PATH
+ *   expect-quit 0|1, expect-dirty 0|1, expect-view NAME, expect-file PATH,
+ *   expect-no-file PATH
  *   expect-screen TEXT      the screen shows TEXT (for what other areas draw,
  *                           e.g. Graphviz output, whose details are theirs)
  *   rm PATH
@@ -294,6 +295,8 @@ run_script(const char *name)
 			assert_string_equal(explore_view_name(ex.view), strtok_r(NULL, " ", &save));
 		} else if (strcmp(cmd, "expect-file") == 0) {
 			assert_int_equal(access(strtok_r(NULL, " ", &save), R_OK), 0);
+		} else if (strcmp(cmd, "expect-no-file") == 0) {
+			assert_int_not_equal(access(strtok_r(NULL, " ", &save), F_OK), 0);
 		} else if (strcmp(cmd, "expect-screen") == 0) {
 			redraw(&ex);
 			char *s = dump_screen();
@@ -351,6 +354,7 @@ test_action_table(void **state)
 #define SCRIPTS(X) \
 	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) \
 	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(export) \
+	X(export_suffix) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
 	X(edits_kept) X(timeline_follow) X(ops_detail_lists)
 SCRIPTS(SCRIPT_TEST)

@@ -718,6 +718,8 @@ test_units(void **state)
 	assert_int_equal(plv_format_from_path("a/b.c/x.PNG"), PLV_FMT_PNG);
 	assert_int_equal(plv_format_from_path("x.gv"), PLV_FMT_DOT);
 	assert_int_equal(plv_format_from_path("a.d/x"), -1);
+	assert_string_equal(plv_path_suffix("a.d/fig.1.svg"), "svg");
+	assert_null(plv_path_suffix("a.d/fig"));
 }
 
 int

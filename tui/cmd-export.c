@@ -106,11 +106,8 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 static int
 table_format(const char *path)
 {
-	const char *dot = strrchr(path, '.');
-	const char *slash = strrchr(path, '/');
-	if (dot == NULL || (slash != NULL && dot < slash))
-		return -1;
-	return pl_compare_format_parse(dot + 1);
+	const char *ext = plv_path_suffix(path);
+	return ext != NULL ? pl_compare_format_parse(ext) : -1;
 }
 
 /* Compare the methods of list on p and write the table to out. */

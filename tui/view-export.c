@@ -6,6 +6,8 @@
  *
  * Invariant: the preview is rendered from the settings and the current
  * placement; any change marks it stale and the next tick renders it again.
+ * A path typed with a format's suffix follows the format chosen, and
+ * nothing is written under another format's suffix.
  * Graphviz layout cannot be sliced and can take long on big graphs, so
  * diagrams and timelines are rendered (and written) on a worker thread
  * from its own copy of the placement and its own trace: the explorer stays
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -169,16 +172,53 @@ job_free(struct job *j)
 	free(j);
 }
 
-/* The default path for the settings. */
-static void
-default_path(struct export_view *e)
+/* The suffix format i of kind `what` is written with. */
+static const char *
+format_ext(int what, int i)
 {
-	if (e->path_custom)
+	return strcmp(formats[what][i], "table") == 0 ? "txt" : formats[what][i];
+}
+
+/* The format of kind `what` that path's suffix names ("gv" is DOT), or
+ * -1. */
+static int
+format_of_path(int what, const char *path)
+{
+	const char *ext = plv_path_suffix(path);
+	if (ext == NULL)
+		return -1;
+	if (strcasecmp(ext, "gv") == 0)
+		ext = "dot";
+	for (int i = 0; formats[what][i] != NULL; i++)
+		if (strcasecmp(ext, format_ext(what, i)) == 0)
+			return i;
+	return -1;
+}
+
+/* Whether path's suffix names a format of any kind. */
+static int
+known_suffix(const char *path)
+{
+	for (int w = 0; w < W_COUNT; w++)
+		if (format_of_path(w, path) >= 0)
+			return 1;
+	return 0;
+}
+
+/* The path for the settings: the default name, or a typed path whose
+ * suffix names a format, with the chosen format's suffix. */
+static void
+settings_path(struct export_view *e)
+{
+	const char *ext = format_ext(e->what, e->format);
+	if (e->path_custom) {
+		if (!known_suffix(e->path))
+			return;
+		size_t stem = (size_t)(plv_path_suffix(e->path) - e->path);
+		snprintf(e->path + stem, sizeof e->path - stem, "%s", ext);
 		return;
+	}
 	static const char *const stem[W_COUNT] = { "placement", "timeline", "compare", "placement" };
-	const char *ext = formats[e->what][e->format];
-	if (e->what == W_TABLE && strcmp(ext, "table") == 0)
-		ext = "txt";
 	snprintf(e->path, sizeof e->path, "%s-%s-%s.%s", e->ex->g->name, e->ex->c->name,
 	    stem[e->what], ext);
 }
@@ -190,7 +230,7 @@ ev_init(struct explore *ex)
 	struct export_view *e = pl_xcalloc(1, sizeof *e);
 	e->ex = ex;
 	mark_stale(e);
-	default_path(e);
+	settings_path(e);
 	return e;
 }
 
@@ -393,13 +433,28 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	}
 }
 
+/* Why the settings must not be written (caller frees), or NULL: a path
+ * named for another format. */
+static char *
+write_refusal(const struct export_view *e)
+{
+	if (known_suffix(e->path) && format_of_path(e->what, e->path) != e->format)
+		return pl_xasprintf("%s does not end in .%s", e->path, format_ext(e->what, e->format));
+	return NULL;
+}
+
 /* Write the file now. */
 static void
 write_now(struct export_view *e)
 {
 	struct explore *ex = e->ex;
-	char *cause = NULL;
+	char *cause = write_refusal(e);
 	int rc;
+	if (cause != NULL) {
+		explore_message(ex, 1, "not written: %s", cause);
+		free(cause);
+		return;
+	}
 	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
 		/* on the worker, after the rendering in flight if any */
 		e->write_pending = 1;
@@ -437,18 +492,21 @@ overwrite_done(struct explore *ex, const char *text, void *arg)
 		write_now(arg);
 }
 
-/* Write, asking before replacing a file. */
+/* Write, asking before replacing a file (not before a refusal). */
 static void
 do_write(struct export_view *e)
 {
 	struct stat st;
-	if (stat(e->path, &st) == 0) {
+	char *why = write_refusal(e);
+	int ask = why == NULL && stat(e->path, &st) == 0;
+	free(why);
+	if (ask) {
 		char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", e->path);
 		explore_prompt(e->ex, PROMPT_KEY, q, NULL, overwrite_done, e);
 		free(q);
 		return;
 	}
-	write_now(e);
+	write_now(e);		/* says why when it must not write */
 }
 
 /* The path prompt's answer. */
@@ -461,11 +519,9 @@ path_done(struct explore *ex, const char *text, void *arg)
 		return;
 	snprintf(e->path, sizeof e->path, "%s", text);
 	e->path_custom = 1;
-	int f = plv_format_from_path(text);
-	if (f >= 0 && e->what <= W_TIMELINE)
-		for (int i = 0; formats[e->what][i] != NULL; i++)
-			if (strcmp(formats[e->what][i], plv_format_name((enum plv_format)f)) == 0)
-				e->format = i;
+	int f = format_of_path(e->what, text);
+	if (f >= 0)
+		e->format = f;
 	mark_stale(e);
 }
 
@@ -491,7 +547,7 @@ cycle(struct export_view *e, int dir)
 	default:
 		return;
 	}
-	default_path(e);
+	settings_path(e);
 	mark_stale(e);
 }
 

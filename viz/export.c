@@ -59,15 +59,23 @@ plv_format_parse(const char *s)
 	return -1;
 }
 
-/* Format by suffix. */
-int
-plv_format_from_path(const char *path)
+/* The suffix of the last component. */
+const char *
+plv_path_suffix(const char *path)
 {
 	const char *dot = strrchr(path, '.');
 	const char *slash = strrchr(path, '/');
 	if (dot == NULL || (slash != NULL && dot < slash))
-		return -1;
-	return plv_format_parse(dot + 1);
+		return NULL;
+	return dot + 1;
+}
+
+/* Format by suffix. */
+int
+plv_format_from_path(const char *path)
+{
+	const char *ext = plv_path_suffix(path);
+	return ext != NULL ? plv_format_parse(ext) : -1;
 }
 
 /* The coarse graph o asks for. */

@@ -58,6 +58,9 @@ void plv_opts_init(struct plv_opts *o);
 const char *plv_format_name(enum plv_format f);
 int plv_format_parse(const char *s);
 int plv_format_from_path(const char *path);
+/* The suffix of a path's last component, after its last '.' ("svg" for
+ * "a.b/fig.svg"), or NULL when it has none. */
+const char *plv_path_suffix(const char *path);
 
 /*
  * Render into memory: *data (caller frees) and *len.  trace may be NULL
