@@ -17,6 +17,9 @@
  *   resize COLS ROWS        the terminal changes size (KEY_RESIZE)
  *   click Y X               a mouse click at screen row Y, column X
  *   wait                    run background work until idle
+ *   tick SECONDS            one slice of background work that long (for a
+ *                           state between start and idle, e.g. Compare with
+ *                           BRKGA still running: choose one far from both)
  *   dump NAME               compare the screen with tests/tui/NAME.screen
  *   expect-quit 0|1, expect-dirty 0|1, expect-view NAME, expect-file PATH,
  *   expect-no-file PATH
@@ -282,6 +285,9 @@ run_script(const char *name)
 		} else if (strcmp(cmd, "wait") == 0) {
 			wait_idle(&ex);
 			redraw(&ex);
+		} else if (strcmp(cmd, "tick") == 0) {
+			explore_tick(&ex, pl_now_s() + atof(strtok_r(NULL, " ", &save)));
+			redraw(&ex);
 		} else if (strcmp(cmd, "dump") == 0) {
 			redraw(&ex);
 			char *s = dump_screen();
@@ -354,7 +360,7 @@ test_action_table(void **state)
 #define SCRIPTS(X) \
 	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) \
 	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(export) \
-	X(export_suffix) \
+	X(export_table) X(export_suffix) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
 	X(edits_kept) X(timeline_follow) X(ops_detail_lists)
 SCRIPTS(SCRIPT_TEST)

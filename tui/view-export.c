@@ -4,10 +4,12 @@
  * see a preview of the text that will be written; write it through viz/
  * (plv_export) or core (compare writers, placement JSON), atomically.
  *
- * Invariant: the preview is rendered from the settings and the current
- * placement; any change marks it stale and the next tick renders it again.
- * A path typed with a format's suffix follows the format chosen, and
- * nothing is written under another format's suffix.
+ * Invariant: the preview is rendered from the settings, the current
+ * placement and the comparison table; any change of them marks it stale
+ * (the table is compared with the preview every tick) and the next tick
+ * renders it again.  A path typed with a format's suffix follows the
+ * format chosen, and nothing is written under another format's suffix or
+ * from a comparison that still has methods to come.
  * Graphviz layout cannot be sliced and can take long on big graphs, so
  * diagrams and timelines are rendered (and written) on a worker thread
  * from its own copy of the placement and its own trace: the explorer stays
@@ -28,6 +30,7 @@
 #include "explore.h"
 #include "fileio.h"
 #include "io.h"
+#include "placer.h"
 #include "screen.h"
 #include "view.h"
 #include "viz/export.h"
@@ -269,9 +272,43 @@ viz_opts(const struct export_view *e, struct plv_opts *o, int for_preview)
 	o->max_nodes = details[e->detail];
 }
 
-/* Render the data for the settings (for_preview: a text form).  0 or -1. */
+/*
+ * How far the comparison is: NULL when every method the Compare view runs
+ * (the quick ones, pl_compare_methods(NULL), which it adds in that order
+ * as each finishes) has its row, else "N of M methods so far (X to
+ * come)" or "(X and K more to come)".  Caller frees.
+ */
+static char *
+table_progress(const struct pl_compare *cmp)
+{
+	const struct pl_placer_class **cls;
+	char *cause = NULL;
+	if (pl_compare_methods(NULL, &cls, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	int all = 0, done = 0, first = -1;
+	for (; cls[all] != NULL; all++) {
+		int found = 0;
+		for (int r = 0; r < cmp->n_rows && !found; r++)
+			found = strcmp(cmp->rows[r].method, cls[all]->name) == 0;
+		done += found;
+		if (!found && first < 0)
+			first = all;
+	}
+	char *s = NULL;
+	if (first >= 0 && all - done > 1)
+		s = pl_xasprintf("%d of %d methods so far (%s and %d more to come)", done, all,
+		    cls[first]->title, all - done - 1);
+	else if (first >= 0)
+		s = pl_xasprintf("%d of %d methods so far (%s to come)", done, all, cls[first]->title);
+	free(cls);
+	return s;
+}
+
+/* Render the data for the settings.  0 or -1. */
 static int
-render(struct export_view *e, int for_preview, char **data, size_t *len, char **cause)
+render(struct export_view *e, char **data, size_t *len, char **cause)
 {
 	struct explore *ex = e->ex;
 	*data = NULL;
@@ -313,8 +350,11 @@ preview_note(struct export_view *e, size_t len, double took)
 	for (size_t i = 0; i < len; i++)
 		lines += e->preview[i] == '\n';
 	const char *fmt = formats[e->what][e->format];
+	char *progress = e->what == W_TABLE ? table_progress(e->ex->cmp) : NULL;
 	free(e->preview_note);
-	if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0)
+	if (progress != NULL)
+		e->preview_note = pl_xasprintf("%s; written once all are in", progress);
+	else if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0)
 		e->preview_note = pl_xasprintf("the Graphviz source of the %s (%s, %d lines; laid out in %s)",
 		    fmt, screen_fmt_bytes(b, sizeof b, (int64_t)len), lines,
 		    explore_fmt_wall(e->ex, t, sizeof t, took));
@@ -323,6 +363,7 @@ preview_note(struct export_view *e, size_t len, double took)
 		    screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
 	else
 		e->preview_note = pl_xasprintf("%s, %d lines", screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
+	free(progress);
 	e->preview_len = len;
 }
 
@@ -345,7 +386,7 @@ make_preview(struct export_view *e)
 	e->preview_note = NULL;
 	char *cause = NULL;
 	size_t len;
-	if (render(e, 1, &e->preview, &len, &cause) != 0) {
+	if (render(e, &e->preview, &len, &cause) != 0) {
 		e->preview_note = pl_xasprintf("cannot render: %s", cause != NULL ? cause : "?");
 		free(cause);
 		e->stale = 0;
@@ -353,6 +394,27 @@ make_preview(struct export_view *e)
 	}
 	preview_note(e, len, 0);
 	e->stale = 0;
+}
+
+/* A table preview no longer showing the comparison table is stale (the
+ * Compare view fills the table in the background). */
+static void
+check_table(struct export_view *e)
+{
+	if (e->what != W_TABLE || e->stale)
+		return;
+	char *data = NULL, *cause = NULL;
+	size_t len;
+	int same;
+	if (render(e, &data, &len, &cause) != 0)
+		same = e->preview == NULL;
+	else
+		same = e->preview != NULL && len == e->preview_len &&
+		    memcmp(data, e->preview, len) == 0;
+	free(data);
+	free(cause);
+	if (!same)
+		mark_stale(e);
 }
 
 /* Draw a field row. */
@@ -434,13 +496,18 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 }
 
 /* Why the settings must not be written (caller frees), or NULL: a path
- * named for another format. */
+ * named for another format, or a comparison with methods to come. */
 static char *
 write_refusal(const struct export_view *e)
 {
 	if (known_suffix(e->path) && format_of_path(e->what, e->path) != e->format)
 		return pl_xasprintf("%s does not end in .%s", e->path, format_ext(e->what, e->format));
-	return NULL;
+	char *progress = e->what == W_TABLE && e->ex->cmp != NULL ? table_progress(e->ex->cmp) : NULL;
+	if (progress == NULL)
+		return NULL;
+	char *why = pl_xasprintf("%s: wait for Compare (6)", progress);
+	free(progress);
+	return why;
 }
 
 /* Write the file now. */
@@ -466,7 +533,7 @@ write_now(struct export_view *e)
 	} else {
 		char *data;
 		size_t len;
-		rc = render(e, 0, &data, &len, &cause);
+		rc = render(e, &data, &len, &cause);
 		if (rc == 0) {
 			rc = pl_file_write_atomic(e->path, data, len, &cause);
 			free(data);
@@ -643,6 +710,7 @@ ev_tick(struct view *v, double deadline)
 		job_start(e, &o, e->path);
 		return 1;
 	}
+	check_table(e);
 	if (e->stale && &ex->views[ex->view] == v) {
 		make_preview(e);
 		return e->job != NULL;
@@ -655,6 +723,7 @@ static void
 ev_shown(struct view *v)
 {
 	struct export_view *e = v->priv;
+	check_table(e);
 	if (e->stale)
 		e->ex->busy = 1;
 }
