@@ -30,7 +30,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..28"
+echo "1..30"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -102,6 +102,10 @@ check "no -o: exit 2" fails_with "-o FILE" $PLACELAB export "$teach" -c k80x2 -p
 check "-p and -a: exit 2" fails_with "exactly one" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -a heft -o "$tmp/x.svg"
 check "unknown layout: exit 2, named" fails_with "nosuch" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/x.svg" --layout nosuch
 check "unknown suffix: exit 2" fails_with "format" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/x.xyz"
+check "--format against the suffix: exit 2" fails_with "named for another format" \
+    $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/x.svg" --format png
+$PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/fig" --format png
+check "--format names the format of a FILE without a suffix" is "$tmp/fig" 89504e47 2000
 check "failed export leaves no file" test ! -e "$tmp/x.svg"
 check "unwritable path: exit 2, the path named once" sh -c \
     "$PLACELAB export '$teach' -c k80x2 -p '$tmp/p.json' -o '$tmp/no/dir/x.svg' 2>'$tmp/err'; test \$? = 2 &&

@@ -37,8 +37,9 @@ static const char export_usage[] =
     "Draw a placement: one cluster per device (name, load, peak memory), ops in\n"
     "the device's colour, cross-device tensors dashed with their bytes, the\n"
     "critical path in red.  The format follows FILE's suffix (.svg .pdf .png\n"
-    ".dot/.gv) unless --format is given.  A table suffix (.md .csv .tex .json)\n"
-    "writes the comparison table of the methods in -a LIST (comma-separated).\n"
+    ".dot/.gv); --format names it for a FILE without one of these suffixes and\n"
+    "must agree with one.  A table suffix (.md .csv .tex .json) writes the\n"
+    "comparison table of the methods in -a LIST (comma-separated).\n"
     "\n"
     "  -c, --cluster CLUSTER  preset or cluster file (default " PL_DEFAULT_CLUSTER ")\n"
     "  -p, --placement FILE   placement to draw\n"
@@ -108,6 +109,17 @@ table_format(const char *path)
 {
 	const char *ext = plv_path_suffix(path);
 	return ext != NULL ? pl_compare_format_parse(ext) : -1;
+}
+
+/* Whether format name fmt agrees with path's suffix: the same format, or
+ * a suffix that names none. */
+static int
+suffix_agrees(const char *path, const char *fmt)
+{
+	int v = plv_format_from_path(path), t = table_format(path);
+	if (v < 0 && t < 0)
+		return 1;
+	return (v >= 0 && v == plv_format_parse(fmt)) || (t >= 0 && t == pl_compare_format_parse(fmt));
 }
 
 /* Compare the methods of list on p and write the table to out. */
@@ -255,6 +267,8 @@ cmd_export(int argc, char **argv)
 		return cmd_error("export: --level and --max-nodes exclude each other");
 	if (level_set)
 		o.max_nodes = 0;
+	if (fmt != NULL && !suffix_agrees(out, fmt))
+		return cmd_error("export: --format %s, but %s is named for another format", fmt, out);
 	int tf = fmt != NULL ? pl_compare_format_parse(fmt) : table_format(out);
 	if (tf >= 0 && plv_format_parse(fmt != NULL ? fmt : "") < 0) {
 		if (placer == NULL)
