@@ -1,5 +1,6 @@
 /*
- * fileio — whole-file reads and atomic writes (temp file + fsync + rename).
+ * fileio — whole-file reads and atomic writes (temp file + fsync + rename),
+ * and whether two paths name one file.
  */
 #include "fileio.h"
 
@@ -62,6 +63,15 @@ open_temp(const char *path, char **tmp, char **cause)
 	return fd;
 }
 
+/* The file a write to path replaces: the file a symbolic link points to
+ * (the link stays a link), else path itself.  Caller frees. */
+static char *
+write_target(const char *path)
+{
+	char *r = realpath(path, NULL);
+	return r != NULL ? r : pl_xstrdup(path);
+}
+
 /* Check that path can be written atomically: not a directory, and its
  * directory takes a new file (one is created and removed). */
 int
@@ -72,8 +82,9 @@ pl_file_check_writable(const char *path, char **cause)
 		*cause = pl_xasprintf("%s: is a directory (expected a file name)", path);
 		return -1;
 	}
-	char *tmp;
-	int fd = open_temp(path, &tmp, cause);
+	char *target = write_target(path), *tmp;
+	int fd = open_temp(target, &tmp, cause);
+	free(target);
 	if (fd < 0)
 		return -1;
 	close(fd);
@@ -82,14 +93,19 @@ pl_file_check_writable(const char *path, char **cause)
 	return 0;
 }
 
-/* Write data to path through a temporary file and rename. */
+/* Write data to path through a temporary file and rename; a file that
+ * exists keeps its permissions, a new one gets 0644. */
 int
 pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause)
 {
-	char *tmp;
-	int fd = open_temp(path, &tmp, cause);
-	if (fd < 0)
+	char *target = write_target(path), *tmp;
+	struct stat st;
+	mode_t mode = stat(target, &st) == 0 ? st.st_mode & 07777 : 0644;
+	int fd = open_temp(target, &tmp, cause);
+	if (fd < 0) {
+		free(target);
 		return -1;
+	}
 	const char *p = data;
 	size_t left = len;
 	while (left > 0) {
@@ -102,16 +118,17 @@ pl_file_write_atomic(const char *path, const void *data, size_t len, char **caus
 		p += w;
 		left -= (size_t)w;
 	}
-	if (fsync(fd) != 0 || fchmod(fd, 0644) != 0)
+	if (fsync(fd) != 0 || fchmod(fd, mode) != 0)
 		goto fail;
 	if (close(fd) != 0) {
 		fd = -1;
 		goto fail;
 	}
 	fd = -1;
-	if (rename(tmp, path) != 0)
+	if (rename(tmp, target) != 0)
 		goto fail;
 	free(tmp);
+	free(target);
 	return 0;
 fail:
 	*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
@@ -119,7 +136,42 @@ fail:
 		close(fd);
 	unlink(tmp);
 	free(tmp);
+	free(target);
 	return -1;
+}
+
+/* The absolute name of a file that need not exist: its directory
+ * resolved, then its base name (path as given when the directory does
+ * not resolve).  Caller frees. */
+static char *
+absolute_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == NULL ? pl_xstrdup(".") :
+	    slash == path ? pl_xstrdup("/") : pl_xstrndup(path, (size_t)(slash - path));
+	char *rd = realpath(dir, NULL);
+	free(dir);
+	if (rd == NULL)
+		return pl_xstrdup(path);
+	char *abs = pl_xasprintf("%s/%s", strcmp(rd, "/") == 0 ? "" : rd, slash != NULL ? slash + 1 : path);
+	free(rd);
+	return abs;
+}
+
+/* Whether a and b name one file: the same inode when both exist, the same
+ * absolute name when neither does. */
+int
+pl_file_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	if (ea || eb)
+		return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	char *na = absolute_name(a), *nb = absolute_name(b);
+	int same = strcmp(na, nb) == 0;
+	free(na);
+	free(nb);
+	return same;
 }
 
 /* 1-based line and column of a byte offset. */

@@ -2,8 +2,9 @@
  * fileio — reading whole files and writing them atomically.
  *
  * Invariant: pl_file_write_atomic() never leaves a partial file at `path`:
- * it writes a temporary file in the same directory, fsyncs it and renames
- * it over the target, so a crash leaves either the old or the new content.
+ * it writes a temporary file in the directory of the file it replaces (a
+ * symbolic link's target: the link stays), fsyncs it and renames it over
+ * that file, so a crash leaves either the old or the new content.
  */
 #ifndef PL_FILEIO_H
 #define PL_FILEIO_H
@@ -15,8 +16,12 @@ char *pl_file_read(const char *path, size_t *len, char **cause);
 /* Check before a long run that path can be written later: 0, or -1 +
  * *cause (a directory, or no new file can be made next to it). */
 int pl_file_check_writable(const char *path, char **cause);
-/* Write data atomically.  0, or -1 + *cause. */
+/* Write data atomically (through a symbolic link to its target; an
+ * existing file keeps its permissions).  0, or -1 + *cause. */
 int pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause);
+/* Whether paths a and b name one file (the same inode when both exist;
+ * the same absolute name when neither does, e.g. two outputs). */
+int pl_file_same(const char *a, const char *b);
 /* Line and column (1-based) of byte offset off in text. */
 void pl_text_position(const char *text, size_t off, int *line, int *col);
 

@@ -153,14 +153,30 @@ cmd_data_path(const char *rel)
 	return pl_xasprintf("%s/%s", dir, rel);
 }
 
-/* Check an output path before the work that fills it. */
+/* Check a command's files before its work: outputs writable, and no
+ * output the same file as an input or an earlier output. */
 int
-cmd_check_output(const char *flag, const char *path)
+cmd_check_files(const struct cmd_file *f, int n)
 {
-	char *cause = NULL;
-	if (path == NULL || pl_file_check_writable(path, &cause) == 0)
-		return 0;
-	cmd_error("%s %s", flag, cause);
-	free(cause);
-	return 2;
+	for (int i = 0; i < n; i++) {
+		if (f[i].path == NULL || !f[i].output)
+			continue;
+		char *cause = NULL;
+		if (pl_file_check_writable(f[i].path, &cause) != 0) {
+			cmd_error("%s %s", f[i].flag, cause);
+			free(cause);
+			return 2;
+		}
+		for (int j = 0; j < n; j++) {
+			if (j == i || f[j].path == NULL || (f[j].output && j > i) ||
+			    !pl_file_same(f[i].path, f[j].path))
+				continue;
+			return f[j].output ?
+			    cmd_error("%s %s: the same file as %s %s (give each output its own file)",
+				f[i].flag, f[i].path, f[j].flag, f[j].path) :
+			    cmd_error("%s %s: the same file as the input %s %s (an output never replaces an input)",
+				f[i].flag, f[i].path, f[j].flag, f[j].path);
+		}
+	}
+	return 0;
 }

@@ -154,7 +154,8 @@ cmd_compare(int argc, char **argv)
 		cmd_error("%s", COMPARE_USAGE);
 		goto out;
 	}
-	if (cmd_check_output("-o", output) != 0)
+	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
+	    { "-c", cluster, 0 }, { "-o", output, 1 } }, 3) != 0)
 		goto out;
 	if (!fmt_given && output != NULL) {
 		/* -o FILE.md / .csv / .tex / .json picks the format */

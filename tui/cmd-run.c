@@ -336,7 +336,8 @@ cmd_run(int argc, char **argv)
 		cmd_error("%s", RUN_USAGE);
 		goto out;
 	}
-	if (cmd_check_output("-o", output) != 0 || cmd_check_output("--history", history) != 0)
+	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
+	    { "-c", cluster, 0 }, { "-o", output, 1 }, { "--history", history, 1 } }, 4) != 0)
 		goto out;
 
 	struct pl_graph *g = cmd_load_graph(argv[optind]);

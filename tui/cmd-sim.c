@@ -265,7 +265,8 @@ cmd_sim(int argc, char **argv)
 		fprintf(stderr, "%s\n", SIM_USAGE);
 		return 2;
 	}
-	if (cmd_check_output("--trace", trace_path) != 0)
+	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
+	    { "-c", cluster, 0 }, { "-p", ppath, 0 }, { "--trace", trace_path, 1 } }, 4) != 0)
 		return 2;
 	struct pl_graph *g = cmd_load_graph(argv[optind]);
 	if (g == NULL)

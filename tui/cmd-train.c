@@ -180,11 +180,19 @@ cmd_train(int argc, char **argv)
 		cmd_error("train: missing -o POLICY.plw");
 		goto out;
 	}
-	if (cmd_check_output("-o", output) != 0)
+	n_graphs = argc - optind;
+	struct cmd_file *files = pl_xcalloc((size_t)n_graphs + 3, sizeof *files);
+	files[0] = (struct cmd_file){ "-o", output, 1 };
+	files[1] = (struct cmd_file){ "--curve", curve, 1 };
+	files[2] = (struct cmd_file){ "-c", cluster, 0 };
+	for (int i = 0; i < n_graphs; i++)
+		files[3 + i] = (struct cmd_file){ "GRAPH", argv[optind + i], 0 };
+	int bad = cmd_check_files(files, n_graphs + 3);
+	free(files);
+	if (bad)
 		goto out;
 	if ((c = cmd_load_cluster(cluster)) == NULL)
 		goto out;
-	n_graphs = argc - optind;
 	graphs = pl_xcalloc((size_t)n_graphs, sizeof *graphs);
 	probs = pl_xcalloc((size_t)n_graphs, sizeof *probs);
 	for (int i = 0; i < n_graphs; i++) {

@@ -54,9 +54,16 @@ int cmd_parse_num(const char *flag, const char *s, double lo, double hi, double 
  * 0, or 2 after printing the error. */
 int cmd_parse_sim(const char *value, struct pl_sim_opts *o);
 int cmd_parse_mem(const char *value, struct pl_sim_opts *o);
-/* Check that output path (given with flag; NULL: none) can be written,
- * before the work that fills it; 0, or 2 after printing the error. */
-int cmd_check_output(const char *flag, const char *path);
+/* A file a command reads (output 0) or writes (1), given with flag. */
+struct cmd_file {
+	const char *flag;
+	const char *path;	/* NULL: not given */
+	int output;
+};
+/* Before the work: every output can be written, and none is the same
+ * file as an input or another output (nothing the user has is replaced
+ * by accident); 0, or 2 after printing the error. */
+int cmd_check_files(const struct cmd_file *f, int n);
 /* The default cluster when -c is not given. */
 #define PL_DEFAULT_CLUSTER "k80x4"
 

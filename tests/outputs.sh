@@ -1,0 +1,57 @@
+#!/bin/sh
+# outputs — nothing the user has is replaced by accident: an output that is
+# the same file as an input (by any spelling, or a hard link) or as
+# another output is refused before any work, the input left as it was; a
+# write through a symbolic link goes to its target and keeps the link,
+# and an existing file keeps its permissions.  Prints TAP.
+set -u
+: "${PLACELAB:=./placelab}"
+: "${PL_SRCDIR:=..}"
+. "$PL_SRCDIR/tests/tap-check.sh"
+
+echo "1..11"
+cd "$T" || exit 1
+cp "$PL_SRCDIR/samples/teach.json" g.json
+cp g.json g.orig
+$PLACELAB run -a heft g.json -c k80x4 -o p.json >/dev/null 2>&1 || exit 1
+cp p.json p.orig
+
+# refused: exit 2, the clash named, the input unchanged
+refused() {	# file-kept message command...
+	kept=$1 msg=$2; shift 2
+	"$@" >/dev/null 2>err; rc=$?
+	test "$rc" = 2 && grep -qF -- "$msg" err && cmp -s "$kept" "${kept%.json}.orig"
+}
+check "run -o GRAPH" 'refused g.json "-o g.json: the same file as the input GRAPH g.json" \
+    $PLACELAB run -a heft g.json -c k80x4 -o g.json'
+check "run -o P --history P" 'refused p.json "--history p.json: the same file as -o p.json" \
+    $PLACELAB run -a heft g.json -c k80x4 -o p.json --history p.json'
+check "sim --trace PLACEMENT" 'refused p.json "--trace p.json: the same file as the input -p p.json" \
+    $PLACELAB sim g.json -c k80x4 -p p.json --trace p.json'
+check "export -o GRAPH (a table by its suffix)" 'refused g.json "the same file as the input GRAPH g.json" \
+    $PLACELAB export g.json -c k80x4 -a heft -o g.json'
+check "export -o PLACEMENT spelt another way" 'refused p.json "-o ./p.json: the same file as the input -p p.json" \
+    $PLACELAB export g.json -c k80x4 -p p.json -o ./p.json --format json'
+check "compare -o GRAPH by a path through .." 'refused g.json "the same file as the input GRAPH g.json" \
+    $PLACELAB compare g.json -c k80x4 --methods heft -o "../$(basename "$T")/g.json"'
+ln g.json hard.json
+check "run -o a hard link to GRAPH" 'refused g.json "-o hard.json: the same file as the input GRAPH g.json" \
+    $PLACELAB run -a heft g.json -c k80x4 -o hard.json'
+$PLACELAB train placeto g.json -c k80x4 --episodes 1 -o pol.plw --curve pol.plw >/dev/null 2>err; rc=$?
+check "train -o X --curve X: refused before any episode" \
+    'test $rc = 2 && grep -qF -- "--curve pol.plw: the same file as -o pol.plw" err && ! test -e pol.plw'
+
+# through a symbolic link: the target is written, the link stays
+cp g.orig g2.json
+cp p.orig p2.json
+printf 'old\n' > real.svg
+ln -s real.svg link.svg
+$PLACELAB export g2.json -c k80x4 -p p2.json -o link.svg >/dev/null 2>&1; rc=$?
+check "a symbolic link stays a link" 'test $rc = 0 && test -L link.svg'
+check "its target gets the diagram" "grep -q '<svg' real.svg"
+printf 'old\n' > mode.svg
+chmod 640 mode.svg
+$PLACELAB export g2.json -c k80x4 -p p2.json -o mode.svg >/dev/null 2>&1; rc=$?
+check "an existing file keeps its permissions" \
+    'test $rc = 0 && grep -q "<svg" mode.svg && test "$(stat -c %a mode.svg)" = 640'
+exit $fail
