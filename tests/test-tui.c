@@ -13,6 +13,7 @@
  *   key K...                keys: a letter, Enter Tab BTab Esc Space Up Down
  *                           Left Right PgUp PgDn Home End, ^X for control
  *   type TEXT               type the rest of the line
+ *   type-src PATH           type the source tree's path of PATH
  *   action NAME             a named action (action.h)
  *   resize COLS ROWS        the terminal changes size (KEY_RESIZE)
  *   click Y X               a mouse click at screen row Y, column X
@@ -255,9 +256,12 @@ run_script(const char *name)
 				explore_tick(&ex, pl_now_s());	/* as the loop does */
 				redraw(&ex);
 			}
-		} else if (strcmp(cmd, "type") == 0) {
-			for (const char *p = rest != NULL ? rest : ""; *p; p++)
+		} else if (strcmp(cmd, "type") == 0 || strcmp(cmd, "type-src") == 0) {
+			char *text = pl_xasprintf("%s%s%s", cmd[4] != '\0' ? PL_SRCDIR : "",
+			    cmd[4] != '\0' ? "/" : "", rest != NULL ? rest : "");
+			for (const char *p = text; *p; p++)
 				explore_key(&ex, (unsigned char)*p);
+			free(text);
 			redraw(&ex);
 		} else if (strcmp(cmd, "action") == 0) {
 			char *a = strtok_r(NULL, " ", &save);
@@ -362,7 +366,7 @@ test_action_table(void **state)
 	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(export) \
 	X(export_table) X(export_suffix) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
-	X(edits_kept) X(timeline_follow) X(ops_detail_lists)
+	X(edits_kept) X(timeline_follow) X(ops_detail_lists) X(save_input)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

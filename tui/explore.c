@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fileio.h"
 #include "io.h"
 #include "placer.h"
 #include "screen.h"
@@ -157,6 +158,18 @@ explore_edits_block(struct explore *ex)
 	return 1;
 }
 
+/* The graph or cluster file path names, if any (a save never replaces
+ * an input). */
+char *
+explore_input_clash(const struct explore *ex, const char *path)
+{
+	if (pl_file_same(path, ex->graph_path))
+		return pl_xasprintf("%s is the graph file (choose another name)", path);
+	if (ex->opts.cluster != NULL && pl_file_same(path, ex->opts.cluster))
+		return pl_xasprintf("%s is the cluster file (choose another name)", path);
+	return NULL;
+}
+
 /* Devices allowed for every group of the ops. */
 static uint64_t
 ops_mask(const struct explore *ex, const int *ops, int n)
@@ -275,9 +288,11 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 	char *gpath = o->graph_path != NULL ? pl_xstrdup(o->graph_path) :
 	    cmd_data_path(o->demo ? "samples/teach.json" : "samples/nmt4.json");
 	ex->g = plv_graph_load(gpath, cause);
-	free(gpath);
-	if (ex->g == NULL)
+	ex->graph_path = gpath;
+	if (ex->g == NULL) {
+		free(gpath);
 		return -1;
+	}
 	ex->c = pl_cluster_from_arg(o->cluster != NULL ? o->cluster : PL_DEFAULT_CLUSTER, cause);
 	if (ex->c == NULL)
 		goto fail;
@@ -342,6 +357,7 @@ explore_close(struct explore *ex)
 	}
 	free(ex->source);
 	free(ex->save_path);
+	free(ex->graph_path);
 	free(ex->prompt_label);
 	free(ex->msg);
 	free(ex->search);
@@ -742,8 +758,8 @@ save_done(struct explore *ex, const char *path, void *arg)
 {
 	if (path == NULL || *path == '\0')
 		return;
-	char *cause = NULL;
-	if (pl_placement_save_json(ex->cur, ex->g, ex->c, path, &cause) != 0) {
+	char *cause = explore_input_clash(ex, path);
+	if (cause != NULL || pl_placement_save_json(ex->cur, ex->g, ex->c, path, &cause) != 0) {
 		explore_message(ex, 1, "not saved: %s", cause);
 		free(cause);
 		return;

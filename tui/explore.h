@@ -68,6 +68,7 @@ struct explore {
 	double prev_us;			/* makespan before the last change */
 	int dirty;
 	char *save_path;
+	char *graph_path;		/* the graph file loaded */
 	int sel_op;			/* -1: none */
 
 	struct pl_placement *undo[EXPLORE_UNDO];
@@ -132,6 +133,9 @@ void explore_set_placement(struct explore *ex, const struct pl_placement *pl,
 /* 1 (and a message saying how to go on) when unsaved hand edits stand in
  * the way of a placement from elsewhere (a method's, a file's); else 0. */
 int explore_edits_block(struct explore *ex);
+/* Why path must not be written (caller frees): it is the graph or the
+ * cluster file the explorer reads; NULL when it may be. */
+char *explore_input_clash(const struct explore *ex, const char *path);
 /* Move ops (and their colocation groups) to device d, as one hand edit.
  * Returns the number of ops moved (0 when d is not allowed for them). */
 int explore_move_ops(struct explore *ex, const int *ops, int n, int d);

@@ -502,6 +502,9 @@ write_refusal(const struct export_view *e)
 {
 	if (known_suffix(e->path) && format_of_path(e->what, e->path) != e->format)
 		return pl_xasprintf("%s does not end in .%s", e->path, format_ext(e->what, e->format));
+	char *clash = explore_input_clash(e->ex, e->path);
+	if (clash != NULL)
+		return clash;
 	char *progress = e->what == W_TABLE && e->ex->cmp != NULL ? table_progress(e->ex->cmp) : NULL;
 	if (progress == NULL)
 		return NULL;
