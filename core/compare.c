@@ -230,7 +230,7 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 		n++;
 	const struct pl_placer_class **m = pl_xcalloc((size_t)n + 1, sizeof *m);
 	int k = 0;
-	if (list == NULL || *list == '\0' || strcmp(list, "all") == 0) {
+	if (list == NULL || strcmp(list, "all") == 0) {
 		int all = list != NULL && strcmp(list, "all") == 0;
 		for (int i = 0; i < n; i++)
 			if (all || pl_placer_classes[i]->quick)
@@ -257,6 +257,12 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 			m[k++] = cls;
 	}
 	free(copy);
+	if (k == 0) {
+		*cause = pl_xasprintf("--methods: no method named (expected a comma-separated list of "
+		    "the names 'placelab run --list' prints, or all)");
+		free(m);
+		return -1;
+	}
 	*out = m;
 	return 0;
 }

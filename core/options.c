@@ -93,6 +93,58 @@ pl_options_set(struct pl_options *o, const char *name, const char *value, char *
 	return 0;
 }
 
+/* Set item name from a spec: its value, or none given (val NULL), which
+ * only a boolean takes (as true). */
+static int
+set_item(struct pl_options *o, const char *name, const char *val, char **cause)
+{
+	if (val == NULL) {
+		int i = find(o, name);
+		if (i >= 0 && o->defs[i].type != PL_OPT_BOOL) {
+			*cause = pl_xasprintf("option '%s' needs a value (%s=%s)", name, name,
+			    o->defs[i].type == PL_OPT_STRING ? "TEXT" : "N");
+			return -1;
+		}
+		val = "1";
+	}
+	return pl_options_set(o, name, val, cause);
+}
+
+/* Apply "a=1,b=x,flag" to o. */
+int
+pl_options_apply(struct pl_options *o, const char *spec, char **cause)
+{
+	if (spec == NULL || *spec == '\0')
+		return 0;
+	/* Items are "name=value" or "name" (a boolean); a part without '='
+	 * that is not an option name continues the previous value, so
+	 * lists such as "seed-from=heft,expert" need no quoting. */
+	char *copy = pl_xstrdup(spec), *save = NULL;
+	char *name = NULL, *val = NULL;
+	int rc = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		if (eq == NULL && val != NULL && find(o, tok) < 0) {
+			char *joined = pl_xasprintf("%s,%s", val, tok);
+			free(val);
+			val = joined;
+			continue;
+		}
+		if (name != NULL)
+			rc = set_item(o, name, val, cause);
+		free(name);
+		free(val);
+		name = pl_xstrndup(tok, eq != NULL ? (size_t)(eq - tok) : strlen(tok));
+		val = eq != NULL ? pl_xstrdup(eq + 1) : NULL;
+	}
+	if (rc == 0 && name != NULL)
+		rc = set_item(o, name, val, cause);
+	free(name);
+	free(val);
+	free(copy);
+	return rc;
+}
+
 /* Parse "a=1,b=2" against defs. */
 int
 pl_options_parse(const struct pl_option_def *defs, const char *spec,
@@ -106,37 +158,9 @@ pl_options_parse(const struct pl_option_def *defs, const char *spec,
 	o->values = pl_xcalloc(o->n ? o->n : 1, sizeof *o->values);
 	for (int i = 0; i < o->n; i++)
 		o->values[i] = pl_xstrdup(o->defs[i].def != NULL ? o->defs[i].def : "");
-	if (spec != NULL && *spec) {
-		/* Items are "name=value" or "name" (a boolean); a part without '='
-		 * that is not an option name continues the previous value, so
-		 * lists such as "seed-from=heft,expert" need no quoting. */
-		char *copy = pl_xstrdup(spec), *save = NULL;
-		char *name = NULL, *val = NULL;
-		int rc = 0;
-		for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
-			char *eq = strchr(tok, '=');
-			if (eq == NULL && val != NULL && find(o, tok) < 0) {
-				char *joined = pl_xasprintf("%s,%s", val, tok);
-				free(val);
-				val = joined;
-				continue;
-			}
-			if (name != NULL)
-				rc = pl_options_set(o, name, val, cause);
-			free(name);
-			free(val);
-			name = pl_xstrndup(tok, eq != NULL ? (size_t)(eq - tok) : strlen(tok));
-			val = pl_xstrdup(eq != NULL ? eq + 1 : "1");
-		}
-		if (rc == 0 && name != NULL)
-			rc = pl_options_set(o, name, val, cause);
-		free(name);
-		free(val);
-		free(copy);
-		if (rc != 0) {
-			pl_options_free(o);
-			return -1;
-		}
+	if (pl_options_apply(o, spec, cause) != 0) {
+		pl_options_free(o);
+		return -1;
 	}
 	*out = o;
 	return 0;

@@ -25,10 +25,14 @@ struct pl_options;
 
 /* Parse spec ("a=1,b=x,flag"; NULL or "" for all defaults).  A part
  * without '=' that is not an option name continues the previous value
- * ("seed-from=heft,expert").  -1 + *cause on an unknown name or a
- * malformed value. */
+ * ("seed-from=heft,expert").  -1 + *cause on an unknown name, a
+ * malformed value or a value missing. */
 int pl_options_parse(const struct pl_option_def *defs, const char *spec,
     struct pl_options **out, char **cause);
+/* Apply a spec as pl_options_parse reads it to o (a part without '='
+ * is a boolean set to true; another option without a value is an
+ * error).  -1 + *cause. */
+int pl_options_apply(struct pl_options *o, const char *spec, char **cause);
 /* Set one option by name from text.  -1 + *cause on error. */
 int pl_options_set(struct pl_options *o, const char *name, const char *value,
     char **cause);

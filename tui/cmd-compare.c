@@ -20,6 +20,7 @@
 #include "compare.h"
 #include "fileio.h"
 #include "io.h"
+#include "options.h"
 #include "pool.h"
 #include "xmalloc.h"
 
@@ -141,7 +142,8 @@ cmd_compare(int argc, char **argv)
 			    "ones; 'all' for every method); --seconds / --steps bound each method\n"
 			    "(default 60 s).  Without --format, -o FILE.md/.csv/.tex/.json picks\n"
 			    "the format.  JSON output is tagged \"%s\".  --threads defaults to\n"
-			    "one per core; results do not depend on it.\n",
+			    "one per core; results do not depend on it.  -q leaves out the\n"
+			    "progress lines on a terminal (the table is printed all the same).\n",
 			    COMPARE_USAGE, PL_DEFAULT_CLUSTER, PL_FORMAT_COMPARE);
 			rc = 0;
 			goto out;
@@ -172,8 +174,26 @@ cmd_compare(int argc, char **argv)
 	for (int i = 0; i < n_mo; i++) {
 		char name[64];
 		snprintf(name, sizeof name, "%.*s", (int)mo[i].len, mo[i].method);
-		if (pl_placer_find(name) == NULL) {
-			cmd_error("--opt: unknown method '%s'", name);
+		int listed = 0;
+		for (int k = 0; cls[k] != NULL; k++)
+			listed |= strcmp(cls[k]->name, name) == 0;
+		if (pl_placer_find(name) == NULL || !listed) {
+			cmd_error(pl_placer_find(name) == NULL ? "--opt: unknown method '%s'" :
+			    "--opt: '%s' is not among the methods compared (see --methods)", name);
+			free(cls);
+			goto out;
+		}
+	}
+	/* a bad option is a usage error, found before any method runs */
+	for (int i = 0; cls[i] != NULL; i++) {
+		char *spec = spec_for(mo, n_mo, cls[i]->name);
+		struct pl_options *o = NULL;
+		int bad = pl_options_parse(cls[i]->options, spec, &o, &cause);
+		free(spec);
+		pl_options_free(o);
+		if (bad) {
+			cmd_error("--opt: %s: %s", cls[i]->name, cause);
+			free(cause);
 			free(cls);
 			goto out;
 		}

@@ -284,7 +284,8 @@ cmd_validate(int argc, char **argv)
 		case 'h':
 			printf("usage: placelab validate [-g GRAPH] [-c CLUSTER] FILE...\n"
 			    "Check graph (JSON or DOT), cluster and placement files; a placement\n"
-			    "is checked against -g GRAPH on -c CLUSTER.  Exit 2 on the first bad file.\n");
+			    "is checked against -g GRAPH on -c CLUSTER.  Every file is checked; the\n"
+			    "exit status is 2 when any is bad.\n");
 			return 0;
 		default:
 			return cmd_error("usage: placelab validate [-g GRAPH] [-c CLUSTER] FILE...");

@@ -208,15 +208,19 @@ print_summary(const struct pl_placer *pl)
 	pl_bounds_compute(p, &b);
 	printf("step time  %.3f ms (lower bound %.3f ms, gap %.1f%%)\n", r->makespan_us / 1000,
 	    b.best_us / 1000, b.best_us > 0 ? (r->makespan_us - b.best_us) / b.best_us * 100 : 0);
-	printf("memory     %s\n", r->oom_mask ? "OUT OF MEMORY" : "fits");
+	printf("memory     %s\n", pl->run.sim.mem == PL_MEM_NONE ? "not modelled (--mem none)" :
+	    r->oom_mask ? "OUT OF MEMORY" : "fits");
 	printf("moved      %.1f MB in %d transfers\n", (double)r->bytes_moved / 1e6, r->n_transfers);
 	for (int d = 0; d < p->n_dev; d++) {
 		int n = 0;
 		for (int v = 0; v < p->n_ops; v++)
 			n += pl->best->dev[v] == d;
-		printf("  %-10s %6d ops  busy %10.3f ms  peak %7.2f / %.2f GiB%s\n", p->c->dev[d].name, n,
-		    r->busy_us[d] / 1000, (double)r->peak_bytes[d] / gib,
-		    (double)p->c->dev[d].mem_bytes / gib, (r->oom_mask >> d) & 1 ? "  OOM" : "");
+		char peak[32] = "      -";	/* not modelled */
+		if (pl->run.sim.mem != PL_MEM_NONE)
+			snprintf(peak, sizeof peak, "%7.2f", (double)r->peak_bytes[d] / gib);
+		printf("  %-10s %6d ops  busy %10.3f ms  peak %s / %.2f GiB%s\n", p->c->dev[d].name, n,
+		    r->busy_us[d] / 1000, peak, (double)p->c->dev[d].mem_bytes / gib,
+		    (r->oom_mask >> d) & 1 ? "  OOM" : "");
 	}
 }
 
@@ -300,7 +304,8 @@ cmd_run(int argc, char **argv)
 			    "a summary (or with --json a placelab-result/1 document).  -o saves\n"
 			    "the best placement; --history writes what each step did as CSV.\n"
 			    "The run flags also set the method's option of the same name.  --threads\n"
-			    "defaults to one per core; results do not depend on it.\n",
+			    "defaults to one per core; results do not depend on it.  -q leaves\n"
+			    "out the progress line on a terminal, not the summary.\n",
 			    RUN_USAGE, PL_DEFAULT_CLUSTER);
 			if (cls != NULL) {
 				printf("\n%s (%s): %s\nOptions:\n", cls->name, cls->title, cls->summary);

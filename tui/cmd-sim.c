@@ -204,7 +204,10 @@ print_text(const struct pl_problem *p, const struct pl_placement *pl,
 		int n = 0;
 		for (int v = 0; v < p->n_ops; v++)
 			n += pl->dev[v] == d;
-		fmt_bytes(r->peak_bytes[d], s1, sizeof s1);
+		if (o->mem == PL_MEM_NONE)	/* not modelled */
+			snprintf(s1, sizeof s1, "-");
+		else
+			fmt_bytes(r->peak_bytes[d], s1, sizeof s1);
 		fmt_bytes(c->dev[d].mem_bytes, s2, sizeof s2);
 		fmt_bytes(r->bytes_in[d], s3, sizeof s3);
 		fmt_bytes(r->bytes_out[d], s4, sizeof s4);

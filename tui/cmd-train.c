@@ -61,22 +61,6 @@ set_opt(struct pl_options *o, const char *key, const char *value)
 	return 0;
 }
 
-/* Apply a k=v,k=v spec. */
-static int
-set_spec(struct pl_options *o, const char *spec)
-{
-	char *copy = pl_xstrdup(spec), *save = NULL;
-	int rc = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		if (eq != NULL)
-			*eq = '\0';
-		rc = set_opt(o, tok, eq != NULL ? eq + 1 : "1");
-	}
-	free(copy);
-	return rc;
-}
-
 /* Print the help text. */
 static void
 usage_help(void)
@@ -85,8 +69,8 @@ usage_help(void)
 	printf("%s\n\nTrain a Placeto policy over the given graphs (one cluster, default %s)\n"
 	    "with REINFORCE; episodes go round-robin over the graphs, --workers\n"
 	    "episodes per update run in parallel on --threads threads.  Prints a\n"
-	    "progress line (episode, mean and best run time, entropy); --curve\n"
-	    "writes one CSV row per episode.  Use the policy with\n"
+	    "progress line (episode, mean and best run time, entropy; -q: none);\n"
+	    "--curve writes one CSV row per episode.  Use the policy with\n"
 	    "  placelab run -a placeto GRAPH -c CLUSTER --policy POLICY.plw [--finetune N]\n\n"
 	    "Placeto options:\n", TRAIN_USAGE, PL_DEFAULT_CLUSTER);
 	for (const struct pl_option_def *d = pl_placeto_options; d->name != NULL; d++)
@@ -130,8 +114,10 @@ cmd_train(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'q': quiet = 1; break;
 		case OPT_OPT:
-			if (set_spec(opts, optarg) != 0)
+			if (pl_options_apply(opts, optarg, &cause) != 0) {
+				cmd_fail(cause);
 				goto out;
+			}
 			break;
 		case OPT_SEED:
 			if (cmd_parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "xmalloc.h"
 
 const struct pl_command pl_commands[] = {
 	{ "info", "summarise a graph (and its fit on a cluster)",
@@ -60,8 +61,14 @@ main(int argc, char **argv)
 	}
 	if (argc >= 2 && argv[1][0] != '-') {
 		for (const struct pl_command *c = pl_commands; c->name != NULL; c++)
-			if (strcmp(argv[1], c->name) == 0)
-				return c->run(argc - 1, argv + 1);
+			if (strcmp(argv[1], c->name) == 0) {
+				/* getopt's messages then read "placelab run: ..." */
+				char *name = pl_xasprintf("placelab %s", c->name);
+				argv[1] = name;
+				int rc = c->run(argc - 1, argv + 1);
+				free(name);
+				return rc;
+			}
 	}
 	const struct pl_command *explore = NULL;
 	for (const struct pl_command *c = pl_commands; c->name != NULL; c++)
@@ -69,7 +76,7 @@ main(int argc, char **argv)
 			explore = c;
 	if (explore != NULL) {
 		/* placelab [GRAPH] [-c CLUSTER] [--demo]: the explorer. */
-		argv[0] = (char *)"explore";
+		argv[0] = (char *)"placelab";
 		return explore->run(argc, argv);
 	}
 	if (argc == 1) {

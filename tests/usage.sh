@@ -1,0 +1,40 @@
+#!/bin/sh
+# usage — how the commands answer mistakes in their arguments: an unknown
+# option named with the command, an option given without its value, an
+# empty or mismatched method list, a bad method option found before any
+# method runs; and that --mem none claims nothing about memory.  Prints TAP.
+set -u
+: "${PLACELAB:=./placelab}"
+: "${PL_SRCDIR:=..}"
+. "$PL_SRCDIR/tests/tap-check.sh"
+
+echo "1..9"
+G="$PL_SRCDIR/samples/teach.json"
+$PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
+check "an unknown option: exit 2, named with the command" \
+    'test $rc = 2 && grep -q "^placelab run: unrecognized option .--evals." "$T/err"'
+$PLACELAB sim "$G" --trace >/dev/null 2>"$T/err"; rc=$?
+check "an option without its argument: exit 2, named" \
+    'test $rc = 2 && grep -q "^placelab sim: option .--trace. requires an argument" "$T/err"'
+$PLACELAB run -a brkga "$G" --opt evals >/dev/null 2>"$T/err"; rc=$?
+check "--opt KEY without a value: exit 2, the value asked for" \
+    'test $rc = 2 && grep -q "option .evals. needs a value (evals=N)" "$T/err"'
+$PLACELAB run -a brkga "$G" --opt seed-from=heft,expert --evals 200 -q >/dev/null 2>"$T/err"; rc=$?
+check "a list value still continues over commas" 'test $rc = 0'
+$PLACELAB compare "$G" --methods "" >/dev/null 2>"$T/err"; rc=$?
+check "--methods empty: exit 2, not the default set" \
+    'test $rc = 2 && grep -q "no method named" "$T/err"'
+$PLACELAB compare "$G" --methods brkga --opt brkga:evals=abc >"$T/out" 2>"$T/err"; rc=$?
+check "compare with a bad method option: exit 2 before any method runs" \
+    'test $rc = 2 && grep -q "brkga: option .evals.: .abc. is not an integer" "$T/err" && ! test -s "$T/out"'
+$PLACELAB compare "$G" --methods heft --opt brkga:evals=100 >/dev/null 2>"$T/err"; rc=$?
+check "--opt for a method not compared: exit 2" \
+    'test $rc = 2 && grep -q "not among the methods compared" "$T/err"'
+$PLACELAB run -a heft "$G" --mem none >"$T/out" 2>&1
+check "run --mem none: memory not modelled, no peaks claimed" \
+    'grep -q "^memory *not modelled" "$T/out" && ! grep -q "fits" "$T/out" && grep -q "peak *- /" "$T/out"'
+$PLACELAB run -a heft "$G" -o "$T/p.json" -q >/dev/null 2>&1
+$PLACELAB sim "$G" -p "$T/p.json" --mem none >"$T/out" 2>&1
+check "sim --mem none: no peak figures" \
+    'grep -q "memory model none" "$T/out" && ! grep -q "^/gpu:0 .* 0 B  *12.0 GiB" "$T/out"'
+exit $fail
