@@ -1,6 +1,7 @@
 /*
  * test-placeto — the Placeto MDP and its training: rewards sum to the
- * episode's improvement; training on a tiny crown graph finds the best
+ * episode's improvement; every finished episode is logged for the
+ * learning curve; training on a tiny crown graph finds the best
  * placement (checked by brute force) within a bounded number of episodes
  * for a fixed seed; results do not depend on the thread count; grouping
  * respects the group budget; zero-shot runs from a saved policy, and a
@@ -210,6 +211,40 @@ test_rewards_sum(void **state)
 	/* 4 training + 1 greedy episodes of (1 + 6) simulations */
 	assert_int_equal(pl->evals, 5 * 7);
 	assert_non_null(pl->best);
+	pl_placer_free(pl);
+	fixture_free(&f);
+}
+
+/* Every finished episode is logged, one per worker and batch, then the
+ * greedy one. */
+static void
+test_episode_log(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 4, 3);
+	struct pl_placer *pl = make(f.p, "episodes=4,workers=2,k=2", 1, 5);
+	long n;
+	assert_null(pl_placeto_episodes(pl, &n));
+	assert_int_equal(n, 0);
+	for (int t = 0; t < 6; t++)
+		assert_int_equal(pl_placer_step(pl), PL_STEP_MORE);
+	const struct pl_placeto_episode_log *lg = pl_placeto_episodes(pl, &n);
+	assert_int_equal(n, 2);		/* the first batch: one per worker */
+	int nd;
+	const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &nd);
+	assert_int_equal(nd, 6);
+	assert_true(lg[0].final_us == d[5].after_us);	/* worker 0's episode */
+	assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+	lg = pl_placeto_episodes(pl, &n);
+	assert_int_equal(n, 5);
+	for (long i = 0; i < n; i++) {
+		assert_int_equal(lg[i].episode, i);
+		assert_int_equal(lg[i].greedy, i == 4);
+		assert_true(lg[i].final_us > 0 && lg[i].best_us <= lg[i].final_us);
+	}
+	d = pl_placeto_decisions(pl, &nd);
+	assert_true(lg[4].final_us == d[nd - 1].after_us);
 	pl_placer_free(pl);
 	fixture_free(&f);
 }
@@ -904,6 +939,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rewards_sum),
+		cmocka_unit_test(test_episode_log),
 		cmocka_unit_test(test_training_finds_best),
 		cmocka_unit_test(test_threads_deterministic),
 		cmocka_unit_test(test_grouping),

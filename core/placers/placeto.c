@@ -1275,6 +1275,18 @@ engine_note_best(struct engine *E, struct episode *ep)
 	}
 }
 
+/* The log entry of a finished episode. */
+static struct pl_placeto_episode_log
+episode_log(const struct episode *ep)
+{
+	return (struct pl_placeto_episode_log){
+		.episode = ep->id, .graph = ep->env_i, .greedy = ep->greedy,
+		.init_us = ep->init_us, .final_us = ep->res.makespan_us, .best_us = ep->best_us,
+		.entropy = ep->t > 0 ? ep->ent_sum / ep->t : 0,
+		.ret = ep->t > 0 ? ep->ret[0] : 0,
+	};
+}
+
 /* ---- the placer class --------------------------------------------------- */
 
 /* One row of the per-step log. */
@@ -1293,6 +1305,8 @@ struct priv {
 	int in_batch, in_greedy;
 	struct log_row *log;
 	long n_log, cap_log;
+	struct pl_placeto_episode_log *eplog;	/* every finished episode */
+	long n_eplog, cap_eplog;
 };
 
 #define LOG_MAX 1000000L	/* rows kept for --history (64 MB) */
@@ -1330,6 +1344,17 @@ placer_collect(struct pl_placer *pl, struct priv *P, int s, int logged_t)
 		.before_us = dc->before_us, .after_us = dc->after_us,
 		.reward = dc->reward, .ret = dc->ret,
 	};
+}
+
+/* Log slot s's finished episode. */
+static void
+placer_log_episode(struct priv *P, int s)
+{
+	if (P->n_eplog == P->cap_eplog) {
+		P->cap_eplog = P->cap_eplog ? 2 * P->cap_eplog : 64;
+		P->eplog = pl_xreallocarray(P->eplog, (size_t)P->cap_eplog, sizeof *P->eplog);
+	}
+	P->eplog[P->n_eplog++] = episode_log(&P->E->eps[s]);
 }
 
 /* Fail the step with the engine's error. */
@@ -1402,6 +1427,9 @@ placeto_step(struct pl_placer *pl)
 		if (!engine_any_active(E)) {
 			engine_finish_batch(E);
 			P->in_batch = 0;
+			for (int s = 0; s < E->workers; s++)
+				if (E->eps[s].finished)
+					placer_log_episode(P, s);
 			pl_placer_set_status(pl, "episode %ld/%ld, mean %.4g us, best %.4g us, entropy %.3f",
 			    E->st.episodes, P->budget, E->st.last_mean_us, pl->best_res.makespan_us,
 			    E->st.last_entropy);
@@ -1428,6 +1456,7 @@ placeto_step(struct pl_placer *pl)
 		pl_placer_note(pl, "greedy step %d: group %d -> %s, reward %.4g", dc->t, dc->group,
 		    pl->prob->c->dev[dc->action].name, dc->reward);
 		if (!E->eps[0].active) {
+			placer_log_episode(P, 0);
 			P->phase = 2;
 			pl_placer_set_status(pl, "done: greedy episode %.4g us, best %.4g us",
 			    E->eps[0].res.makespan_us, pl->best_res.makespan_us);
@@ -1447,6 +1476,7 @@ placeto_destroy(struct pl_placer *pl)
 		return;
 	engine_free(P->E);
 	free(P->log);
+	free(P->eplog);
 	free(P);
 	pl->priv = NULL;
 }
@@ -1592,6 +1622,15 @@ pl_placeto_current(const struct pl_placer *pl)
 	return P != NULL ? P->E->eps[0].pl : NULL;
 }
 
+/* Every episode the placer finished. */
+const struct pl_placeto_episode_log *
+pl_placeto_episodes(const struct pl_placer *pl, long *n)
+{
+	const struct priv *P = get_priv(pl);
+	*n = P != NULL ? P->n_eplog : 0;
+	return P != NULL ? P->eplog : NULL;
+}
+
 /* Training statistics. */
 void
 pl_placeto_get_stats(const struct pl_placer *pl, struct pl_placeto_stats *st)
@@ -1701,17 +1740,9 @@ pl_placeto_trainer_batch(struct pl_placeto_trainer *tr,
 			}
 	}
 	engine_finish_batch(E);
-	for (int s = 0; s < E->workers; s++) {
-		const struct episode *ep = &E->eps[s];
-		if (!ep->finished)
-			continue;
-		logs[(*n_logs)++] = (struct pl_placeto_episode_log){
-			.episode = ep->id, .graph = ep->env_i, .init_us = ep->init_us,
-			.final_us = ep->res.makespan_us, .best_us = ep->best_us,
-			.entropy = ep->t > 0 ? ep->ent_sum / ep->t : 0,
-			.ret = ep->t > 0 ? ep->ret[0] : 0,
-		};
-	}
+	for (int s = 0; s < E->workers; s++)
+		if (E->eps[s].finished)
+			logs[(*n_logs)++] = episode_log(&E->eps[s]);
 	return 0;
 fail:
 	*cause = pl_xstrdup(engine_error(E) != NULL ? engine_error(E) : "simulation failed");

@@ -79,6 +79,18 @@ struct pl_placeto_stats {
 	int phase;		/* 0 training, 1 greedy evaluation, 2 done */
 };
 
+/* One finished episode, for learning curves. */
+struct pl_placeto_episode_log {
+	long episode;
+	int graph;
+	int greedy;		/* 1: the arg-max (evaluation) episode */
+	double init_us;		/* makespan of the initial placement */
+	double final_us;	/* after the last decision */
+	double best_us;		/* best within the episode */
+	double entropy;		/* mean per-step entropy */
+	double ret;		/* the episode's return */
+};
+
 /* ---- the placer's view ---------------------------------------------------- */
 
 /* Grouped nodes: count, name, member ops; node of each op (n_ops). */
@@ -98,6 +110,11 @@ const struct pl_placeto_decision *pl_placeto_decisions(const struct pl_placer *p
     int *n);
 /* The last decision of worker 0, or NULL. */
 const struct pl_placeto_decision *pl_placeto_last(const struct pl_placer *pl);
+/* Every episode finished so far, in order: each training batch's
+ * `workers` episodes, then the final greedy one; *n gets their count.
+ * For learning curves (one point per episode). */
+const struct pl_placeto_episode_log *pl_placeto_episodes(const struct pl_placer *pl,
+    long *n);
 /* Worker 0's current placement (ungrouped; with priorities under
  * sched=rank), or NULL. */
 const struct pl_placement *pl_placeto_current(const struct pl_placer *pl);
@@ -109,17 +126,6 @@ int pl_placeto_save_policy(const struct pl_placer *pl, const char *path,
 /* ---- training over several graphs ----------------------------------------- */
 
 struct pl_placeto_trainer;
-
-/* One finished episode, for learning curves. */
-struct pl_placeto_episode_log {
-	long episode;
-	int graph;
-	double init_us;		/* makespan of the initial placement */
-	double final_us;	/* after the last decision */
-	double best_us;		/* best within the episode */
-	double entropy;		/* mean per-step entropy */
-	double ret;		/* the episode's return */
-};
 
 /* A trainer over n problems (same cluster), with placeto options (NULL:
  * defaults).  NULL + *cause. */
