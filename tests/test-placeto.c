@@ -1,7 +1,8 @@
 /*
  * test-placeto — the Placeto MDP and its training: rewards sum to the
  * episode's improvement; every finished episode is logged for the
- * learning curve; training on a tiny crown graph finds the best
+ * learning curve; the learning rate reads as configured before the first
+ * update; training on a tiny crown graph finds the best
  * placement (checked by brute force) within a bounded number of episodes
  * for a fixed seed; results do not depend on the thread count; grouping
  * respects the group budget; zero-shot runs from a saved policy, and a
@@ -245,6 +246,25 @@ test_episode_log(void **state)
 	}
 	d = pl_placeto_decisions(pl, &nd);
 	assert_true(lg[4].final_us == d[nd - 1].after_us);
+	pl_placer_free(pl);
+	fixture_free(&f);
+}
+
+/* Before the first update the learning rate reads as configured; it
+ * decays towards lr-end with the updates. */
+static void
+test_lr_configured(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 4, 3);
+	struct pl_placer *pl = make(f.p, "episodes=4,workers=2,k=2,lr=0.005", 1, 5);
+	struct pl_placeto_stats ps;
+	pl_placeto_get_stats(pl, &ps);
+	assert_true(ps.lr == 0.005);
+	assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+	pl_placeto_get_stats(pl, &ps);
+	assert_true(ps.lr < 0.005 && ps.lr > 1e-4);
 	pl_placer_free(pl);
 	fixture_free(&f);
 }
@@ -940,6 +960,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rewards_sum),
 		cmocka_unit_test(test_episode_log),
+		cmocka_unit_test(test_lr_configured),
 		cmocka_unit_test(test_training_finds_best),
 		cmocka_unit_test(test_threads_deterministic),
 		cmocka_unit_test(test_grouping),

@@ -1133,6 +1133,7 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 		E->feat_names[5 + E->memf + dv] = pl_xasprintf("on:%s", probs[0]->c->dev[dv].name);
 	E->st.best_us = INFINITY;
 	E->st.last_mean_us = NAN;
+	E->st.lr = E->lr;	/* what the first update will use */
 	return E;
 }
 

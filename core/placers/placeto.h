@@ -74,7 +74,8 @@ struct pl_placeto_stats {
 	double last_mean_us;	/* mean final makespan of the last batch */
 	double last_entropy;	/* mean per-step entropy of the last batch */
 	double best_us;		/* best makespan seen */
-	double lr;		/* learning rate of the last update */
+	double lr;		/* learning rate of the last update (before the
+				 * first: the configured initial rate) */
 	double grad_norm;	/* before clipping */
 	int phase;		/* 0 training, 1 greedy evaluation, 2 done */
 };
