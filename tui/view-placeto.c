@@ -8,7 +8,8 @@
  * live.
  *
  * Invariant: the view follows worker 0 of the placer; curve[] holds the
- * final run time of every episode worker 0 has finished, in order.
+ * final run time of every episode the placer has finished (all workers'),
+ * in order, so point i is episode i + 1 as the header numbers them.
  */
 #include "config.h"
 
@@ -31,32 +32,27 @@ struct placeto_view {
 	char *opts;		/* Placeto options (k=v,...), or NULL: defaults */
 	double *curve, *curve_best;
 	int n_curve, cap_curve;
-	long last_episode_logged;
 	int *seen;		/* scratch: group marks */
 	int n_seen;
 };
 
-/* Record the episode's end after a step. */
+/* Take in the episodes finished by the step for the learning curve. */
 static void
 on_step(struct view_run *r)
 {
 	struct placeto_view *p = r->arg;
-	const struct pl_placeto_decision *d = pl_placeto_last(r->pl);
-	if (d == NULL)
-		return;
-	int n = pl_placeto_n_groups(r->pl);
-	if (d->t != n - 1 || d->episode == p->last_episode_logged)
-		return;
-	p->last_episode_logged = d->episode;
-	if (p->n_curve == p->cap_curve) {
-		p->cap_curve = p->cap_curve ? p->cap_curve * 2 : 64;
-		p->curve = pl_xreallocarray(p->curve, p->cap_curve, sizeof *p->curve);
-		p->curve_best = pl_xreallocarray(p->curve_best, p->cap_curve, sizeof *p->curve_best);
+	long n;
+	const struct pl_placeto_episode_log *lg = pl_placeto_episodes(r->pl, &n);
+	for (; p->n_curve < n; p->n_curve++) {
+		if (p->n_curve == p->cap_curve) {
+			p->cap_curve = p->cap_curve ? p->cap_curve * 2 : 64;
+			p->curve = pl_xreallocarray(p->curve, p->cap_curve, sizeof *p->curve);
+			p->curve_best = pl_xreallocarray(p->curve_best, p->cap_curve, sizeof *p->curve_best);
+		}
+		double prev = p->n_curve > 0 ? p->curve_best[p->n_curve - 1] : INFINITY;
+		p->curve[p->n_curve] = lg[p->n_curve].final_us;
+		p->curve_best[p->n_curve] = fmin(prev, lg[p->n_curve].final_us);
 	}
-	double prev = p->n_curve > 0 ? p->curve_best[p->n_curve - 1] : INFINITY;
-	p->curve[p->n_curve] = d->after_us;
-	p->curve_best[p->n_curve] = fmin(prev, d->after_us);
-	p->n_curve++;
 }
 
 /* Whether worker 0 has just finished an episode (ends `e`). */
@@ -78,7 +74,6 @@ restart(struct placeto_view *p)
 	else
 		p->run.optspec = p->opts != NULL ? pl_xstrdup(p->opts) : NULL;
 	p->n_curve = 0;
-	p->last_episode_logged = -1;
 	int rc = view_run_restart(&p->run);
 	if (rc == 0) {
 		free(p->seen);
@@ -99,7 +94,6 @@ pv_init(struct explore *ex)
 	p->run.stop = episode_over;
 	p->run.arg = p;
 	p->run.fresh = 1;
-	p->last_episode_logged = -1;
 	return p;
 }
 
@@ -296,7 +290,7 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	cr.h--;
 	const double *ys[2] = { p->curve, p->curve_best };
 	int roles[2] = { SCR_BAR_ALT, SCR_GOOD };
-	view_chart(w, &cr, p->n_curve > 0 ? 2 : 0, ys, p->n_curve, roles, "o*", 1);
+	view_chart_from(w, &cr, p->n_curve > 0 ? 2 : 0, ys, p->n_curve, roles, "o*", 1, 1);
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
 	    "n decision  e episode  Space run  r restart  L policy  O options  a use best");

@@ -336,10 +336,19 @@ axis_label(char *buf, int len, double v, int times)
 	return buf;
 }
 
-/* A small line chart. */
+/* A small line chart, points numbered from 0. */
 void
 view_chart(WINDOW *w, const struct view_rect *r, int n_series,
     const double *const *ys, int n, const int *roles, const char *glyphs, int times)
+{
+	view_chart_from(w, r, n_series, ys, n, roles, glyphs, times, 0);
+}
+
+/* A small line chart, points numbered from x0. */
+void
+view_chart_from(WINDOW *w, const struct view_rect *r, int n_series,
+    const double *const *ys, int n, const int *roles, const char *glyphs, int times,
+    int x0)
 {
 	char buf[32];
 	int lw = 10, pw = r->w - lw - 1, h = r->h - 1;
@@ -371,9 +380,11 @@ view_chart(WINDOW *w, const struct view_rect *r, int n_series,
 	}
 	screen_printf(w, r->y, r->x, lw - 1, 0, "%9s", axis_label(buf, sizeof buf, hi, times));
 	screen_printf(w, r->y + h - 1, r->x, lw - 1, 0, "%9s", axis_label(buf, sizeof buf, lo, times));
-	screen_printf(w, r->y + h, r->x, lw, 0, "%9d", 0);
-	snprintf(buf, sizeof buf, "%d", n - 1);
-	screen_put(w, r->y + h, r->x + r->w - (int)strlen(buf), (int)strlen(buf), 0, buf);
+	screen_printf(w, r->y + h, r->x, lw, 0, "%9d", x0);
+	if (n > 1) {	/* one point, one number */
+		snprintf(buf, sizeof buf, "%d", x0 + n - 1);
+		screen_put(w, r->y + h, r->x + r->w - (int)strlen(buf), (int)strlen(buf), 0, buf);
+	}
 	wattrset(w, A_NORMAL);
 	int cols = n < pw ? n : pw;
 	for (int s = 0; s < n_series; s++) {

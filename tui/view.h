@@ -132,10 +132,15 @@ int view_run_frame_restore(struct view_run *r, WINDOW *w, const struct view_rect
 
 /* A line chart of up to 4 series of n points in rectangle r, with the
  * value axis labelled as times (us) when times is set.  Series are drawn
- * in order, later ones on top, each with its role and glyph. */
+ * in order, later ones on top, each with its role and glyph.  The x axis
+ * numbers the first and the last point from 0 (view_chart_from: from x0);
+ * a single point gets a single number. */
 void view_chart(WINDOW *w, const struct view_rect *r, int n_series,
     const double *const *ys, int n, const int *roles, const char *glyphs,
     int times);
+void view_chart_from(WINDOW *w, const struct view_rect *r, int n_series,
+    const double *const *ys, int n, const int *roles, const char *glyphs,
+    int times, int x0);
 
 extern const struct view_class view_ops_class;
 extern const struct view_class view_timeline_class;
