@@ -154,6 +154,14 @@ wait_idle(struct explore *ex)
 	fail_msg("background work never finished");
 }
 
+/* Type text, one key a character. */
+static void
+type_text(struct explore *ex, const char *text)
+{
+	for (const char *p = text; *p; p++)
+		explore_key(ex, (unsigned char)*p);
+}
+
 /* Redraw (as the main loop does before reading a key). */
 static void
 redraw(struct explore *ex)
@@ -367,7 +375,8 @@ test_action_table(void **state)
 	X(export_table) X(export_suffix) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
 	X(edits_kept) X(timeline_follow) X(ops_detail_lists) X(save_input) \
-	X(placeto_curve)
+	X(placeto_curve) \
+	X(placeto_refused)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

@@ -30,6 +30,7 @@ struct placeto_view {
 	struct view_run run;
 	char *policy;		/* loaded policy path, or NULL: train live */
 	char *opts;		/* Placeto options (k=v,...), or NULL: defaults */
+	char *refused;		/* why the last policy or options were refused */
 	double *curve, *curve_best;
 	int n_curve, cap_curve;
 	int *seen;		/* scratch: group marks */
@@ -63,16 +64,22 @@ episode_over(struct view_run *r)
 	return d == NULL || d->t == pl_placeto_n_groups(r->pl) - 1;
 }
 
+/* The placer's option text for a policy and options (NULL each: none). */
+static char *
+optspec(const char *policy, const char *opts)
+{
+	if (policy != NULL)
+		return pl_xasprintf("policy=%s%s%s", policy, opts != NULL ? "," : "",
+		    opts != NULL ? opts : "");
+	return opts != NULL ? pl_xstrdup(opts) : NULL;
+}
+
 /* (Re)start with the loaded policy or training live. */
 static int
 restart(struct placeto_view *p)
 {
 	free(p->run.optspec);
-	if (p->policy != NULL)
-		p->run.optspec = pl_xasprintf("policy=%s%s%s", p->policy,
-		    p->opts != NULL ? "," : "", p->opts != NULL ? p->opts : "");
-	else
-		p->run.optspec = p->opts != NULL ? pl_xstrdup(p->opts) : NULL;
+	p->run.optspec = optspec(p->policy, p->opts);
 	p->n_curve = 0;
 	int rc = view_run_restart(&p->run);
 	if (rc == 0) {
@@ -80,6 +87,44 @@ restart(struct placeto_view *p)
 		p->n_seen = pl_placeto_n_groups(p->run.pl);
 		p->seen = pl_xcalloc(p->n_seen > 0 ? p->n_seen : 1, sizeof *p->seen);
 	}
+	return rc;
+}
+
+/* Forget the last refusal (the user has moved on). */
+static void
+clear_refused(struct placeto_view *p)
+{
+	free(p->refused);
+	p->refused = NULL;
+}
+
+/* Restart with a new policy and options (each NULL: none; the view takes
+ * them) if Placeto can start with them; if not, keep the current ones and
+ * the run as they are, and say why.  0 or -1. */
+static int
+reconfigure(struct placeto_view *p, char *policy, char *opts, const char *what)
+{
+	struct view_run trial;
+	char *spec = optspec(policy, opts);
+	view_run_init(&trial, p->ex, "placeto", spec);
+	free(spec);
+	int rc = view_run_restart(&trial);
+	if (rc != 0) {
+		free(p->refused);
+		p->refused = pl_xasprintf("Not used (Placeto keeps its current %s): %s",
+		    what, trial.error);
+		explore_message(p->ex, 1, "%s", p->refused);
+		free(policy);
+		free(opts);
+	} else {
+		clear_refused(p);
+		free(p->policy);
+		free(p->opts);
+		p->policy = policy;
+		p->opts = opts;
+		rc = restart(p);
+	}
+	view_run_free(&trial);
 	return rc;
 }
 
@@ -105,6 +150,7 @@ pv_free(void *priv)
 	view_run_free(&p->run);
 	free(p->policy);
 	free(p->opts);
+	free(p->refused);
 	free(p->curve);
 	free(p->curve_best);
 	free(p->seen);
@@ -207,9 +253,10 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		    pl_placeto_n_groups(pl), st.updates, st.lr, st.last_entropy);
 	wattrset(w, A_NORMAL);
 	y++;
-	if (p->run.error != NULL) {
+	const char *error = p->refused != NULL ? p->refused : p->run.error;
+	if (error != NULL) {
 		wattrset(w, screen_attr(SCR_ERROR));
-		screen_put(w, y++, r->x, r->w, 1, p->run.error);
+		y += screen_wrap(w, y, r->x, 2, r->w, error);
 		wattrset(w, A_NORMAL);
 	}
 	int curve_h = r->h >= 30 ? 10 : 6;
@@ -307,35 +354,29 @@ ensure(struct placeto_view *p)
 	return restart(p);
 }
 
-/* The policy prompt's answer. */
+/* The policy prompt's answer: restart with it if it loads. */
 static void
 policy_done(struct explore *ex, const char *text, void *arg)
 {
 	struct placeto_view *p = arg;
 	if (text == NULL)
 		return;
-	free(p->policy);
-	p->policy = *text ? pl_xstrdup(text) : NULL;
-	if (restart(p) == 0)
+	char *policy = *text ? pl_xstrdup(text) : NULL;
+	if (reconfigure(p, policy, p->opts != NULL ? pl_xstrdup(p->opts) : NULL, "policy") == 0)
 		explore_message(ex, 0, p->policy != NULL ? "loaded %s: n steps the greedy episode" :
 		    "training live from scratch%s", p->policy != NULL ? p->policy : "");
-	else
-		explore_message(ex, 1, "%s", p->run.error);
 }
 
-/* The options prompt's answer: restart with them. */
+/* The options prompt's answer: restart with them if they are valid. */
 static void
 options_done(struct explore *ex, const char *text, void *arg)
 {
 	struct placeto_view *p = arg;
 	if (text == NULL)
 		return;
-	free(p->opts);
-	p->opts = *text ? pl_xstrdup(text) : NULL;
-	if (restart(p) == 0)
+	char *opts = *text ? pl_xstrdup(text) : NULL;
+	if (reconfigure(p, p->policy != NULL ? pl_xstrdup(p->policy) : NULL, opts, "options") == 0)
 		explore_message(ex, 0, "Placeto restarted with %s", p->opts != NULL ? p->opts : "the reference defaults");
-	else
-		explore_message(ex, 1, "%s", p->run.error);
 }
 
 /* Decision, episode, run/pause, restart, policy, options, adopt. */
@@ -346,6 +387,7 @@ pv_action(struct view *v, enum tui_action a)
 	switch (a) {
 	case ACT_PLACETO_STEP:
 	case ACT_PLACETO_EPISODE:
+		clear_refused(p);
 		if (ensure(p) == 0) {
 			if (p->run.done)
 				explore_message(p->ex, 0, "Placeto has finished; r restarts");
@@ -360,12 +402,14 @@ pv_action(struct view *v, enum tui_action a)
 		}
 		break;
 	case ACT_RUN:
+		clear_refused(p);
 		if (ensure(p) == 0) {
 			p->run.running = !p->run.running;
 			p->run.pending = 0;
 		}
 		break;
 	case ACT_RESTART:
+		clear_refused(p);
 		restart(p);
 		break;
 	case ACT_LOAD_POLICY:
