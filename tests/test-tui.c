@@ -376,7 +376,8 @@ test_action_table(void **state)
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
 	X(edits_kept) X(timeline_follow) X(ops_detail_lists) X(save_input) \
 	X(placeto_curve) \
-	X(placeto_refused)
+	X(placeto_refused) \
+	X(placeto_mode)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

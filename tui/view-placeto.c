@@ -237,8 +237,10 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		wattrset(w, screen_attr(pl->done ? SCR_GOOD : p->run.running ? SCR_KEY : SCR_DIM));
 		x += screen_printf(w, y, r->x + x, r->w - x, 0, "[%s] ", state);
 		wattrset(w, A_NORMAL);
+		/* before the first decision the placer's phase says which comes */
+		int greedy = d != NULL ? d->greedy : st.phase != 0;
 		x += screen_printf(w, y, r->x + x, r->w - x, 0, "episode %ld (%s) decision %d/%d  %ld placements",
-		    d != NULL ? d->episode + 1 : 0, d != NULL && d->greedy ? "greedy" : "training",
+		    d != NULL ? d->episode + 1 : 0, greedy ? "greedy" : "training",
 		    d != NULL ? d->t + 1 : 0, pl_placeto_n_groups(pl), st.placements);
 		if (pl->best != NULL)
 			screen_printf(w, y, r->x + x, r->w - x, 0, "  best %s",
