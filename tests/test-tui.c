@@ -377,7 +377,8 @@ test_action_table(void **state)
 	X(edits_kept) X(timeline_follow) X(ops_detail_lists) X(save_input) \
 	X(placeto_curve) \
 	X(placeto_refused) \
-	X(placeto_mode)
+	X(placeto_mode) \
+	X(placeto_header)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

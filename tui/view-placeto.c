@@ -13,7 +13,9 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +202,205 @@ draw_neighbours(struct placeto_view *p, WINDOW *w, int y, int x, int width, int 
 		screen_printf(w, y + rows - 1, x, width, 1, "  ... and %d more neighbours", more + 1);
 }
 
+/*
+ * The header: a status line (state, episode, decision, best) and a
+ * configuration line (policy, options, training progress), each made of
+ * fields that are shown whole or not at all, so that no number or word is
+ * ever cut at the edge.  A line that is too long first drops its optional
+ * fields (ranked above HDR_OPTIONAL, unless the view is tall); if it is
+ * still too long and may take a second row, it wraps there, dropping
+ * fields from the highest rank down only when two rows are not enough,
+ * the htop way.
+ */
+#define HDR_FIELDS	24
+#define HDR_OPTIONAL	3	/* fields ranked above go before a row is added */
+#define TALL_ROWS	30	/* a body this tall has room to spare */
+
+struct hdr_field {
+	char text[256];
+	attr_t attr;
+	int sep;		/* spaces before it when it follows another */
+	int rank;		/* 0: always shown; the highest goes first */
+	int group;		/* fields of one group (not 0) go together */
+	int shown, row, col;	/* the layout */
+};
+
+struct hdr_line {
+	struct hdr_field f[HDR_FIELDS];
+	int n;
+	int max_rows;
+	int optional;		/* fields ranked above go before a row is added */
+};
+
+/* Append a field to a header line; NULL when the line is full. */
+static struct hdr_field *
+hdr_add(struct hdr_line *l, int rank, attr_t attr, int sep, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static struct hdr_field *
+hdr_add(struct hdr_line *l, int rank, attr_t attr, int sep, const char *fmt, ...)
+{
+	if (l->n == HDR_FIELDS)
+		return NULL;
+	struct hdr_field *f = &l->f[l->n++];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->text, sizeof f->text, fmt, ap);
+	va_end(ap);
+	f->attr = attr;
+	f->sep = sep;
+	f->rank = rank;
+	f->group = 0;
+	return f;
+}
+
+/* Append a prefix and a comma-separated list as one group of fields: shown
+ * or dropped together, but free to wrap after any comma. */
+static void
+hdr_add_list(struct hdr_line *l, int rank, attr_t attr, int sep, const char *prefix,
+    const char *list)
+{
+	int group = l->n + 1;
+	for (const char *s = list; *s != '\0' && l->n < HDR_FIELDS; ) {
+		size_t len = strcspn(s, ",");
+		if (s[len] == ',')
+			len++;
+		if (l->n == HDR_FIELDS - 1)
+			len = strlen(s);	/* the last field takes the rest */
+		struct hdr_field *f = hdr_add(l, rank, attr, s == list ? sep : 0, "%s%.*s",
+		    s == list ? prefix : "", (int)len, s);
+		f->group = group;
+		s += len;
+	}
+}
+
+/* Place the shown fields in at most `rows` rows of `cols` columns; the
+ * rows used, or 0 if they do not fit.  Bytes count as columns: never less
+ * than the columns UTF-8 text takes. */
+static int
+hdr_fit(struct hdr_line *l, int cols, int rows)
+{
+	int row = 0, col = 0;
+	for (int i = 0; i < l->n; i++) {
+		struct hdr_field *f = &l->f[i];
+		if (!f->shown)
+			continue;
+		int len = (int)strlen(f->text), need = col > 0 ? f->sep + len : len;
+		if (col > 0 && col + need > cols) {
+			row++;
+			col = 0;
+			need = len;
+		}
+		if (need > cols || row >= rows)
+			return 0;
+		f->row = row;
+		f->col = col + need - len;
+		col += need;
+	}
+	return row + 1;
+}
+
+/* Lay a header line out in `cols` columns; the rows it takes. */
+static int
+hdr_layout(struct hdr_line *l, int cols)
+{
+	for (int rows = 1; rows <= l->max_rows; rows++) {
+		int floor = rows < l->max_rows ? l->optional : 0;
+		for (int i = 0; i < l->n; i++)
+			l->f[i].shown = 1;
+		for (;;) {
+			int used = hdr_fit(l, cols, rows);
+			if (used > 0)
+				return used;
+			int v = -1;
+			for (int i = 0; i < l->n; i++)
+				if (l->f[i].shown && l->f[i].rank > floor &&
+				    (v < 0 || l->f[i].rank >= l->f[v].rank))
+					v = i;
+			if (v < 0)
+				break;
+			for (int i = 0; i < l->n; i++)
+				if (i == v || (l->f[v].group != 0 && l->f[i].group == l->f[v].group))
+					l->f[i].shown = 0;
+		}
+	}
+	/* narrower than the fields always shown: one row, cut at the edge */
+	for (int i = 0; i < l->n; i++)
+		l->f[i].shown = l->f[i].rank == 0;
+	return hdr_fit(l, INT_MAX / 2, 1);
+}
+
+/* Lay out and draw a header line at (y, x) in `width` columns; the rows
+ * it took. */
+static int
+hdr_draw(struct hdr_line *l, WINDOW *w, int y, int x, int width)
+{
+	int rows = hdr_layout(l, width);
+	for (int i = 0; i < l->n; i++) {
+		const struct hdr_field *f = &l->f[i];
+		if (!f->shown)
+			continue;
+		wattrset(w, f->attr);
+		screen_put(w, y + f->row, x + f->col, width - f->col, 0, f->text);
+	}
+	wattrset(w, A_NORMAL);
+	return rows;
+}
+
+/* "s" for a count other than one. */
+static const char *
+plural(long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* Draw the header at the top of rectangle r; the rows it took. */
+static int
+draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
+{
+	struct pl_placer *pl = p->run.pl;
+	int y = r->y, x = r->x, width = r->w;
+	struct hdr_line l = { .max_rows = 1, .optional = HDR_OPTIONAL };
+	hdr_add(&l, 0, A_BOLD, 0, "Placeto");
+	if (pl == NULL) {
+		hdr_add(&l, 0, A_NORMAL, 1, "not started: n one decision, e one episode, Space runs");
+		return hdr_draw(&l, w, y, x, width);
+	}
+	const struct pl_placeto_decision *d = pl_placeto_last(pl);
+	struct pl_placeto_stats st;
+	pl_placeto_get_stats(pl, &st);
+	hdr_add(&l, 0, screen_attr(pl->done ? SCR_GOOD : p->run.running ? SCR_KEY : SCR_DIM), 1,
+	    "[%s]", pl->done ? "done" : p->run.running ? "running" : "paused");
+	/* before the first decision the placer's phase says which comes */
+	int greedy = d != NULL ? d->greedy : st.phase != 0;
+	hdr_add(&l, 0, A_NORMAL, 1, "episode %ld (%s)", d != NULL ? d->episode + 1 : 0,
+	    greedy ? "greedy" : "training");
+	hdr_add(&l, 2, A_NORMAL, 1, "decision %d/%d", d != NULL ? d->t + 1 : 0,
+	    pl_placeto_n_groups(pl));
+	hdr_add(&l, 5, A_NORMAL, 2, "%ld placement%s", st.placements, plural(st.placements));
+	char a[32];
+	if (pl->best != NULL)
+		hdr_add(&l, 1, A_NORMAL, 2, "best %s",
+		    screen_fmt_us(a, sizeof a, pl->best_res.makespan_us));
+	int rows = hdr_draw(&l, w, y, x, width);
+
+	attr_t dim = screen_attr(SCR_DIM);
+	l = (struct hdr_line){ .max_rows = 2,
+	    .optional = r->h >= TALL_ROWS ? INT_MAX : HDR_OPTIONAL };
+	hdr_add(&l, 0, dim, 0, "%s", p->policy != NULL ? "zero-shot with a loaded policy" :
+	    "training live from scratch");
+	if (p->opts != NULL)
+		hdr_add_list(&l, 1, dim, 1, "with ", p->opts);
+	hdr_add(&l, 6, dim, 2, "%d groups", pl_placeto_n_groups(pl));
+	if (st.phase == 0 || st.updates > 0) {	/* it trains */
+		hdr_add(&l, 2, dim, 2, "%ld episode%s in %ld update%s", st.episodes,
+		    plural(st.episodes), st.updates, plural(st.updates));
+		hdr_add(&l, 4, dim, 2, "lr %.2g", st.lr);
+		if (st.updates > 0)
+			hdr_add(&l, 4, dim, 2, "entropy %.3f", st.last_entropy);
+	}
+	return rows + hdr_draw(&l, w, y + rows, x, width);
+}
+
 /* Draw the view. */
 static void
 pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
@@ -223,45 +424,15 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		return;
 	}
 	struct pl_placer *pl = p->run.pl;
-	wattrset(w, A_BOLD);
-	int x = screen_put(w, y, r->x, r->w, 0, "Placeto ");
-	wattrset(w, A_NORMAL);
 	const struct pl_placeto_decision *d = pl != NULL ? pl_placeto_last(pl) : NULL;
-	struct pl_placeto_stats st;
-	memset(&st, 0, sizeof st);
-	if (pl == NULL)
-		screen_put(w, y, r->x + x, r->w - x, 1, "not started: n one decision, e one episode, Space runs");
-	else {
-		pl_placeto_get_stats(pl, &st);
-		const char *state = pl->done ? "done" : p->run.running ? "running" : "paused";
-		wattrset(w, screen_attr(pl->done ? SCR_GOOD : p->run.running ? SCR_KEY : SCR_DIM));
-		x += screen_printf(w, y, r->x + x, r->w - x, 0, "[%s] ", state);
-		wattrset(w, A_NORMAL);
-		/* before the first decision the placer's phase says which comes */
-		int greedy = d != NULL ? d->greedy : st.phase != 0;
-		x += screen_printf(w, y, r->x + x, r->w - x, 0, "episode %ld (%s) decision %d/%d  %ld placements",
-		    d != NULL ? d->episode + 1 : 0, greedy ? "greedy" : "training",
-		    d != NULL ? d->t + 1 : 0, pl_placeto_n_groups(pl), st.placements);
-		if (pl->best != NULL)
-			screen_printf(w, y, r->x + x, r->w - x, 0, "  best %s",
-			    screen_fmt_us(a, sizeof a, pl->best_res.makespan_us));
-	}
-	y++;
-	wattrset(w, screen_attr(SCR_DIM));
-	if (pl != NULL)
-		screen_printf(w, y, r->x, r->w, 1, "%s%s%s; %d groups, %ld updates, lr %.2g, entropy %.3f",
-		    p->policy != NULL ? "zero-shot with a loaded policy" : "training live from scratch",
-		    p->opts != NULL ? " with " : "", p->opts != NULL ? p->opts : "",
-		    pl_placeto_n_groups(pl), st.updates, st.lr, st.last_entropy);
-	wattrset(w, A_NORMAL);
-	y++;
+	y += draw_header(p, w, r);
 	const char *error = p->refused != NULL ? p->refused : p->run.error;
 	if (error != NULL) {
 		wattrset(w, screen_attr(SCR_ERROR));
 		y += screen_wrap(w, y, r->x, 2, r->w, error);
 		wattrset(w, A_NORMAL);
 	}
-	int curve_h = r->h >= 30 ? 10 : 6;
+	int curve_h = r->h >= TALL_ROWS ? 10 : 6;
 	int mid_h = r->y + r->h - 1 - curve_h - y;
 	int lw = r->w / 2;
 	if (d != NULL && mid_h > 2) {
