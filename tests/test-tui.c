@@ -267,8 +267,7 @@ run_script(const char *name)
 		} else if (strcmp(cmd, "type") == 0 || strcmp(cmd, "type-src") == 0) {
 			char *text = pl_xasprintf("%s%s%s", cmd[4] != '\0' ? PL_SRCDIR : "",
 			    cmd[4] != '\0' ? "/" : "", rest != NULL ? rest : "");
-			for (const char *p = text; *p; p++)
-				explore_key(&ex, (unsigned char)*p);
+			type_text(&ex, text);
 			free(text);
 			redraw(&ex);
 		} else if (strcmp(cmd, "action") == 0) {
