@@ -66,6 +66,12 @@ episode_over(struct view_run *r)
 	return d == NULL || d->t == pl_placeto_n_groups(r->pl) - 1;
 }
 
+/* The options the teaching mode starts with: the reference's defaults keep
+ * the policy near uniform (entropy weight 1) or saturated (sums over
+ * paths), so a demo's learning curve would not fall; these learn within a
+ * few hundred episodes on the teaching graph.  O shows and changes them. */
+#define DEMO_OPTIONS "mp=mean,pool=mean,reward=relative,entropy=0.01"
+
 /* The placer's option text for a policy and options (NULL each: none). */
 static char *
 optspec(const char *policy, const char *opts)
@@ -136,7 +142,9 @@ pv_init(struct explore *ex)
 {
 	struct placeto_view *p = pl_xcalloc(1, sizeof *p);
 	p->ex = ex;
-	view_run_init(&p->run, ex, "placeto", NULL);
+	if (ex->opts.demo)	/* a class sees the curve fall (docs/PLACETO.md) */
+		p->opts = pl_xstrdup(DEMO_OPTIONS);
+	view_run_init(&p->run, ex, "placeto", p->opts);
 	p->run.on_step = on_step;
 	p->run.stop = episode_over;
 	p->run.arg = p;
@@ -353,6 +361,16 @@ plural(long n)
 	return n == 1 ? "" : "s";
 }
 
+/* The configuration line's first fields: the policy, the options. */
+static void
+add_config(struct hdr_line *l, const struct placeto_view *p, attr_t dim)
+{
+	hdr_add(l, 0, dim, 0, "%s", p->policy != NULL ? "zero-shot with a loaded policy" :
+	    "training live from scratch");
+	if (p->opts != NULL)
+		hdr_add_list(l, 1, dim, 1, "with ", p->opts);
+}
+
 /* Draw the header at the top of rectangle r; the rows it took. */
 static int
 draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
@@ -361,9 +379,13 @@ draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
 	int y = r->y, x = r->x, width = r->w;
 	struct hdr_line l = { .max_rows = 1, .optional = HDR_OPTIONAL };
 	hdr_add(&l, 0, A_BOLD, 0, "Placeto");
+	attr_t dim = screen_attr(SCR_DIM);
 	if (pl == NULL) {
 		hdr_add(&l, 0, A_NORMAL, 1, "not started: n one decision, e one episode, Space runs");
-		return hdr_draw(&l, w, y, x, width);
+		int rows = hdr_draw(&l, w, y, x, width);
+		l = (struct hdr_line){ .max_rows = 2, .optional = HDR_OPTIONAL };
+		add_config(&l, p, dim);
+		return rows + hdr_draw(&l, w, y + rows, x, width);
 	}
 	const struct pl_placeto_decision *d = pl_placeto_last(pl);
 	struct pl_placeto_stats st;
@@ -383,13 +405,9 @@ draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
 		    screen_fmt_us(a, sizeof a, pl->best_res.makespan_us));
 	int rows = hdr_draw(&l, w, y, x, width);
 
-	attr_t dim = screen_attr(SCR_DIM);
 	l = (struct hdr_line){ .max_rows = 2,
 	    .optional = r->h >= TALL_ROWS ? INT_MAX : HDR_OPTIONAL };
-	hdr_add(&l, 0, dim, 0, "%s", p->policy != NULL ? "zero-shot with a loaded policy" :
-	    "training live from scratch");
-	if (p->opts != NULL)
-		hdr_add_list(&l, 1, dim, 1, "with ", p->opts);
+	add_config(&l, p, dim);
 	hdr_add(&l, 6, dim, 2, "%d groups", pl_placeto_n_groups(pl));
 	if (st.phase == 0 || st.updates > 0) {	/* it trains */
 		hdr_add(&l, 2, dim, 2, "%ld episode%s in %ld update%s", st.episodes,
