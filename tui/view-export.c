@@ -500,11 +500,11 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 static char *
 write_refusal(const struct export_view *e)
 {
-	if (known_suffix(e->path) && format_of_path(e->what, e->path) != e->format)
-		return pl_xasprintf("%s does not end in .%s", e->path, format_ext(e->what, e->format));
 	char *clash = explore_input_clash(e->ex, e->path);
 	if (clash != NULL)
 		return clash;
+	if (known_suffix(e->path) && format_of_path(e->what, e->path) != e->format)
+		return pl_xasprintf("%s does not end in .%s", e->path, format_ext(e->what, e->format));
 	char *progress = e->what == W_TABLE && e->ex->cmp != NULL ? table_progress(e->ex->cmp) : NULL;
 	if (progress == NULL)
 		return NULL;
@@ -707,11 +707,17 @@ ev_tick(struct view *v, double deadline)
 		job_free(j);
 	}
 	if (e->write_pending) {
+		/* the settings may have changed since x: check them again */
 		e->write_pending = 0;
-		struct plv_opts o;
-		viz_opts(e, &o, 0);
-		job_start(e, &o, e->path);
-		return 1;
+		char *cause = write_refusal(e);
+		if (cause == NULL) {
+			struct plv_opts o;
+			viz_opts(e, &o, 0);
+			job_start(e, &o, e->path);
+			return 1;
+		}
+		explore_message(ex, 1, "not written: %s", cause);
+		free(cause);
 	}
 	check_table(e);
 	if (e->stale && &ex->views[ex->view] == v) {
