@@ -176,7 +176,8 @@ locate_elements(const char *s, size_t n, const char *key, struct pos **out)
 struct ctx {
 	const char *name;
 	const char *text;
-	size_t len;
+	size_t len;		/* up to the first NUL byte */
+	size_t size;		/* bytes given */
 	struct pos *op_off, *edge_off, *dev_off;
 	int n_op_off, n_edge_off, n_dev_off;
 	char *err;
@@ -203,13 +204,54 @@ fail_at(struct ctx *x, const struct pos *offs, int n_offs, int idx, const char *
 	}
 }
 
+/* What the text lacks where it stops early: a NUL byte cuts JSON text. */
+static const char *
+eof_msg(const struct ctx *x)
+{
+	return x->len < x->size ? "a NUL byte in the text (expected UTF-8 JSON text)" :
+	    "unexpected end of file (truncated JSON?)";
+}
+
+/* Copy up to 12 printable bytes of s[off..] for a message. */
+static const char *
+excerpt(char buf[16], const char *s, size_t off, size_t n)
+{
+	size_t k = 0;
+	while (k < 12 && off + k < n && (unsigned char)s[off + k] >= 32)
+		k++;
+	memcpy(buf, s + off, k);
+	buf[k] = '\0';
+	return buf;
+}
+
+/* Refuse anything but white space after the top-level value ending at
+ * off (a second object, stray brackets, a NUL byte). */
+static int
+check_end(struct ctx *x, size_t off)
+{
+	size_t i = skip_ws(x->text, off, x->size);
+	if (i >= x->size)
+		return 0;
+	int line, col;
+	pl_text_position(x->text, i, &line, &col);
+	char buf[16];
+	if (x->text[i] == '\0')
+		x->err = pl_xasprintf("%s:%d:%d: a NUL byte after the JSON object (expected the end of the file)",
+		    x->name, line, col);
+	else
+		x->err = pl_xasprintf("%s:%d:%d: '%s' after the JSON object (expected the end of the file)",
+		    x->name, line, col, excerpt(buf, x->text, i, x->size));
+	return -1;
+}
+
 /* Parse the text with cJSON, reporting syntax errors with a position. */
 static cJSON *
 parse_text(struct ctx *x)
 {
 	const char *end = NULL;
+	x->size = x->len;
 	x->len = strnlen(x->text, x->len);	/* JSON text never holds a NUL */
-	if (x->len == 0) {
+	if (x->len == 0 && x->size == 0) {
 		x->err = pl_xasprintf("%s: empty file (expected a JSON object)", x->name);
 		return NULL;
 	}
@@ -220,13 +262,17 @@ parse_text(struct ctx *x)
 		int line, col;
 		pl_text_position(x->text, off, &line, &col);
 		if (off >= x->len || unclosed(x->text, x->len))
-			x->err = pl_xasprintf("%s:%d:%d: unexpected end of file (truncated JSON?)", x->name, line, col);
+			x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, eof_msg(x));
 		else
 			x->err = pl_xasprintf("%s:%d:%d: JSON syntax error near '%.12s'", x->name, line, col, x->text + off);
 		return NULL;
 	}
 	if (!cJSON_IsObject(root)) {
 		x->err = pl_xasprintf("%s:1:1: expected a JSON object at the top level", x->name);
+		cJSON_Delete(root);
+		return NULL;
+	}
+	if (check_end(x, (size_t)(end - x->text)) != 0) {
 		cJSON_Delete(root);
 		return NULL;
 	}
@@ -470,7 +516,7 @@ parse_span(struct ctx *x, struct line_tracker *t, size_t a, size_t b)
 		const char *at = cJSON_GetErrorPtr();
 		size_t off = at != NULL && at >= x->text + a && at <= x->text + b ? (size_t)(at - x->text) : a;
 		if (off >= x->len)
-			fail_off(x, t, off, "unexpected end of file (truncated JSON?)");
+			fail_off(x, t, off, "%s", eof_msg(x));
 		else
 			fail_off(x, t, off, "JSON syntax error near '%.12s'", x->text + off);
 	}
@@ -499,14 +545,14 @@ scan_array(struct ctx *x, struct line_tracker *t, size_t i,
 	i = skip_ws(s, i + 1, n);
 	while (x->err == NULL) {
 		if (i >= n) {
-			fail_off(x, t, n, "unexpected end of file (truncated JSON?)");
+			fail_off(x, t, n, "%s", eof_msg(x));
 			break;
 		}
 		if (s[i] == ']' && k == 0)
 			break;
 		size_t e = value_end(s, i, n);
 		if (e > n) {
-			fail_off(x, t, n, "unexpected end of file (truncated JSON?)");
+			fail_off(x, t, n, "%s", eof_msg(x));
 			break;
 		}
 		if (k == cap) {
@@ -529,7 +575,7 @@ scan_array(struct ctx *x, struct line_tracker *t, size_t i,
 		if (i < n && s[i] == ']')
 			break;
 		if (i >= n)
-			fail_off(x, t, n, "unexpected end of file (truncated JSON?)");
+			fail_off(x, t, n, "%s", eof_msg(x));
 		else
 			fail_off(x, t, i, "JSON syntax error near '%.12s' (expected ',' or ']')", s + i);
 	}
@@ -542,7 +588,7 @@ scan_array(struct ctx *x, struct line_tracker *t, size_t i,
 struct pl_graph *
 pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause)
 {
-	struct ctx x = { .name = name, .text = text, .len = strnlen(text, len) };
+	struct ctx x = { .name = name, .text = text, .len = strnlen(text, len), .size = len };
 	struct line_tracker t = { text, 0, 0, 1 };
 	struct pl_graph_builder *b = pl_graph_builder_new(name);
 	pl_graph_builder_set_source(b, name);
@@ -550,8 +596,11 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 	size_t n = x.len, i = skip_ws(s, 0, n);
 	int have_format = 0, have_ops = 0, edges_at = -1;
 	struct pl_graph *g = NULL;
-	if (n == 0 || i >= n) {
-		x.err = pl_xasprintf("%s: empty file (expected a JSON object)", name);
+	if (i >= n) {
+		if (n < x.size)
+			fail_off(&x, &t, n, "%s", eof_msg(&x));
+		else
+			x.err = pl_xasprintf("%s: empty file (expected a JSON object)", name);
 		goto out;
 	}
 	if (s[i] != '{') {
@@ -566,26 +615,26 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 			break;
 		if (i >= n || s[i] != '"') {
 			if (i >= n)
-				fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+				fail_off(&x, &t, n, "%s", eof_msg(&x));
 			else
 				fail_off(&x, &t, i, "JSON syntax error near '%.12s' (expected a \"key\")", s + i);
 			break;
 		}
 		size_t kend = value_end(s, i, n);
 		if (kend > n) {
-			fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+			fail_off(&x, &t, n, "%s", eof_msg(&x));
 			break;
 		}
 		size_t klen = kend - i - 2;
 		const char *key = s + i + 1;
 		i = skip_ws(s, kend, n);
 		if (i >= n || s[i] != ':') {
-			fail_off(&x, &t, i < n ? i : n, i < n ? "JSON syntax error (expected ':')" : "unexpected end of file (truncated JSON?)");
+			fail_off(&x, &t, i < n ? i : n, "%s", i < n ? "JSON syntax error (expected ':')" : eof_msg(&x));
 			break;
 		}
 		i = skip_ws(s, i + 1, n);
 		if (i >= n) {
-			fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+			fail_off(&x, &t, n, "%s", eof_msg(&x));
 			break;
 		}
 #define KEY(k) (klen == sizeof(k) - 1 && memcmp(key, k, klen) == 0)
@@ -601,11 +650,11 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 			edges_at = (int)i;
 			after = value_end(s, i, n);
 			if (after > n)
-				fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+				fail_off(&x, &t, n, "%s", eof_msg(&x));
 		} else {
 			after = value_end(s, i, n);
 			if (after > n) {
-				fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+				fail_off(&x, &t, n, "%s", eof_msg(&x));
 				break;
 			}
 			cJSON *v = parse_span(&x, &t, i, after);
@@ -641,10 +690,12 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 		if (i < n && s[i] == '}')
 			break;
 		if (i >= n)
-			fail_off(&x, &t, n, "unexpected end of file (truncated JSON?)");
+			fail_off(&x, &t, n, "%s", eof_msg(&x));
 		else
 			fail_off(&x, &t, i, "JSON syntax error near '%.12s' (expected ',' or '}')", s + i);
 	}
+	if (x.err == NULL)
+		check_end(&x, i + 1);
 	if (x.err == NULL && !have_format)
 		x.err = pl_xasprintf("%s: missing \"format\" field (expected \"%s\")", name, PL_FORMAT_GRAPH);
 	if (x.err == NULL && !have_ops)

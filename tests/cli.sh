@@ -12,7 +12,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..19"
+echo "1..20"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -56,4 +56,8 @@ check "an option out of its range: exit 2, the option and its range named" sh -c
 $PLACELAB clusters k40x4 > "$tmp/c.json"
 check "a preset saved as a file loads back" sh -c "$PLACELAB validate '$tmp/c.json' | grep -q '5 devices'"
 check "clusters lists the H100 preset" sh -c "$PLACELAB clusters | grep -q h100x8"
+
+printf '{"format": "placelab-graph/1", "ops": [{"name": "a"}]}\n]]]garbage\n' > "$tmp/tail.json"
+$PLACELAB validate "$tmp/tail.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "text after the JSON object: exit 2 at its line and column, no ok" sh -c "test $rc = 2 && grep -q \"tail.json:2:1: ']]]garbage' after the JSON object\" '$tmp/err' && ! grep -q ok '$tmp/out'"
 exit 0

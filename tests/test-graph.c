@@ -137,6 +137,24 @@ test_key_twice(void **state)
 	    "t.json:3:24: 'edges' given a second time", NULL);
 }
 
+/* Anything after the top-level object is an error at its position: stray
+ * brackets, a second object, a NUL byte. */
+static void
+test_trailing_garbage(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}]}\n]]]garbage", "t.json:3:1: ']]]garbage' after the JSON object", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}]} {\"format\": \"placelab-graph/1\"}\n",
+	    "t.json:2:25: '{\"format\": \"' after the JSON object", "expected the end of the file");
+	static const char nul[] = HDR "\"ops\": [{\"name\": \"a\"}]}\n\0x";
+	char *cause = NULL;
+	assert_null(pl_graph_parse_json(nul, sizeof nul - 1, "t.json", &cause));
+	assert_non_null(strstr(cause, "t.json:3:1: a NUL byte after the JSON object"));
+	free(cause);
+	struct pl_graph *g = parse_ok(HDR "\"ops\": [{\"name\": \"a\"}]}\n\t \r\n");
+	pl_graph_free(g);
+}
+
 static void
 test_bad_numbers(void **state)
 {
@@ -255,6 +273,7 @@ main(void)
 		cmocka_unit_test(test_unknown_op),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_key_twice),
+		cmocka_unit_test(test_trailing_garbage),
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_inconsistent_tensor),
 		cmocka_unit_test(test_empty),

@@ -91,6 +91,8 @@ test_cluster_parse(void **state)
 		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1},"
 		  "{\"name\": \"b\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1}], \"links\": {\"bandwidth\": -4}}", "link 'a' -> 'b'" },
 		{ "{\"format\": \"placelab-graph/1\"}", "expected \"placelab-cluster/1\"" },
+		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1}]}\n"
+		  "{\"format\": \"placelab-cluster/1\"}", "c.json:2:1: '{\"format\": \"' after the JSON object (expected the end of the file)" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		cause = NULL;
@@ -178,6 +180,10 @@ test_placement(void **state)
 		{ "{\"format\": \"placelab-placement/1\"}", "missing 'devices'" },
 		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"},"
 		  " \"tensor_priorities\": [[\"a\", 5, \"/gpu:0\", 1]]}", "tensor_priorities[0]" },
+		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"}}\n"
+		  "{\"format\": \"placelab-placement/1\", \"devices\": {}}", "p.json:2:1: '{\"format\": \"' after the JSON object" },
+		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"}}]]",
+		  "p.json:1:108: ']]' after the JSON object" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		cause = NULL;
