@@ -63,59 +63,6 @@ skip_value(const char *s, size_t i, size_t n)
 	return i;
 }
 
-/*
- * Offsets of the elements of the array under top-level key `key`.
- * Returns the count; *offs is allocated (caller frees).  Only used on text
- * cJSON has already accepted.
- */
-static int
-locate_offsets(const char *s, size_t n, const char *key, size_t **offs)
-{
-	*offs = NULL;
-	size_t i = skip_ws(s, 0, n);
-	if (i >= n || s[i] != '{')
-		return 0;
-	i++;
-	size_t klen = strlen(key);
-	while (i < n) {
-		i = skip_ws(s, i, n);
-		if (i >= n || s[i] != '"')
-			return 0;
-		size_t kstart = i + 1;
-		size_t kend = skip_value(s, i, n) - 1;
-		i = skip_ws(s, kend + 1, n);
-		if (i >= n || s[i] != ':')
-			return 0;
-		i = skip_ws(s, i + 1, n);
-		if (kend - kstart == klen && memcmp(s + kstart, key, klen) == 0 && s[i] == '[') {
-			int cnt = 0, cap = 1024;
-			size_t *o = pl_xmalloc(sizeof *o * cap);
-			i = skip_ws(s, i + 1, n);
-			while (i < n && s[i] != ']') {
-				if (cnt == cap) {
-					cap *= 2;
-					o = pl_xreallocarray(o, cap, sizeof *o);
-				}
-				o[cnt++] = i;
-				size_t next = skip_value(s, i, n);
-				if (next <= i)
-					break;	/* not a value: stop rather than loop */
-				i = skip_ws(s, next, n);
-				if (i < n && s[i] == ',')
-					i = skip_ws(s, i + 1, n);
-			}
-			*offs = o;
-			return cnt;
-		}
-		i = skip_ws(s, skip_value(s, i, n), n);
-		if (i < n && s[i] == ',')
-			i++;
-		else
-			return 0;
-	}
-	return 0;
-}
-
 /* Whether the text ends inside an object, array or string (truncated). */
 static int
 unclosed(const char *s, size_t n)
@@ -142,66 +89,180 @@ struct pos {
 	int line, col;
 };
 
-/* Line and column of increasing offsets, in one pass over the text. */
-static struct pos *
-offsets_to_positions(const char *s, const size_t *offs, int n)
-{
-	struct pos *p = pl_xmalloc(sizeof *p * (n ? n : 1));
-	int line = 1;
-	size_t line_start = 0, i = 0;
-	for (int k = 0; k < n; k++) {
-		for (; i < offs[k]; i++)
-			if (s[i] == '\n') {
-				line++;
-				line_start = i + 1;
-			}
-		p[k].line = line;
-		p[k].col = (int)(offs[k] - line_start) + 1;
-	}
-	return p;
-}
-
-/* Positions (line, column) of the elements of top-level array `key`. */
-static int
-locate_elements(const char *s, size_t n, const char *key, struct pos **out)
-{
-	size_t *offs;
-	int cnt = locate_offsets(s, n, key, &offs);
-	*out = offsets_to_positions(s, offs, cnt);
-	free(offs);
-	return cnt;
-}
-
-/* Parse context: text and element positions for messages. */
+/* Parse context: the text, where the cJSON value being read came from,
+ * and the first error. */
 struct ctx {
 	const char *name;
 	const char *text;
 	size_t len;		/* up to the first NUL byte */
 	size_t size;		/* bytes given */
-	struct pos *op_off, *edge_off, *dev_off;
-	int n_op_off, n_edge_off, n_dev_off;
+	const cJSON *root;	/* the value being read ... */
+	size_t base;		/* ... whose text starts at text[base] */
+	struct pos at;		/* position of text[base] */
 	char *err;
 };
 
-/* Set the error once, with the position of element idx of an array. */
+/* Skip what cJSON skips between tokens: every byte up to ' '. */
+static size_t
+skip_lax(const char *s, size_t i, size_t n)
+{
+	while (i < n && (unsigned char)s[i] <= ' ')
+		i++;
+	return i;
+}
+
+/*
+ * One step of locate(): the value of node starts at s[*i] (white space
+ * before it allowed); key is the offset of its key, if a member.  Returns
+ * 1 once target is met (*found set), 0 with *i after the value, -1 when
+ * the text does not match the tree.
+ */
+static int
+walk(const char *s, size_t n, size_t *i, const cJSON *node, size_t key,
+    const cJSON *target, int want_key, size_t *found)
+{
+	*i = skip_lax(s, *i, n);
+	if (node == target) {
+		*found = want_key && key != (size_t)-1 ? key : *i;
+		return 1;
+	}
+	int obj = cJSON_IsObject(node);
+	if (!obj && !cJSON_IsArray(node)) {
+		*i = skip_value(s, *i, n);
+		return 0;
+	}
+	if (*i >= n || s[*i] != (obj ? '{' : '['))
+		return -1;
+	(*i)++;
+	for (const cJSON *c = node->child; c != NULL; c = c->next) {
+		size_t k = (size_t)-1;
+		*i = skip_lax(s, *i, n);
+		if (obj) {
+			if (*i >= n || s[*i] != '"')
+				return -1;
+			k = *i;
+			*i = skip_lax(s, skip_value(s, *i, n), n);
+			if (*i >= n || s[*i] != ':')
+				return -1;
+			(*i)++;
+		}
+		int r = walk(s, n, i, c, k, target, want_key, found);
+		if (r != 0)
+			return r;
+		*i = skip_lax(s, *i, n);
+		if (*i < n && s[*i] == ',')
+			(*i)++;
+	}
+	*i = skip_lax(s, *i, n) + 1;
+	return 0;
+}
+
+/*
+ * Offset of item (of its key with want_key) in the text of x->root.
+ * cJSON keeps no positions but keeps members in text order, so the tree
+ * and the text are walked in step; only errors need this, so its cost
+ * (a pass over the value's text) never slows a good file down.
+ */
+static size_t
+locate(const struct ctx *x, const cJSON *item, int want_key)
+{
+	size_t i = x->base, found = x->base;
+	if (x->base == 0 && x->len >= 3 && memcmp(x->text, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;	/* cJSON skips a byte-order mark */
+	if (x->root != NULL && item != NULL)
+		walk(x->text, x->len, &i, x->root, (size_t)-1, item, want_key, &found);
+	return found;
+}
+
+/* Set the error once, at byte off of the text. */
 static void
-fail_at(struct ctx *x, const struct pos *offs, int n_offs, int idx, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void
-fail_at(struct ctx *x, const struct pos *offs, int n_offs, int idx, const char *fmt, ...)
+vfail_pos(struct ctx *x, size_t off, const char *fmt, va_list ap)
 {
 	if (x->err != NULL)
 		return;
 	char msg[1024];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	int line, col;
+	pl_text_position(x->text, off, &line, &col);
+	x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, msg);
+}
+
+/* Set the error once, at byte off of the text. */
+static void
+fail_pos(struct ctx *x, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void
+fail_pos(struct ctx *x, size_t off, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vfail_pos(x, off, fmt, ap);
 	va_end(ap);
-	if (offs != NULL && idx >= 0 && idx < n_offs) {
-		x->err = pl_xasprintf("%s:%d:%d: %s", x->name, offs[idx].line, offs[idx].col, msg);
-	} else {
-		x->err = pl_xasprintf("%s: %s", x->name, msg);
+}
+
+/* Set the error once, at item (at its key with want_key; at the start of
+ * the value being read when item is NULL). */
+static void
+fail_item(struct ctx *x, const cJSON *item, int want_key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void
+fail_item(struct ctx *x, const cJSON *item, int want_key, const char *fmt, ...)
+{
+	if (x->err != NULL)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfail_pos(x, locate(x, item, want_key), fmt, ap);
+	va_end(ap);
+}
+
+/* "a, b, c": the names keys[0..n) for an "expected" list. */
+static const char *
+key_list(char buf[512], const char *const *keys, int n)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < n && used < 512; k++)
+		used += (size_t)snprintf(buf + used, 512 - used, "%s%s", k ? ", " : "", keys[k]);
+	return buf;
+}
+
+/*
+ * Sort the members of object o into slot[k] by the names keys[k] (n of
+ * them).  Returns the first member whose name is not among keys[] or
+ * comes a second time, for fail_member(); NULL when all is well.
+ */
+static const cJSON *
+members(const cJSON *o, const char *const *keys, int n, const cJSON **slot)
+{
+	for (int k = 0; k < n; k++)
+		slot[k] = NULL;
+	const cJSON *m;
+	cJSON_ArrayForEach(m, o) {
+		int k = 0;
+		while (k < n && strcmp(m->string, keys[k]) != 0)
+			k++;
+		if (k == n || slot[k] != NULL)
+			return m;
+		slot[k] = m;
 	}
+	return NULL;
+}
+
+/* The error for member m refused by members(); what ("op 'a': ") starts
+ * the message. */
+static void
+fail_member(struct ctx *x, const cJSON *m, const char *what,
+    const char *const *keys, int n)
+{
+	char list[512];
+	int k = 0;
+	while (k < n && strcmp(m->string, keys[k]) != 0)
+		k++;
+	if (k < n)
+		fail_item(x, m, 1, "%sfield '%s' given a second time (expected it once)", what, m->string);
+	else
+		fail_item(x, m, 1, "%sunknown field '%s' (expected %s)", what, m->string, key_list(list, keys, n));
 }
 
 /* What the text lacks where it stops early: a NUL byte cuts JSON text. */
@@ -301,11 +362,11 @@ check_format(struct ctx *x, const cJSON *root, const char *want)
 	return 0;
 }
 
-/* Optional number field; returns 0 ok (default kept if absent), -1 bad. */
+/* Optional number (it: the member or NULL); 0 ok (absent keeps *out),
+ * -1 not a finite number. */
 static int
-get_num(const cJSON *obj, const char *key, double *out)
+num_of(const cJSON *it, double *out)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
 	if (it == NULL)
 		return 0;
 	if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble))
@@ -314,28 +375,41 @@ get_num(const cJSON *obj, const char *key, double *out)
 	return 0;
 }
 
-/* Optional byte-count field: a whole number in [0, 2^50]. */
+/* Optional number member of obj. */
 static int
-get_bytes(const cJSON *obj, const char *key, int64_t *out)
+get_num(const cJSON *obj, const char *key, double *out)
+{
+	return num_of(cJSON_GetObjectItemCaseSensitive(obj, key), out);
+}
+
+/* Optional byte count: a whole number in [0, 2^50]. */
+static int
+bytes_of(const cJSON *it, int64_t *out)
 {
 	double v = (double)*out;
-	if (get_num(obj, key, &v) != 0 || v < 0 || v > (double)PL_MAX_BYTES || v != floor(v))
+	if (num_of(it, &v) != 0 || v < 0 || v > (double)PL_MAX_BYTES || v != floor(v))
 		return -1;
 	*out = (int64_t)v;
 	return 0;
 }
 
-/* Optional string field. */
+/* Optional string. */
 static int
-get_str(const cJSON *obj, const char *key, const char **out)
+str_of(const cJSON *it, const char **out)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
 	if (it == NULL)
 		return 0;
 	if (!cJSON_IsString(it))
 		return -1;
 	*out = it->valuestring;
 	return 0;
+}
+
+/* Optional string member of obj. */
+static int
+get_str(const cJSON *obj, const char *key, const char **out)
+{
+	return str_of(cJSON_GetObjectItemCaseSensitive(obj, key), out);
 }
 
 /* ---- graphs ------------------------------------------------------------- */
@@ -357,108 +431,146 @@ parse_constraint(const char *s, struct pl_constraint *c)
 	c->device = (char *)s;	/* duplicated by pl_graph_add_op */
 }
 
+enum { OP_NAME, OP_TYPE, OP_SCOPE, OP_FLOPS, OP_PARAM, OP_OUT, OP_TEMP,
+	OP_MEASURED, OP_GROUP, OP_DEVICE, OP_NKEYS };
+static const char *const op_keys[OP_NKEYS] = { "name", "type", "scope", "flops",
+	"param_bytes", "out_bytes", "temp_bytes", "measured_us", "group", "device" };
+
+/* Read an op's measured_us object: device kinds and device names, each
+ * once.  Returns -1 after an error. */
+static int
+read_times(struct ctx *x, const char *name, const cJSON *m, struct pl_op *op,
+    struct pl_dev_time *times)
+{
+	if (!cJSON_IsObject(m)) {
+		fail_item(x, m, 0, "op '%s': field 'measured_us' (expected an object such as {\"gpu\": 12.5, \"/gpu:1\": 11})", name);
+		return -1;
+	}
+	const cJSON *it;
+	cJSON_ArrayForEach(it, m) {
+		if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0 || it->valuedouble > 1e12) {
+			fail_item(x, it, 0, "op '%s': measured_us.%s (expected a finite time >= 0 in us)", name, it->string);
+			return -1;
+		}
+		int k = pl_dev_kind_parse(it->string), dup = k >= 0 && op->measured_us[k] >= 0;
+		for (int j = 0; k < 0 && j < op->n_dev_times; j++)
+			dup |= strcmp(times[j].device, it->string) == 0;
+		if (dup) {
+			fail_item(x, it, 1, "op '%s': measured_us: '%s' given a second time (expected each device kind or device once)", name, it->string);
+			return -1;
+		}
+		if (k >= 0) {
+			op->measured_us[k] = it->valuedouble;
+			continue;
+		}
+		if (op->n_dev_times == PL_MAX_DEV_TIMES) {
+			fail_item(x, it, 1, "op '%s': more than %d per-device times", name, PL_MAX_DEV_TIMES);
+			return -1;
+		}
+		times[op->n_dev_times++] = (struct pl_dev_time){ it->string, it->valuedouble };
+	}
+	return 0;
+}
+
 /* Read one op object into the builder. */
 static void
 read_op(struct ctx *x, struct pl_graph_builder *b, const cJSON *o, int i)
 {
-#define BAD(...) do { fail_at(x, x->op_off, x->n_op_off, i, __VA_ARGS__); return; } while (0)
+#define BAD(it, ...) do { fail_item(x, it, 0, __VA_ARGS__); return; } while (0)
 	if (!cJSON_IsObject(o))
-		BAD("ops[%d]: expected an object", i);
+		BAD(o, "ops[%d]: expected an object", i);
+	const cJSON *f[OP_NKEYS];
+	const cJSON *extra = members(o, op_keys, OP_NKEYS, f);
 	const char *name = NULL, *type = "", *scope = "", *group = NULL, *device = NULL;
-	if (get_str(o, "name", &name) != 0 || name == NULL || !*name)
-		BAD("ops[%d]: field 'name' (expected a non-empty string)", i);
+	if (str_of(f[OP_NAME], &name) != 0 || name == NULL || !*name)
+		BAD(f[OP_NAME], "ops[%d]: field 'name' (expected a non-empty string)", i);
+	if (extra != NULL) {
+		char what[300];
+		snprintf(what, sizeof what, "op '%s': ", name);
+		fail_member(x, extra, what, op_keys, OP_NKEYS);
+		return;
+	}
 	struct pl_op op;
 	memset(&op, 0, sizeof op);
 	for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
 		op.measured_us[k] = -1;
-	if (get_str(o, "type", &type) != 0)
-		BAD("op '%s': field 'type' (expected a string)", name);
-	if (get_str(o, "scope", &scope) != 0)
-		BAD("op '%s': field 'scope' (expected a string such as \"enc/l2/t7\")", name);
-	if (get_str(o, "group", &group) != 0)
-		BAD("op '%s': field 'group' (expected a colocation group name)", name);
-	if (get_str(o, "device", &device) != 0)
-		BAD("op '%s': field 'device' (expected \"any\", \"cpu\", \"gpu\" or a device name)", name);
-	if (get_num(o, "flops", &op.flops) != 0 || op.flops < 0 || op.flops > PL_MAX_FLOPS)
-		BAD("op '%s': field 'flops' (expected a finite number in [0, 1e18])", name);
-	static const char *const bf[] = { "param_bytes", "out_bytes", "temp_bytes" };
+	if (str_of(f[OP_TYPE], &type) != 0)
+		BAD(f[OP_TYPE], "op '%s': field 'type' (expected a string)", name);
+	if (str_of(f[OP_SCOPE], &scope) != 0)
+		BAD(f[OP_SCOPE], "op '%s': field 'scope' (expected a string such as \"enc/l2/t7\")", name);
+	if (str_of(f[OP_GROUP], &group) != 0)
+		BAD(f[OP_GROUP], "op '%s': field 'group' (expected a colocation group name)", name);
+	if (str_of(f[OP_DEVICE], &device) != 0)
+		BAD(f[OP_DEVICE], "op '%s': field 'device' (expected \"any\", \"cpu\", \"gpu\" or a device name)", name);
+	if (num_of(f[OP_FLOPS], &op.flops) != 0 || op.flops < 0 || op.flops > PL_MAX_FLOPS)
+		BAD(f[OP_FLOPS], "op '%s': field 'flops' (expected a finite number in [0, 1e18])", name);
 	int64_t *bv[] = { &op.param_bytes, &op.out_bytes, &op.temp_bytes };
 	for (int k = 0; k < 3; k++)
-		if (get_bytes(o, bf[k], bv[k]) != 0)
-			BAD("op '%s': field '%s' (expected a whole number of bytes in [0, 2^50])", name, bf[k]);
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "measured_us");
+		if (bytes_of(f[OP_PARAM + k], bv[k]) != 0)
+			BAD(f[OP_PARAM + k], "op '%s': field '%s' (expected a whole number of bytes in [0, 2^50])", name, op_keys[OP_PARAM + k]);
 	struct pl_dev_time times[PL_MAX_DEV_TIMES];
-	if (m != NULL) {
-		if (!cJSON_IsObject(m))
-			BAD("op '%s': field 'measured_us' (expected an object such as {\"gpu\": 12.5, \"/gpu:1\": 11})", name);
-		const cJSON *it;
-		cJSON_ArrayForEach(it, m) {
-			if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0 || it->valuedouble > 1e12)
-				BAD("op '%s': measured_us.%s (expected a finite time >= 0 in us)", name, it->string);
-			int k = pl_dev_kind_parse(it->string);
-			if (k >= 0) {
-				op.measured_us[k] = it->valuedouble;
-				continue;
-			}
-			if (op.n_dev_times == PL_MAX_DEV_TIMES)
-				BAD("op '%s': more than %d per-device times", name, PL_MAX_DEV_TIMES);
-			times[op.n_dev_times++] = (struct pl_dev_time){ it->string, it->valuedouble };
-		}
-	}
+	if (f[OP_MEASURED] != NULL && read_times(x, name, f[OP_MEASURED], &op, times) != 0)
+		return;
 	op.dev_times = times;
 	op.name = (char *)name;
 	op.type = (char *)type;
 	op.scope = (char *)scope;
 	parse_constraint(device, &op.cons);
-	if (i < x->n_op_off)
-		pl_graph_builder_set_line(b, x->op_off[i].line, x->op_off[i].col);
+	pl_graph_builder_set_line(b, x->at.line, x->at.col);
 	pl_graph_add_op(b, &op, group);
 #undef BAD
 }
+
+enum { EDGE_SRC, EDGE_DST, EDGE_BYTES, EDGE_OUTPUT, EDGE_NKEYS };
+static const char *const edge_keys[EDGE_NKEYS] = { "src", "dst", "bytes", "output" };
 
 /* Read one edge: {"src","dst","bytes","output"} or ["src","dst",bytes,output]. */
 static void
 read_edge(struct ctx *x, struct pl_graph_builder *b, const cJSON *e, int i)
 {
-#define BAD(...) do { fail_at(x, x->edge_off, x->n_edge_off, i, __VA_ARGS__); return; } while (0)
+#define BAD(it, ...) do { fail_item(x, it, 0, __VA_ARGS__); return; } while (0)
 	const char *src = NULL, *dst = NULL;
 	double bytes = 0, out = 0;
+	const cJSON *bi = NULL, *oi = NULL;
 	if (cJSON_IsArray(e)) {
 		int n = cJSON_GetArraySize(e);
 		const cJSON *a = cJSON_GetArrayItem(e, 0), *c = cJSON_GetArrayItem(e, 1);
-		const cJSON *d = cJSON_GetArrayItem(e, 2), *f = cJSON_GetArrayItem(e, 3);
+		bi = cJSON_GetArrayItem(e, 2);
+		oi = cJSON_GetArrayItem(e, 3);
 		if (n < 2 || n > 4 || !cJSON_IsString(a) || !cJSON_IsString(c) ||
-		    (d != NULL && !cJSON_IsNumber(d)) || (f != NULL && !cJSON_IsNumber(f)))
-			BAD("edges[%d]: expected [\"src\", \"dst\", bytes, output]", i);
+		    (bi != NULL && !cJSON_IsNumber(bi)) || (oi != NULL && !cJSON_IsNumber(oi)))
+			BAD(e, "edges[%d]: expected [\"src\", \"dst\", bytes, output]", i);
 		src = a->valuestring;
 		dst = c->valuestring;
-		bytes = d != NULL ? d->valuedouble : 0;
-		out = f != NULL ? f->valuedouble : 0;
+		bytes = bi != NULL ? bi->valuedouble : 0;
+		out = oi != NULL ? oi->valuedouble : 0;
 	} else if (cJSON_IsObject(e)) {
-		if (get_str(e, "src", &src) != 0 || src == NULL || get_str(e, "dst", &dst) != 0 || dst == NULL)
-			BAD("edges[%d]: fields 'src' and 'dst' (expected op names)", i);
-		if (get_num(e, "bytes", &bytes) != 0 || get_num(e, "output", &out) != 0)
-			BAD("edge '%s' -> '%s': 'bytes' and 'output' must be numbers", src, dst);
+		const cJSON *f[EDGE_NKEYS];
+		const cJSON *extra = members(e, edge_keys, EDGE_NKEYS, f);
+		if (extra != NULL) {
+			char what[32];
+			snprintf(what, sizeof what, "edges[%d]: ", i);
+			fail_member(x, extra, what, edge_keys, EDGE_NKEYS);
+			return;
+		}
+		if (str_of(f[EDGE_SRC], &src) != 0 || src == NULL || str_of(f[EDGE_DST], &dst) != 0 || dst == NULL)
+			BAD(f[src == NULL ? EDGE_SRC : EDGE_DST], "edges[%d]: fields 'src' and 'dst' (expected op names)", i);
+		bi = f[EDGE_BYTES];
+		oi = f[EDGE_OUTPUT];
+		if (num_of(bi, &bytes) != 0)
+			BAD(bi, "edge '%s' -> '%s': field 'bytes' (expected a whole number of bytes in [0, 2^50])", src, dst);
+		if (num_of(oi, &out) != 0)
+			BAD(oi, "edge '%s' -> '%s': field 'output' (expected an output index 0..%d)", src, dst, PL_MAX_OUTPUTS - 1);
 	} else {
-		BAD("edges[%d]: expected an object or an array", i);
+		BAD(e, "edges[%d]: expected an object or an array", i);
 	}
 	if (!isfinite(bytes) || bytes < 0 || bytes > (double)PL_MAX_BYTES || bytes != floor(bytes))
-		BAD("edge '%s' -> '%s': bytes %g (expected a whole number of bytes in [0, 2^50])", src, dst, bytes);
+		BAD(bi, "edge '%s' -> '%s': bytes %g (expected a whole number of bytes in [0, 2^50])", src, dst, bytes);
 	if (!isfinite(out) || out < 0 || out >= PL_MAX_OUTPUTS || out != floor(out))
-		BAD("edge '%s' -> '%s': output %g (expected an output index 0..%d)", src, dst, out, PL_MAX_OUTPUTS - 1);
-	if (i < x->n_edge_off)
-		pl_graph_builder_set_line(b, x->edge_off[i].line, x->edge_off[i].col);
+		BAD(oi, "edge '%s' -> '%s': output %g (expected an output index 0..%d)", src, dst, out, PL_MAX_OUTPUTS - 1);
+	pl_graph_builder_set_line(b, x->at.line, x->at.col);
 	pl_graph_add_edge_named(b, src, dst, (int)out, (int64_t)bytes);
 #undef BAD
-}
-
-/* Free the position tables of a context. */
-static void
-ctx_free(struct ctx *x)
-{
-	free(x->op_off);
-	free(x->edge_off);
-	free(x->dev_off);
 }
 
 /*
@@ -488,27 +600,9 @@ track(struct line_tracker *t, size_t off)
 	return (struct pos){ t->line, (int)(off - t->line_start) + 1 };
 }
 
-/* Message with the position of off. */
-static void
-fail_off(struct ctx *x, struct line_tracker *t, size_t off, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void
-fail_off(struct ctx *x, struct line_tracker *t, size_t off, const char *fmt, ...)
-{
-	if (x->err != NULL)
-		return;
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	struct pos p = track(t, off);
-	x->err = pl_xasprintf("%s:%d:%d: %s", x->name, p.line, p.col, msg);
-}
-
 /* Parse the value in s[a, b) with cJSON; error at its position. */
 static cJSON *
-parse_span(struct ctx *x, struct line_tracker *t, size_t a, size_t b)
+parse_span(struct ctx *x, size_t a, size_t b)
 {
 	const char *end = NULL;
 	cJSON *v = cJSON_ParseWithLengthOpts(x->text + a, b - a, &end, 0);
@@ -516,9 +610,9 @@ parse_span(struct ctx *x, struct line_tracker *t, size_t a, size_t b)
 		const char *at = cJSON_GetErrorPtr();
 		size_t off = at != NULL && at >= x->text + a && at <= x->text + b ? (size_t)(at - x->text) : a;
 		if (off >= x->len)
-			fail_off(x, t, off, "%s", eof_msg(x));
+			fail_pos(x, off, "%s", eof_msg(x));
 		else
-			fail_off(x, t, off, "JSON syntax error near '%.12s'", x->text + off);
+			fail_pos(x, off, "JSON syntax error near '%.12s'", x->text + off);
 	}
 	return v;
 }
@@ -532,40 +626,37 @@ value_end(const char *s, size_t i, size_t n)
 }
 
 /* Walk the elements of the array starting at s[i] == '['; call fn on
- * each element.  Returns the offset after ']' or 0 after an error. */
+ * each element with x->root, x->base and x->at telling where it is.
+ * Returns the offset after ']' or 0 after an error. */
 static size_t
 scan_array(struct ctx *x, struct line_tracker *t, size_t i,
     void (*fn)(struct ctx *, struct pl_graph_builder *, const cJSON *, int),
-    struct pl_graph_builder *b, struct pos **where, int *count)
+    struct pl_graph_builder *b)
 {
 	const char *s = x->text;
 	size_t n = x->len;
-	int k = 0, cap = 1024;
-	struct pos *w = pl_xmalloc(sizeof *w * cap);
+	int k = 0;
 	i = skip_ws(s, i + 1, n);
 	while (x->err == NULL) {
 		if (i >= n) {
-			fail_off(x, t, n, "%s", eof_msg(x));
+			fail_pos(x, n, "%s", eof_msg(x));
 			break;
 		}
 		if (s[i] == ']' && k == 0)
 			break;
 		size_t e = value_end(s, i, n);
 		if (e > n) {
-			fail_off(x, t, n, "%s", eof_msg(x));
+			fail_pos(x, n, "%s", eof_msg(x));
 			break;
 		}
-		if (k == cap) {
-			cap *= 2;
-			w = pl_xreallocarray(w, cap, sizeof *w);
-		}
-		w[k] = track(t, i);
-		*where = w;
-		*count = k + 1;
-		cJSON *item = parse_span(x, t, i, e);
+		x->at = track(t, i);
+		cJSON *item = parse_span(x, i, e);
 		if (item == NULL)
 			break;
+		x->root = item;
+		x->base = i;
 		fn(x, b, item, k++);
+		x->root = NULL;
 		cJSON_Delete(item);
 		i = skip_ws(s, e, n);
 		if (i < n && s[i] == ',') {
@@ -575,14 +666,15 @@ scan_array(struct ctx *x, struct line_tracker *t, size_t i,
 		if (i < n && s[i] == ']')
 			break;
 		if (i >= n)
-			fail_off(x, t, n, "%s", eof_msg(x));
+			fail_pos(x, n, "%s", eof_msg(x));
 		else
-			fail_off(x, t, i, "JSON syntax error near '%.12s' (expected ',' or ']')", s + i);
+			fail_pos(x, i, "JSON syntax error near '%.12s' (expected ',' or ']')", s + i);
 	}
-	*where = w;
-	*count = k;
 	return x->err == NULL ? i + 1 : 0;
 }
+
+enum { GRAPH_FORMAT, GRAPH_NAME, GRAPH_OPS, GRAPH_EDGES, GRAPH_NKEYS };
+static const char *const graph_keys[GRAPH_NKEYS] = { "format", "name", "ops", "edges" };
 
 /* Parse a graph from JSON text. */
 struct pl_graph *
@@ -594,11 +686,13 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 	pl_graph_builder_set_source(b, name);
 	const char *s = text;
 	size_t n = x.len, i = skip_ws(s, 0, n);
-	int have_format = 0, have_ops = 0, edges_at = -1;
+	int edges_at = -1;
+	unsigned seen = 0;
+	size_t unknown = 0;
 	struct pl_graph *g = NULL;
 	if (i >= n) {
 		if (n < x.size)
-			fail_off(&x, &t, n, "%s", eof_msg(&x));
+			fail_pos(&x, n, "%s", eof_msg(&x));
 		else
 			x.err = pl_xasprintf("%s: empty file (expected a JSON object)", name);
 		goto out;
@@ -611,75 +705,78 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 	/* The edges refer to ops by name, so they are read after all ops:
 	 * remember where the edges array starts if it comes first. */
 	while (x.err == NULL) {
-		if (i < n && s[i] == '}' && !have_format && !have_ops)
+		if (i < n && s[i] == '}' && seen == 0 && unknown == 0)
 			break;
 		if (i >= n || s[i] != '"') {
 			if (i >= n)
-				fail_off(&x, &t, n, "%s", eof_msg(&x));
+				fail_pos(&x, n, "%s", eof_msg(&x));
 			else
-				fail_off(&x, &t, i, "JSON syntax error near '%.12s' (expected a \"key\")", s + i);
+				fail_pos(&x, i, "JSON syntax error near '%.12s' (expected a \"key\")", s + i);
 			break;
 		}
 		size_t kend = value_end(s, i, n);
 		if (kend > n) {
-			fail_off(&x, &t, n, "%s", eof_msg(&x));
+			fail_pos(&x, n, "%s", eof_msg(&x));
 			break;
 		}
 		size_t klen = kend - i - 2;
 		const char *key = s + i + 1;
 		i = skip_ws(s, kend, n);
 		if (i >= n || s[i] != ':') {
-			fail_off(&x, &t, i < n ? i : n, "%s", i < n ? "JSON syntax error (expected ':')" : eof_msg(&x));
+			fail_pos(&x, i < n ? i : n, "%s", i < n ? "JSON syntax error (expected ':')" : eof_msg(&x));
 			break;
 		}
 		i = skip_ws(s, i + 1, n);
 		if (i >= n) {
-			fail_off(&x, &t, n, "%s", eof_msg(&x));
+			fail_pos(&x, n, "%s", eof_msg(&x));
 			break;
 		}
-#define KEY(k) (klen == sizeof(k) - 1 && memcmp(key, k, klen) == 0)
+		int k = 0;
+		while (k < GRAPH_NKEYS && !(klen == strlen(graph_keys[k]) && memcmp(key, graph_keys[k], klen) == 0))
+			k++;
+		if (k < GRAPH_NKEYS && (seen & 1u << k)) {
+			fail_pos(&x, (size_t)(key - s) - 1, "field '%.*s' given a second time (expected it once)", (int)klen, key);
+			break;
+		}
+		if (k < GRAPH_NKEYS)
+			seen |= 1u << k;
+		else if (unknown == 0)
+			unknown = (size_t)(key - s);	/* reported once the format is known good */
 		size_t after;
-		if ((KEY("ops") && have_ops) || (KEY("edges") && edges_at >= 0)) {
-			fail_off(&x, &t, (size_t)(key - s) - 1, "'%.*s' given a second time (expected it once)", (int)klen, key);
-			break;
-		}
-		if (KEY("ops") && s[i] == '[') {
-			have_ops = 1;
-			after = scan_array(&x, &t, i, read_op, b, &x.op_off, &x.n_op_off);
-		} else if (KEY("edges") && s[i] == '[') {
+		if (k == GRAPH_OPS && s[i] == '[') {
+			after = scan_array(&x, &t, i, read_op, b);
+		} else if (k == GRAPH_EDGES && s[i] == '[') {
 			edges_at = (int)i;
 			after = value_end(s, i, n);
 			if (after > n)
-				fail_off(&x, &t, n, "%s", eof_msg(&x));
+				fail_pos(&x, n, "%s", eof_msg(&x));
 		} else {
 			after = value_end(s, i, n);
 			if (after > n) {
-				fail_off(&x, &t, n, "%s", eof_msg(&x));
+				fail_pos(&x, n, "%s", eof_msg(&x));
 				break;
 			}
-			cJSON *v = parse_span(&x, &t, i, after);
+			cJSON *v = parse_span(&x, i, after);
 			if (v == NULL)
 				break;
-			if (KEY("format")) {
-				have_format = 1;
+			if (k == GRAPH_FORMAT) {
 				cJSON *o = cJSON_CreateObject();
 				cJSON_AddItemToObject(o, "format", v);
 				check_format(&x, o, PL_FORMAT_GRAPH);
 				cJSON_Delete(o);
-			} else if (KEY("name")) {
+			} else if (k == GRAPH_NAME) {
 				if (!cJSON_IsString(v))
-					fail_off(&x, &t, i, "field 'name' (expected a string)");
+					fail_pos(&x, i, "field 'name' (expected a string)");
 				else
 					pl_graph_builder_set_name(b, v->valuestring);
 				cJSON_Delete(v);
-			} else if (KEY("ops") || KEY("edges")) {
-				fail_off(&x, &t, i, "'%.*s' (expected an array)", (int)klen, key);
+			} else if (k == GRAPH_OPS || k == GRAPH_EDGES) {
+				fail_pos(&x, i, "'%.*s' (expected an array)", (int)klen, key);
 				cJSON_Delete(v);
 			} else {
-				cJSON_Delete(v);	/* unknown keys are ignored */
+				cJSON_Delete(v);
 			}
 		}
-#undef KEY
 		if (x.err != NULL)
 			break;
 		i = skip_ws(s, after, n);
@@ -690,20 +787,26 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 		if (i < n && s[i] == '}')
 			break;
 		if (i >= n)
-			fail_off(&x, &t, n, "%s", eof_msg(&x));
+			fail_pos(&x, n, "%s", eof_msg(&x));
 		else
-			fail_off(&x, &t, i, "JSON syntax error near '%.12s' (expected ',' or '}')", s + i);
+			fail_pos(&x, i, "JSON syntax error near '%.12s' (expected ',' or '}')", s + i);
 	}
 	if (x.err == NULL)
 		check_end(&x, i + 1);
-	if (x.err == NULL && !have_format)
+	if (x.err == NULL && !(seen & 1u << GRAPH_FORMAT))
 		x.err = pl_xasprintf("%s: missing \"format\" field (expected \"%s\")", name, PL_FORMAT_GRAPH);
-	if (x.err == NULL && !have_ops)
+	if (x.err == NULL && unknown != 0) {
+		char list[512];
+		size_t kend = skip_value(s, unknown - 1, n) - 1;
+		fail_pos(&x, unknown - 1, "unknown field '%.*s' (expected %s)", (int)(kend - unknown), s + unknown,
+		    key_list(list, graph_keys, GRAPH_NKEYS));
+	}
+	if (x.err == NULL && !(seen & 1u << GRAPH_OPS))
 		x.err = pl_xasprintf("%s: missing 'ops' array (expected \"ops\": [ ... ])", name);
 	if (x.err == NULL && edges_at >= 0) {
 		/* The tracker only moves forward: restart it for the edges. */
 		t = (struct line_tracker){ text, 0, 0, 1 };
-		scan_array(&x, &t, (size_t)edges_at, read_edge, b, &x.edge_off, &x.n_edge_off);
+		scan_array(&x, &t, (size_t)edges_at, read_edge, b);
 	}
 	if (x.err == NULL) {
 		g = pl_graph_build(b, &x.err);
@@ -711,7 +814,6 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 	}
 out:
 	pl_graph_builder_free(b);
-	ctx_free(&x);
 	if (g == NULL)
 		*cause = x.err;
 	return g;
@@ -872,6 +974,7 @@ pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cau
 {
 	struct ctx x = { .name = name, .text = text, .len = len };
 	cJSON *root = parse_text(&x);
+	x.root = root;
 	struct pl_cluster *c = NULL;
 	if (root == NULL || check_format(&x, root, PL_FORMAT_CLUSTER) != 0)
 		goto out;
@@ -885,7 +988,6 @@ pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cau
 		x.err = pl_xasprintf("%s: missing 'devices' array (expected at least one device)", name);
 		goto out;
 	}
-	x.n_dev_off = locate_elements(text, len, "devices", &x.dev_off);
 	const cJSON *links = cJSON_GetObjectItemCaseSensitive(root, "links");
 	double bw = 12e9, lat = 10;
 	if (links != NULL && !cJSON_IsObject(links)) {
@@ -902,11 +1004,11 @@ pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cau
 		const char *dname = NULL, *kind = "gpu";
 		double mem = 0;
 		if (!cJSON_IsObject(d) || get_str(d, "name", &dname) != 0 || dname == NULL) {
-			fail_at(&x, x.dev_off, x.n_dev_off, i, "devices[%d]: field 'name' (expected a string such as \"/gpu:0\")", i);
+			fail_item(&x, d, 0, "devices[%d]: field 'name' (expected a string such as \"/gpu:0\")", i);
 			goto out;
 		}
 		if (get_str(d, "kind", &kind) != 0 || pl_dev_kind_parse(kind) < 0) {
-			fail_at(&x, x.dev_off, x.n_dev_off, i, "device '%s': field 'kind' (expected cpu, gpu or tpu)", dname);
+			fail_item(&x, d, 0, "device '%s': field 'kind' (expected cpu, gpu or tpu)", dname);
 			goto out;
 		}
 		dev.name = (char *)dname;
@@ -914,7 +1016,7 @@ pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cau
 		if (get_num(d, "peak_flops", &dev.peak_flops) != 0 || get_num(d, "mem_bytes", &mem) != 0 ||
 		    get_num(d, "mem_bw", &dev.mem_bw) != 0 || get_num(d, "launch_us", &dev.launch_us) != 0 ||
 		    mem != floor(mem) || mem < 0 || mem > (double)PL_MAX_BYTES) {
-			fail_at(&x, x.dev_off, x.n_dev_off, i, "device '%s': peak_flops, mem_bytes, mem_bw and launch_us must be finite numbers (mem_bytes whole, up to 2^50)", dname);
+			fail_item(&x, d, 0, "device '%s': peak_flops, mem_bytes, mem_bw and launch_us must be finite numbers (mem_bytes whole, up to 2^50)", dname);
 			goto out;
 		}
 		dev.mem_bytes = (int64_t)mem;
@@ -949,7 +1051,6 @@ pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cau
 	}
 out:
 	cJSON_Delete(root);
-	ctx_free(&x);
 	if (x.err != NULL) {
 		pl_cluster_free(c);
 		*cause = x.err;
@@ -1158,7 +1259,6 @@ out:
 	pl_strmap_free(&names);
 	free(seen);
 	cJSON_Delete(root);
-	ctx_free(&x);
 	if (x.err != NULL) {
 		pl_placement_free(p);
 		*cause = x.err;

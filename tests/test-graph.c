@@ -131,14 +131,47 @@ test_key_twice(void **state)
 {
 	(void)state;
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}],\n \"ops\": [{\"name\": \"b\"}]}",
-	    "t.json:3:2: 'ops' given a second time", NULL);
+	    "t.json:3:2: field 'ops' given a second time", NULL);
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n"
 	    "\"edges\": [[\"a\", \"b\"]], \"edges\": []}",
-	    "t.json:3:24: 'edges' given a second time", NULL);
+	    "t.json:3:24: field 'edges' given a second time", NULL);
 }
 
 /* Anything after the top-level object is an error at its position: stray
  * brackets, a second object, a NUL byte. */
+/* A misspelt field is an error at its key naming the fields expected,
+ * not a silent default. */
+static void
+test_unknown_field(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flop\": 5}]}",
+	    "t.json:2:23: op 'a': unknown field 'flop'", "(expected name, type, scope, flops, param_bytes, out_bytes, temp_bytes, measured_us, group, device)");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n\"edges\": [{\"src\": \"a\", \"dst\": \"b\", \"byte\": 4}]}",
+	    "t.json:3:36: edges[0]: unknown field 'byte'", "(expected src, dst, bytes, output)");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}],\n \"edgse\": []}",
+	    "t.json:3:2: unknown field 'edgse'", "(expected format, name, ops, edges)");
+	/* a wrong format tag is named before the fields it does not know */
+	parse_bad("{\"devices\": [], \"format\": \"placelab-cluster/1\"}", "format \"placelab-cluster/1\"", NULL);
+}
+
+/* Every object refuses a key given twice, at the second one. */
+static void
+test_duplicate_key(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": 5,\n \"flops\": 6}]}",
+	    "t.json:3:2: op 'a': field 'flops' given a second time (expected it once)", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"measured_us\": {\"gpu\": 5, \"gpu\": 6}}]}",
+	    "t.json:2:49: op 'a': measured_us: 'gpu' given a second time", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"measured_us\": {\"/gpu:0\": 5, \"/gpu:0\": 6}}]}",
+	    "t.json:2:52: op 'a': measured_us: '/gpu:0' given a second time", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}], \"name\": \"u\"}",
+	    "t.json:2:25: field 'name' given a second time", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n\"edges\": [{\"src\": \"a\", \"dst\": \"b\", \"src\": \"b\"}]}",
+	    "t.json:3:36: edges[0]: field 'src' given a second time", NULL);
+}
+
 static void
 test_trailing_garbage(void **state)
 {
@@ -273,6 +306,8 @@ main(void)
 		cmocka_unit_test(test_unknown_op),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_key_twice),
+		cmocka_unit_test(test_unknown_field),
+		cmocka_unit_test(test_duplicate_key),
 		cmocka_unit_test(test_trailing_garbage),
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_inconsistent_tensor),
