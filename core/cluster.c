@@ -66,11 +66,50 @@ pl_cluster_set_link(struct pl_cluster *c, int src, int dst, double bw, double la
 	c->lat_us[src * c->n_dev + dst] = lat_us;
 }
 
-/* Whether x is finite and within (lo, hi]. */
-static int
-in_range(double x, double lo, double hi)
+/* The allowed range of every cluster figure.  The minimums are below any
+ * real hardware (1 MFLOP/s, 1 MB/s of memory bandwidth, a 1 kB/s link:
+ * slower than a 9600-baud modem) and keep simulated times finite. */
+static const struct {
+	const char *field;
+	double lo, hi;
+	int whole;
+	const char *expected;
+} figures[] = {
+	{ "peak_flops", 1e6, 1e18, 0, "FLOP/s in [1e6, 1e18]" },
+	{ "mem_bytes", 1, (double)PL_MAX_BYTES, 1, "a whole number of bytes in [1, 2^50]" },
+	{ "mem_bw", 1e6, 1e16, 0, "bytes/s in [1e6, 1e16]" },
+	{ "launch_us", 0, 1e9, 0, "us in [0, 1e9]" },
+	{ "bandwidth", 1e3, 1e16, 0, "bytes/s in [1e3, 1e16]" },
+	{ "latency_us", 0, 1e9, 0, "us in [0, 1e9]" },
+	{ "delta1", 0, 1e9, 0, "us in [0, 1e9]" },
+	{ "delta2", 0, 1e9, 0, "us in [0, 1e9]" },
+	{ "transfer_speed", 1e-3, 1e15, 0, "bytes/us in [1e-3, 1e15]" },
+	{ "init_offset", 0, 1e9, 0, "us in [0, 1e9]" },
+};
+
+/* Whether v is allowed for a cluster figure (see cluster.h). */
+int
+pl_cluster_figure_check(const char *field, double v, const char **expected)
 {
-	return isfinite(x) && x > lo && x <= hi;
+	for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
+		if (strcmp(figures[i].field, field) == 0) {
+			*expected = figures[i].expected;
+			return isfinite(v) && v >= figures[i].lo && v <= figures[i].hi &&
+			    (!figures[i].whole || v == floor(v)) ? 0 : -1;
+		}
+	*expected = "a known figure";
+	return -1;
+}
+
+/* Check one figure of what ("device '/gpu:0'"); 0 or -1 with *cause. */
+static int
+figure(const char *what, const char *field, double v, char **cause)
+{
+	const char *expected;
+	if (pl_cluster_figure_check(field, v, &expected) == 0)
+		return 0;
+	*cause = pl_xasprintf("%s: %s %g (expected %s)", what, field, v, expected);
+	return -1;
 }
 
 /* Check the invariant. */
@@ -82,6 +121,7 @@ pl_cluster_validate(const struct pl_cluster *c, char **cause)
 		    c->name, c->n_dev, PL_MAX_DEVICES);
 		return -1;
 	}
+	char what[300];
 	for (int i = 0; i < c->n_dev; i++) {
 		const struct pl_device *d = &c->dev[i];
 		if (d->name == NULL || !*d->name) {
@@ -93,40 +133,28 @@ pl_cluster_validate(const struct pl_cluster *c, char **cause)
 				*cause = pl_xasprintf("device '%s': duplicate name", d->name);
 				return -1;
 			}
-		if (!in_range(d->peak_flops, 0, 1e18)) {
-			*cause = pl_xasprintf("device '%s': peak_flops %g (expected a positive FLOP/s figure up to 1e18)", d->name, d->peak_flops);
+		snprintf(what, sizeof what, "device '%s'", d->name);
+		if (figure(what, "peak_flops", d->peak_flops, cause) != 0 ||
+		    figure(what, "mem_bytes", (double)d->mem_bytes, cause) != 0 ||
+		    figure(what, "mem_bw", d->mem_bw, cause) != 0 ||
+		    figure(what, "launch_us", d->launch_us, cause) != 0)
 			return -1;
-		}
-		if (d->mem_bytes <= 0 || d->mem_bytes > PL_MAX_BYTES) {
-			*cause = pl_xasprintf("device '%s': memory %lld bytes (expected a positive size up to 2^50)", d->name, (long long)d->mem_bytes);
-			return -1;
-		}
-		if (!in_range(d->mem_bw, 0, 1e16)) {
-			*cause = pl_xasprintf("device '%s': mem_bw %g (expected positive bytes/s)", d->name, d->mem_bw);
-			return -1;
-		}
-		if (!isfinite(d->launch_us) || d->launch_us < 0 || d->launch_us > 1e9) {
-			*cause = pl_xasprintf("device '%s': launch_us %g (expected a non-negative time)", d->name, d->launch_us);
-			return -1;
-		}
 	}
 	for (int i = 0; i < c->n_dev; i++)
 		for (int j = 0; j < c->n_dev; j++) {
 			if (i == j)
 				continue;
-			double bw = c->bw[i * c->n_dev + j], lat = c->lat_us[i * c->n_dev + j];
-			if (!in_range(bw, 0, 1e16) || !isfinite(lat) || lat < 0 || lat > 1e9) {
-				*cause = pl_xasprintf("link '%s' -> '%s': bandwidth %g B/s, latency %g us (expected positive bandwidth, non-negative latency)",
-				    c->dev[i].name, c->dev[j].name, bw, lat);
+			snprintf(what, sizeof what, "link '%s' -> '%s'", c->dev[i].name, c->dev[j].name);
+			if (figure(what, "bandwidth", c->bw[i * c->n_dev + j], cause) != 0 ||
+			    figure(what, "latency_us", c->lat_us[i * c->n_dev + j], cause) != 0)
 				return -1;
-			}
 		}
 	const struct pl_placeto_params *p = &c->placeto;
-	if (!isfinite(p->delta1) || p->delta1 < 0 || !isfinite(p->delta2) || p->delta2 < 0 ||
-	    !in_range(p->transfer_speed, 0, 1e15) || !isfinite(p->init_offset) || p->init_offset < 0) {
-		*cause = pl_xasprintf("cluster '%s': placeto parameters (expected delta1, delta2, init_offset >= 0 and transfer_speed > 0)", c->name);
+	snprintf(what, sizeof what, "cluster '%s': placeto", c->name);
+	if (figure(what, "delta1", p->delta1, cause) != 0 || figure(what, "delta2", p->delta2, cause) != 0 ||
+	    figure(what, "transfer_speed", p->transfer_speed, cause) != 0 ||
+	    figure(what, "init_offset", p->init_offset, cause) != 0)
 		return -1;
-	}
 	return 0;
 }
 

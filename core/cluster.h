@@ -2,7 +2,8 @@
  * cluster — the devices a graph is placed on and the links between them.
  *
  * Invariant: a validated cluster has 1..PL_MAX_DEVICES devices with unique
- * names, positive finite rates and capacities; links are either one shared
+ * names, rates and capacities within pl_cluster_figure_check()'s ranges
+ * (positive, finite, never so small that a time overflows); links are either one shared
  * bus (every transfer uses the same channel) or a full matrix of per ordered
  * pair bandwidth and latency (the diagonal is unused).  Units: bytes,
  * FLOP/s, bytes/s, microseconds.
@@ -56,6 +57,15 @@ void pl_cluster_set_link(struct pl_cluster *c, int src, int dst, double bw,
     double lat_us);
 /* Check the invariant; 0 or -1 with *cause ("device '/gpu:1': ..."). */
 int pl_cluster_validate(const struct pl_cluster *c, char **cause);
+/*
+ * Whether v is allowed for a cluster figure: a device's "peak_flops",
+ * "mem_bytes", "mem_bw" or "launch_us", a link's "bandwidth" or
+ * "latency_us", or a Placeto parameter ("delta1", "delta2",
+ * "transfer_speed", "init_offset").  Returns 0, or -1 with *expected set
+ * to the range ("FLOP/s in [1e6, 1e18]").  The lower bounds keep every
+ * simulated time finite (docs/FORMAT.md gives the reasons).
+ */
+int pl_cluster_figure_check(const char *field, double v, const char **expected);
 struct pl_cluster *pl_cluster_clone(const struct pl_cluster *c);
 void pl_cluster_free(struct pl_cluster *c);
 

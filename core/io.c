@@ -2,8 +2,10 @@
  * io — JSON loading and saving with cJSON (formats in docs/FORMAT.md).
  *
  * Invariant: loaders check every field's type and range before building,
- * and report the line and column of the offending array element (found by
- * a small scanner over the text, since cJSON keeps no positions).
+ * accept only the documented fields, each once, and nothing after the
+ * top-level object, and report the line and column of the offending value
+ * or key.  cJSON keeps no positions: a small scanner walks the text (and,
+ * on errors only, walks it alongside cJSON's tree to find a value).
  */
 #include "io.h"
 
@@ -375,13 +377,6 @@ num_of(const cJSON *it, double *out)
 	return 0;
 }
 
-/* Optional number member of obj. */
-static int
-get_num(const cJSON *obj, const char *key, double *out)
-{
-	return num_of(cJSON_GetObjectItemCaseSensitive(obj, key), out);
-}
-
 /* Optional byte count: a whole number in [0, 2^50]. */
 static int
 bytes_of(const cJSON *it, int64_t *out)
@@ -403,13 +398,6 @@ str_of(const cJSON *it, const char **out)
 		return -1;
 	*out = it->valuestring;
 	return 0;
-}
-
-/* Optional string member of obj. */
-static int
-get_str(const cJSON *obj, const char *key, const char **out)
-{
-	return str_of(cJSON_GetObjectItemCaseSensitive(obj, key), out);
 }
 
 /* ---- graphs ------------------------------------------------------------- */
@@ -932,40 +920,136 @@ pl_graph_save_json(const struct pl_graph *g, const char *path, char **cause)
 
 /* ---- clusters ----------------------------------------------------------- */
 
-/* Read a link field: a number (all pairs) or an n x n matrix. */
+enum { CL_FORMAT, CL_NAME, CL_DESC, CL_DEVICES, CL_LINKS, CL_PLACETO, CL_NKEYS };
+static const char *const cluster_keys[CL_NKEYS] = { "format", "name", "description",
+	"devices", "links", "placeto" };
+enum { DEV_NAME, DEV_KIND, DEV_FLOPS, DEV_MEM, DEV_MEMBW, DEV_LAUNCH, DEV_NKEYS };
+static const char *const device_keys[DEV_NKEYS] = { "name", "kind", "peak_flops",
+	"mem_bytes", "mem_bw", "launch_us" };
+enum { LINK_SHARED, LINK_BW, LINK_LAT, LINK_NKEYS };
+static const char *const link_keys[LINK_NKEYS] = { "shared_bus", "bandwidth", "latency_us" };
+enum { PT_NKEYS = 4 };
+static const char *const placeto_keys[PT_NKEYS] = { "delta1", "delta2", "transfer_speed", "init_offset" };
+
+/* Sort the members of object o (what: "device '/gpu:0': ") into slot[];
+ * -1 after an error at the first unknown or repeated key. */
 static int
-read_link_field(struct ctx *x, const cJSON *links, const char *key, struct pl_cluster *c, int bw)
+read_members(struct ctx *x, const cJSON *o, const char *what,
+    const char *const *keys, int n, const cJSON **slot)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(links, key);
+	const cJSON *extra = members(o, keys, n, slot);
+	if (extra == NULL)
+		return 0;
+	fail_member(x, extra, what, keys, n);
+	return -1;
+}
+
+/* Read cluster figure `field` of what ("device '/gpu:0': ") from member
+ * it of parent into *out; a missing member keeps *out unless required.
+ * The range is the one pl_cluster_validate() enforces. */
+static int
+read_figure(struct ctx *x, const cJSON *parent, const cJSON *it, const char *what,
+    const char *field, int required, double *out)
+{
+	const char *expected;
+	if (it == NULL && !required)
+		return 0;
+	double v = it != NULL && cJSON_IsNumber(it) ? it->valuedouble : NAN;
+	if (pl_cluster_figure_check(field, v, &expected) == 0) {
+		*out = v;
+		return 0;
+	}
+	if (it == NULL)
+		fail_item(x, parent, 0, "%smissing field '%s' (expected %s)", what, field, expected);
+	else if (!cJSON_IsNumber(it))
+		fail_item(x, it, 0, "%s%s is not a number (expected %s)", what, field, expected);
+	else
+		fail_item(x, it, 0, "%s%s %g (expected %s)", what, field, v, expected);
+	return -1;
+}
+
+/* Read a link field: a number (all pairs) or an n x n matrix (row =
+ * source, column = destination, diagonal ignored). */
+static int
+read_link_field(struct ctx *x, const cJSON *f, const char *key, struct pl_cluster *c)
+{
+	int n = c->n_dev;
+	double *dst = strcmp(key, "bandwidth") == 0 ? c->bw : c->lat_us;
 	if (f == NULL)
 		return 0;
-	int n = c->n_dev;
-	double *dst = bw ? c->bw : c->lat_us;
 	if (cJSON_IsNumber(f)) {
+		double v = 0;
+		if (read_figure(x, NULL, f, "links: ", key, 1, &v) != 0)
+			return -1;
 		for (int i = 0; i < n; i++)
 			for (int j = 0; j < n; j++)
 				if (i != j)
-					dst[i * n + j] = f->valuedouble;
+					dst[i * n + j] = v;
 		return 0;
 	}
-	if (!cJSON_IsArray(f) || cJSON_GetArraySize(f) != n)
-		goto bad;
+	if (!cJSON_IsArray(f) || cJSON_GetArraySize(f) != n) {
+		char rows[32] = "";
+		if (cJSON_IsArray(f))
+			snprintf(rows, sizeof rows, " has %d rows", cJSON_GetArraySize(f));
+		fail_item(x, f, 0, "links.%s%s (expected a number or a %dx%d matrix of numbers)", key, rows, n, n);
+		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		const cJSON *row = cJSON_GetArrayItem(f, i);
-		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != n)
-			goto bad;
+		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != n) {
+			fail_item(x, row, 0, "links.%s[%d] (expected a row of %d numbers)", key, i, n);
+			return -1;
+		}
 		for (int j = 0; j < n; j++) {
 			const cJSON *v = cJSON_GetArrayItem(row, j);
-			if (!cJSON_IsNumber(v))
-				goto bad;
-			if (i != j)
-				dst[i * n + j] = v->valuedouble;
+			char what[300];
+			snprintf(what, sizeof what, "link '%s' -> '%s' (links.%s[%d][%d]): ",
+			    c->dev[i].name, c->dev[j].name, key, i, j);
+			if (i == j && !cJSON_IsNumber(v)) {
+				fail_item(x, v, 0, "%s%s is not a number (expected a number; the diagonal is ignored)", what, key);
+				return -1;
+			}
+			if (i != j && read_figure(x, row, v, what, key, 1, &dst[i * n + j]) != 0)
+				return -1;
 		}
 	}
 	return 0;
-bad:
-	x->err = pl_xasprintf("%s: links.%s (expected a number or a %dx%d matrix of numbers)", x->name, key, n, n);
-	return -1;
+}
+
+/* Read one device object; -1 after an error. */
+static int
+read_device(struct ctx *x, struct pl_cluster *c, const cJSON *d, int i)
+{
+	const cJSON *f[DEV_NKEYS];
+	const cJSON *nm = cJSON_IsObject(d) ? cJSON_GetObjectItemCaseSensitive(d, "name") : NULL;
+	const char *dname = NULL, *kind = "gpu";
+	if (str_of(nm, &dname) != 0 || dname == NULL || !*dname) {
+		fail_item(x, nm != NULL ? nm : d, 0,
+		    "devices[%d]: field 'name' (expected a non-empty string such as \"/gpu:0\")", i);
+		return -1;
+	}
+	char what[300];
+	snprintf(what, sizeof what, "device '%s': ", dname);
+	if (read_members(x, d, what, device_keys, DEV_NKEYS, f) != 0)
+		return -1;
+	if (pl_cluster_find(c, dname) >= 0) {
+		fail_item(x, f[DEV_NAME], 0, "device '%s': duplicate name (expected each device once)", dname);
+		return -1;
+	}
+	if (str_of(f[DEV_KIND], &kind) != 0 || pl_dev_kind_parse(kind) < 0) {
+		fail_item(x, f[DEV_KIND], 0, "device '%s': field 'kind' (expected cpu, gpu or tpu)", dname);
+		return -1;
+	}
+	struct pl_device dev = { .name = (char *)dname, .kind = pl_dev_kind_parse(kind) };
+	double mem = 0;
+	if (read_figure(x, d, f[DEV_FLOPS], what, "peak_flops", 1, &dev.peak_flops) != 0 ||
+	    read_figure(x, d, f[DEV_MEM], what, "mem_bytes", 1, &mem) != 0 ||
+	    read_figure(x, d, f[DEV_MEMBW], what, "mem_bw", 1, &dev.mem_bw) != 0 ||
+	    read_figure(x, d, f[DEV_LAUNCH], what, "launch_us", 0, &dev.launch_us) != 0)
+		return -1;
+	dev.mem_bytes = (int64_t)mem;
+	pl_cluster_add_device(c, &dev, 12e9, 10);
+	return 0;
 }
 
 /* Parse a cluster from JSON text. */
@@ -976,74 +1060,64 @@ pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cau
 	cJSON *root = parse_text(&x);
 	x.root = root;
 	struct pl_cluster *c = NULL;
-	if (root == NULL || check_format(&x, root, PL_FORMAT_CLUSTER) != 0)
+	const cJSON *f[CL_NKEYS], *lf[LINK_NKEYS], *pf[PT_NKEYS], *d;
+	if (root == NULL || check_format(&x, root, PL_FORMAT_CLUSTER) != 0 ||
+	    read_members(&x, root, "", cluster_keys, CL_NKEYS, f) != 0)
 		goto out;
 	const char *cname = name, *desc = "";
-	if (get_str(root, "name", &cname) != 0 || get_str(root, "description", &desc) != 0) {
-		x.err = pl_xasprintf("%s: 'name' and 'description' must be strings", name);
+	if (str_of(f[CL_NAME], &cname) != 0) {
+		fail_item(&x, f[CL_NAME], 0, "field 'name' (expected a string)");
 		goto out;
 	}
-	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(root, "devices");
-	if (!cJSON_IsArray(devs) || cJSON_GetArraySize(devs) < 1) {
+	if (str_of(f[CL_DESC], &desc) != 0) {
+		fail_item(&x, f[CL_DESC], 0, "field 'description' (expected a string)");
+		goto out;
+	}
+	const cJSON *devs = f[CL_DEVICES], *links = f[CL_LINKS], *pp = f[CL_PLACETO];
+	if (devs == NULL) {
 		x.err = pl_xasprintf("%s: missing 'devices' array (expected at least one device)", name);
 		goto out;
 	}
-	const cJSON *links = cJSON_GetObjectItemCaseSensitive(root, "links");
-	double bw = 12e9, lat = 10;
-	if (links != NULL && !cJSON_IsObject(links)) {
-		x.err = pl_xasprintf("%s: 'links' (expected an object)", name);
+	int n_dev = cJSON_GetArraySize(devs);
+	if (!cJSON_IsArray(devs) || n_dev < 1 || n_dev > PL_MAX_DEVICES) {
+		fail_item(&x, devs, 0, "'devices' %s (expected an array of 1 to %d devices)",
+		    !cJSON_IsArray(devs) ? "is not an array" : n_dev < 1 ? "is empty" : "has too many devices",
+		    PL_MAX_DEVICES);
 		goto out;
 	}
+	if (links != NULL && !cJSON_IsObject(links)) {
+		fail_item(&x, links, 0, "'links' (expected an object)");
+		goto out;
+	}
+	if (pp != NULL && !cJSON_IsObject(pp)) {
+		fail_item(&x, pp, 0, "'placeto' (expected an object of delta1, delta2, transfer_speed, init_offset)");
+		goto out;
+	}
+	if ((links != NULL && read_members(&x, links, "links: ", link_keys, LINK_NKEYS, lf) != 0) ||
+	    (pp != NULL && read_members(&x, pp, "placeto: ", placeto_keys, PT_NKEYS, pf) != 0))
+		goto out;
 	c = pl_cluster_new(cname);
 	free(c->description);
 	c->description = pl_xstrdup(desc);
 	int i = 0;
-	const cJSON *d;
-	cJSON_ArrayForEach(d, devs) {
-		struct pl_device dev = { 0 };
-		const char *dname = NULL, *kind = "gpu";
-		double mem = 0;
-		if (!cJSON_IsObject(d) || get_str(d, "name", &dname) != 0 || dname == NULL) {
-			fail_item(&x, d, 0, "devices[%d]: field 'name' (expected a string such as \"/gpu:0\")", i);
+	cJSON_ArrayForEach(d, devs)
+		if (read_device(&x, c, d, i++) != 0)
 			goto out;
-		}
-		if (get_str(d, "kind", &kind) != 0 || pl_dev_kind_parse(kind) < 0) {
-			fail_item(&x, d, 0, "device '%s': field 'kind' (expected cpu, gpu or tpu)", dname);
-			goto out;
-		}
-		dev.name = (char *)dname;
-		dev.kind = pl_dev_kind_parse(kind);
-		if (get_num(d, "peak_flops", &dev.peak_flops) != 0 || get_num(d, "mem_bytes", &mem) != 0 ||
-		    get_num(d, "mem_bw", &dev.mem_bw) != 0 || get_num(d, "launch_us", &dev.launch_us) != 0 ||
-		    mem != floor(mem) || mem < 0 || mem > (double)PL_MAX_BYTES) {
-			fail_item(&x, d, 0, "device '%s': peak_flops, mem_bytes, mem_bw and launch_us must be finite numbers (mem_bytes whole, up to 2^50)", dname);
-			goto out;
-		}
-		dev.mem_bytes = (int64_t)mem;
-		pl_cluster_add_device(c, &dev, bw, lat);
-		i++;
-	}
 	if (links != NULL) {
-		const cJSON *sb = cJSON_GetObjectItemCaseSensitive(links, "shared_bus");
-		if (sb != NULL && !cJSON_IsBool(sb)) {
-			x.err = pl_xasprintf("%s: links.shared_bus (expected true or false)", name);
+		if (lf[LINK_SHARED] != NULL && !cJSON_IsBool(lf[LINK_SHARED])) {
+			fail_item(&x, lf[LINK_SHARED], 0, "links.shared_bus (expected true or false)");
 			goto out;
 		}
-		c->shared_bus = cJSON_IsTrue(sb);
-		if (read_link_field(&x, links, "bandwidth", c, 1) != 0 ||
-		    read_link_field(&x, links, "latency_us", c, 0) != 0)
+		c->shared_bus = cJSON_IsTrue(lf[LINK_SHARED]);
+		if (read_link_field(&x, lf[LINK_BW], "bandwidth", c) != 0 ||
+		    read_link_field(&x, lf[LINK_LAT], "latency_us", c) != 0)
 			goto out;
 	}
-	const cJSON *pp = cJSON_GetObjectItemCaseSensitive(root, "placeto");
-	if (pp != NULL) {
-		if (!cJSON_IsObject(pp) || get_num(pp, "delta1", &c->placeto.delta1) != 0 ||
-		    get_num(pp, "delta2", &c->placeto.delta2) != 0 ||
-		    get_num(pp, "transfer_speed", &c->placeto.transfer_speed) != 0 ||
-		    get_num(pp, "init_offset", &c->placeto.init_offset) != 0) {
-			x.err = pl_xasprintf("%s: 'placeto' (expected numbers delta1, delta2, transfer_speed, init_offset)", name);
+	double *pv[PT_NKEYS] = { &c->placeto.delta1, &c->placeto.delta2,
+		&c->placeto.transfer_speed, &c->placeto.init_offset };
+	for (int k = 0; pp != NULL && k < PT_NKEYS; k++)
+		if (read_figure(&x, pp, pf[k], "placeto: ", placeto_keys[k], 0, pv[k]) != 0)
 			goto out;
-		}
-	}
 	char *verr = NULL;
 	if (pl_cluster_validate(c, &verr) != 0) {
 		x.err = pl_xasprintf("%s: %s", name, verr);

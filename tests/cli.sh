@@ -12,7 +12,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..20"
+echo "1..22"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -60,4 +60,11 @@ check "clusters lists the H100 preset" sh -c "$PLACELAB clusters | grep -q h100x
 printf '{"format": "placelab-graph/1", "ops": [{"name": "a"}]}\n]]]garbage\n' > "$tmp/tail.json"
 $PLACELAB validate "$tmp/tail.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "text after the JSON object: exit 2 at its line and column, no ok" sh -c "test $rc = 2 && grep -q \"tail.json:2:1: ']]]garbage' after the JSON object\" '$tmp/err' && ! grep -q ok '$tmp/out'"
+
+$PLACELAB clusters k80x2 | sed '7s/"peak_flops": [0-9]*/"peak_flops": 1e-300/' > "$tmp/tiny.json"
+$PLACELAB sim "$tmp/g.json" -c "$tmp/tiny.json" --place all:/gpu:0 >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a near-zero peak_flops: exit 2 at its line and column with the range, no infinite makespan" sh -c "test $rc = 2 && grep -q \"tiny.json:7:51: device '/gpu:0': peak_flops 1e-300 (expected FLOP/s in \\[1e6, 1e18\\])\" '$tmp/err' && ! grep -q inf '$tmp/out'"
+$PLACELAB clusters k80x2 | sed '8s/"mem_bytes": [0-9]*/"mem_bytes": 0/' > "$tmp/zero.json"
+$PLACELAB validate "$tmp/zero.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "zero memory: exit 2 at its line and column" sh -c "test $rc = 2 && grep -q \"zero.json:8:79: device '/gpu:1': mem_bytes 0\" '$tmp/err'"
 exit 0

@@ -80,19 +80,37 @@ test_cluster_parse(void **state)
 	assert_true(c->placeto.delta1 == 1 && c->placeto.transfer_speed == 3 && c->placeto.init_offset == 0);
 	pl_cluster_free(c);
 
+#define CL "{\"format\": \"placelab-cluster/1\", \"devices\": [\n"
+#define DEV(n) "{\"name\": \"" n "\", \"peak_flops\": 1e12, \"mem_bytes\": 1e9, \"mem_bw\": 1e11}"
 	const char *bad[][2] = {
-		{ "{\"format\": \"placelab-cluster/1\", \"devices\": []}", "at least one device" },
-		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [\n{\"name\": \"a\", \"kind\": \"fpga\"}]}", "c.json:2:1: device 'a': field 'kind'" },
-		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 0, \"mem_bytes\": 1, \"mem_bw\": 1}]}", "peak_flops" },
-		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1},"
-		  "{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1}]}", "duplicate" },
-		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1},"
-		  "{\"name\": \"b\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1}], \"links\": {\"bandwidth\": [[1]]}}", "2x2 matrix" },
-		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1},"
-		  "{\"name\": \"b\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1}], \"links\": {\"bandwidth\": -4}}", "link 'a' -> 'b'" },
+		{ CL "]}", "c.json:1:45: 'devices' is empty (expected an array of 1 to 64 devices)" },
+		{ "{\"format\": \"placelab-cluster/1\"}", "c.json: missing 'devices' array" },
+		{ CL "{\"name\": \"a\", \"kind\": \"fpga\"}]}", "c.json:2:23: device 'a': field 'kind' (expected cpu, gpu or tpu)" },
+		{ CL "{\"name\": \"a\", \"peak_flops\": 0, \"mem_bytes\": 1, \"mem_bw\": 1e6}]}",
+		  "c.json:2:29: device 'a': peak_flops 0 (expected FLOP/s in [1e6, 1e18])" },
+		/* near-zero figures made every simulated time infinite */
+		{ CL "{\"name\": \"a\", \"peak_flops\": 1e-300, \"mem_bytes\": 1, \"mem_bw\": 1e6}]}", "peak_flops 1e-300 (expected FLOP/s in [1e6, 1e18])" },
+		{ CL "{\"name\": \"a\", \"peak_flops\": 1e6, \"mem_bytes\": 1, \"mem_bw\": 1e-300}]}", "c.json:2:60: device 'a': mem_bw 1e-300 (expected bytes/s in [1e6, 1e16])" },
+		{ CL "{\"name\": \"a\", \"peak_flops\": 1e6, \"mem_bytes\": 0, \"mem_bw\": 1e6}]}", "c.json:2:47: device 'a': mem_bytes 0 (expected a whole number of bytes in [1, 2^50])" },
+		{ CL "{\"name\": \"a\", \"mem_bytes\": 1, \"mem_bw\": 1e6}]}", "c.json:2:1: device 'a': missing field 'peak_flops'" },
+		{ CL DEV("a") ",\n" DEV("a") "]}", "c.json:3:10: device 'a': duplicate name" },
+		{ CL DEV("a") ",\n" DEV("b") "], \"links\": {\"bandwidth\": [[1]]}}", "c.json:3:94: links.bandwidth has 1 rows (expected a number or a 2x2 matrix" },
+		{ CL DEV("a") ",\n" DEV("b") "], \"links\": {\"bandwidth\": -4}}", "c.json:3:94: links: bandwidth -4 (expected bytes/s in [1e3, 1e16])" },
+		{ CL DEV("a") ",\n" DEV("b") "], \"links\": {\"bandwidth\": 1e-300}}", "links: bandwidth 1e-300" },
+		{ CL DEV("a") ",\n" DEV("b") "], \"links\": {\"bandwidth\": [[0, 1e9],\n [-5, 0]]}}",
+		  "c.json:4:3: link 'b' -> 'a' (links.bandwidth[1][0]): bandwidth -5 (expected bytes/s in [1e3, 1e16])" },
+		{ CL DEV("a") ",\n" DEV("b") "], \"links\": {\"latency_us\": [[0, 1], [2]]}}", "c.json:3:104: links.latency_us[1] (expected a row of 2 numbers)" },
+		{ CL DEV("a") "], \"placeto\": {\"delta1\": -1}}", "c.json:2:93: placeto: delta1 -1 (expected us in [0, 1e9])" },
+		{ CL DEV("a") "], \"placeto\": {\"transfer_speed\": 0}}", "c.json:2:101: placeto: transfer_speed 0 (expected bytes/us in [1e-3, 1e15])" },
 		{ "{\"format\": \"placelab-graph/1\"}", "expected \"placelab-cluster/1\"" },
-		{ "{\"format\": \"placelab-cluster/1\", \"devices\": [{\"name\": \"a\", \"peak_flops\": 1, \"mem_bytes\": 1, \"mem_bw\": 1}]}\n"
-		  "{\"format\": \"placelab-cluster/1\"}", "c.json:2:1: '{\"format\": \"' after the JSON object (expected the end of the file)" },
+		{ CL DEV("a") "]}\n{\"format\": \"placelab-cluster/1\"}", "c.json:3:1: '{\"format\": \"' after the JSON object (expected the end of the file)" },
+		/* unknown and repeated fields, in every object */
+		{ CL DEV("a") "], \"link\": {}}", "c.json:2:71: unknown field 'link' (expected format, name, description, devices, links, placeto)" },
+		{ CL "{\"name\": \"a\", \"peak_flops\": 1e12, \"mem\": 1e9}]}", "c.json:2:35: device 'a': unknown field 'mem' (expected name, kind, peak_flops, mem_bytes, mem_bw, launch_us)" },
+		{ CL "{\"name\": \"a\", \"peak_flops\": 1e12, \"peak_flops\": 1e9}]}", "c.json:2:35: device 'a': field 'peak_flops' given a second time" },
+		{ CL DEV("a") "], \"links\": {\"bw\": 1}}", "c.json:2:81: links: unknown field 'bw' (expected shared_bus, bandwidth, latency_us)" },
+		{ CL DEV("a") "], \"placeto\": {\"delta\": 1}}", "c.json:2:83: placeto: unknown field 'delta' (expected delta1, delta2, transfer_speed, init_offset)" },
+		{ CL DEV("a") "], \"name\": \"x\", \"name\": \"y\"}", "c.json:2:84: field 'name' given a second time" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		cause = NULL;
