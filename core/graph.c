@@ -39,26 +39,22 @@ pl_dev_kind_parse(const char *s)
 	return -1;
 }
 
-struct src_pos {
-	int line, col;
-};
-
 struct pending_edge {
 	char *src_name, *dst_name;	/* NULL when given by id */
 	int src, dst, out;
 	int64_t bytes;
-	struct src_pos pos;
+	struct pl_src_pos pos;
 };
 
 struct pl_graph_builder {
 	char *name;
 	char *file;
-	struct src_pos cur;
+	struct pl_src_pos cur;
 	int n_ops, cap_ops;
 	int n_added;		/* ops added; n_ops drops to 0 once they move */
 	struct pl_op *ops;
 	char **op_group;
-	struct src_pos *op_pos;
+	struct pl_src_pos *op_pos;
 	int n_edges, cap_edges;
 	struct pending_edge *edges;
 	struct pl_strmap names;
@@ -233,24 +229,45 @@ pl_graph_builder_op(struct pl_graph_builder *b, int id)
 
 /* ---- validation --------------------------------------------------------- */
 
-/* Format an error with the source position. */
+/* A message prefixed "FILE:LINE:COL: " with what of it is known. */
 static char *
-errat(const struct pl_graph_builder *b, struct src_pos pos, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static char *
-errat(const struct pl_graph_builder *b, struct src_pos pos, const char *fmt, ...)
+vmsg_at(const char *file, struct pl_src_pos pos, const char *fmt, va_list ap)
 {
 	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	const char *file = b->file != NULL ? b->file : b->name;
+	if (file == NULL)
+		return pl_xstrdup(msg);
 	if (pos.line > 0 && pos.col > 0)
 		return pl_xasprintf("%s:%d:%d: %s", file, pos.line, pos.col, msg);
 	if (pos.line > 0)
 		return pl_xasprintf("%s:%d: %s", file, pos.line, msg);
 	return pl_xasprintf("%s: %s", file, msg);
+}
+
+/* Format an error with the source position. */
+static char *
+errat(const struct pl_graph_builder *b, struct pl_src_pos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static char *
+errat(const struct pl_graph_builder *b, struct pl_src_pos pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = vmsg_at(b->file != NULL ? b->file : b->name, pos, fmt, ap);
+	va_end(ap);
+	return m;
+}
+
+/* A message about op v, prefixed with where the op was defined. */
+char *
+pl_graph_op_message(const struct pl_graph *g, int v, const char *fmt, ...)
+{
+	struct pl_src_pos none = { 0, 0 };
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = vmsg_at(g->source, g->op_pos != NULL ? g->op_pos[v] : none, fmt, ap);
+	va_end(ap);
+	return m;
 }
 
 /* Check that a byte count is sane. */
@@ -265,7 +282,7 @@ static char *
 check_op(const struct pl_graph_builder *b, int i)
 {
 	const struct pl_op *o = &b->ops[i];
-	struct src_pos pos = b->op_pos[i];
+	struct pl_src_pos pos = b->op_pos[i];
 	if (o->name[0] == '\0')
 		return errat(b, pos, "op #%d: empty name (expected a non-empty string)", i);
 	if (!isfinite(o->flops) || o->flops < 0 || o->flops > PL_MAX_FLOPS)
@@ -453,11 +470,11 @@ pl_graph_build(struct pl_graph_builder *b, char **cause)
 	struct pl_graph *g = NULL;
 
 	if (b->n_ops == 0) {
-		err = errat(b, (struct src_pos){ 0, 0 }, "the graph has no ops (expected at least one)");
+		err = errat(b, (struct pl_src_pos){ 0, 0 }, "the graph has no ops (expected at least one)");
 		goto fail;
 	}
 	if (b->n_ops > PL_MAX_OPS) {
-		err = errat(b, (struct src_pos){ 0, 0 }, "%d ops is more than the %d supported", b->n_ops, PL_MAX_OPS);
+		err = errat(b, (struct pl_src_pos){ 0, 0 }, "%d ops is more than the %d supported", b->n_ops, PL_MAX_OPS);
 		goto fail;
 	}
 	for (int i = 0; i < b->n_ops; i++) {
@@ -597,6 +614,11 @@ pl_graph_build(struct pl_graph_builder *b, char **cause)
 		struct pl_group *gr = &g->groups[g->ops[v].group];
 		g->group_ops[gr->first + gr->count++] = v;
 	}
+	/* Where each op came from, for later messages. */
+	g->source = b->file;
+	b->file = NULL;
+	g->op_pos = pl_xreallocarray(b->op_pos, g->n_ops, sizeof *g->op_pos);
+	b->op_pos = NULL;
 	pl_graph_builder_free(b);
 	return g;
 
@@ -634,6 +656,8 @@ pl_graph_free(struct pl_graph *g)
 	free(g->in_edge);
 	free(g->topo);
 	free(g->topo_pos);
+	free(g->op_pos);
+	free(g->source);
 	free(g->name);
 	free(g);
 }

@@ -85,8 +85,15 @@ struct pl_group {
 	int first, count;	/* its ops: graph->group_ops[first .. first+count) */
 };
 
+/* A place in a source file (line 0: unknown; col 0: line only). */
+struct pl_src_pos {
+	int line, col;
+};
+
 struct pl_graph {
 	char *name;
+	char *source;			/* file the graph was read from, or NULL */
+	struct pl_src_pos *op_pos;	/* where each op is defined in it */
 	int n_ops, n_edges, n_tensors, n_groups;
 	struct pl_op *ops;		/* list order */
 	struct pl_edge *edges;		/* input order */
@@ -140,6 +147,11 @@ struct pl_op *pl_graph_builder_op(struct pl_graph_builder *b, int id);
 struct pl_graph *pl_graph_build(struct pl_graph_builder *b, char **cause);
 
 void pl_graph_free(struct pl_graph *g);
+
+/* A message about op v for *cause: "FILE:LINE:COL: " (what is known of
+ * where the op was defined) and the formatted text.  Caller frees. */
+char *pl_graph_op_message(const struct pl_graph *g, int v, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* ---- queries ------------------------------------------------------------ */
 

@@ -32,7 +32,7 @@ pl_problem_new(const struct pl_graph *g, const struct pl_cluster *c, char **caus
 		}
 		if (mask == 0) {
 			const struct pl_constraint *k = &g->ops[v].cons;
-			*cause = pl_xasprintf("op '%s': constraint '%s' matches no device of cluster '%s'",
+			*cause = pl_graph_op_message(g, v, "op '%s': constraint '%s' matches no device of cluster '%s'",
 			    g->ops[v].name, k->kind == PL_CONS_DEVICE ? k->device : pl_dev_kind_name(k->dev_kind),
 			    c->name);
 			pl_problem_free(p);
@@ -43,11 +43,14 @@ pl_problem_new(const struct pl_graph *g, const struct pl_cluster *c, char **caus
 	for (int k = 0; k < g->n_groups; k++) {
 		const struct pl_group *gr = &g->groups[k];
 		uint64_t mask = ~(uint64_t)0;
-		for (int i = 0; i < gr->count; i++)
-			mask &= p->allowed[g->group_ops[gr->first + i]];
+		int last = g->group_ops[gr->first];
+		for (int i = 0; i < gr->count && mask != 0; i++) {
+			last = g->group_ops[gr->first + i];
+			mask &= p->allowed[last];
+		}
 		if (mask == 0) {
-			*cause = pl_xasprintf("colocation group '%s': its ops' constraints allow no common device of cluster '%s'",
-			    gr->name ? gr->name : "?", c->name);
+			*cause = pl_graph_op_message(g, last, "colocation group '%s': its ops' constraints allow no common device of cluster '%s' (none is left with op '%s')",
+			    gr->name ? gr->name : "?", c->name, g->ops[last].name);
 			pl_problem_free(p);
 			return NULL;
 		}

@@ -12,7 +12,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..22"
+echo "1..23"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -67,4 +67,8 @@ check "a near-zero peak_flops: exit 2 at its line and column with the range, no 
 $PLACELAB clusters k80x2 | sed '8s/"mem_bytes": [0-9]*/"mem_bytes": 0/' > "$tmp/zero.json"
 $PLACELAB validate "$tmp/zero.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "zero memory: exit 2 at its line and column" sh -c "test $rc = 2 && grep -q \"zero.json:8:79: device '/gpu:1': mem_bytes 0\" '$tmp/err'"
+
+printf '{"format": "placelab-graph/1", "ops": [{"name": "a"},\n  {"name": "b", "device": "/gpu:9"}]}\n' > "$tmp/dev.json"
+$PLACELAB info "$tmp/dev.json" -c k80x2 >/dev/null 2>"$tmp/err"; rc=$?
+check "a constraint no device meets: exit 2, file, line and column of the op" sh -c "test $rc = 2 && grep -q \"dev.json:2:3: op 'b': constraint '/gpu:9' matches no device of cluster 'k80x2'\" '$tmp/err'"
 exit 0

@@ -249,14 +249,20 @@ test_unsatisfiable_constraint(void **state)
 	struct pl_cluster *c = pl_cluster_preset("k80x2");
 	char *cause = NULL;
 	assert_null(pl_problem_new(g, c, &cause));
-	assert_non_null(strstr(cause, "op 'a'"));
-	assert_non_null(strstr(cause, "matches no device"));
+	/* named with the file and the op's line and column */
+	assert_non_null(strstr(cause, "t.json:2:9: op 'a': constraint 'tpu' matches no device of cluster 'k80x2'"));
+	free(cause);
+	pl_graph_free(g);
+	g = parse_ok(HDR "\"ops\": [{\"name\": \"a\"},\n {\"name\": \"b\", \"device\": \"/gpu:7\"}]}");
+	assert_null(pl_problem_new(g, c, &cause));
+	assert_non_null(strstr(cause, "t.json:3:2: op 'b': constraint '/gpu:7' matches no device"));
 	free(cause);
 	pl_graph_free(g);
 	/* group whose members' constraints are disjoint */
-	g = parse_ok(HDR "\"ops\": [{\"name\": \"a\", \"device\": \"cpu\", \"group\": \"G\"}, {\"name\": \"b\", \"device\": \"gpu\", \"group\": \"G\"}]}");
+	g = parse_ok(HDR "\"ops\": [{\"name\": \"a\", \"device\": \"cpu\", \"group\": \"G\"},\n {\"name\": \"b\", \"device\": \"gpu\", \"group\": \"G\"}]}");
 	assert_null(pl_problem_new(g, c, &cause));
-	assert_non_null(strstr(cause, "group 'G'"));
+	assert_non_null(strstr(cause, "t.json:3:2: colocation group 'G'"));
+	assert_non_null(strstr(cause, "with op 'b'"));
 	free(cause);
 	pl_graph_free(g);
 	pl_cluster_free(c);
