@@ -425,7 +425,9 @@ static const char *const op_keys[OP_NKEYS] = { "name", "type", "scope", "flops",
 	"param_bytes", "out_bytes", "temp_bytes", "measured_us", "group", "device" };
 
 /* Read an op's measured_us object: device kinds and device names, each
- * once.  Returns -1 after an error. */
+ * once.  Device names carry an index ("/gpu:1", "P0"), so a bare word
+ * that is not a kind ("fpga", "GPU") is refused rather than kept as the
+ * time of a device no cluster has.  Returns -1 after an error. */
 static int
 read_times(struct ctx *x, const char *name, const cJSON *m, struct pl_op *op,
     struct pl_dev_time *times)
@@ -450,6 +452,10 @@ read_times(struct ctx *x, const char *name, const cJSON *m, struct pl_op *op,
 		if (k >= 0) {
 			op->measured_us[k] = it->valuedouble;
 			continue;
+		}
+		if (strpbrk(it->string, "/:0123456789") == NULL) {
+			fail_item(x, it, 1, "op '%s': measured_us key '%s' (expected a device kind cpu, gpu or tpu, or a device name, which holds a digit, '/' or ':' as \"/gpu:1\" and \"P0\" do)", name, it->string);
+			return -1;
 		}
 		if (op->n_dev_times == PL_MAX_DEV_TIMES) {
 			fail_item(x, it, 1, "op '%s': more than %d per-device times", name, PL_MAX_DEV_TIMES);

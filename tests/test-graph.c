@@ -151,6 +151,13 @@ test_unknown_field(void **state)
 	    "t.json:3:36: edges[0]: unknown field 'byte'", "(expected src, dst, bytes, output)");
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}],\n \"edgse\": []}",
 	    "t.json:3:2: unknown field 'edgse'", "(expected format, name, ops, edges)");
+	/* a device kind placelab does not know is not kept as a device name */
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"measured_us\": {\"gpu\": 2, \"fpga\": 3}}]}",
+	    "t.json:2:49: op 'a': measured_us key 'fpga' (expected a device kind cpu, gpu or tpu, or a device name", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"measured_us\": {\"GPU\": 3}}]}", "measured_us key 'GPU'", NULL);
+	struct pl_graph *g = parse_ok(HDR "\"ops\": [{\"name\": \"a\", \"measured_us\": {\"P0\": 3, \"/device:GPU:1\": 2, \"tpu\": 1}}]}");
+	assert_int_equal(g->ops[0].n_dev_times, 2);
+	pl_graph_free(g);
 	/* a wrong format tag is named before the fields it does not know */
 	parse_bad("{\"devices\": [], \"format\": \"placelab-cluster/1\"}", "format \"placelab-cluster/1\"", NULL);
 }
