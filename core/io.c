@@ -1237,114 +1237,288 @@ pl_cluster_from_arg(const char *arg, char **cause)
 
 /* ---- placements --------------------------------------------------------- */
 
+/* Where warnings go: stderr unless a front end takes them. */
+static pl_warn_fn *warn_fn;
+static void *warn_arg;
+
+/* Take warnings (NULL: back to stderr). */
+void
+pl_io_set_warn(pl_warn_fn *fn, void *arg)
+{
+	warn_fn = fn;
+	warn_arg = arg;
+}
+
+/* Warn at item: "FILE:LINE:COL: warning: ...". */
+static void
+warn_item(const struct ctx *x, const cJSON *item, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void
+warn_item(const struct ctx *x, const cJSON *item, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	int line, col;
+	pl_text_position(x->text, locate(x, item, 0), &line, &col);
+	char *full = pl_xasprintf("%s:%d:%d: warning: %s", x->name, line, col, msg);
+	if (warn_fn != NULL)
+		warn_fn(full, warn_arg);
+	else
+		fprintf(stderr, "placelab: %s\n", full);
+	free(full);
+}
+
+enum { PK_FORMAT, PK_GRAPH, PK_CLUSTER, PK_DEVICES, PK_PRIO, PK_TPRIO, PK_NKEYS };
+static const char *const placement_keys[PK_NKEYS] = { "format", "graph", "cluster",
+	"devices", "priorities", "tensor_priorities" };
+
+/* A placement being read: the file's fields, the graph and cluster it is
+ * checked against, and the "devices" member of each op. */
+struct place_ctx {
+	struct ctx *x;
+	const struct pl_graph *g;
+	const struct pl_cluster *c;
+	struct pl_placement *p;
+	struct pl_strmap names;
+	const cJSON *f[PK_NKEYS];
+	const cJSON **entry;
+	char ghint[300], chint[300];	/* " (the file places graph 'x')" */
+};
+
+/* Read "devices": every op of the graph once, on a device of the cluster
+ * its constraint allows, with its colocation group.  -1 after an error. */
+static int
+read_devices(struct place_ctx *pc)
+{
+	struct ctx *x = pc->x;
+	const struct pl_graph *g = pc->g;
+	const struct pl_cluster *c = pc->c;
+	const cJSON *devs = pc->f[PK_DEVICES], *it;
+	int count = 0;
+	cJSON_ArrayForEach(it, devs) {
+		int v = pl_strmap_get(&pc->names, it->string);
+		if (v < 0) {
+			fail_item(x, it, 1, "op '%s' is not in graph '%s'%s", it->string, g->name, pc->ghint);
+			return -1;
+		}
+		if (pc->entry[v] != NULL) {
+			fail_item(x, it, 1, "op '%s' placed a second time (expected each op once)", it->string);
+			return -1;
+		}
+		if (!cJSON_IsString(it)) {
+			fail_item(x, it, 0, "op '%s': expected a device name string such as \"/gpu:0\"", it->string);
+			return -1;
+		}
+		int d = pl_cluster_find(c, it->valuestring);
+		if (d < 0) {
+			fail_item(x, it, 0, "op '%s': device '%s' is not in cluster '%s'%s", it->string,
+			    it->valuestring, c->name, pc->chint);
+			return -1;
+		}
+		if (!pl_constraint_allows(&g->ops[v].cons, c, d)) {
+			const struct pl_constraint *k = &g->ops[v].cons;
+			fail_item(x, it, 0, "op '%s': placed on '%s', which its device constraint '%s' forbids", it->string,
+			    it->valuestring, k->kind == PL_CONS_DEVICE ? k->device : pl_dev_kind_name(k->dev_kind));
+			return -1;
+		}
+		pc->entry[v] = it;
+		pc->p->dev[v] = d;
+		count++;
+	}
+	for (int v = 0; count < g->n_ops && v < g->n_ops; v++)
+		if (pc->entry[v] == NULL) {
+			fail_item(x, devs, 0, "op '%s' has no device (expected every op of graph '%s' placed)%s",
+			    g->ops[v].name, g->name, pc->ghint);
+			return -1;
+		}
+	for (int k = 0; k < g->n_groups; k++) {
+		const struct pl_group *gr = &g->groups[k];
+		int v0 = g->group_ops[gr->first];
+		for (int i = 1; i < gr->count; i++) {
+			int v = g->group_ops[gr->first + i];
+			if (pc->p->dev[v] != pc->p->dev[v0]) {
+				fail_item(x, pc->entry[v], 0, "op '%s': on '%s' but its colocation group '%s' is on '%s' (where op '%s' is)",
+				    g->ops[v].name, c->dev[pc->p->dev[v]].name, gr->name ? gr->name : "?",
+				    c->dev[pc->p->dev[v0]].name, g->ops[v0].name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Read "priorities": ops of the graph, each once, finite numbers. */
+static int
+read_priorities(struct place_ctx *pc)
+{
+	struct ctx *x = pc->x;
+	const cJSON *prio = pc->f[PK_PRIO], *it;
+	char *seen = pl_xcalloc(pc->g->n_ops, 1);
+	int rc = 0;
+	pl_placement_ensure_prio(pc->p);
+	cJSON_ArrayForEach(it, prio) {
+		int v = pl_strmap_get(&pc->names, it->string);
+		if (v < 0) {
+			fail_item(x, it, 1, "priorities: op '%s' is not in graph '%s'%s", it->string, pc->g->name, pc->ghint);
+			rc = -1;
+		} else if (seen[v]) {
+			fail_item(x, it, 1, "priorities: op '%s' given a second time (expected each op once)", it->string);
+			rc = -1;
+		} else if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble)) {
+			fail_item(x, it, 0, "priorities: op '%s' (expected a finite number)", it->string);
+			rc = -1;
+		}
+		if (rc != 0)
+			break;
+		seen[v] = 1;
+		pc->p->prio[v] = it->valuedouble;
+	}
+	free(seen);
+	return rc;
+}
+
+/* Read "tensor_priorities": [op, output index, device, priority], one
+ * per tensor and device at most. */
+static int
+read_tensor_priorities(struct place_ctx *pc)
+{
+	struct ctx *x = pc->x;
+	const struct pl_graph *g = pc->g;
+	const struct pl_cluster *c = pc->c;
+	const cJSON *tpr = pc->f[PK_TPRIO], *it;
+	if (!cJSON_IsArray(tpr)) {
+		fail_item(x, tpr, 0, "'tensor_priorities' (expected an array of [op, output index, device, priority])");
+		return -1;
+	}
+	pl_placement_ensure_tprio(pc->p, g->n_tensors);
+	char *seen = pl_xcalloc((size_t)g->n_tensors * c->n_dev + 1, 1);
+	int k = 0, rc = -1;
+	cJSON_ArrayForEach(it, tpr) {
+		if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 4) {
+			fail_item(x, it, 0, "tensor_priorities[%d] (expected [op, output index, device, priority])", k);
+			goto out;
+		}
+		const cJSON *a = cJSON_GetArrayItem(it, 0), *o = cJSON_GetArrayItem(it, 1);
+		const cJSON *d = cJSON_GetArrayItem(it, 2), *v = cJSON_GetArrayItem(it, 3);
+		int op = cJSON_IsString(a) ? pl_strmap_get(&pc->names, a->valuestring) : -1;
+		if (op < 0) {
+			fail_item(x, a, 0, "tensor_priorities[%d]: op%s%s%s (expected the name of an op of graph '%s')%s", k,
+			    cJSON_IsString(a) ? " '" : "", cJSON_IsString(a) ? a->valuestring : "",
+			    cJSON_IsString(a) ? "'" : "", g->name, pc->ghint);
+			goto out;
+		}
+		int t = -1;
+		for (int j = g->ops[op].first_tensor; cJSON_IsNumber(o) && j < g->ops[op].first_tensor + g->ops[op].n_tensors; j++)
+			if (g->tensors[j].index == o->valuedouble)
+				t = j;
+		if (t < 0) {
+			fail_item(x, o, 0, "tensor_priorities[%d]: op '%s' has no tensor of that output index (expected the output index of one of its tensors)",
+			    k, g->ops[op].name);
+			goto out;
+		}
+		int dev = cJSON_IsString(d) ? pl_cluster_find(c, d->valuestring) : -1;
+		if (dev < 0) {
+			fail_item(x, d, 0, "tensor_priorities[%d]: device%s%s%s (expected a device of cluster '%s')%s", k,
+			    cJSON_IsString(d) ? " '" : "", cJSON_IsString(d) ? d->valuestring : "",
+			    cJSON_IsString(d) ? "'" : "", c->name, pc->chint);
+			goto out;
+		}
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+			fail_item(x, v, 0, "tensor_priorities[%d]: priority (expected a finite number)", k);
+			goto out;
+		}
+		size_t slot = (size_t)t * c->n_dev + dev;
+		if (seen[slot]) {
+			fail_item(x, it, 0, "tensor_priorities[%d]: output %d of '%s' to '%s' given a second time (expected it once)",
+			    k, g->tensors[t].index, g->ops[op].name, c->dev[dev].name);
+			goto out;
+		}
+		seen[slot] = 1;
+		pc->p->tprio[slot] = v->valuedouble;
+		k++;
+	}
+	rc = 0;
+out:
+	free(seen);
+	return rc;
+}
+
 /* Parse a placement against a graph and cluster. */
 struct pl_placement *
 pl_placement_parse_json(const char *text, size_t len, const char *name,
     const struct pl_graph *g, const struct pl_cluster *c, char **cause)
 {
 	struct ctx x = { .name = name, .text = text, .len = len };
+	struct place_ctx pc = { .x = &x, .g = g, .c = c };
 	cJSON *root = parse_text(&x);
-	struct pl_placement *p = NULL;
-	char *seen = NULL;
-	struct pl_strmap names = { 0 };
-	if (root == NULL || check_format(&x, root, PL_FORMAT_PLACEMENT) != 0)
+	x.root = root;
+	const char *for_graph = NULL, *for_cluster = NULL;
+	if (root == NULL || check_format(&x, root, PL_FORMAT_PLACEMENT) != 0 ||
+	    read_members(&x, root, "", placement_keys, PK_NKEYS, pc.f) != 0)
 		goto out;
-	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(root, "devices");
-	const cJSON *prio = cJSON_GetObjectItemCaseSensitive(root, "priorities");
-	if (!cJSON_IsObject(devs)) {
+	const char **named[] = { &for_graph, &for_cluster };
+	for (int k = PK_GRAPH; k <= PK_CLUSTER; k++)
+		if (str_of(pc.f[k], named[k - PK_GRAPH]) != 0) {
+			fail_item(&x, pc.f[k], 0, "field '%s' (expected the name of the %s placed)", placement_keys[k], placement_keys[k]);
+			goto out;
+		}
+	int other_graph = for_graph != NULL && strcmp(for_graph, g->name) != 0;
+	int other_cluster = for_cluster != NULL && strcmp(for_cluster, c->name) != 0;
+	if (other_graph)
+		snprintf(pc.ghint, sizeof pc.ghint, " (the file places graph '%s')", for_graph);
+	if (other_cluster)
+		snprintf(pc.chint, sizeof pc.chint, " (the file places on cluster '%s')", for_cluster);
+	const cJSON *devs = pc.f[PK_DEVICES], *prio = pc.f[PK_PRIO];
+	if (devs == NULL) {
 		x.err = pl_xasprintf("%s: missing 'devices' object (expected {\"op\": \"/gpu:0\", ...})", name);
 		goto out;
 	}
-	if (prio != NULL && !cJSON_IsObject(prio)) {
-		x.err = pl_xasprintf("%s: 'priorities' (expected an object of op: number)", name);
+	if (!cJSON_IsObject(devs)) {
+		fail_item(&x, devs, 0, "'devices' (expected an object {\"op\": \"/gpu:0\", ...})");
 		goto out;
 	}
-	p = pl_placement_new(g->n_ops, c->n_dev);
-	seen = pl_xcalloc(g->n_ops, 1);
-	pl_strmap_init(&names, (size_t)g->n_ops);
+	if (prio != NULL && !cJSON_IsObject(prio)) {
+		fail_item(&x, prio, 0, "'priorities' (expected an object of op: number)");
+		goto out;
+	}
+	pc.p = pl_placement_new(g->n_ops, c->n_dev);
+	pc.entry = pl_xcalloc(g->n_ops, sizeof *pc.entry);
+	pl_strmap_init(&pc.names, (size_t)g->n_ops);
 	for (int v = 0; v < g->n_ops; v++)
-		pl_strmap_put(&names, g->ops[v].name, v);
-	const cJSON *it;
-	int count = 0;
-	cJSON_ArrayForEach(it, devs) {
-		int v = pl_strmap_get(&names, it->string);
-		if (v < 0) {
-			x.err = pl_xasprintf("%s: op '%s' is not in graph '%s'", name, it->string, g->name);
-			goto out;
-		}
-		if (!cJSON_IsString(it)) {
-			x.err = pl_xasprintf("%s: op '%s': expected a device name string", name, it->string);
-			goto out;
-		}
-		int d = pl_cluster_find(c, it->valuestring);
-		if (d < 0) {
-			x.err = pl_xasprintf("%s: op '%s': device '%s' is not in cluster '%s'", name, it->string, it->valuestring, c->name);
-			goto out;
-		}
-		if (!seen[v])
-			count++;
-		seen[v] = 1;
-		p->dev[v] = d;
-	}
-	if (count != g->n_ops) {
-		for (int v = 0; v < g->n_ops; v++)
-			if (!seen[v]) {
-				x.err = pl_xasprintf("%s: op '%s' has no device (expected every op of graph '%s' placed)", name, g->ops[v].name, g->name);
-				goto out;
-			}
-	}
-	if (prio != NULL) {
-		pl_placement_ensure_prio(p);
-		cJSON_ArrayForEach(it, prio) {
-			int v = pl_strmap_get(&names, it->string);
-			if (v < 0 || !cJSON_IsNumber(it) || !isfinite(it->valuedouble)) {
-				x.err = pl_xasprintf("%s: priorities.'%s' (expected an op of the graph and a finite number)", name, it->string);
-				goto out;
-			}
-			p->prio[v] = it->valuedouble;
-		}
-	}
-	const cJSON *tpr = cJSON_GetObjectItemCaseSensitive(root, "tensor_priorities");
-	if (tpr != NULL) {
-		if (!cJSON_IsArray(tpr)) {
-			x.err = pl_xasprintf("%s: 'tensor_priorities' (expected an array of [op, output, device, priority])", name);
-			goto out;
-		}
-		pl_placement_ensure_tprio(p, g->n_tensors);
-		int k = 0;
-		cJSON_ArrayForEach(it, tpr) {
-			const cJSON *a = cJSON_GetArrayItem(it, 0), *o = cJSON_GetArrayItem(it, 1);
-			const cJSON *d = cJSON_GetArrayItem(it, 2), *v = cJSON_GetArrayItem(it, 3);
-			int op = cJSON_IsString(a) ? pl_strmap_get(&names, a->valuestring) : -1;
-			int dev = cJSON_IsString(d) ? pl_cluster_find(c, d->valuestring) : -1;
-			int t = -1;
-			if (op >= 0 && cJSON_IsNumber(o))
-				for (int j = g->ops[op].first_tensor; j < g->ops[op].first_tensor + g->ops[op].n_tensors; j++)
-					if (g->tensors[j].index == o->valuedouble)
-						t = j;
-			if (!cJSON_IsArray(it) || t < 0 || dev < 0 || !cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
-				x.err = pl_xasprintf("%s: tensor_priorities[%d] (expected [op, output index of one of its tensors, device, finite priority])", name, k);
-				goto out;
-			}
-			p->tprio[(size_t)t * c->n_dev + dev] = v->valuedouble;
-			k++;
-		}
-	}
+		pl_strmap_put(&pc.names, g->ops[v].name, v);
+	if (read_devices(&pc) != 0 || (prio != NULL && read_priorities(&pc) != 0) ||
+	    (pc.f[PK_TPRIO] != NULL && read_tensor_priorities(&pc) != 0))
+		goto out;
 	char *verr = NULL;
-	if (pl_placement_check(p, g, c, &verr) != 0) {
+	if (pl_placement_check(pc.p, g, c, &verr) != 0) {
 		x.err = pl_xasprintf("%s: %s", name, verr);
 		free(verr);
+		goto out;
 	}
+	/* Same ops and devices under other names: a renamed graph or cluster
+	 * file, or the wrong placement; it loads, but say so. */
+	char gpart[300] = "", cpart[300] = "";
+	if (other_graph)
+		snprintf(gpart, sizeof gpart, "graph '%s' (not '%s')", for_graph, g->name);
+	if (other_cluster)
+		snprintf(cpart, sizeof cpart, "cluster '%s' (not '%s')", for_cluster, c->name);
+	if (other_graph || other_cluster)
+		warn_item(&x, pc.f[other_graph ? PK_GRAPH : PK_CLUSTER],
+		    "the placement names %s%s%s; its ops and devices match, so it is used", gpart,
+		    other_graph && other_cluster ? " and " : "", cpart);
 out:
-	pl_strmap_free(&names);
-	free(seen);
+	pl_strmap_free(&pc.names);
+	free(pc.entry);
 	cJSON_Delete(root);
 	if (x.err != NULL) {
-		pl_placement_free(p);
+		pl_placement_free(pc.p);
 		*cause = x.err;
 		return NULL;
 	}
-	return p;
+	return pc.p;
 }
 
 /* Load a placement file. */

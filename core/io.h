@@ -48,6 +48,14 @@ struct pl_placement *pl_placement_load_json(const char *path,
 struct pl_placement *pl_placement_parse_json(const char *text, size_t len,
     const char *name, const struct pl_graph *g, const struct pl_cluster *c,
     char **cause);
+/*
+ * Warnings: input that loads but may not be what was meant (a placement
+ * saved for a graph or cluster of another name whose ops and devices
+ * match).  They go to stderr as "placelab: FILE:LINE:COL: warning: ..."
+ * unless a front end that owns the terminal takes them (NULL: stderr).
+ */
+typedef void pl_warn_fn(const char *msg, void *arg);
+void pl_io_set_warn(pl_warn_fn *fn, void *arg);
 char *pl_placement_to_json(const struct pl_placement *p,
     const struct pl_graph *g, const struct pl_cluster *c);
 int pl_placement_save_json(const struct pl_placement *p,

@@ -12,7 +12,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..23"
+echo "1..26"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -71,4 +71,14 @@ check "zero memory: exit 2 at its line and column" sh -c "test $rc = 2 && grep -
 printf '{"format": "placelab-graph/1", "ops": [{"name": "a"},\n  {"name": "b", "device": "/gpu:9"}]}\n' > "$tmp/dev.json"
 $PLACELAB info "$tmp/dev.json" -c k80x2 >/dev/null 2>"$tmp/err"; rc=$?
 check "a constraint no device meets: exit 2, file, line and column of the op" sh -c "test $rc = 2 && grep -q \"dev.json:2:3: op 'b': constraint '/gpu:9' matches no device of cluster 'k80x2'\" '$tmp/err'"
+
+printf '{"format": "placelab-placement/1", "graph": "renamed", "cluster": "k80x4",\n "devices": {"a": "/gpu:0", "b": "/gpu:1"}}\n' > "$tmp/p.json"
+$PLACELAB sim "$tmp/g.json" -c k80x4 -p "$tmp/p.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a placement saved under another graph name: used, with a warning naming both" sh -c "test $rc = 0 && grep -q \"p.json:1:45: warning: the placement names graph 'renamed' (not 'cli')\" '$tmp/err' && grep -q '^makespan' '$tmp/out'"
+printf '{"format": "placelab-placement/1", "graph": "other",\n "devices": {"a": "/gpu:0", "b": "/gpu:1",\n  "zz": "/gpu:1"}}\n' > "$tmp/p2.json"
+$PLACELAB sim "$tmp/g.json" -c k80x4 -p "$tmp/p2.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "a placement of other ops: exit 2 at the op's line, naming the graph it was made for" sh -c "test $rc = 2 && grep -q \"p2.json:3:3: op 'zz' is not in graph 'cli' (the file places graph 'other')\" '$tmp/err'"
+cat "$tmp/p.json" "$tmp/p.json" > "$tmp/p3.json"
+$PLACELAB validate -g "$tmp/g.json" -c k80x4 "$tmp/p3.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "two placements in one file: exit 2 at the second" sh -c "test $rc = 2 && grep -q \"p3.json:3:1: '{\\\"format\\\": \\\"' after the JSON object\" '$tmp/err' && ! grep -q ok '$tmp/out'"
 exit 0

@@ -190,18 +190,40 @@ test_placement(void **state)
 	assert_has(cause, "op 'd'");
 	free(cause);
 
+#define PH "{\"format\": \"placelab-placement/1\", \"graph\": \"g\", \"cluster\": \"k80x2\",\n"
+#define ALL "{\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"}"
 	const char *bad[][2] = {
-		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\"}}", "op 'b' has no device" },
-		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"zz\": \"/gpu:0\"}}", "op 'zz' is not in graph" },
-		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/tpu:9\"}}", "device '/tpu:9'" },
-		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:1\", \"d\": \"/cpu:0\"}}", "colocation group" },
-		{ "{\"format\": \"placelab-placement/1\"}", "missing 'devices'" },
-		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"},"
-		  " \"tensor_priorities\": [[\"a\", 5, \"/gpu:0\", 1]]}", "tensor_priorities[0]" },
-		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"}}\n"
-		  "{\"format\": \"placelab-placement/1\", \"devices\": {}}", "p.json:2:1: '{\"format\": \"' after the JSON object" },
-		{ "{\"format\": \"placelab-placement/1\", \"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"}}]]",
-		  "p.json:1:108: ']]' after the JSON object" },
+		{ PH "\"devices\": {\"a\": \"/gpu:0\"}}", "p.json:2:12: op 'b' has no device (expected every op of graph 'g' placed)" },
+		{ PH "\"devices\": {\"a\": \"/gpu:0\",\n \"zz\": \"/gpu:0\"}}", "p.json:3:2: op 'zz' is not in graph 'g'" },
+		{ PH "\"devices\": {\"a\": \"/tpu:9\"}}", "p.json:2:18: op 'a': device '/tpu:9' is not in cluster 'k80x2'" },
+		{ PH "\"devices\": {\"a\": 1}}", "p.json:2:18: op 'a': expected a device name string" },
+		{ PH "\"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:1\", \"d\": \"/cpu:0\"}}",
+		  "p.json:2:48: op 'c': on '/gpu:1' but its colocation group 'G' is on '/gpu:0' (where op 'b' is)" },
+		/* a broken constraint names the file and the line */
+		{ PH "\"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\",\n \"d\": \"/gpu:1\"}}",
+		  "p.json:3:7: op 'd': placed on '/gpu:1', which its device constraint 'cpu' forbids" },
+		{ "{\"format\": \"placelab-placement/1\"}", "p.json: missing 'devices'" },
+		{ PH "\"devices\": []}", "p.json:2:12: 'devices' (expected an object" },
+		{ PH "\"devices\": " ALL ",\n \"tensor_priorities\": [[\"a\", 5, \"/gpu:0\", 1]]}",
+		  "p.json:3:30: tensor_priorities[0]: op 'a' has no tensor of that output index" },
+		{ PH "\"devices\": " ALL ",\n \"tensor_priorities\": [[\"a\", 0, \"/gpu:0\", 1, 2]]}", "p.json:3:24: tensor_priorities[0] (expected [op, output index, device, priority])" },
+		{ PH "\"devices\": " ALL ",\n \"tensor_priorities\": [[\"a\", 0, \"/gpu:0\", 1], [\"a\", 0, \"/gpu:0\", 2]]}",
+		  "p.json:3:47: tensor_priorities[1]: output 0 of 'a' to '/gpu:0' given a second time" },
+		{ PH "\"devices\": " ALL ",\n \"priorities\": {\"a\": 1, \"zz\": 2}}", "p.json:3:25: priorities: op 'zz' is not in graph 'g'" },
+		{ PH "\"devices\": " ALL ",\n \"priorities\": {\"a\": \"x\"}}", "p.json:3:22: priorities: op 'a' (expected a finite number)" },
+		/* text after the object, repeated and unknown keys */
+		{ PH "\"devices\": " ALL "}\n{\"format\": \"placelab-placement/1\", \"devices\": {}}", "p.json:3:1: '{\"format\": \"' after the JSON object" },
+		{ PH "\"devices\": " ALL "}]]", "p.json:2:73: ']]' after the JSON object" },
+		{ PH "\"devices\": {\"a\": \"/gpu:0\", \"a\": \"/gpu:1\"}}", "p.json:2:28: op 'a' placed a second time (expected each op once)" },
+		{ PH "\"devices\": " ALL ",\n \"priorities\": {\"a\": 1, \"a\": 2}}", "p.json:3:25: priorities: op 'a' given a second time" },
+		{ PH "\"devices\": " ALL ",\n \"priority\": {}}", "p.json:3:2: unknown field 'priority' (expected format, graph, cluster, devices, priorities, tensor_priorities)" },
+		{ PH "\"devices\": " ALL ", \"devices\": " ALL "}", "p.json:2:74: field 'devices' given a second time" },
+		{ PH "\"graph\": 3, \"devices\": " ALL "}", "p.json:2:1: field 'graph' given a second time" },
+		/* placed for another graph and the ops do not match: an error naming it */
+		{ "{\"format\": \"placelab-placement/1\", \"graph\": \"other\",\n\"devices\": {\"x\": \"/gpu:0\"}}",
+		  "p.json:2:13: op 'x' is not in graph 'g' (the file places graph 'other')" },
+		{ "{\"format\": \"placelab-placement/1\", \"cluster\": \"k80x8\",\n\"devices\": {\"a\": \"/gpu:7\"}}",
+		  "p.json:2:18: op 'a': device '/gpu:7' is not in cluster 'k80x2' (the file places on cluster 'k80x8')" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		cause = NULL;
@@ -210,6 +232,46 @@ test_placement(void **state)
 		free(cause);
 	}
 	pl_placement_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
+/* Collects warnings for test_placement_names. */
+static void
+keep_warning(const char *msg, void *arg)
+{
+	char **out = arg;
+	free(*out);
+	*out = strdup(msg);
+}
+
+/* A placement whose graph or cluster names differ loads when its ops and
+ * devices match, with a warning naming both; none when the names match. */
+static void
+test_placement_names(void **state)
+{
+	(void)state;
+	char *cause = NULL, *warning = NULL;
+	struct pl_graph *g = pl_graph_parse_json(graph_json, strlen(graph_json), "g", &cause);
+	struct pl_cluster *c = pl_cluster_preset("k80x2");
+	assert_non_null(g);
+	pl_io_set_warn(keep_warning, &warning);
+	const char *renamed = "{\"format\": \"placelab-placement/1\",\n \"graph\": \"old-name\", \"cluster\": \"k80x2\",\n"
+	    "\"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"}}";
+	struct pl_placement *p = pl_placement_parse_json(renamed, strlen(renamed), "p.json", g, c, &cause);
+	if (p == NULL)
+		fail_msg("%s", cause);
+	assert_has(warning, "p.json:2:11: warning: the placement names graph 'old-name' (not 'g'); its ops and devices match");
+	pl_placement_free(p);
+	free(warning);
+	warning = NULL;
+	const char *same = "{\"format\": \"placelab-placement/1\", \"graph\": \"g\", \"cluster\": \"k80x2\",\n"
+	    "\"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"}}";
+	p = pl_placement_parse_json(same, strlen(same), "p.json", g, c, &cause);
+	assert_non_null(p);
+	assert_null(warning);
+	pl_placement_free(p);
+	pl_io_set_warn(NULL, NULL);
 	pl_cluster_free(c);
 	pl_graph_free(g);
 }
@@ -308,6 +370,7 @@ main(void)
 		cmocka_unit_test(test_cluster_presets_round_trip),
 		cmocka_unit_test(test_cluster_parse),
 		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_placement_names),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_load_any),
 	};

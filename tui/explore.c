@@ -772,6 +772,15 @@ save_done(struct explore *ex, const char *path, void *arg)
 		ex->quit = 1;
 }
 
+/* Keep a loader's warning for the status line (stderr is the screen). */
+static void
+keep_warning(const char *msg, void *arg)
+{
+	char **w = arg;
+	free(*w);
+	*w = pl_xstrdup(msg);
+}
+
 /* Open a placement file. */
 static void
 open_done(struct explore *ex, const char *path, void *arg)
@@ -779,8 +788,10 @@ open_done(struct explore *ex, const char *path, void *arg)
 	(void)arg;
 	if (path == NULL || *path == '\0')
 		return;
-	char *cause = NULL;
+	char *cause = NULL, *warning = NULL;
+	pl_io_set_warn(keep_warning, &warning);
 	struct pl_placement *pl = pl_placement_load_json(path, ex->g, ex->c, &cause);
+	pl_io_set_warn(NULL, NULL);
 	if (pl == NULL) {
 		explore_message(ex, 1, "%s", cause);
 		free(cause);
@@ -793,7 +804,11 @@ open_done(struct explore *ex, const char *path, void *arg)
 	ex->dirty = 0;
 	free(ex->save_path);
 	ex->save_path = pl_xstrdup(path);
-	explore_message(ex, 0, "opened %s", path);
+	if (warning != NULL)
+		explore_message(ex, 1, "opened %s; %s", path, warning);
+	else
+		explore_message(ex, 0, "opened %s", path);
+	free(warning);
 }
 
 /* The default path to save to. */
