@@ -402,6 +402,20 @@ str_of(const cJSON *it, const char **out)
 
 /* ---- graphs ------------------------------------------------------------- */
 
+/* The base name of path without its extension. */
+char *
+pl_name_from_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base != NULL && base[1] != '\0' ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t n = dot != NULL && dot > base ? (size_t)(dot - base) : strlen(base);
+	char *s = pl_xmalloc(n + 1);
+	memcpy(s, base, n);
+	s[n] = '\0';
+	return s;
+}
+
 /* Parse a device constraint text: any, a kind, or a device name. */
 static void
 parse_constraint(const char *s, struct pl_constraint *c)
@@ -676,7 +690,9 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 {
 	struct ctx x = { .name = name, .text = text, .len = strnlen(text, len), .size = len };
 	struct line_tracker t = { text, 0, 0, 1 };
-	struct pl_graph_builder *b = pl_graph_builder_new(name);
+	char *stem = pl_name_from_path(name);
+	struct pl_graph_builder *b = pl_graph_builder_new(stem);
+	free(stem);
 	pl_graph_builder_set_source(b, name);
 	const char *s = text;
 	size_t n = x.len, i = skip_ws(s, 0, n);
@@ -1070,7 +1086,7 @@ pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cau
 	if (root == NULL || check_format(&x, root, PL_FORMAT_CLUSTER) != 0 ||
 	    read_members(&x, root, "", cluster_keys, CL_NKEYS, f) != 0)
 		goto out;
-	const char *cname = name, *desc = "";
+	const char *cname = NULL, *desc = "";
 	if (str_of(f[CL_NAME], &cname) != 0) {
 		fail_item(&x, f[CL_NAME], 0, "field 'name' (expected a string)");
 		goto out;
@@ -1103,6 +1119,10 @@ pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cau
 	    (pp != NULL && read_members(&x, pp, "placeto: ", placeto_keys, PT_NKEYS, pf) != 0))
 		goto out;
 	c = pl_cluster_new(cname);
+	if (cname == NULL) {
+		free(c->name);
+		c->name = pl_name_from_path(name);
+	}
 	free(c->description);
 	c->description = pl_xstrdup(desc);
 	int i = 0;

@@ -24,6 +24,11 @@
 #define PL_FORMAT_PLACEMENT "placelab-placement/1"
 #define PL_FORMAT_RESULT "placelab-result/1"
 
+/* The name of a graph or cluster whose file gives none: the file's base
+ * name without its extension ("nets/resnet.dot" -> "resnet").  Caller
+ * frees. */
+char *pl_name_from_path(const char *path);
+
 /* Graphs.  `name` labels messages (usually the path). */
 struct pl_graph *pl_graph_load_json(const char *path, char **cause);
 struct pl_graph *pl_graph_parse_json(const char *text, size_t len,

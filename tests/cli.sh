@@ -12,7 +12,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..26"
+echo "1..28"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -81,4 +81,10 @@ check "a placement of other ops: exit 2 at the op's line, naming the graph it wa
 cat "$tmp/p.json" "$tmp/p.json" > "$tmp/p3.json"
 $PLACELAB validate -g "$tmp/g.json" -c k80x4 "$tmp/p3.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "two placements in one file: exit 2 at the second" sh -c "test $rc = 2 && grep -q \"p3.json:3:1: '{\\\"format\\\": \\\"' after the JSON object\" '$tmp/err' && ! grep -q ok '$tmp/out'"
+
+printf 'digraph {\n  a -> b;\n  b [flops="0x10"];\n}\n' > "$tmp/hex.dot"
+$PLACELAB validate "$tmp/hex.dot" >/dev/null 2>"$tmp/err"; rc=$?
+check "DOT: a hex number: exit 2, FILE:LINE and the attribute named" sh -c "test $rc = 2 && grep -q \"hex.dot:3: node 'b': attribute 'flops' is \\\"0x10\\\", not a decimal number\" '$tmp/err'"
+printf 'digraph { a -> b }\n' > "$tmp/anon.dot"
+check "DOT: an anonymous graph is named after its file" sh -c "$PLACELAB info '$tmp/anon.dot' | grep -q '^graph *anon$'"
 exit 0

@@ -318,7 +318,7 @@ test_dot(void **state)
 		{ "digraph g { a [flops=\"lots\"]; }", "node 'a'" },
 		{ "graph g { a -- b; }", "undirected" },
 		{ "digraph g { a -> b [bytes=\"-1\"]; }", "edge 'a' -> 'b'" },
-		{ "digraph g { a -> ; }", "syntax error in line 1" },
+		{ "digraph g { a -> ; }", "t.dot:1: DOT syntax error near" },
 		{ "digraph g { }", "no ops" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -328,6 +328,57 @@ test_dot(void **state)
 		assert_has(cause, "t.dot");
 		free(cause);
 	}
+}
+
+/* Parse DOT text expecting an error containing frag. */
+static void
+dot_bad(const char *text, const char *frag)
+{
+	char *cause = NULL;
+	assert_null(plv_graph_parse_dot(text, strlen(text), "t.dot", &cause));
+	assert_has(cause, frag);
+	free(cause);
+}
+
+/* DOT errors name the file and line (found in the text: cgraph keeps no
+ * lines), numbers are decimal and checked like JSON's, and an anonymous
+ * graph takes the file's name. */
+static void
+test_dot_errors(void **state)
+{
+	(void)state;
+	/* a node's line is its statement with attributes, not its first mention */
+	dot_bad("digraph g {\n  a -> b;\n  // a [flops=\"0x10\"] in a comment is no statement\n"
+	    "  b [label=\"a [flops=1]\"];\n  a [flops=\"0x10\"];\n}\n",
+	    "t.dot:5: node 'a': attribute 'flops' is \"0x10\", not a decimal number (expected a number of FLOPs in [0, 1e18])");
+	dot_bad("digraph g {\n a [flops=\"\"];\n}", "t.dot:2: node 'a': attribute 'flops' is empty (expected a decimal number");
+	dot_bad("digraph g {\n node [type=X];\n \"a \\\"q\\\"\" [flops=\"inf\"];\n}", "t.dot:3: node 'a \"q\"': attribute 'flops' is \"inf\", not a decimal number");
+	/* "-1" was taken for "not measured", "-2" was refused: both are refused, as in JSON */
+	dot_bad("digraph g {\n\n a [measured_gpu_us=\"-1\"];\n}", "t.dot:3: node 'a': attribute 'measured_gpu_us' is -1 (expected a time in us in [0, 1e12]; leave it out when not measured)");
+	dot_bad("digraph g {\n a -> b\n  -> c [output=5000];\n}", "t.dot:2: edge 'a' -> 'b': attribute 'output' is 5000 (expected an output index 0..4095)");
+	dot_bad("digraph g {\n a -> b [bytes=\"1.5\"];\n}", "t.dot:2: edge 'a' -> 'b': attribute 'bytes' is 1.5 (expected a whole number of bytes in [0, 2^50])");
+	/* semantic errors through the builder: the line of the edge that breaks the rule */
+	dot_bad("digraph g {\n a -> b [bytes=4];\n c;\n a -> b [bytes=5];\n}", "t.dot:4: edge 'a' -> 'b': output 0 of 'a' carries 5 bytes here but 4");
+	dot_bad("digraph g {\n a -> b;\n b -> c;\n subgraph cluster_x { c:p1 -> a:n; }\n}", "t.dot:2: the graph has a cycle of 3 ops");
+	dot_bad("digraph g {\n a -> ;\n}", "t.dot:2: DOT syntax error near");
+	/* a second graph was silently ignored */
+	dot_bad("digraph g {\n a [device=\"/gpu:0\", group=g];\n}\n\ndigraph h { x }", "t.dot:5: text after the graph's closing '}'");
+	dot_bad("\n\ngraph u { a -- b }", "t.dot:3: graph 'u' is undirected");
+	dot_bad("/* nothing */\ndigraph { }", "t.dot:2: graph 't' has no ops");
+	/* an anonymous graph is named after the file, not "%1" */
+	char *cause = NULL;
+	const char *anon = "digraph { a -> b }";
+	struct pl_graph *g = plv_graph_parse_dot(anon, strlen(anon), "nets/resnet 2.dot", &cause);
+	assert_non_null(g);
+	assert_string_equal(g->name, "resnet 2");
+	pl_graph_free(g);
+	/* decimal numbers with spaces around, signs and exponents still load */
+	const char *ok = "digraph g { a [flops=\" 5 \", out_bytes=\"+1e3\", measured_cpu_us=\".5\"]; }";
+	g = plv_graph_parse_dot(ok, strlen(ok), "t.dot", &cause);
+	if (g == NULL)
+		fail_msg("%s", cause);
+	assert_true(g->ops[0].flops == 5 && g->ops[0].out_bytes == 1000 && g->ops[0].measured_us[PL_DEV_CPU] == 0.5);
+	pl_graph_free(g);
 }
 
 /* Loading by content and from missing files. */
@@ -372,6 +423,7 @@ main(void)
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_placement_names),
 		cmocka_unit_test(test_dot),
+		cmocka_unit_test(test_dot_errors),
 		cmocka_unit_test(test_load_any),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,18 +8,30 @@
  * undirected graphs as a mistake) is handled: subgraph members are ordinary
  * nodes, defaults apply through cgraph's attribute lookup.  Nodes keep their
  * order of first appearance; edges keep the order they were written.
+ * Other attributes (label, color, ...) are Graphviz's and are ignored.
+ *
+ * cgraph keeps no line numbers, so a small scanner over the text finds
+ * them (best effort): a node's line is that of its first statement with an
+ * attribute list, else of its first mention; an edge's is that of its
+ * "->"; edges between subgraphs fall back to the head node's line.  The
+ * scanner also sees what cgraph cannot: an attribute set to "" (not the
+ * same as unset), and text after the graph (cgraph reads one and stops).
  *
  * Invariant: the result is built through core's graph builder, so DOT input
- * gets exactly the same validation as JSON.
+ * gets exactly the same validation as JSON, and every error reads
+ * "FILE:LINE: ...".
  */
 #include "viz/load.h"
 
+#include <ctype.h>
 #include <graphviz/cgraph.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io.h"
+#include "strmap.h"
 #include "xmalloc.h"
 
 static char dot_err[1024];
@@ -36,9 +48,10 @@ capture_error(char *msg)
 	return 0;
 }
 
-/* The captured message without its "Error: " prefix and newline. */
-static const char *
-error_text(void)
+/* cgraph's message as "FILE:LINE: DOT syntax error near ..." (its line
+ * moved to the front). */
+static char *
+syntax_error(const char *file)
 {
 	size_t n = strlen(dot_err);
 	while (n > 0 && (dot_err[n - 1] == '\n' || dot_err[n - 1] == ' '))
@@ -46,8 +59,304 @@ error_text(void)
 	const char *p = dot_err;
 	if (strncmp(p, "Error: ", 7) == 0)
 		p += 7;
-	return p;
+	const char *in = strstr(p, " in line ");
+	int line, used = 0;
+	if (in != NULL && sscanf(in, " in line %d%n", &line, &used) == 1)
+		return pl_xasprintf("%s:%d: DOT %.*s%s", file, line, (int)(in - p), p, in + used);
+	return pl_xasprintf("%s:1: DOT %s", file, p);
 }
+
+/* ---- lines from the text ------------------------------------------------ */
+
+/* A token of DOT: an ID (name, number or quoted string), an edge operator
+ * ('>' for -> and --) or one punctuation character. */
+struct tok {
+	char kind;		/* 'i', '>', or the character */
+	int line;
+	const char *s;		/* ID text (inside the quotes) */
+	size_t n;
+	int quoted;
+};
+
+/* Numeric attributes: an explicit "" is an error, not "unset". */
+static const char *const num_attrs[] = { "flops", "param_bytes", "out_bytes",
+	"temp_bytes", "measured_cpu_us", "measured_gpu_us", "measured_tpu_us",
+	"bytes", "output" };
+
+/* An edge statement between two plain nodes. */
+struct occ {
+	int tail, head, line, seq;
+};
+
+/* Where things are in the text. */
+struct dot_lines {
+	struct pl_strmap nodes;	/* node name -> index */
+	int *node_line;		/* first mention */
+	int *attr_line;		/* first node statement with an attribute list */
+	struct occ *occ;	/* edge statements, sorted by (tail, head, seq) */
+	int *used;		/* per occ: edges matched to the pair so far */
+	int n_occ, cap_occ;
+	int graph_line;
+	int after_line;		/* a token after the graph's closing brace */
+	int empty_line;		/* first numeric attribute set to "" */
+	char empty_attr[32];
+	char empty_subject[300];	/* "node 'a'", "an edge statement", ... */
+};
+
+/* Split text into tokens; skips white space, comments and '#' lines. */
+static int
+tokenize(const char *s, size_t n, struct tok **out)
+{
+	int cnt = 0, cap = 256, line = 1, bol = 1;
+	struct tok *t = pl_xmalloc(sizeof *t * cap);
+	size_t i = 0;
+	while (i < n) {
+		char c = s[i];
+		if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			bol = c == '\n' || (bol && c != '\n');
+			line += c == '\n';
+			i++;
+			continue;
+		}
+		if ((c == '#' && bol) || (c == '/' && i + 1 < n && s[i + 1] == '/')) {
+			while (i < n && s[i] != '\n')
+				i++;
+			continue;
+		}
+		bol = 0;
+		if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+			for (i += 2; i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/'); i++)
+				line += s[i] == '\n';
+			i += 2;
+			continue;
+		}
+		if (cnt == cap) {
+			cap *= 2;
+			t = pl_xreallocarray(t, cap, sizeof *t);
+		}
+		struct tok *k = &t[cnt++];
+		*k = (struct tok){ 'i', line, s + i, 0, 0 };
+		if (c == '"' || c == '<') {
+			/* a quoted string, or an HTML string in nested <> */
+			size_t a = ++i;
+			int depth = 1;
+			for (; i < n; i++) {
+				if (c == '"' && s[i] == '\\' && i + 1 < n)
+					line += s[++i] == '\n';
+				else if (c == '"' && s[i] == '"')
+					break;
+				else if (c == '<' && (depth += (s[i] == '<') - (s[i] == '>')) == 0)
+					break;
+				else
+					line += s[i] == '\n';
+			}
+			k->s = s + a;
+			k->n = i - a;
+			k->quoted = 1;
+			i++;
+		} else if (c == '-' && i + 1 < n && (s[i + 1] == '>' || s[i + 1] == '-')) {
+			k->kind = '>';
+			i += 2;
+		} else if (isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-' || (unsigned char)c >= 0x80) {
+			size_t a = i;
+			while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.' || (unsigned char)s[i] >= 0x80 ||
+			    (s[i] == '-' && !(i + 1 < n && (s[i + 1] == '>' || s[i + 1] == '-')))))
+				i++;
+			k->n = i - a;
+		} else {
+			k->kind = c;
+			i++;
+		}
+	}
+	*out = t;
+	return cnt;
+}
+
+/* The ID's text as cgraph reads it (\" unescaped, line continuations
+ * dropped) in buf; NULL when it does not fit. */
+static const char *
+tok_text(const struct tok *k, char *buf, size_t size)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < k->n; i++) {
+		if (k->quoted && k->s[i] == '\\' && i + 1 < k->n && (k->s[i + 1] == '"' || k->s[i + 1] == '\n'))
+			if (k->s[++i] == '\n')
+				continue;
+		if (j + 1 >= size)
+			return NULL;
+		buf[j++] = k->s[i];
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/* Whether token k is the unquoted keyword kw (any case). */
+static int
+is_kw(const struct tok *k, const char *kw)
+{
+	return k->kind == 'i' && !k->quoted && k->n == strlen(kw) && strncasecmp(k->s, kw, k->n) == 0;
+}
+
+/* Whether token k is the unquoted word w. */
+static int
+is_word(const struct tok *k, const char *w)
+{
+	return k->kind == 'i' && k->n == strlen(w) && strncmp(k->s, w, k->n) == 0;
+}
+
+/* Scan the attribute list after '[' at t[i] for a numeric attribute set
+ * to ""; returns the index of its ']'. */
+static int
+scan_attrs(struct dot_lines *L, const struct tok *t, int n, int i, const char *subject)
+{
+	for (; i < n && t[i].kind != ']'; i++) {
+		if (L->empty_line != 0 || t[i].kind != 'i' || i + 2 >= n || t[i + 1].kind != '=' ||
+		    t[i + 2].kind != 'i' || t[i + 2].n != 0)
+			continue;
+		for (size_t a = 0; a < sizeof num_attrs / sizeof num_attrs[0]; a++)
+			if (is_word(&t[i], num_attrs[a])) {
+				L->empty_line = t[i].line;
+				snprintf(L->empty_attr, sizeof L->empty_attr, "%s", num_attrs[a]);
+				snprintf(L->empty_subject, sizeof L->empty_subject, "%s", subject);
+			}
+	}
+	return i;
+}
+
+/* Order edge statements by pair, then as written. */
+static int
+occ_cmp(const void *a, const void *b)
+{
+	const struct occ *x = a, *y = b;
+	if (x->tail != y->tail)
+		return x->tail < y->tail ? -1 : 1;
+	if (x->head != y->head)
+		return x->head < y->head ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Find the lines of the nodes (nodes[0..n_nodes)) and edge statements in
+ * the text.  Statements are told apart well enough to skip keywords,
+ * attribute names and values, subgraph names and ports; a statement ends
+ * at ';', ',', braces, an attribute list or an ID that cannot continue it.
+ */
+static void
+find_lines(struct dot_lines *L, const char *text, size_t len, Agnode_t **nodes, int n_nodes)
+{
+	memset(L, 0, sizeof *L);
+	pl_strmap_init(&L->nodes, (size_t)n_nodes);
+	L->node_line = pl_xcalloc(n_nodes + 1, sizeof *L->node_line);
+	L->attr_line = pl_xcalloc(n_nodes + 1, sizeof *L->attr_line);
+	for (int v = 0; v < n_nodes; v++)
+		pl_strmap_put(&L->nodes, agnameof(nodes[v]), v);
+	struct tok *t;
+	int n = tokenize(text, len, &t);
+	int prev = -1, operands = 0, edge = 0, pending = 0, kw = 0, edge_line = 0, depth = 0, closed = 0;
+	char buf[1024];
+	for (int i = 0; i < n; i++) {
+		const struct tok *k = &t[i];
+		if (closed) {
+			L->after_line = k->line;	/* cgraph reads one graph and stops */
+			break;
+		}
+		depth += (k->kind == '{') - (k->kind == '}');
+		closed = k->kind == '}' && depth == 0;
+		if (k->kind == '>') {
+			pending = edge = 1;
+			edge_line = k->line;
+		} else if (k->kind == '[') {
+			char subject[300] = "default attributes";
+			if (!kw && edge)
+				snprintf(subject, sizeof subject, "an edge statement");
+			else if (!kw && operands == 1 && prev >= 0) {
+				snprintf(subject, sizeof subject, "node '%s'", agnameof(nodes[prev]));
+				if (L->attr_line[prev] == 0)
+					L->attr_line[prev] = k->line;
+			}
+			i = scan_attrs(L, t, n, i + 1, subject);
+			prev = -1;
+			operands = edge = pending = kw = 0;
+		} else if (k->kind == '}') {
+			prev = -1;	/* a subgraph: an operand, not a node */
+			operands = 1;
+			edge = pending = kw = 0;
+		} else if (k->kind != 'i') {
+			prev = -1;
+			operands = edge = pending = kw = 0;
+		} else if (is_kw(k, "node") || is_kw(k, "edge") || is_kw(k, "graph") || is_kw(k, "digraph") ||
+		    is_kw(k, "strict") || is_kw(k, "subgraph")) {
+			if (L->graph_line == 0 && (is_kw(k, "graph") || is_kw(k, "digraph")))
+				L->graph_line = k->line;
+			if (!is_kw(k, "node") && !is_kw(k, "edge") && !is_kw(k, "strict") && i + 1 < n && t[i + 1].kind == 'i')
+				i++;	/* the graph's or subgraph's name */
+			kw = !is_kw(k, "subgraph") && !is_kw(k, "strict");
+			prev = -1;
+		} else if (i + 1 < n && t[i + 1].kind == '=') {
+			i += 2;	/* name = value */
+			prev = -1;
+			operands = edge = pending = kw = 0;
+		} else {
+			const char *name = tok_text(k, buf, sizeof buf);
+			int v = name != NULL ? pl_strmap_get(&L->nodes, name) : -1;
+			while (i + 2 < n && t[i + 1].kind == ':' && t[i + 2].kind == 'i')
+				i += 2;	/* node:port:compass */
+			if (!pending && operands > 0)
+				operands = edge = 0;	/* a new statement */
+			if (v >= 0 && L->node_line[v] == 0)
+				L->node_line[v] = k->line;
+			if (v >= 0 && pending && prev >= 0) {
+				if (L->n_occ == L->cap_occ) {
+					L->cap_occ = L->cap_occ ? 2 * L->cap_occ : 64;
+					L->occ = pl_xreallocarray(L->occ, L->cap_occ, sizeof *L->occ);
+				}
+				L->occ[L->n_occ] = (struct occ){ prev, v, edge_line, L->n_occ };
+				L->n_occ++;
+			}
+			prev = v;
+			operands++;
+			pending = 0;
+		}
+	}
+	free(t);
+	if (L->n_occ > 0)
+		qsort(L->occ, L->n_occ, sizeof *L->occ, occ_cmp);
+	L->used = pl_xcalloc(L->n_occ + 1, sizeof *L->used);
+}
+
+/* The line of the next edge from u to v (edges asked for as written). */
+static int
+edge_line(struct dot_lines *L, int u, int v)
+{
+	int lo = 0, hi = L->n_occ;
+	struct occ key = { u, v, 0, -1 };
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (occ_cmp(&L->occ[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= L->n_occ || L->occ[lo].tail != u || L->occ[lo].head != v)
+		return L->node_line[v];
+	int k = lo + L->used[lo]++;
+	while (k > lo && (k >= L->n_occ || L->occ[k].tail != u || L->occ[k].head != v))
+		k--;
+	return L->occ[k].line;
+}
+
+/* Free what find_lines() made. */
+static void
+lines_free(struct dot_lines *L)
+{
+	pl_strmap_free(&L->nodes);
+	free(L->node_line);
+	free(L->attr_line);
+	free(L->occ);
+	free(L->used);
+}
+
+/* ---- attributes --------------------------------------------------------- */
 
 /* Attribute text of an object, or NULL when unset or empty. */
 static const char *
@@ -57,21 +366,66 @@ attr(void *obj, const char *name)
 	return v != NULL && *v ? v : NULL;
 }
 
-/* Parse a number attribute; 0 ok (absent keeps *out), -1 malformed. */
+/* A decimal number: [+-]digits[.digits][e[+-]digits] with optional
+ * spaces around; no hex, inf or nan.  0 ok, -1 not one. */
 static int
-num_attr(void *obj, const char *name, double *out)
+decimal(const char *s, double *out)
 {
-	const char *v = attr(obj, name);
-	if (v == NULL)
-		return 0;
-	char *end;
-	double d = strtod(v, &end);
-	while (*end == ' ')
-		end++;
-	if (*end != '\0' || !isfinite(d))
+	const char *p = s;
+	while (*p == ' ')
+		p++;
+	const char *start = p;
+	p += *p == '+' || *p == '-';
+	int digits = 0;
+	while (isdigit((unsigned char)*p))
+		p++, digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			digits++;
+	if (digits == 0)
+		return -1;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		p += *p == '+' || *p == '-';
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	const char *end = p;
+	while (*p == ' ')
+		p++;
+	if (*p != '\0')
+		return -1;
+	char buf[64];
+	if ((size_t)(end - start) >= sizeof buf)
+		return -1;
+	memcpy(buf, start, (size_t)(end - start));
+	buf[end - start] = '\0';
+	double d = strtod(buf, NULL);
+	if (!isfinite(d))
 		return -1;
 	*out = d;
 	return 0;
+}
+
+/* Read number attribute `name` of obj into *out (absent keeps it) and
+ * check it against [lo, hi] (whole: a whole number); on error returns
+ * a message "attribute 'flops' is \"0x10\" (expected ...)" (caller frees). */
+static char *
+num_attr(void *obj, const char *name, double lo, double hi, int whole,
+    const char *expected, double *out)
+{
+	const char *v = attr(obj, name);
+	double d;
+	if (v == NULL)
+		return NULL;
+	if (decimal(v, &d) != 0)
+		return pl_xasprintf("attribute '%s' is \"%s\", not a decimal number (expected %s)", name, v, expected);
+	if (d < lo || d > hi || (whole && d != floor(d)))
+		return pl_xasprintf("attribute '%s' is %s (expected %s)", name, v, expected);
+	*out = d;
+	return NULL;
 }
 
 struct edge_ref {
@@ -87,11 +441,52 @@ edge_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Read one node into the builder; a message on error (caller frees). */
+static char *
+read_node(struct pl_graph_builder *b, Agnode_t *n)
+{
+	static const char *const kinds[] = { "measured_cpu_us", "measured_gpu_us", "measured_tpu_us" };
+	static const char *const bytes[] = { "param_bytes", "out_bytes", "temp_bytes" };
+	const char *bytes_range = "a whole number of bytes in [0, 2^50]";
+	struct pl_op op;
+	memset(&op, 0, sizeof op);
+	double by[3] = { 0, 0, 0 };
+	char *err = NULL;
+	for (int k = 0; k < PL_DEV_KIND_COUNT && err == NULL; k++) {
+		op.measured_us[k] = -1;
+		err = num_attr(n, kinds[k], 0, 1e12, 0, "a time in us in [0, 1e12]; leave it out when not measured",
+		    &op.measured_us[k]);
+	}
+	if (err == NULL)
+		err = num_attr(n, "flops", 0, PL_MAX_FLOPS, 0, "a number of FLOPs in [0, 1e18]", &op.flops);
+	for (int k = 0; k < 3 && err == NULL; k++)
+		err = num_attr(n, bytes[k], 0, (double)PL_MAX_BYTES, 1, bytes_range, &by[k]);
+	if (err != NULL) {
+		char *m = pl_xasprintf("node '%s': %s", agnameof(n), err);
+		free(err);
+		return m;
+	}
+	op.param_bytes = (int64_t)by[0];
+	op.out_bytes = (int64_t)by[1];
+	op.temp_bytes = (int64_t)by[2];
+	op.name = agnameof(n);
+	op.type = (char *)attr(n, "type");
+	op.scope = (char *)attr(n, "scope");
+	const char *dev = attr(n, "device");
+	if (dev != NULL && strcmp(dev, "any") != 0) {
+		int k = pl_dev_kind_parse(dev);
+		op.cons.kind = k >= 0 ? PL_CONS_KIND : PL_CONS_DEVICE;
+		op.cons.dev_kind = k >= 0 ? k : 0;
+		op.cons.device = k >= 0 ? NULL : (char *)dev;
+	}
+	pl_graph_add_op(b, &op, attr(n, "group"));
+	return NULL;
+}
+
 /* Parse DOT text into a graph. */
 struct pl_graph *
 plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause)
 {
-	(void)len;
 	dot_err[0] = '\0';
 	agseterr(AGERR);
 	agseterrf(capture_error);
@@ -99,80 +494,86 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 	agseterrf(NULL);
 	if (dg == NULL) {
 		if (dot_err[0])
-			*cause = pl_xasprintf("%s: DOT %s", name, error_text());
+			*cause = syntax_error(name);
 		else
-			*cause = pl_xasprintf("%s: not a DOT graph (expected 'digraph NAME { ... }' or a placelab JSON file)", name);
+			*cause = pl_xasprintf("%s:1: not a DOT graph (expected 'digraph NAME { ... }' or a placelab JSON file)", name);
 		return NULL;
 	}
 	char *err = NULL;
-	struct pl_graph_builder *b = pl_graph_builder_new(agnameof(dg));
+	int n_nodes = agnnodes(dg), v = 0, n_edges = 0;
+	Agnode_t **nodes = pl_xmalloc(sizeof *nodes * (n_nodes + 1));
+	for (Agnode_t *n = agfstnode(dg); n != NULL; n = agnxtnode(dg, n))
+		nodes[v++] = n;
+	struct dot_lines L;
+	find_lines(&L, text, strnlen(text, len), nodes, n_nodes);
+	int gline = L.graph_line > 0 ? L.graph_line : 1;
+	/* anonymous graphs ("digraph { }", "%1" to cgraph) and "" take the
+	 * file's name */
+	char *gname = agnameof(dg)[0] == '%' || agnameof(dg)[0] == '\0' ? pl_name_from_path(name) :
+	    pl_xstrdup(agnameof(dg));
+	struct pl_graph_builder *b = pl_graph_builder_new(gname);
 	pl_graph_builder_set_source(b, name);
+	struct edge_ref *refs = NULL;
 	if (!agisdirected(dg)) {
-		err = pl_xasprintf("%s: graph '%s' is undirected (expected 'digraph')", name, agnameof(dg));
+		err = pl_xasprintf("%s:%d: graph '%s' is undirected (expected 'digraph')", name, gline, gname);
 		goto out;
 	}
-	static const char *const kinds[] = { "measured_cpu_us", "measured_gpu_us", "measured_tpu_us" };
-	int n_edges = 0;
-	for (Agnode_t *n = agfstnode(dg); n != NULL; n = agnxtnode(dg, n)) {
-		struct pl_op op;
-		memset(&op, 0, sizeof op);
-		const char *nn = agnameof(n);
-		double pb = 0, ob = 0, tb = 0;
-		for (int k = 0; k < PL_DEV_KIND_COUNT; k++) {
-			op.measured_us[k] = -1;
-			if (num_attr(n, kinds[k], &op.measured_us[k]) != 0 || (op.measured_us[k] < 0 && op.measured_us[k] != -1)) {
-				err = pl_xasprintf("%s: node '%s': attribute '%s' (expected a time >= 0 in us)", name, nn, kinds[k]);
-				goto out;
-			}
-		}
-		if (num_attr(n, "flops", &op.flops) != 0 || num_attr(n, "param_bytes", &pb) != 0 ||
-		    num_attr(n, "out_bytes", &ob) != 0 || num_attr(n, "temp_bytes", &tb) != 0) {
-			err = pl_xasprintf("%s: node '%s': flops, param_bytes, out_bytes and temp_bytes must be numbers", name, nn);
+	if (n_nodes == 0) {
+		err = pl_xasprintf("%s:%d: graph '%s' has no ops (expected at least one node)", name, gline, gname);
+		goto out;
+	}
+	if (L.after_line > 0) {
+		err = pl_xasprintf("%s:%d: text after the graph's closing '}' (expected the end of the file; one graph per file)",
+		    name, L.after_line);
+		goto out;
+	}
+	if (L.empty_line > 0) {
+		err = pl_xasprintf("%s:%d: %s: attribute '%s' is empty (expected a decimal number, or no attribute)",
+		    name, L.empty_line, L.empty_subject, L.empty_attr);
+		goto out;
+	}
+	for (v = 0; v < n_nodes; v++) {
+		int line = L.attr_line[v] > 0 ? L.attr_line[v] : L.node_line[v];
+		pl_graph_builder_set_line(b, line, 0);
+		char *m = read_node(b, nodes[v]);
+		if (m != NULL) {
+			err = pl_xasprintf("%s:%d: %s", name, line, m);
+			free(m);
 			goto out;
 		}
-		if (pb != floor(pb) || ob != floor(ob) || tb != floor(tb) || pb < 0 || ob < 0 || tb < 0 ||
-		    pb > (double)PL_MAX_BYTES || ob > (double)PL_MAX_BYTES || tb > (double)PL_MAX_BYTES) {
-			err = pl_xasprintf("%s: node '%s': byte counts must be whole numbers in [0, 2^50]", name, nn);
-			goto out;
-		}
-		op.param_bytes = (int64_t)pb;
-		op.out_bytes = (int64_t)ob;
-		op.temp_bytes = (int64_t)tb;
-		op.name = (char *)nn;
-		op.type = (char *)attr(n, "type");
-		op.scope = (char *)attr(n, "scope");
-		const char *dev = attr(n, "device");
-		if (dev != NULL && strcmp(dev, "any") != 0) {
-			int k = pl_dev_kind_parse(dev);
-			op.cons.kind = k >= 0 ? PL_CONS_KIND : PL_CONS_DEVICE;
-			op.cons.dev_kind = k >= 0 ? k : 0;
-			op.cons.device = k >= 0 ? NULL : (char *)dev;
-		}
-		pl_graph_add_op(b, &op, attr(n, "group"));
-		for (Agedge_t *e = agfstout(dg, n); e != NULL; e = agnxtout(dg, e))
+		for (Agedge_t *e = agfstout(dg, nodes[v]); e != NULL; e = agnxtout(dg, e))
 			n_edges++;
 	}
-	struct edge_ref *refs = pl_xmalloc(sizeof *refs * (n_edges ? n_edges : 1));
+	refs = pl_xmalloc(sizeof *refs * (n_edges ? n_edges : 1));
 	int k = 0;
-	for (Agnode_t *n = agfstnode(dg); n != NULL; n = agnxtnode(dg, n))
-		for (Agedge_t *e = agfstout(dg, n); e != NULL; e = agnxtout(dg, e))
+	for (v = 0; v < n_nodes; v++)
+		for (Agedge_t *e = agfstout(dg, nodes[v]); e != NULL; e = agnxtout(dg, e))
 			refs[k++] = (struct edge_ref){ e, AGSEQ(e) };
 	qsort(refs, n_edges, sizeof *refs, edge_cmp);
 	for (int i = 0; i < n_edges; i++) {
 		Agedge_t *e = refs[i].e;
 		double bytes = 0, out = 0;
 		const char *s = agnameof(agtail(e)), *d = agnameof(aghead(e));
-		if (num_attr(e, "bytes", &bytes) != 0 || num_attr(e, "output", &out) != 0 ||
-		    bytes < 0 || bytes != floor(bytes) || bytes > (double)PL_MAX_BYTES ||
-		    out < 0 || out != floor(out) || out >= PL_MAX_OUTPUTS) {
-			err = pl_xasprintf("%s: edge '%s' -> '%s': 'bytes' and 'output' must be whole numbers >= 0", name, s, d);
-			free(refs);
+		int u = pl_graph_builder_find(b, s), w = pl_graph_builder_find(b, d);
+		int line = edge_line(&L, u, w);
+		char outputs[48];
+		snprintf(outputs, sizeof outputs, "an output index 0..%d", PL_MAX_OUTPUTS - 1);
+		char *m = num_attr(e, "bytes", 0, (double)PL_MAX_BYTES, 1, "a whole number of bytes in [0, 2^50]", &bytes);
+		if (m == NULL)
+			m = num_attr(e, "output", 0, PL_MAX_OUTPUTS - 1, 1, outputs, &out);
+		if (m != NULL) {
+			err = pl_xasprintf("%s:%d: edge '%s' -> '%s': %s", name, line, s, d, m);
+			free(m);
 			goto out;
 		}
-		pl_graph_add_edge(b, pl_graph_builder_find(b, s), pl_graph_builder_find(b, d), (int)out, (int64_t)bytes);
+		pl_graph_builder_set_line(b, line, 0);
+		pl_graph_add_edge(b, u, w, (int)out, (int64_t)bytes);
 	}
-	free(refs);
 out:
+	free(refs);
+	lines_free(&L);
+	free(nodes);
+	free(gname);
 	agclose(dg);
 	if (err != NULL) {
 		pl_graph_builder_free(b);
