@@ -3,7 +3,8 @@
  *
  * Invariant: every op lands in exactly one node (keyed by device and path
  * prefix), so the sums in the header hold by construction; merged edges are
- * sorted by (src, dst) and never connect a node to itself.
+ * sorted by (src, dst) and never connect a node to itself; each transfer
+ * adds its bytes to exactly one edge's moved.
  */
 #include "coarsen.h"
 
@@ -475,6 +476,76 @@ pl_coarse_free(struct pl_coarse *c)
 	free(c->edges);
 	free(c->node_of);
 	free(c);
+}
+
+/* Binary search of the sorted edges. */
+int
+pl_coarse_find_edge(const struct pl_coarse *c, int src, int dst)
+{
+	int lo = 0, hi = c->n_edges - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct pl_coarse_edge *e = &c->edges[mid];
+		if (e->src == src && e->dst == dst)
+			return mid;
+		if (e->src < src || (e->src == src && e->dst < dst))
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* Put a transfer of tensor tn to device dst (-1: any device but the
+ * producer's) on the edge to its first reader there. */
+static void
+add_moved(struct pl_coarse *c, const struct pl_graph *g, const struct pl_placement *pl,
+    int tn, int dst, int64_t bytes)
+{
+	int u = g->tensors[tn].op, first = -1;
+	for (int k = g->out_off[u]; k < g->out_off[u + 1]; k++) {
+		const struct pl_edge *ed = &g->edges[g->out_edge[k]];
+		int d = pl->dev[ed->dst];
+		if (ed->tensor != tn || d == pl->dev[u] || (dst >= 0 && d != dst))
+			continue;
+		if (first < 0 || g->topo_pos[ed->dst] < g->topo_pos[first])
+			first = ed->dst;
+	}
+	if (first < 0)
+		return;		/* not a transfer of this placement */
+	int e = pl_coarse_find_edge(c, c->node_of[u], c->node_of[first]);
+	if (e < 0)
+		return;
+	c->edges[e].moved += bytes;
+	c->moved_bytes += bytes;
+}
+
+/* Moved bytes from the transfers of t, or of the native model. */
+void
+pl_coarse_set_moved(struct pl_coarse *c, const struct pl_graph *g,
+    const struct pl_placement *pl, const struct pl_trace *t)
+{
+	for (int e = 0; e < c->n_edges; e++)
+		c->edges[e].moved = 0;
+	c->moved_bytes = 0;
+	if (t != NULL) {
+		for (int i = 0; i < t->n_xfers; i++)
+			add_moved(c, g, pl, t->xfers[i].tensor, t->xfers[i].dst_dev,
+			    t->xfers[i].bytes);
+		return;
+	}
+	for (int tn = 0; tn < g->n_tensors; tn++) {
+		int u = g->tensors[tn].op;
+		uint64_t seen = 0;
+		for (int k = g->out_off[u]; k < g->out_off[u + 1]; k++) {
+			const struct pl_edge *ed = &g->edges[g->out_edge[k]];
+			int d = pl->dev[ed->dst];
+			if (ed->tensor != tn || d == pl->dev[u] || ((seen >> d) & 1))
+				continue;
+			seen |= (uint64_t)1 << d;
+			add_moved(c, g, pl, tn, d, g->tensors[tn].bytes);
+		}
+	}
 }
 
 /* Count nodes at a level, given the paths. */

@@ -29,6 +29,13 @@
  * bytes.  Node ids follow the topological position of each node's first
  * op, so a coarse graph is deterministic.
  *
+ * Bytes moved are another count: a tensor read by k ops of another device
+ * crosses once, not k times.  pl_coarse_set_moved() puts each transfer of
+ * a simulated step (one per tensor and destination device) on one merged
+ * edge, the one to its first reader there (in topological order), so the
+ * edges' moved bytes sum to the step's bytes moved, and per pair of
+ * devices to what the trace's transfers carry between them.
+ *
  * Ownership: pl_coarse_free() frees the struct and everything in it.
  */
 #ifndef PL_COARSEN_H
@@ -38,6 +45,7 @@
 
 #include "placement.h"
 #include "problem.h"
+#include "sim.h"
 
 #define PL_COARSE_FULL (-1)
 #define PL_COARSE_AUTO (-2)	/* levels chosen per scope by a budget */
@@ -57,6 +65,7 @@ struct pl_coarse_node {
 struct pl_coarse_edge {
 	int src, dst;
 	int64_t bytes;		/* sum over the merged edges */
+	int64_t moved;		/* transfers it stands for (pl_coarse_set_moved) */
 	int n_edges;
 	int critical;		/* contains a step of the critical path */
 };
@@ -70,6 +79,7 @@ struct pl_coarse {
 	int *node_of;		/* n_ops: op -> node */
 	int64_t internal_bytes;	/* bytes of edges inside one node */
 	int n_internal;
+	int64_t moved_bytes;	/* sum of the edges' moved */
 };
 
 /*
@@ -87,6 +97,19 @@ struct pl_coarse *pl_coarsen_auto(const struct pl_problem *p,
     const struct pl_placement *pl, int max_nodes, const int *critical,
     int n_critical);
 void pl_coarse_free(struct pl_coarse *c);
+
+/* Index of the merged edge src -> dst, or -1. */
+int pl_coarse_find_edge(const struct pl_coarse *c, int src, int dst);
+
+/*
+ * Set every edge's moved bytes from the transfers of trace t (as above; a
+ * Placeto broadcast counts on the edge to its first reader off its
+ * device), or without a trace from the transfers the native model makes:
+ * one per tensor and device other than its producer's that reads it.
+ * pl must be the placement c was made from (and t simulated).
+ */
+void pl_coarse_set_moved(struct pl_coarse *c, const struct pl_graph *g,
+    const struct pl_placement *pl, const struct pl_trace *t);
 
 /* Number of nodes pl_coarsen() would make at level, without building it. */
 int pl_coarse_count(const struct pl_graph *g, const struct pl_placement *pl,

@@ -324,9 +324,11 @@ test_coarsen_auto(void **state)
 	fixture_free(&f);
 }
 
-/* Set up a fixture from a graph on k80x4 with the expert's placement. */
+/* Set up a fixture from a graph on k80x4 placed by placer (default
+ * options, seed 1) and simulated with sim. */
 static void
-fixture_expert(struct fixture *f, struct pl_graph *g, const char *name)
+fixture_placed(struct fixture *f, struct pl_graph *g, const char *name,
+    const char *placer, enum pl_sim_kind sim)
 {
 	char *cause = NULL;
 	f->g = g;
@@ -335,19 +337,27 @@ fixture_expert(struct fixture *f, struct pl_graph *g, const char *name)
 	f->p = pl_problem_new(f->g, f->c, &cause);
 	if (f->p == NULL)
 		fail_msg("%s: problem: %s", name, cause);
-	struct pl_sim_opts so = { .kind = PL_SIM_NATIVE, .mem = PL_MEM_NATIVE };
+	struct pl_sim_opts so = { .kind = sim,
+	    .mem = sim == PL_SIM_PLACETO ? PL_MEM_PLACETO : PL_MEM_NATIVE };
 	struct pl_run_opts run = { .sim = so, .seed = 1, .threads = 1 };
-	struct pl_placer *pl = pl_placer_new(pl_placer_find("expert"), f->p, NULL, &run, &cause);
+	struct pl_placer *pl = pl_placer_new(pl_placer_find(placer), f->p, NULL, &run, &cause);
 	if (pl == NULL)
-		fail_msg("%s: expert: %s", name, cause);
+		fail_msg("%s: %s: %s", name, placer, cause);
 	pl_placer_run(pl, 0, 0);
 	if (pl->best == NULL)
-		fail_msg("%s: the expert offered no placement", name);
+		fail_msg("%s: %s offered no placement", name, placer);
 	f->pl = pl_placement_clone(pl->best);
 	pl_placer_free(pl);
 	f->t = pl_sim_trace(f->p, f->pl, &so, &cause);
 	if (f->t == NULL)
 		fail_msg("%s: trace: %s", name, cause);
+}
+
+/* Set up a fixture from a graph on k80x4 with the expert's placement. */
+static void
+fixture_expert(struct fixture *f, struct pl_graph *g, const char *name)
+{
+	fixture_placed(f, g, name, "expert", PL_SIM_NATIVE);
 }
 
 /* Whether every node of fine lies inside one node of coarse. */
@@ -701,6 +711,110 @@ test_golden_teach(void **state)
 	fixture_free(&f);
 }
 
+/* Bytes per ordered pair of devices: of the coarse edges' moved, or of the
+ * trace's transfers. */
+static void
+moved_by_pair(const struct pl_coarse *cg, int64_t m[PL_MAX_DEVICES][PL_MAX_DEVICES])
+{
+	memset(m, 0, sizeof(int64_t) * PL_MAX_DEVICES * PL_MAX_DEVICES);
+	for (int e = 0; e < cg->n_edges; e++)
+		m[cg->nodes[cg->edges[e].src].dev][cg->nodes[cg->edges[e].dst].dev] +=
+		    cg->edges[e].moved;
+}
+
+/* Bytes per ordered pair of devices the trace's transfers carry. */
+static void
+xfers_by_pair(const struct pl_trace *t, int64_t m[PL_MAX_DEVICES][PL_MAX_DEVICES])
+{
+	memset(m, 0, sizeof(int64_t) * PL_MAX_DEVICES * PL_MAX_DEVICES);
+	for (int i = 0; i < t->n_xfers; i++)
+		m[t->xfers[i].src_dev][t->xfers[i].dst_dev] += t->xfers[i].bytes;
+}
+
+/* The diagram's bytes are the bytes the simulator moves: one transfer per
+ * tensor and destination device, however many ops there read it.  For
+ * several samples and placers, at several levels: the total is the
+ * result's bytes_moved and each direction what the trace's transfers
+ * carry (also without a trace, for the native model); the legend says the
+ * total and the level-0 labels each direction.  Under the Placeto model
+ * (broadcasts) the total still holds. */
+static void
+test_moved_bytes(void **state)
+{
+	(void)state;
+	static const char *const samples[] = { "nmt4", "inception_v3", "transformer", "teach" };
+	static const char *const placers[] = { "heft", "expert", "random", "mincut" };
+	static int64_t want[PL_MAX_DEVICES][PL_MAX_DEVICES], got[PL_MAX_DEVICES][PL_MAX_DEVICES];
+	for (size_t s = 0; s < sizeof samples / sizeof *samples; s++) {
+		for (size_t k = 0; k < sizeof placers / sizeof *placers; k++) {
+			char *path = pl_xasprintf("%s/%s.json", PL_SAMPLES_DIR, samples[s]);
+			char *cause = NULL;
+			struct pl_graph *g = pl_graph_load_json(path, &cause);
+			if (g == NULL)
+				fail_msg("%s: %s", path, cause);
+			free(path);
+			struct fixture f;
+			fixture_placed(&f, g, samples[s], placers[k], PL_SIM_NATIVE);
+			xfers_by_pair(f.t, want);
+			struct plv_opts o;
+			plv_opts_init(&o);
+			static const int levels[] = { 0, 1, 2, PL_COARSE_FULL, 60 };
+			for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
+				o.max_nodes = l == 4 ? levels[l] : 0;
+				o.level = l == 4 ? 0 : levels[l];
+				struct pl_coarse *cg = plv_export_coarsen(f.p, f.pl, f.t, &o);
+				if (cg->moved_bytes != f.t->res.bytes_moved)
+					fail_msg("%s by %s, level %d: %lld bytes moved, the step %lld",
+					    samples[s], placers[k], levels[l], (long long)cg->moved_bytes,
+					    (long long)f.t->res.bytes_moved);
+				moved_by_pair(cg, got);
+				assert_memory_equal(got, want, sizeof got);
+				pl_coarse_set_moved(cg, f.g, f.pl, NULL);
+				moved_by_pair(cg, got);
+				assert_memory_equal(got, want, sizeof got);
+				pl_coarse_free(cg);
+			}
+			/* the DOT at level 0: the legend's total, a label per direction */
+			o.max_nodes = 0;
+			o.level = 0;
+			o.format = PLV_FMT_DOT;
+			o.rankdir = "LR";
+			size_t len;
+			char *dot = render(&f, &o, &len);
+			char b[32], want_s[64];
+			snprintf(want_s, sizeof want_s, "total %s)",
+			    plv_fmt_bytes(b, sizeof b, (double)f.t->res.bytes_moved));
+			if (strstr(dot, want_s) == NULL)
+				fail_msg("%s by %s: no '%s' in the legend", samples[s], placers[k], want_s);
+			for (int a = 0; a < f.c->n_dev; a++)
+				for (int z = 0; z < f.c->n_dev; z++) {
+					if (want[a][z] == 0)
+						continue;
+					plv_fmt_bytes(b, sizeof b, (double)want[a][z]);
+					if (strstr(dot, b) == NULL)
+						fail_msg("%s by %s: %s -> %s moves %s, not in a label",
+						    samples[s], placers[k], f.c->dev[a].name,
+						    f.c->dev[z].name, b);
+				}
+			free(dot);
+			fixture_free(&f);
+		}
+	}
+	/* Placeto's broadcasts: each counted once */
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_load_json(PL_SAMPLES_DIR "/nmt4.json", &cause);
+	assert_non_null(g);
+	struct fixture f;
+	fixture_placed(&f, g, "nmt4", "heft", PL_SIM_PLACETO);
+	struct plv_opts o;
+	plv_opts_init(&o);
+	struct pl_coarse *cg = plv_export_coarsen(f.p, f.pl, f.t, &o);
+	assert_true(f.t->res.bytes_moved > 0);
+	assert_true(cg->moved_bytes == f.t->res.bytes_moved);
+	pl_coarse_free(cg);
+	fixture_free(&f);
+}
+
 /* Units used in labels. */
 static void
 test_units(void **state)
@@ -733,6 +847,7 @@ main(void)
 		cmocka_unit_test(test_formats_render),
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_golden_teach),
+		cmocka_unit_test(test_moved_bytes),
 		cmocka_unit_test(test_units),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

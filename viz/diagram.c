@@ -393,16 +393,13 @@ legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement
 		}
 		pl_sb_printf(&b, "</FONT></TD></TR>");
 		/* line styles */
-		int64_t cross = 0;
-		for (int e = 0; e < cg->n_edges; e++)
-			if (cg->nodes[cg->edges[e].src].dev != cg->nodes[cg->edges[e].dst].dev)
-				cross += cg->edges[e].bytes;
 		pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
 		if (t != NULL && t->n_critical > 0)
 			pl_sb_printf(&b, "<FONT COLOR=\"%s\"><B>━━</B></FONT> critical path (%d ops)     ",
 			    PLV_CRITICAL_HEX, t->n_critical);
 		pl_sb_printf(&b, "<FONT COLOR=\"%s\">╍╍</FONT> tensors between devices, bytes "
-		    "each way (total %s)", PLV_EDGE_HEX, plv_fmt_bytes(b1, sizeof b1, (double)cross));
+		    "moved (total %s)", PLV_EDGE_HEX,
+		    plv_fmt_bytes(b1, sizeof b1, (double)cg->moved_bytes));
 		pl_sb_printf(&b, "</FONT></TD></TR>");
 		if (cg->level != PL_COARSE_FULL) {
 			pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
@@ -456,22 +453,53 @@ defaults(Agraph_t *g, const struct plv_opts *o)
 	agattr(g, AGEDGE, "color", PLV_EDGE_HEX);
 }
 
-/* Index of the merged edge src -> dst (edges are sorted), or -1. */
-static int
-find_edge(const struct pl_coarse *cg, int src, int dst)
+/* The label of a cross-device edge (re: its reverse, or NULL): the bytes
+ * moved each way, by arrow when both ways differ; none when its tensors
+ * reach the device with another edge's transfers. */
+static void
+moved_label(Agedge_t *ed, const struct pl_coarse_edge *ce, const struct pl_coarse_edge *re,
+    const char *fwd, const char *back)
 {
-	int lo = 0, hi = cg->n_edges - 1;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		const struct pl_coarse_edge *e = &cg->edges[mid];
-		if (e->src == src && e->dst == dst)
-			return mid;
-		if (e->src < src || (e->src == src && e->dst < dst))
-			lo = mid + 1;
-		else
-			hi = mid - 1;
+	char b1[32], b2[32];
+	int64_t there = ce->moved, home = re != NULL ? re->moved : 0;
+	plv_fmt_bytes(b1, sizeof b1, (double)there);
+	plv_fmt_bytes(b2, sizeof b2, (double)home);
+	if (there > 0 && home > 0 && strcmp(b1, b2) == 0)
+		setf(ed, "label", "%s each way", b1);
+	else if (there > 0 && home > 0)
+		setf(ed, "label", "%s %s\\n%s %s", b1, fwd, b2, back);
+	else if (there > 0)
+		setf(ed, "label", re != NULL ? "%s %s" : "%s", b1, fwd);
+	else if (home > 0)
+		setf(ed, "label", "%s %s", b2, back);
+}
+
+/* One direction of an edge's tooltip: its op edges and tensor bytes, and
+ * for a cross-device edge the bytes it moves when they differ. */
+static void
+sb_edge_tip(struct pl_strbuf *b, const struct pl_coarse_edge *e, int cross)
+{
+	char b1[32];
+	pl_sb_printf(b, "%d edge%s, %s", e->n_edges, e->n_edges == 1 ? "" : "s",
+	    plv_fmt_bytes(b1, sizeof b1, (double)e->bytes));
+	if (cross && e->moved != e->bytes)
+		pl_sb_printf(b, ", %s moved", plv_fmt_bytes(b1, sizeof b1, (double)e->moved));
+}
+
+/* The tooltip of an edge (re: its reverse, or NULL). */
+static void
+edge_tooltip(Agedge_t *ed, const struct pl_coarse_edge *ce, const struct pl_coarse_edge *re,
+    int cross)
+{
+	struct pl_strbuf b = { 0 };
+	if (re != NULL)
+		pl_sb_printf(&b, "forward ");
+	sb_edge_tip(&b, ce, cross);
+	if (re != NULL) {
+		pl_sb_printf(&b, "; back ");
+		sb_edge_tip(&b, re, cross);
 	}
-	return -1;
+	set_sb(ed, "tooltip", &b);
 }
 
 /* Build the diagram. */
@@ -556,12 +584,11 @@ plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
 	    strcmp(rd, "RL") == 0 ? "←" : "→";
 	const char *back = strcmp(rd, "TB") == 0 ? "↑" : strcmp(rd, "BT") == 0 ? "↓" :
 	    strcmp(rd, "RL") == 0 ? "→" : "←";
-	char b1[32], b2[32];
 	for (int e = 0; e < cg->n_edges; e++) {
 		const struct pl_coarse_edge *ce = &cg->edges[e];
 		/* A pair a->b and b->a (forward and backward pass) is one edge
 		 * with arrows at both ends, drawn from the lower node id. */
-		int r = find_edge(cg, ce->dst, ce->src);
+		int r = pl_coarse_find_edge(cg, ce->dst, ce->src);
 		if (r >= 0 && ce->src > ce->dst)
 			continue;
 		const struct pl_coarse_edge *re = r >= 0 ? &cg->edges[r] : NULL;
@@ -574,15 +601,7 @@ plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
 			set(ed, "style", "dashed");
 			set(ed, "color", critical ? PLV_CRITICAL_HEX : plv_device_colour(sd)->hex);
 			set(ed, "penwidth", critical ? "2.2" : "1.3");
-			plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes);
-			if (re != NULL)
-				plv_fmt_bytes(b2, sizeof b2, (double)re->bytes);
-			if (re != NULL && strcmp(b1, b2) == 0)
-				setf(ed, "label", "%s each way", b1);
-			else if (re != NULL)
-				setf(ed, "label", "%s %s\\n%s %s", b1, fwd, b2, back);
-			else
-				set(ed, "label", plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes));
+			moved_label(ed, ce, re, fwd, back);
 			set(ed, "fontcolor", "#303030");
 			set(ed, "weight", "1");
 		} else {
@@ -592,14 +611,7 @@ plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
 				set(ed, "penwidth", "2.2");
 			}
 		}
-		if (re != NULL)
-			setf(ed, "tooltip", "forward %d edge%s, %s; back %d edge%s, %s", ce->n_edges,
-			    ce->n_edges == 1 ? "" : "s", plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes),
-			    re->n_edges, re->n_edges == 1 ? "" : "s",
-			    plv_fmt_bytes(b2, sizeof b2, (double)re->bytes));
-		else
-			setf(ed, "tooltip", "%d edge%s, %s", ce->n_edges, ce->n_edges == 1 ? "" : "s",
-			    plv_fmt_bytes(b1, sizeof b1, (double)ce->bytes));
+		edge_tooltip(ed, ce, re, sd != dd);
 	}
 	free(nodes);
 	return gr;

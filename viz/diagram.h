@@ -5,10 +5,14 @@
  * name, kind, op count, load and peak memory -- is a plain-text node
  * "h<D>" on the rank of the device's first node, left of it (an invisible
  * edge), rather than a cluster label, because dot routes edges around
- * nodes but straight through cluster labels; one node per coarse node ("n<ID>"), filled with the
- * device's palette colour; cross-device edges dashed in the
- * source device's colour and labelled with their bytes; the critical path
- * in red and bold; the title and legend in the graph's label.
+ * nodes but straight through cluster labels; one node per coarse node
+ * ("n<ID>"), filled with the device's palette colour; cross-device edges
+ * dashed in the source device's colour and labelled with the bytes the
+ * simulated step moves over them (a tensor once per destination device, on
+ * the edge to its first reader there: pl_coarse_set_moved), so the labels
+ * of a pair of devices add up to its transfers and the legend's total to
+ * the step's bytes moved; the critical path in red and bold; the title and
+ * legend in the graph's label.
  *
  * Invariant: the graph is built only through the cgraph API, so every
  * string is quoted and escaped by cgraph itself; the same inputs give the

@@ -85,9 +85,13 @@ plv_export_coarsen(const struct pl_problem *p, const struct pl_placement *pl,
 {
 	const int *crit = t != NULL ? t->critical : NULL;
 	int ncrit = t != NULL ? t->n_critical : 0;
+	struct pl_coarse *cg;
 	if (o->max_nodes > 0)
-		return pl_coarsen_auto(p, pl, o->max_nodes, crit, ncrit);
-	return pl_coarsen(p, pl, o->level < 0 ? PL_COARSE_FULL : o->level, crit, ncrit);
+		cg = pl_coarsen_auto(p, pl, o->max_nodes, crit, ncrit);
+	else
+		cg = pl_coarsen(p, pl, o->level < 0 ? PL_COARSE_FULL : o->level, crit, ncrit);
+	pl_coarse_set_moved(cg, p->g, pl, t);
+	return cg;
 }
 
 /* The timeline as PDF or PNG: the SVG through Graphviz's image loader. */
