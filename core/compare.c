@@ -1,7 +1,10 @@
 /*
  * compare — the comparison table (see compare.h) and its writers.
  * Invariant: derived columns always reflect the current rows; every writer
- * prints the same cells (text formats) or the same raw numbers (CSV, JSON).
+ * prints the same cells (text formats) or the same raw numbers (CSV, JSON);
+ * no name can break a format: the text writers (table, Markdown, LaTeX,
+ * CSV) print a control character as a space, and each escapes what its
+ * format reads as markup (JSON escapes everything through cJSON).
  */
 #include "compare.h"
 
@@ -275,6 +278,30 @@ const char *const pl_compare_headers[PL_COMPARE_NCOLS] = {
 	"peak memory (GiB)", "OOM", "moved (MB)", "search (s)", "evals",
 };
 
+/* Whether c is an ASCII control character (a newline, a tab, ...). */
+static int
+is_ctl(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
+/* Control characters of s to spaces, in place. */
+static void
+no_ctl(char *s)
+{
+	for (; *s; s++)
+		if (is_ctl(*s))
+			*s = ' ';
+}
+
+/* Write s with its control characters as spaces. */
+static void
+put_plain(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(is_ctl(*s) ? ' ' : *s, f);
+}
+
 /* Format a percentage cell. */
 static void
 pct_cell(char *buf, size_t len, double v, int sign)
@@ -308,6 +335,8 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 	snprintf(cells[5], PL_COMPARE_CELL, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
 	snprintf(cells[6], PL_COMPARE_CELL, "%s", r->oom ? "OOM" : "no");
 	snprintf(cells[7], PL_COMPARE_CELL, "%.1f", (double)r->bytes_moved / 1e6);
+	for (int i = 0; i < PL_COMPARE_NCOLS; i++)
+		no_ctl(cells[i]);
 }
 
 /* One line naming what was compared. */
@@ -316,6 +345,19 @@ caption(const struct pl_compare *cmp, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s on %s, %s simulator, lower bound %.3f ms", cmp->graph,
 	    cmp->cluster, cmp->sim, cmp->bound_us / 1000);
+	no_ctl(buf);
+}
+
+/* A line on a row without a result or out of memory: its method and
+ * status after prefix (a comment mark). */
+static void
+note(FILE *f, const char *prefix, const struct pl_compare_row *r)
+{
+	fputs(prefix, f);
+	put_plain(f, r->method);
+	fputs(": ", f);
+	put_plain(f, r->status);
+	fputc('\n', f);
 }
 
 /* Aligned plain text. */
@@ -352,17 +394,17 @@ write_table(const struct pl_compare *cmp, FILE *f)
 	}
 	for (int i = 0; i < cmp->n_rows; i++)
 		if (!cmp->rows[i].has_result || cmp->rows[i].oom)
-			fprintf(f, "%s: %s\n", cmp->rows[i].method, cmp->rows[i].status);
+			note(f, "", &cmp->rows[i]);
 }
 
-/* Markdown: escape pipes. */
+/* Markdown: escape pipes; control characters as spaces. */
 static void
 md_cell(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')
 			fputc('\\', f);
-		fputc(*s, f);
+		fputc(is_ctl(*s) ? ' ' : *s, f);
 	}
 }
 
@@ -409,7 +451,9 @@ write_md(const struct pl_compare *cmp, FILE *f)
 	}
 }
 
-/* LaTeX: escape the special characters. */
+/* LaTeX: escape the special characters; < > | as text symbols (in the
+ * default OT1 encoding the characters print as ¡ ¿ —); control
+ * characters as spaces. */
 static void
 tex_cell(FILE *f, const char *s)
 {
@@ -428,8 +472,17 @@ tex_cell(FILE *f, const char *s)
 		case '\\':
 			fputs("\\textbackslash{}", f);
 			break;
+		case '<':
+			fputs("\\textless{}", f);
+			break;
+		case '>':
+			fputs("\\textgreater{}", f);
+			break;
+		case '|':
+			fputs("\\textbar{}", f);
+			break;
 		default:
-			fputc(*s, f);
+			fputc(is_ctl(*s) ? ' ' : *s, f);
 		}
 	}
 }
@@ -464,22 +517,23 @@ write_tex(const struct pl_compare *cmp, FILE *f)
 	fputs("\\bottomrule\n\\end{tabular}\n", f);
 	for (int i = 0; i < cmp->n_rows; i++)
 		if (!cmp->rows[i].has_result || cmp->rows[i].oom)
-			fprintf(f, "%% %s: %s\n", cmp->rows[i].method, cmp->rows[i].status);
+			note(f, "% ", &cmp->rows[i]);
 }
 
-/* CSV: quote fields holding commas, quotes or newlines. */
+/* CSV: one line per row, so control characters as spaces; quote fields
+ * holding commas or quotes. */
 static void
 csv_str(FILE *f, const char *s)
 {
-	if (strpbrk(s, ",\"\n") == NULL) {
-		fputs(s, f);
+	if (strpbrk(s, ",\"") == NULL) {
+		put_plain(f, s);
 		return;
 	}
 	fputc('"', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
-		fputc(*s, f);
+		fputc(is_ctl(*s) ? ' ' : *s, f);
 	}
 	fputc('"', f);
 }

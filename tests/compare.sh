@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..17"
+echo "1..22"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -62,6 +62,31 @@ check "-o writes what stdout shows (md)" cmp -s "$T/a2.md" "$T/b2.md"
 check "LaTeX uses booktabs" grep -q '\\toprule' "$T/t.tex"
 "$PLACELAB" compare "$T/g.json" -c k80x4 --methods heft,expert -o "$T/o.json"
 check "-o FILE.json without --format writes JSON" test "$(jq -r .format "$T/o.json")" = placelab-compare/1
+
+# Names with control characters (a graph named over three lines, a device
+# with a newline) stay on their lines in every text format, and LaTeX
+# prints "<0.001" as \textless{} (OT1 fonts print < as an inverted !).
+cat > "$T/nl.json" <<'JSON'
+{"format": "placelab-graph/1", "name": "toy\njoin\r\n\\end{tabular}\tx",
+ "ops": [{"name": "in", "scope": "in", "flops": 1e6, "device": "cpu"},
+  {"name": "a1", "scope": "a/l0", "flops": 4e9, "param_bytes": 1048576},
+  {"name": "out", "scope": "out", "flops": 1e9}],
+ "edges": [["in", "a1", 1048576], ["a1", "out", 524288]]}
+JSON
+sed -e 's/"name": "heft3"/"name": "three\\nprocs"/' -e 's/"name": "P1"/"name": "P\\n1"/' \
+	"$PL_SRCDIR/samples/clusters/heft3.json" > "$T/nl-c.json"
+for f in tex md csv table; do
+	"$PLACELAB" compare "$T/nl.json" -c "$T/nl-c.json" --methods heft,single-cpu,random --format $f > "$T/nl.$f" 2> "$T/err"
+done
+check "LaTeX: every line a comment, a command or a row; the graph's name on its comment line" \
+	awk '!(/^%/ || /^\\/ || /\\\\$/) { bad = 1 } NR == 1 && !/^% toy join/ { bad = 1 } END { exit bad || NR != 11 }' "$T/nl.tex"
+check "LaTeX: the search column says textless{}0.001, no bare <" \
+	sh -c "grep -q 'textless{}0.001' '$T/nl.tex' && ! grep -q '<' '$T/nl.tex'"
+check "Markdown: the caption on one line, then only table rows" \
+	awk 'NR == 1 && !/^toy join/ { bad = 1 } NR > 2 && !/^\|/ { bad = 1 } END { exit bad || NR != 7 }' "$T/nl.md"
+check "CSV: a header and 3 rows of 15 fields" awk -F, 'NF != 15 { bad = 1 } END { exit bad || NR != 4 }' "$T/nl.csv"
+check "table: the caption on one line, header, rule and 3 rows" \
+	awk 'NR == 1 && !/^toy join/ { bad = 1 } END { exit bad || NR != 6 }' "$T/nl.table"
 
 # run: JSON result, saved placement valid, history CSV.
 "$PLACELAB" run -a heft "$T/g.json" -c k80x4 --json -o "$T/p.json" --history "$T/h.csv" > "$T/r.json"
