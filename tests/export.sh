@@ -2,8 +2,8 @@
 # export — `placelab export` from the outside: every format starts with its
 # magic and is not trivially small, the DOT reads back as a graph with the
 # expected node count (full, per device, within a budget), the timeline has
-# its lanes and axis, tables come from the compare writers, bad usage exits
-# 2 with a message.  Prints TAP.
+# its lanes and axis, tables come from the compare writers, a PNG bigger
+# than cairo draws and bad usage exit 2 with a message.  Prints TAP.
 set -u
 : "${PLACELAB:=./placelab}"
 : "${PL_SRCDIR:=.}"
@@ -30,7 +30,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..30"
+echo "1..33"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -97,6 +97,25 @@ check "timeline png" is "$tmp/t.png" 89504e47 2000
 $PLACELAB export "$teach" -c k80x2 -a expert,heft -o "$tmp/cmp.md"
 check "table: one row per method from compare" sh -c \
     "grep -q '^| method' '$tmp/cmp.md' && test \$(grep -c '^| ' '$tmp/cmp.md') = 3"
+
+# A chain of 300 ops laid out left to right: a PNG wider than cairo's
+# 32767 pixels is refused with what to do (Graphviz would shrink it to fit
+# and print "(null): graph is too large ..."), and the --dpi it suggests
+# works.
+awk 'BEGIN {
+	printf "{\"format\": \"placelab-graph/1\", \"name\": \"chain300\", \"ops\": ["
+	for (i = 0; i < 300; i++) printf "%s{\"name\": \"op%d\", \"flops\": 1e8}", (i ? ", " : ""), i
+	printf "], \"edges\": ["
+	for (i = 1; i < 300; i++) printf "%s[\"op%d\", \"op%d\", 1048576]", (i > 1 ? ", " : ""), i - 1, i
+	print "]}"
+}' > "$tmp/chain.json"
+check "PNG too wide for cairo: exit 2, the size and the remedies named" \
+    fails_with "pixels.*--dpi.*SVG or PDF" $PLACELAB export "$tmp/chain.json" -a single-gpu --level full -o "$tmp/wide.png"
+check "... no Graphviz message and no file" sh -c "! grep -q 'null\|cairo-renderer' '$tmp/err' && test ! -e '$tmp/wide.png'"
+dpi=$(sed -n 's/.*use --dpi \([0-9]*\) or less.*/\1/p' "$tmp/err")
+$PLACELAB export "$tmp/chain.json" -a single-gpu --level full -o "$tmp/wide.png" --dpi "${dpi:-0}" 2>"$tmp/err"
+check "... at the --dpi it suggests (${dpi:-none}) it is written, quietly" sh -c \
+    "test -s '$tmp/wide.png' && ! test -s '$tmp/err'"
 
 check "no -o: exit 2" fails_with "-o FILE" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json"
 check "-p and -a: exit 2" fails_with "exactly one" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -a heft -o "$tmp/x.svg"

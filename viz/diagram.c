@@ -807,10 +807,48 @@ limit_effort(Agraph_t *g)
 	set(g, "nslimit1", "2");
 }
 
-/* Lay out and render. */
-int
-plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *len,
-    char **cause)
+/*
+ * Cairo draws bitmaps of at most 32767 pixels a side; Graphviz shrinks a
+ * bigger drawing to fit, unreadably, and says so on stderr (as "(null): graph
+ * is too large for cairo-renderer bitmaps").  A bitmap also takes 4 bytes
+ * a pixel: at most 2^27 pixels (512 MB).
+ */
+#define PLV_PNG_MAX_SIDE 32767
+#define PLV_PNG_MAX_PIXELS 134217728.0
+
+/* Whether laid-out g makes a PNG too big for cairo at dpi; if so *cause
+ * says how big and what to do (fewer: how to draw less, or NULL). */
+static int
+png_too_big(Agraph_t *g, double dpi, const char *fewer, char **cause)
+{
+	double x0, y0, x1, y1;
+	const char *bb = agget(g, (char *)"bb");
+	if (bb == NULL || sscanf(bb, "%lf%*[ ,]%lf%*[ ,]%lf%*[ ,]%lf", &x0, &y0, &x1, &y1) != 4)
+		return 0;
+	const char *pad_s = agget(g, (char *)"pad");
+	double pad = pad_s != NULL && *pad_s ? strtod(pad_s, NULL) * 72 : 4;
+	double w = (x1 - x0 + 2 * pad) * dpi / 72, h = (y1 - y0 + 2 * pad) * dpi / 72;
+	if (w < PLV_PNG_MAX_SIDE && h < PLV_PNG_MAX_SIDE && w * h <= PLV_PNG_MAX_PIXELS)
+		return 0;
+	double fit = dpi * fmin((PLV_PNG_MAX_SIDE - 1) / fmax(w, h),
+	    sqrt(PLV_PNG_MAX_PIXELS / (w * h)));
+	struct pl_strbuf b = { 0 };
+	pl_sb_printf(&b, "the drawing is %.0f x %.0f inches, a PNG of %.0f x %.0f pixels "
+	    "at %g dpi: more than cairo draws (%d pixels a side, %.0f million in all); ",
+	    w / dpi, h / dpi, w, h, dpi, PLV_PNG_MAX_SIDE, PLV_PNG_MAX_PIXELS / 1e6);
+	if (floor(fit) >= 10)
+		pl_sb_printf(&b, "use --dpi %.0f or less, ", floor(fit));
+	if (fewer != NULL)
+		pl_sb_printf(&b, "%s, ", fewer);
+	pl_sb_printf(&b, "or write SVG or PDF (no size limit)");
+	*cause = b.s;
+	return 1;
+}
+
+/* Lay out and render; fewer says how to draw less when a PNG is too big. */
+static int
+render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **data,
+    size_t *len, char **cause)
 {
 	*data = NULL;
 	*len = 0;
@@ -829,27 +867,34 @@ plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *l
 	GVC_t *gvc = shared_context();
 	int rc = -1;
 	char *list = NULL;
+	double dpi = o->dpi > 0 ? o->dpi : 150;
 	if (!have_plugin(gvc, "layout", engine, &list)) {
 		*cause = pl_xasprintf("layout '%s': unknown (Graphviz here has: %s)", engine, list);
 		goto out;
 	}
-	if (o->format == PLV_FMT_PNG) {
-		char dpi[32];
-		snprintf(dpi, sizeof dpi, "%g", o->dpi > 0 ? o->dpi : 150);
-		set(g, "dpi", dpi);
-	}
+	if (o->format == PLV_FMT_PNG)
+		setf(g, "dpi", "%g", dpi);
 	limit_effort(g);
 	if (gvLayout(gvc, g, engine) != 0) {
 		*cause = pl_xasprintf("layout '%s' failed: %s", engine, err_text());
 		goto out;
 	}
-	rc = render_to(gvc, g, o->format, data, len, cause);
+	if (o->format != PLV_FMT_PNG || !png_too_big(g, dpi, fewer, cause))
+		rc = render_to(gvc, g, o->format, data, len, cause);
 	gvFreeLayout(gvc, g);
 out:
 	free(list);
 	agseterr(prevlevel);
 	agseterrf(prev);
 	return rc;
+}
+
+/* Lay out and render a diagram. */
+int
+plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *len,
+    char **cause)
+{
+	return render_graph(g, o, "draw fewer nodes (--max-nodes, --level)", data, len, cause);
 }
 
 /* Lay out g with engine and report its drawing's width / height. */
@@ -914,7 +959,7 @@ plv_image_render(const char *image_path, double width_in, double height_in,
 	struct plv_opts oo = *o;
 	oo.layout = "neato";
 	oo.format = o->format;
-	int rc = plv_diagram_render(g, &oo, data, len, cause);
+	int rc = render_graph(g, &oo, NULL, data, len, cause);
 	agclose(g);
 	return rc;
 }

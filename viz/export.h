@@ -66,7 +66,8 @@ const char *plv_path_suffix(const char *path);
  * Render into memory: *data (caller frees) and *len.  trace may be NULL
  * (then no critical path, memory or timeline: the timeline needs it).
  * Returns 0, or -1 + *cause (a bad layout engine name, a format Graphviz
- * cannot render here, a timeline without a trace).
+ * cannot render here, a timeline without a trace, a PNG bigger than cairo
+ * draws: more than 32767 pixels a side or 2^27 in all).
  */
 int plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, char **data,
