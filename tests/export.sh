@@ -3,7 +3,8 @@
 # magic and is not trivially small, the DOT reads back as a graph with the
 # expected node count (full, per device, within a budget), the timeline has
 # its lanes and axis, tables come from the compare writers, a PNG bigger
-# than cairo draws and bad usage exit 2 with a message.  Prints TAP.
+# than cairo draws, a layout too much work for dot (unless --force) and
+# bad usage exit 2 with a message.  Prints TAP.
 set -u
 : "${PLACELAB:=./placelab}"
 : "${PL_SRCDIR:=.}"
@@ -30,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..33"
+echo "1..36"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -116,6 +117,15 @@ dpi=$(sed -n 's/.*use --dpi \([0-9]*\) or less.*/\1/p' "$tmp/err")
 $PLACELAB export "$tmp/chain.json" -a single-gpu --level full -o "$tmp/wide.png" --dpi "${dpi:-0}" 2>"$tmp/err"
 check "... at the --dpi it suggests (${dpi:-none}) it is written, quietly" sh -c \
     "test -s '$tmp/wide.png' && ! test -s '$tmp/err'"
+
+# nmt4 at full detail (1549 ops, 3 million layout nodes for dot) is
+# refused at once, saying what to do, rather than laid out for hours.
+$PLACELAB run -a heft "$nmt4" -c k80x4 -o "$tmp/h.json" >/dev/null
+check "nmt4 --level full: exit 2 within a minute, --max-nodes and --force named" \
+    fails_with "max-nodes.*--force" timeout 60 $PLACELAB export "$nmt4" -c k80x4 -p "$tmp/h.json" --level full -o "$tmp/full.svg"
+check "... and no file" test ! -e "$tmp/full.svg"
+$PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/forced.svg" --force
+check "--force is taken" is "$tmp/forced.svg" 3c3f786d6c 5000
 
 check "no -o: exit 2" fails_with "-o FILE" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json"
 check "-p and -a: exit 2" fails_with "exactly one" $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -a heft -o "$tmp/x.svg"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <graphviz/cgraph.h>
 
@@ -815,6 +816,98 @@ test_moved_bytes(void **state)
 	fixture_free(&f);
 }
 
+/* A sample placed by a placer on k80x4 (native simulator). */
+static void
+fixture_sample(struct fixture *f, const char *sample, const char *placer)
+{
+	char *path = pl_xasprintf("%s/%s.json", PL_SAMPLES_DIR, sample);
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_load_json(path, &cause);
+	if (g == NULL)
+		fail_msg("%s: %s", path, cause);
+	free(path);
+	fixture_placed(f, g, sample, placer, PL_SIM_NATIVE);
+}
+
+/* What a dot layout costs is known before it runs: nmt4 at full detail
+ * (3 million layout nodes; it did not finish in 11 minutes) is refused at
+ * once with what to do, through the call the explorer's Export view makes
+ * too; the work grows with the detail; beyond PLV_FULL_EFFORT_WORK the
+ * layout is bounded (straight edges, fewer ordering passes), below it is
+ * not. */
+static void
+test_layout_work(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_sample(&f, "nmt4", "heft");
+	struct plv_opts o;
+	plv_opts_init(&o);
+	o.max_nodes = 0;
+	o.level = PL_COARSE_FULL;
+	char *data = NULL, *cause = NULL;
+	size_t len;
+	alarm(120);	/* the layout itself would run for hours */
+	int rc = plv_export(f.p, f.pl, f.t, &o, "/nonexistent/full.svg", &cause);
+	alarm(0);
+	assert_int_equal(rc, -1);
+	if (strstr(cause, "--max-nodes") == NULL || strstr(cause, "--force") == NULL ||
+	    strstr(cause, "DOT") == NULL || strstr(cause, "full.svg") == NULL)
+		fail_msg("refusal without the path or its remedies: %s", cause);
+	free(cause);
+	cause = NULL;
+	/* the work by detail, as the diagrams are built */
+	long prev = 0;
+	static const int budgets[] = { 60, 200, 0 };
+	for (size_t k = 0; k < sizeof budgets / sizeof *budgets; k++) {
+		o.max_nodes = budgets[k];
+		struct pl_coarse *cg = plv_export_coarsen(f.p, f.pl, f.t, &o);
+		o.rankdir = "LR";
+		Agraph_t *g = plv_diagram_build(f.p, f.pl, f.t, cg, &o);
+		long work;
+		if (plv_diagram_work(g, &work, &cause) != 0)
+			fail_msg("work: %s", cause);
+		assert_true(work >= agnnodes(g) && work > prev);
+		if (budgets[k] == 60)
+			assert_true(work <= PLV_FULL_EFFORT_WORK);
+		if (budgets[k] == 0)
+			assert_true(work > PLV_MAX_WORK);
+		prev = work;
+		agclose(g);
+		pl_coarse_free(cg);
+	}
+	fixture_free(&f);
+
+	/* effort: the Transformer at full detail (115 ops, about 7,500 layout
+	 * nodes) is laid out bounded; within 60 nodes in full */
+	fixture_sample(&f, "transformer", "heft");
+	static const int nodes[] = { 0, 60 };
+	for (size_t k = 0; k < 2; k++) {
+		plv_opts_init(&o);
+		o.max_nodes = nodes[k];
+		o.rankdir = "LR";
+		struct pl_coarse *cg = plv_export_coarsen(f.p, f.pl, f.t, &o);
+		Agraph_t *g = plv_diagram_build(f.p, f.pl, f.t, cg, &o);
+		long work;
+		assert_int_equal(plv_diagram_work(g, &work, &cause), 0);
+		if (plv_diagram_render(g, &o, &data, &len, &cause) != 0)
+			fail_msg("render: %s", cause);
+		assert_non_null(strstr(data, "<svg"));
+		const char *splines = agget(g, (char *)"splines");
+		if (nodes[k] == 0) {
+			assert_true(work > PLV_FULL_EFFORT_WORK);
+			assert_string_equal(splines, "line");
+		} else {
+			assert_true(work <= PLV_FULL_EFFORT_WORK);
+			assert_true(splines == NULL || strcmp(splines, "line") != 0);
+		}
+		free(data);
+		agclose(g);
+		pl_coarse_free(cg);
+	}
+	fixture_free(&f);
+}
+
 /* Units used in labels. */
 static void
 test_units(void **state)
@@ -848,6 +941,7 @@ main(void)
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_golden_teach),
 		cmocka_unit_test(test_moved_bytes),
+		cmocka_unit_test(test_layout_work),
 		cmocka_unit_test(test_units),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,7 +32,7 @@ static const char export_usage[] =
     "                       [--layout ENGINE] [--rankdir auto|LR|TB|RL|BT]\n"
     "                       [--format svg|pdf|png|dot] [--title TEXT] [--no-legend]\n"
     "                       [--width INCHES] [--dpi N] [--sim native|placeto] [--seed N]\n"
-    "                       [--seconds S]\n"
+    "                       [--seconds S] [--force]\n"
     "\n"
     "Draw a placement: one cluster per device (name, load, peak memory), ops in\n"
     "the device's colour, cross-device tensors dashed with their bytes, the\n"
@@ -61,7 +61,9 @@ static const char export_usage[] =
     "      --dpi N            PNG resolution (default 150)\n"
     "      --sim KIND         simulator for loads and the critical path (native)\n"
     "      --seed N           seed for -a (default 1)\n"
-    "      --seconds S        time budget per placer for -a (default: its own)\n";
+    "      --seconds S        time budget per placer for -a (default: its own)\n"
+    "      --force            lay out a diagram however long dot would take (one\n"
+    "                         beyond about half a minute is refused otherwise)\n";
 
 /* Parse a non-negative int; -1 if malformed. */
 static int
@@ -159,7 +161,7 @@ int
 cmd_export(int argc, char **argv)
 {
 	enum { OPT_TITLE = 256, OPT_NOLEGEND, OPT_WIDTH, OPT_DPI, OPT_SIM, OPT_SEED, OPT_SECONDS,
-		OPT_HELP };
+		OPT_FORCE, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "cluster", required_argument, NULL, 'c' },
 		{ "placement", required_argument, NULL, 'p' },
@@ -178,6 +180,7 @@ cmd_export(int argc, char **argv)
 		{ "sim", required_argument, NULL, OPT_SIM },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "seconds", required_argument, NULL, OPT_SECONDS },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -245,6 +248,7 @@ cmd_export(int argc, char **argv)
 			if (!(seconds > 0 && seconds < 1e9))
 				return cmd_error("--seconds: expected a positive number, got '%s'", optarg);
 			break;
+		case OPT_FORCE: o.force = 1; break;
 		case OPT_HELP:
 			fputs(export_usage, stdout);
 			return 0;

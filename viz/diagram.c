@@ -9,6 +9,7 @@
 #include "viz/diagram.h"
 
 #include <graphviz/gvc.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -704,6 +705,31 @@ shared_context(void)
 	return the_gvc;
 }
 
+/* The error handling of one call into Graphviz. */
+struct gv_call {
+	agusererrf prev;
+	agerrlevel_t level;
+};
+
+/* Start a call: keep Graphviz's first error (err_text()), not stderr;
+ * returns the shared context. */
+static GVC_t *
+gv_begin(struct gv_call *c)
+{
+	gv_err[0] = '\0';
+	c->prev = agseterrf(capture_err);
+	c->level = agseterr(AGERR);
+	return shared_context();
+}
+
+/* End a call: the previous error handling back. */
+static void
+gv_end(const struct gv_call *c)
+{
+	agseterr(c->level);
+	agseterrf(c->prev);
+}
+
 /* Whether gvc has a plugin of this kind and name; on failure lists them. */
 static int
 have_plugin(GVC_t *gvc, const char *kind, const char *name, char **list)
@@ -794,17 +820,96 @@ write_dot(Agraph_t *g, char **data, size_t *len, char **cause)
 	return 0;
 }
 
-/* Bound dot's network-simplex passes on bigger drawings: with device
- * clusters spanning many ranks, unbounded passes took minutes for 200
- * nodes (Inception-V3 placed by Scotch) where two passes take seconds and
- * look the same. */
+/* Bound dot's effort by the work of g (see diagram.h): network-simplex
+ * passes above PLV_EFFORT_NODES nodes (with device clusters spanning many
+ * ranks, unbounded passes took minutes for 200 nodes of Inception-V3
+ * placed by Scotch, where two take seconds and look the same), and beyond
+ * PLV_FULL_EFFORT_WORK the ordering, the search for positions and the
+ * routing. */
 static void
-limit_effort(Agraph_t *g)
+limit_effort(Agraph_t *g, long work)
 {
 	if (agnnodes(g) <= PLV_EFFORT_NODES)
 		return;
 	set(g, "nslimit", "2");
 	set(g, "nslimit1", "2");
+	if (work <= PLV_FULL_EFFORT_WORK)
+		return;
+	set(g, "mclimit", "0.3");
+	set(g, "searchsize", "5");
+	set(g, "splines", "line");
+}
+
+/* The rank dot gave n in a ranking-only pass. */
+static long
+rank_of(Agnode_t *n, Agsym_t *rk)
+{
+	return strtol(agxget(n, rk), NULL, 10);
+}
+
+/* Measure the work by laying out only the ranks (Graphviz's "phase" 1,
+ * which writes each node's rank as its "rank" attribute). */
+int
+plv_diagram_work(Agraph_t *g, long *work, char **cause)
+{
+	struct gv_call call;
+	GVC_t *gvc = gv_begin(&call);
+	set(g, "phase", "1");
+	int rc = gvLayout(gvc, g, "dot");
+	set(g, "phase", "");
+	Agsym_t *rk = agattr(g, AGNODE, (char *)"rank", NULL);
+	if (rc != 0 || rk == NULL) {
+		*cause = pl_xasprintf("layout 'dot' failed: %s", err_text());
+		if (rc == 0)
+			gvFreeLayout(gvc, g);
+		gv_end(&call);
+		return -1;
+	}
+	long w = 0;
+	for (Agnode_t *n = agfstnode(g); n != NULL; n = agnxtnode(g, n)) {
+		long r = rank_of(n, rk);
+		w++;
+		for (Agedge_t *e = agfstout(g, n); e != NULL; e = agnxtout(g, e)) {
+			long span = labs(rank_of(aghead(e), rk) - r);
+			w += span > 1 ? span - 1 : 0;
+		}
+	}
+	for (Agraph_t *sub = agfstsubg(g); sub != NULL; sub = agnxtsubg(sub)) {
+		if (strncmp(agnameof(sub), "cluster", 7) != 0 || agfstnode(sub) == NULL)
+			continue;
+		long lo = LONG_MAX, hi = LONG_MIN;
+		for (Agnode_t *n = agfstnode(sub); n != NULL; n = agnxtnode(sub, n)) {
+			long r = rank_of(n, rk);
+			lo = r < lo ? r : lo;
+			hi = r > hi ? r : hi;
+		}
+		w += PLV_CELL_WORK * (hi - lo + 1);
+	}
+	gvFreeLayout(gvc, g);
+	for (Agnode_t *n = agfstnode(g); n != NULL; n = agnxtnode(g, n))
+		agxset(n, rk, "");
+	gv_end(&call);
+	*work = w;
+	return 0;
+}
+
+/* The work of laying g out with engine: measured for dot above
+ * PLV_EFFORT_NODES nodes, else the node count.  0, or -1 + *cause (an
+ * engine Graphviz here does not have). */
+static int
+layout_work(Agraph_t *g, const char *engine, long *work, char **cause)
+{
+	char *list = NULL;
+	if (!have_plugin(shared_context(), "layout", engine, &list)) {
+		*cause = pl_xasprintf("layout '%s': unknown (Graphviz here has: %s)", engine, list);
+		free(list);
+		return -1;
+	}
+	free(list);
+	*work = agnnodes(g);
+	if (strcmp(engine, "dot") != 0 || agnnodes(g) <= PLV_EFFORT_NODES)
+		return 0;
+	return plv_diagram_work(g, work, cause);
 }
 
 /*
@@ -861,60 +966,67 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 		return -1;
 	}
 	const char *engine = o->layout != NULL ? o->layout : "dot";
-	gv_err[0] = '\0';
-	agusererrf prev = agseterrf(capture_err);
-	agerrlevel_t prevlevel = agseterr(AGERR);
-	GVC_t *gvc = shared_context();
-	int rc = -1;
-	char *list = NULL;
 	double dpi = o->dpi > 0 ? o->dpi : 150;
-	if (!have_plugin(gvc, "layout", engine, &list)) {
-		*cause = pl_xasprintf("layout '%s': unknown (Graphviz here has: %s)", engine, list);
-		goto out;
+	long work;
+	if (layout_work(g, engine, &work, cause) != 0)
+		return -1;
+	if (work > PLV_MAX_WORK && !o->force) {
+		*cause = pl_xasprintf("%d nodes are too much work for dot: with the ranks "
+		    "their long edges and device clusters span, %ld layout nodes (at most %d, "
+		    "about half a minute; this would take minutes or more); %s, write DOT, "
+		    "or lay it out anyway with --force", agnnodes(g), work, PLV_MAX_WORK,
+		    fewer != NULL ? fewer : "draw less");
+		return -1;
 	}
+	struct gv_call call;
+	GVC_t *gvc = gv_begin(&call);
+	int rc = -1;
 	if (o->format == PLV_FMT_PNG)
 		setf(g, "dpi", "%g", dpi);
-	limit_effort(g);
+	limit_effort(g, work);
 	if (gvLayout(gvc, g, engine) != 0) {
 		*cause = pl_xasprintf("layout '%s' failed: %s", engine, err_text());
-		goto out;
+		gv_end(&call);
+		return -1;
 	}
 	if (o->format != PLV_FMT_PNG || !png_too_big(g, dpi, fewer, cause))
 		rc = render_to(gvc, g, o->format, data, len, cause);
 	gvFreeLayout(gvc, g);
-out:
-	free(list);
-	agseterr(prevlevel);
-	agseterrf(prev);
+	gv_end(&call);
 	return rc;
 }
 
-/* Lay out and render a diagram. */
+/* Lay out and render a diagram; a refusal says how to draw fewer nodes
+ * from the command line and in the explorer. */
 int
 plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *len,
     char **cause)
 {
-	return render_graph(g, o, "draw fewer nodes (--max-nodes, --level)", data, len, cause);
+	static const char fewer[] = "draw fewer nodes (--max-nodes 200 or --level; "
+	    "in the explorer, a smaller Detail)";
+	return render_graph(g, o, fewer, data, len, cause);
 }
 
 /* Lay out g with engine and report its drawing's width / height. */
 int
 plv_diagram_aspect(Agraph_t *g, const char *engine, double *aspect, char **cause)
 {
-	gv_err[0] = '\0';
-	agusererrf prev = agseterrf(capture_err);
-	agerrlevel_t prevlevel = agseterr(AGERR);
-	GVC_t *gvc = shared_context();
-	int rc = -1;
-	char *list = NULL;
-	if (!have_plugin(gvc, "layout", engine, &list)) {
-		*cause = pl_xasprintf("layout '%s': unknown (Graphviz here has: %s)", engine, list);
-		goto out;
+	long work;
+	if (layout_work(g, engine, &work, cause) != 0)
+		return -1;
+	if (work > PLV_FULL_EFFORT_WORK) {
+		*cause = pl_xasprintf("layout '%s': %ld layout nodes, too many for a trial",
+		    engine, work);
+		return -1;
 	}
-	limit_effort(g);
+	struct gv_call call;
+	GVC_t *gvc = gv_begin(&call);
+	int rc = -1;
+	limit_effort(g, work);
 	if (gvLayout(gvc, g, engine) != 0) {
 		*cause = pl_xasprintf("layout '%s' failed: %s", engine, err_text());
-		goto out;
+		gv_end(&call);
+		return -1;
 	}
 	/* "plain" output starts with "graph SCALE WIDTH HEIGHT". */
 	char *out = NULL;
@@ -929,10 +1041,7 @@ plv_diagram_aspect(Agraph_t *g, const char *engine, double *aspect, char **cause
 	if (out != NULL)
 		gvFreeRenderData(out);
 	gvFreeLayout(gvc, g);
-out:
-	free(list);
-	agseterr(prevlevel);
-	agseterrf(prev);
+	gv_end(&call);
 	return rc;
 }
 

@@ -36,20 +36,48 @@ Agraph_t *plv_diagram_build(const struct pl_problem *p,
     const struct pl_coarse *cg, const struct plv_opts *o);
 
 /* Lay g out with o->layout and render it as o->format into *data (caller
- * frees) and *len; PLV_FMT_DOT writes the graph without layout.  0, or -1
- * + *cause. */
+ * frees) and *len; PLV_FMT_DOT writes the graph without layout.  With dot,
+ * the effort follows the work (below); more than PLV_MAX_WORK is refused
+ * unless o->force.  0, or -1 + *cause. */
 int plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data,
     size_t *len, char **cause);
 
-/* Lay g out with engine, measure its width / height, free the layout.
- * 0, or -1 + *cause. */
+/* Lay g out with engine, measure its width / height, free the layout; a
+ * dot layout of more than PLV_FULL_EFFORT_WORK is not tried.  0, or -1 +
+ * *cause. */
 int plv_diagram_aspect(Agraph_t *g, const char *engine, double *aspect, char **cause);
 
 /* Most nodes plv_diagram_render() lays out (dot takes minutes beyond). */
 #define PLV_MAX_LAYOUT_NODES 5000
 
-/* Above this many nodes dot's placement passes are bounded. */
+/* Above this many nodes dot's network-simplex passes are bounded (and the
+ * work is measured; at most this many, it is small). */
 #define PLV_EFFORT_NODES 60
+
+/*
+ * The work of a dot layout, in layout nodes: what dot's ordering and
+ * positioning passes move and its edge router routes around, known after
+ * its ranking pass alone (a fraction of a second): the nodes, a virtual
+ * node for every rank an edge skips, and PLV_CELL_WORK for every rank a
+ * device's cluster spans (each is a node of the cluster's skeleton and a
+ * constraint against its neighbours; measured, they cost about 4 nodes
+ * each).  Time grows faster than the work: on one core of the 2-core
+ * machine the tests run on, up to 6,000 took about a second, 25,000 to
+ * 45,000 from 3 to 9 s, 80,000 about 30 s, and the 1549 ops of nmt4 at
+ * full detail (3 million) did not finish in 11 minutes (docs/EXPORT.md).
+ */
+#define PLV_CELL_WORK 4
+/* Up to this much work dot lays out with its full effort: curved edges
+ * routed around the nodes.  Beyond, fewer ordering passes (mclimit 0.3),
+ * a shorter search for positions (searchsize 5) and straight edges
+ * (splines=line): routing alone took from 4 s to minutes. */
+#define PLV_FULL_EFFORT_WORK 6000
+/* Beyond this much work plv_diagram_render() refuses unless forced. */
+#define PLV_MAX_WORK 80000
+
+/* The work of laying g out with dot (see above), by a ranking-only pass.
+ * 0, or -1 + *cause. */
+int plv_diagram_work(Agraph_t *g, long *work, char **cause);
 
 /* The rank direction a build uses for o ("auto" builds LR). */
 const char *plv_rankdir(const struct plv_opts *o);

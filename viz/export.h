@@ -47,6 +47,9 @@ struct plv_opts {
 	int legend;		/* 1 (default): draw the legend */
 	double width_in;	/* timeline width in inches (default 7) */
 	double dpi;		/* PNG resolution (default 150) */
+	int force;		/* 1: lay out with dot however much work it is
+				 * (default 0: more than PLV_MAX_WORK is an
+				 * error; see diagram.h) */
 };
 
 /* Defaults: SVG diagram, at most 60 nodes, dot, auto rank direction,
@@ -67,7 +70,8 @@ const char *plv_path_suffix(const char *path);
  * (then no critical path, memory or timeline: the timeline needs it).
  * Returns 0, or -1 + *cause (a bad layout engine name, a format Graphviz
  * cannot render here, a timeline without a trace, a PNG bigger than cairo
- * draws: more than 32767 pixels a side or 2^27 in all).
+ * draws: more than 32767 pixels a side or 2^27 in all, a dot layout too
+ * much work without o->force: the cause says how big and what to do).
  */
 int plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, char **data,
