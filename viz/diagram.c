@@ -938,14 +938,14 @@ png_too_big(Agraph_t *g, double dpi, const char *fewer, char **cause)
 	double fit = dpi * fmin((PLV_PNG_MAX_SIDE - 1) / fmax(w, h),
 	    sqrt(PLV_PNG_MAX_PIXELS / (w * h)));
 	struct pl_strbuf b = { 0 };
-	pl_sb_printf(&b, "the drawing is %.0f x %.0f inches, a PNG of %.0f x %.0f pixels "
-	    "at %g dpi: more than cairo draws (%d pixels a side, %.0f million in all); ",
-	    w / dpi, h / dpi, w, h, dpi, PLV_PNG_MAX_SIDE, PLV_PNG_MAX_PIXELS / 1e6);
+	pl_sb_printf(&b, "a PNG of %.0f x %.0f pixels is more than cairo draws: ", w, h);
 	if (floor(fit) >= 10)
 		pl_sb_printf(&b, "use --dpi %.0f or less, ", floor(fit));
 	if (fewer != NULL)
 		pl_sb_printf(&b, "%s, ", fewer);
-	pl_sb_printf(&b, "or write SVG or PDF (no size limit)");
+	pl_sb_printf(&b, "or write SVG or PDF, which have no size limit (the drawing is "
+	    "%.0f x %.0f inches, at %g dpi; cairo draws %d pixels a side, %.0f million in "
+	    "all)", w / dpi, h / dpi, dpi, PLV_PNG_MAX_SIDE, PLV_PNG_MAX_PIXELS / 1e6);
 	*cause = b.s;
 	return 1;
 }
@@ -971,11 +971,11 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 	if (layout_work(g, engine, &work, cause) != 0)
 		return -1;
 	if (work > PLV_MAX_WORK && !o->force) {
-		*cause = pl_xasprintf("%d nodes are too much work for dot: with the ranks "
-		    "their long edges and device clusters span, %ld layout nodes (at most %d, "
-		    "about half a minute; this would take minutes or more); %s, write DOT, "
-		    "or lay it out anyway with --force", agnnodes(g), work, PLV_MAX_WORK,
-		    fewer != NULL ? fewer : "draw less");
+		*cause = pl_xasprintf("%d nodes are too much for dot to lay out: %s, write "
+		    "DOT, or lay it out anyway with --force (with the ranks their edges and "
+		    "device clusters span, %ld layout nodes: minutes or more; at most %d, about "
+		    "half a minute)", agnnodes(g), fewer != NULL ? fewer : "draw less", work,
+		    PLV_MAX_WORK);
 		return -1;
 	}
 	struct gv_call call;
@@ -1002,8 +1002,8 @@ int
 plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *len,
     char **cause)
 {
-	static const char fewer[] = "draw fewer nodes (--max-nodes 200 or --level; "
-	    "in the explorer, a smaller Detail)";
+	static const char fewer[] = "draw fewer nodes (--max-nodes 200, --level; "
+	    "in the explorer a smaller Detail)";
 	return render_graph(g, o, fewer, data, len, cause);
 }
 
