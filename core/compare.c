@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "io.h"
 #include "xmalloc.h"
@@ -22,18 +23,18 @@ static const char *const format_names[] = {
 #undef PL_X
 };
 
-/* Format by name. */
+/* Format by name (any case, as a file suffix may be written). */
 int
 pl_compare_format_parse(const char *s)
 {
 	if (s == NULL)
 		return -1;
-	if (strcmp(s, "markdown") == 0)
+	if (strcasecmp(s, "markdown") == 0)
 		return PL_CMP_MD;
-	if (strcmp(s, "latex") == 0)
+	if (strcasecmp(s, "latex") == 0)
 		return PL_CMP_TEX;
 	for (int i = 0; i < (int)(sizeof format_names / sizeof *format_names); i++)
-		if (strcmp(s, format_names[i]) == 0)
+		if (strcasecmp(s, format_names[i]) == 0)
 			return i;
 	return -1;
 }
@@ -247,7 +248,7 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 			t++;
 		const struct pl_placer_class *cls = pl_placer_find(t);
 		if (cls == NULL) {
-			*cause = pl_xasprintf("--methods: unknown method '%s' (expected one of the names 'placelab run --list' prints)", t);
+			*cause = pl_xasprintf("unknown method '%s' (expected one of the names 'placelab run --list' prints)", t);
 			free(copy);
 			free(m);
 			return -1;
@@ -261,7 +262,7 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 	}
 	free(copy);
 	if (k == 0) {
-		*cause = pl_xasprintf("--methods: no method named (expected a comma-separated list of "
+		*cause = pl_xasprintf("no method named (expected a comma-separated list of "
 		    "the names 'placelab run --list' prints, or all)");
 		free(m);
 		return -1;

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,12 +65,25 @@ open_temp(const char *path, char **tmp, char **cause)
 }
 
 /* The file a write to path replaces: the file a symbolic link points to
- * (the link stays a link), else path itself.  Caller frees. */
+ * (the link stays a link; a link to a file not made yet makes it), else
+ * path itself.  Caller frees. */
 static char *
 write_target(const char *path)
 {
 	char *r = realpath(path, NULL);
-	return r != NULL ? r : pl_xstrdup(path);
+	if (r != NULL)
+		return r;
+	struct stat st;
+	char buf[PATH_MAX];
+	ssize_t n;
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) ||
+	    (n = readlink(path, buf, sizeof buf - 1)) <= 0)
+		return pl_xstrdup(path);
+	buf[n] = '\0';
+	const char *slash = strrchr(path, '/');
+	if (buf[0] == '/' || slash == NULL)
+		return pl_xstrdup(buf);
+	return pl_xasprintf("%.*s/%s", (int)(slash - path), path, buf);	/* relative to the link */
 }
 
 /* Check that path can be written atomically: not a directory, and its

@@ -49,12 +49,14 @@ valid_value(enum pl_opt_type t, const char *v)
 		    !strcmp(v, "false") || !strcmp(v, "yes") || !strcmp(v, "no") ||
 		    !strcmp(v, "on") || !strcmp(v, "off");
 	case PL_OPT_STRING:
+	case PL_OPT_FILE:
 		return 1;
 	}
 	return 0;
 }
 
-static const char *const type_names[] = { "an integer", "a number", "a string", "a boolean" };
+static const char *const type_names[] = { "an integer", "a number", "a string", "a boolean",
+	"a file name" };
 
 /* Index of name in the table, or -1. */
 static int
@@ -102,7 +104,8 @@ set_item(struct pl_options *o, const char *name, const char *val, char **cause)
 		int i = find(o, name);
 		if (i >= 0 && o->defs[i].type != PL_OPT_BOOL) {
 			*cause = pl_xasprintf("option '%s' needs a value (%s=%s)", name, name,
-			    o->defs[i].type == PL_OPT_STRING ? "TEXT" : "N");
+			    o->defs[i].type == PL_OPT_STRING ? "TEXT" :
+			    o->defs[i].type == PL_OPT_FILE ? "FILE" : "N");
 			return -1;
 		}
 		val = "1";

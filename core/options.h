@@ -12,7 +12,9 @@
 
 #include <stdint.h>
 
-enum pl_opt_type { PL_OPT_INT, PL_OPT_DOUBLE, PL_OPT_STRING, PL_OPT_BOOL };
+/* PL_OPT_FILE: text naming a file the method reads (commands keep their
+ * outputs off it). */
+enum pl_opt_type { PL_OPT_INT, PL_OPT_DOUBLE, PL_OPT_STRING, PL_OPT_BOOL, PL_OPT_FILE };
 
 struct pl_option_def {
 	const char *name;	/* NULL ends a table */

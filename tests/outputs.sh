@@ -9,7 +9,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..11"
+echo "1..15"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -20,7 +20,7 @@ cp p.json p.orig
 refused() {	# file-kept message command...
 	kept=$1 msg=$2; shift 2
 	"$@" >/dev/null 2>err; rc=$?
-	test "$rc" = 2 && grep -qF -- "$msg" err && cmp -s "$kept" "${kept%.json}.orig"
+	test "$rc" = 2 && grep -qF -- "$msg" err && cmp -s "$kept" "${kept%.*}.orig"
 }
 check "run -o GRAPH" 'refused g.json "-o g.json: the same file as the input GRAPH g.json" \
     $PLACELAB run -a heft g.json -c k80x4 -o g.json'
@@ -49,6 +49,18 @@ ln -s real.svg link.svg
 $PLACELAB export g2.json -c k80x4 -p p2.json -o link.svg >/dev/null 2>&1; rc=$?
 check "a symbolic link stays a link" 'test $rc = 0 && test -L link.svg'
 check "its target gets the diagram" "grep -q '<svg' real.svg"
+cp "$PL_SRCDIR/samples/policies/nmt.plw" pol.plw
+cp pol.plw pol.orig
+check "run -o a method's input file (--policy)" 'refused pol.plw "-o pol.plw: the same file as the input --policy pol.plw" \
+    $PLACELAB run -a placeto g.json -c k80x4 --policy pol.plw --finetune 0 -o pol.plw'
+check "compare -o a file a method option reads" 'refused pol.plw "-o pol.plw: the same file as the input --policy pol.plw" \
+    $PLACELAB compare g.json -c k80x4 --methods placeto --opt placeto:policy=pol.plw -o pol.plw'
+ln -s made.json dangling.json
+$PLACELAB run -a heft g2.json -c k80x4 -o dangling.json -q >/dev/null 2>&1; rc=$?
+check "a link to a file not made yet makes it and stays a link" \
+    'test $rc = 0 && test -L dangling.json && grep -q placelab-placement made.json'
+$PLACELAB run -a heft g2.json -c k80x4 -o k80x4 -q >/dev/null 2>&1; rc=$?
+check "-c PRESET is no file: an output named like it is written" 'test $rc = 0 && test -s k80x4'
 printf 'old\n' > mode.svg
 chmod 640 mode.svg
 $PLACELAB export g2.json -c k80x4 -p p2.json -o mode.svg >/dev/null 2>&1; rc=$?

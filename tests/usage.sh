@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..9"
+echo "1..11"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -37,4 +37,10 @@ $PLACELAB run -a heft "$G" -o "$T/p.json" -q >/dev/null 2>&1
 $PLACELAB sim "$G" -p "$T/p.json" --mem none >"$T/out" 2>&1
 check "sim --mem none: no peak figures" \
     'grep -q "memory model none" "$T/out" && ! grep -q "^/gpu:0 .* 0 B  *12.0 GiB" "$T/out"'
+$PLACELAB export "$G" -c k80x4 -a '' -o "$T/t.md" >/dev/null 2>"$T/err"; rc=$?
+check "export -a empty: exit 2, the flag it came with named" \
+    'test $rc = 2 && grep -q "^placelab: -a: no method named" "$T/err"'
+$PLACELAB export "$G" -c k80x4 -a heft --format png -o "$T/f.MD" >/dev/null 2>"$T/err"; rc=$?
+check "a table suffix in capitals still names a table: --format png refused" \
+    'test $rc = 2 && ! test -e "$T/f.MD"'
 exit $fail

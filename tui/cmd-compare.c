@@ -157,7 +157,7 @@ cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-	    { "-c", cluster, 0 }, { "-o", output, 1 } }, 3) != 0)
+	    { "-c", cmd_cluster_file(cluster), 0 }, { "-o", output, 1 } }, 3) != 0)
 		goto out;
 	if (!fmt_given && output != NULL) {
 		/* -o FILE.md / .csv / .tex / .json picks the format */
@@ -168,7 +168,8 @@ cmd_compare(int argc, char **argv)
 	const struct pl_placer_class **cls = NULL;
 	char *cause = NULL;
 	if (pl_compare_methods(methods, &cls, &cause) != 0) {
-		cmd_fail(cause);
+		cmd_error("--methods: %s", cause);
+		free(cause);
 		goto out;
 	}
 	for (int i = 0; i < n_mo; i++) {
@@ -189,11 +190,15 @@ cmd_compare(int argc, char **argv)
 		char *spec = spec_for(mo, n_mo, cls[i]->name);
 		struct pl_options *o = NULL;
 		int bad = pl_options_parse(cls[i]->options, spec, &o, &cause);
-		free(spec);
 		pl_options_free(o);
 		if (bad) {
 			cmd_error("--opt: %s: %s", cls[i]->name, cause);
 			free(cause);
+		} else	/* a file a method's options name is an input */
+			bad = cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
+			    { "-c", cmd_cluster_file(cluster), 0 }, { "-o", output, 1 } }, 3, cls[i], spec);
+		free(spec);
+		if (bad) {
 			free(cls);
 			goto out;
 		}

@@ -131,8 +131,11 @@ write_table(const struct pl_problem *p, const char *list, enum pl_compare_format
 {
 	char *cause = NULL;
 	const struct pl_placer_class **cls;
-	if (pl_compare_methods(list, &cls, &cause) != 0)
-		return cmd_fail(cause);
+	if (pl_compare_methods(list, &cls, &cause) != 0) {
+		cmd_error("-a: %s", cause);
+		free(cause);
+		return 2;
+	}
 	struct pl_run_opts run = { .sim = *so, .seed = seed, .threads = 1 };
 	struct pl_compare *cmp = pl_compare_new(p, &run);
 	struct pl_compare_budget budget = { 0, seconds };
@@ -264,7 +267,7 @@ cmd_export(int argc, char **argv)
 	if (out == NULL)
 		return cmd_error("export: -o FILE missing");
 	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-	    { "-c", cluster_arg, 0 }, { "-p", place_path, 0 }, { "-o", out, 1 } }, 4) != 0)
+	    { "-c", cmd_cluster_file(cluster_arg), 0 }, { "-p", place_path, 0 }, { "-o", out, 1 } }, 4) != 0)
 		return 2;
 	if ((place_path == NULL) == (placer == NULL))
 		return cmd_error("export: give exactly one of -p PLACEMENT and -a PLACER");

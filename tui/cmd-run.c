@@ -80,7 +80,7 @@ prescan_algo(int argc, char **argv)
 	return NULL;
 }
 
-static const char *const type_names[] = { "int", "number", "text", "bool" };
+static const char *const type_names[] = { "int", "number", "text", "bool", "file" };
 
 /* Print a class's option table. */
 static void
@@ -341,8 +341,8 @@ cmd_run(int argc, char **argv)
 		cmd_error("%s", RUN_USAGE);
 		goto out;
 	}
-	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-	    { "-c", cluster, 0 }, { "-o", output, 1 }, { "--history", history, 1 } }, 4) != 0)
+	if (cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
+	    { "-c", cmd_cluster_file(cluster), 0 }, { "-o", output, 1 }, { "--history", history, 1 } }, 4, cls, spec) != 0)
 		goto out;
 
 	struct pl_graph *g = cmd_load_graph(argv[optind]);

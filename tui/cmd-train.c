@@ -65,7 +65,7 @@ set_opt(struct pl_options *o, const char *key, const char *value)
 static void
 usage_help(void)
 {
-	static const char *const type_names[] = { "int", "number", "text", "bool" };
+	static const char *const type_names[] = { "int", "number", "text", "bool", "file" };
 	printf("%s\n\nTrain a Placeto policy over the given graphs (one cluster, default %s)\n"
 	    "with REINFORCE; episodes go round-robin over the graphs, --workers\n"
 	    "episodes per update run in parallel on --threads threads.  Prints a\n"
@@ -167,13 +167,15 @@ cmd_train(int argc, char **argv)
 		goto out;
 	}
 	n_graphs = argc - optind;
-	struct cmd_file *files = pl_xcalloc((size_t)n_graphs + 3, sizeof *files);
+	struct cmd_file *files = pl_xcalloc((size_t)n_graphs + 4, sizeof *files);
 	files[0] = (struct cmd_file){ "-o", output, 1 };
 	files[1] = (struct cmd_file){ "--curve", curve, 1 };
-	files[2] = (struct cmd_file){ "-c", cluster, 0 };
+	files[2] = (struct cmd_file){ "-c", cmd_cluster_file(cluster), 0 };
+	const char *policy = pl_opt_str(opts, "policy");	/* a warm start */
+	files[3] = (struct cmd_file){ "--policy", *policy != '\0' ? policy : NULL, 0 };
 	for (int i = 0; i < n_graphs; i++)
-		files[3 + i] = (struct cmd_file){ "GRAPH", argv[optind + i], 0 };
-	int bad = cmd_check_files(files, n_graphs + 3);
+		files[4 + i] = (struct cmd_file){ "GRAPH", argv[optind + i], 0 };
+	int bad = cmd_check_files(files, n_graphs + 4);
 	free(files);
 	if (bad)
 		goto out;

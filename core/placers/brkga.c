@@ -129,7 +129,7 @@ static const struct pl_option_def brkga_options[] = {
 	    "include tensor x device transfer priorities in the chromosome" },
 	{ "seed-from", PL_OPT_STRING, "",
 	    "warm start from these placers' results, e.g. heft+expert" },
-	{ "beta-file", PL_OPT_STRING, "",
+	{ "beta-file", PL_OPT_FILE, "",
 	    "per-gene Beta distributions for new chromosomes (docs/BRKGA.md)" },
 	{ NULL, 0, NULL, NULL },
 };

@@ -31,7 +31,7 @@
 #include "xmalloc.h"
 
 const struct pl_option_def pl_placeto_options[] = {
-	{ "policy", PL_OPT_STRING, "", "trained policy file (.plw); empty: train from scratch" },
+	{ "policy", PL_OPT_FILE, "", "trained policy file (.plw); empty: train from scratch" },
 	{ "finetune", PL_OPT_INT, "0", "training episodes on this graph before the greedy run (with policy)" },
 	{ "episodes", PL_OPT_INT, "400", "training episodes without a policy" },
 	{ "workers", PL_OPT_INT, "4", "episodes run in parallel per gradient update" },
