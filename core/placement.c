@@ -149,3 +149,17 @@ pl_placement_check(const struct pl_placement *p, const struct pl_graph *g,
 	}
 	return 0;
 }
+
+/* Same devices and priorities. */
+int
+pl_placement_equal(const struct pl_placement *a, const struct pl_placement *b)
+{
+	if (a->n_ops != b->n_ops || memcmp(a->dev, b->dev, sizeof *a->dev * (size_t)a->n_ops) != 0)
+		return 0;
+	if ((a->prio == NULL) != (b->prio == NULL) || (a->tprio == NULL) != (b->tprio == NULL))
+		return 0;
+	if (a->prio != NULL && memcmp(a->prio, b->prio, sizeof *a->prio * (size_t)a->n_ops) != 0)
+		return 0;
+	return a->tprio == NULL || (a->n_tensors == b->n_tensors &&
+	    memcmp(a->tprio, b->tprio, sizeof *a->tprio * (size_t)a->n_tensors * (size_t)a->n_dev) == 0);
+}

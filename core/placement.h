@@ -31,6 +31,9 @@ struct pl_placement *pl_placement_clone(const struct pl_placement *p);
  * dst when needed, dropping them when src has none). */
 void pl_placement_copy(struct pl_placement *dst, const struct pl_placement *src);
 void pl_placement_free(struct pl_placement *p);
+/* Whether a and b (same sizes) place and order alike: devices, op and
+ * tensor priorities. */
+int pl_placement_equal(const struct pl_placement *a, const struct pl_placement *b);
 /* Give p an op priority array (zeroed) if it has none. */
 void pl_placement_ensure_prio(struct pl_placement *p);
 /* Give p a tensor priority array (zeroed) for n_tensors if it has none. */

@@ -31,6 +31,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <locale.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -366,6 +367,20 @@ test_action_table(void **state)
 	assert_int_equal(tui_action_for_key('x', 0), ACT_NONE);
 }
 
+/* Text widths count combining and zero-width characters as 0 columns and
+ * go on after them; an invalid byte is one '?' column. */
+static void
+test_screen_width(void **state)
+{
+	(void)state;
+	assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+	assert_int_equal(screen_width("e\xcc\x81" "xyz"), 4);	/* e + combining acute */
+	assert_int_equal(screen_width("a\xe2\x80\x8b" "bcd"), 4);	/* zero-width space */
+	assert_int_equal(screen_width("\xe6\xbc\xa2x"), 3);	/* a wide CJK character */
+	assert_int_equal(screen_width("a\xff" "b"), 3);
+	assert_int_equal(screen_width(""), 0);
+}
+
 #define SCRIPT_TEST(n) \
 	static void test_##n(void **state) { (void)state; run_script(#n); }
 #define SCRIPTS(X) \
@@ -390,6 +405,7 @@ main(void)
 	setenv("ESCDELAY", "25", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_action_table),
+		cmocka_unit_test(test_screen_width),
 #define SCRIPT_ENTRY(n) cmocka_unit_test(test_##n),
 		SCRIPTS(SCRIPT_ENTRY)
 	};

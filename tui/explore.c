@@ -133,6 +133,13 @@ push_undo(struct explore *ex)
 	ex->undo[ex->n_undo++] = pl_placement_clone(ex->cur);
 }
 
+/* Whether cur holds hand edits not saved (see the invariant). */
+static int
+edits_unsaved(const struct explore *ex)
+{
+	return !pl_placement_equal(ex->cur, ex->clean) && !pl_placement_equal(ex->cur, ex->origin);
+}
+
 /* Replace the current placement. */
 void
 explore_set_placement(struct explore *ex, const struct pl_placement *pl,
@@ -143,8 +150,11 @@ explore_set_placement(struct explore *ex, const struct pl_placement *pl,
 	pl_placement_copy(ex->cur, pl);
 	free(ex->source);
 	ex->source = pl_xstrdup(source);
-	if (edit)
-		ex->dirty = 1;
+	if (!edit) {
+		pl_placement_copy(ex->clean, ex->cur);
+		pl_placement_copy(ex->origin, ex->cur);
+	}
+	ex->dirty = edits_unsaved(ex);
 	resimulate(ex);
 }
 
@@ -165,7 +175,8 @@ explore_input_clash(const struct explore *ex, const char *path)
 {
 	if (pl_file_same(path, ex->graph_path))
 		return pl_xasprintf("%s is the graph file (choose another name)", path);
-	if (ex->opts.cluster != NULL && pl_file_same(path, ex->opts.cluster))
+	const char *cfile = cmd_cluster_file(ex->opts.cluster);
+	if (cfile != NULL && pl_file_same(path, cfile))
 		return pl_xasprintf("%s is the cluster file (choose another name)", path);
 	return NULL;
 }
@@ -288,11 +299,11 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 	char *gpath = o->graph_path != NULL ? pl_xstrdup(o->graph_path) :
 	    cmd_data_path(o->demo ? "samples/teach.json" : "samples/nmt4.json");
 	ex->g = plv_graph_load(gpath, cause);
-	ex->graph_path = gpath;
 	if (ex->g == NULL) {
 		free(gpath);
 		return -1;
 	}
+	ex->graph_path = gpath;
 	ex->c = pl_cluster_from_arg(o->cluster != NULL ? o->cluster : PL_DEFAULT_CLUSTER, cause);
 	if (ex->c == NULL)
 		goto fail;
@@ -318,6 +329,8 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 		ex->save_path = pl_xstrdup(o->placement_path);
 	} else
 		ex->cur = initial_placement(ex, &ex->source);
+	ex->clean = pl_placement_clone(ex->cur);
+	ex->origin = pl_placement_clone(ex->cur);
 	ex->tr = pl_sim_trace(ex->p, ex->cur, &ex->sim, cause);
 	if (ex->tr == NULL)
 		goto fail;
@@ -350,6 +363,8 @@ explore_close(struct explore *ex)
 		pl_placement_free(ex->undo[i]);
 	pl_trace_free(ex->tr);
 	pl_placement_free(ex->cur);
+	pl_placement_free(ex->clean);
+	pl_placement_free(ex->origin);
 	if (!ex->keep_inputs) {
 		pl_problem_free(ex->p);
 		pl_cluster_free(ex->c);
@@ -766,6 +781,7 @@ save_done(struct explore *ex, const char *path, void *arg)
 	}
 	free(ex->save_path);
 	ex->save_path = pl_xstrdup(path);
+	pl_placement_copy(ex->clean, ex->cur);
 	ex->dirty = 0;
 	explore_message(ex, 0, "saved the placement of %d ops to %s", ex->g->n_ops, path);
 	if (arg != NULL)	/* saving before quitting */
@@ -801,7 +817,6 @@ open_done(struct explore *ex, const char *path, void *arg)
 	explore_set_placement(ex, pl, src, 0);
 	free(src);
 	pl_placement_free(pl);
-	ex->dirty = 0;
 	free(ex->save_path);
 	ex->save_path = pl_xstrdup(path);
 	if (warning != NULL)
@@ -949,10 +964,15 @@ explore_action(struct explore *ex, enum tui_action a)
 			return 1;
 		}
 		{
+			/* back to the placement before the last edit; clean
+			 * and origin stay as they were */
 			struct pl_placement *pl = ex->undo[--ex->n_undo];
-			explore_set_placement(ex, pl, ex->n_undo > 0 ? "hand edit" : "undo", 0);
+			pl_placement_copy(ex->cur, pl);
 			pl_placement_free(pl);
-			ex->dirty = ex->n_undo > 0;
+			free(ex->source);
+			ex->source = pl_xstrdup(ex->n_undo > 0 ? "hand edit" : "undo");
+			ex->dirty = edits_unsaved(ex);
+			resimulate(ex);
 			explore_message(ex, 0, "undone (%d more)", ex->n_undo);
 		}
 		return 1;

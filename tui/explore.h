@@ -14,8 +14,10 @@
  * events, prompts and help are handled here, in one place each.
  *
  * Invariant: cur is always a valid placement (pl_placement_check passes)
- * and tr is its trace under sim; dirty is 1 exactly when cur holds hand
- * edits not yet saved.
+ * and tr is its trace under sim; dirty is 1 exactly when cur differs both
+ * from clean, the last placement saved, opened or taken from elsewhere,
+ * and from origin, the last taken from elsewhere (a method's, a file's),
+ * so it holds hand * edits not yet saved.
  *
  * Ownership: explore_close() frees everything explore_open() made.
  */
@@ -67,6 +69,9 @@ struct explore {
 	char *source;			/* where cur came from: "expert", "file x" */
 	double prev_us;			/* makespan before the last change */
 	int dirty;
+	struct pl_placement *clean;	/* the last placement saved, opened or
+					 * taken from elsewhere */
+	struct pl_placement *origin;	/* the last one taken from elsewhere */
 	char *save_path;
 	char *graph_path;		/* the graph file loaded */
 	int sel_op;			/* -1: none */

@@ -210,19 +210,20 @@ screen_utf8(void)
 }
 
 /* The next character of UTF-8 text p (left bytes): its wide character in
- * *wc (an invalid or unprintable one as '?'), its columns; 0 at the end. */
+ * *wc (an invalid or unprintable one as '?'), its columns (0 for a
+ * combining or zero-width one); -1 at the end. */
 static int
 next_char(const char **p, size_t *left, mbstate_t *st, wchar_t *wc)
 {
 	if (*left == 0)
-		return 0;
+		return -1;
 	size_t n = mbrtowc(wc, *p, *left, st);
 	if (n == (size_t)-1 || n == (size_t)-2) {
 		memset(st, 0, sizeof *st);
 		*wc = L'?';
 		n = 1;
 	} else if (n == 0)
-		return 0;
+		return -1;
 	int cw = wcwidth(*wc);
 	if (cw < 0) {
 		*wc = L'?';
@@ -243,7 +244,7 @@ screen_width(const char *s)
 	size_t left = strlen(p);
 	wchar_t wc;
 	int used = 0, cw;
-	while ((cw = next_char(&p, &left, &st, &wc)) > 0)
+	while ((cw = next_char(&p, &left, &st, &wc)) >= 0)
 		used += cw;
 	return used;
 }
@@ -265,7 +266,7 @@ screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
 		size_t left_at = left;
 		wchar_t wc;
 		int cw = next_char(&p, &left, &st, &wc);
-		if (cw == 0)
+		if (cw < 0)
 			break;
 		if (used + cw > width) {
 			p = at;
