@@ -232,6 +232,9 @@ pl_graph_builder_op(struct pl_graph_builder *b, int id)
 /* A message prefixed "FILE:LINE:COL: " with what of it is known. */
 static char *
 vmsg_at(const char *file, struct pl_src_pos pos, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static char *
+vmsg_at(const char *file, struct pl_src_pos pos, const char *fmt, va_list ap)
 {
 	char msg[1024];
 	vsnprintf(msg, sizeof msg, fmt, ap);

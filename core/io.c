@@ -179,6 +179,9 @@ locate(const struct ctx *x, const cJSON *item, int want_key)
 /* Set the error once, at byte off of the text. */
 static void
 vfail_pos(struct ctx *x, size_t off, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static void
+vfail_pos(struct ctx *x, size_t off, const char *fmt, va_list ap)
 {
 	if (x->err != NULL)
 		return;
