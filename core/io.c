@@ -1240,6 +1240,18 @@ pl_cluster_save_json(const struct pl_cluster *c, const char *path, char **cause)
 	return rc;
 }
 
+/* A file-shaped argument that is no preset name. */
+const char *
+pl_cluster_arg_file(const char *arg)
+{
+	if (arg == NULL || (strchr(arg, '/') == NULL && strchr(arg, '.') == NULL))
+		return NULL;
+	for (const struct pl_cluster_preset *p = pl_cluster_presets; p->name != NULL; p++)
+		if (strcmp(p->name, arg) == 0)
+			return NULL;
+	return arg;
+}
+
 /* A preset name or a cluster file. */
 struct pl_cluster *
 pl_cluster_from_arg(const char *arg, char **cause)
@@ -1247,7 +1259,7 @@ pl_cluster_from_arg(const char *arg, char **cause)
 	struct pl_cluster *c = pl_cluster_preset(arg);
 	if (c != NULL)
 		return c;
-	if (strchr(arg, '/') == NULL && strchr(arg, '.') == NULL) {
+	if (pl_cluster_arg_file(arg) == NULL) {
 		char names[512] = "";
 		size_t used = 0;
 		for (const struct pl_cluster_preset *p = pl_cluster_presets; p->name && used < sizeof names - 32; p++)

@@ -45,6 +45,9 @@ char *pl_cluster_to_json(const struct pl_cluster *c);
 int pl_cluster_save_json(const struct pl_cluster *c, const char *path, char **cause);
 /* A preset name or a cluster file (what -c takes). */
 struct pl_cluster *pl_cluster_from_arg(const char *arg, char **cause);
+/* The file a cluster argument names as pl_cluster_from_arg reads it: NULL
+ * for a preset name, or a word that could only be one (or for NULL). */
+const char *pl_cluster_arg_file(const char *arg);
 
 /* Placements: devices by op and device name, optional priorities.  The
  * loaded placement is checked against g and c. */

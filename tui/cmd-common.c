@@ -17,7 +17,6 @@
 #include "fileio.h"
 #include "io.h"
 #include "options.h"
-#include "placer.h"
 #include "viz/load.h"
 #include "xmalloc.h"
 
@@ -183,50 +182,37 @@ cmd_check_files(const struct cmd_file *f, int n)
 	return 0;
 }
 
-/* Check a command's files with those a method's options name as inputs
- * (a spec the method refuses is reported when it starts, not here). */
+/* Check a command's files with the files methods' options name as
+ * inputs (opts[i] NULL: a spec its method will refuse when it starts). */
 int
-cmd_check_method_files(const struct cmd_file *f, int n, const struct pl_placer_class *cls,
-    const char *spec)
+cmd_check_method_files(const struct cmd_file *f, int n, const struct pl_options *const *opts,
+    int n_opts)
 {
-	struct pl_options *o = NULL;
-	char *cause = NULL;
-	if (cls == NULL || pl_options_parse(cls->options, spec, &o, &cause) != 0) {
-		free(cause);
-		return cmd_check_files(f, n);
-	}
 	int m = 0;
-	for (const struct pl_option_def *d = cls->options; d != NULL && d->name != NULL; d++)
-		m++;
+	for (int j = 0; j < n_opts; j++)
+		for (const struct pl_option_def *d = opts[j] != NULL ? pl_options_defs(opts[j]) : NULL;
+		    d != NULL && d->name != NULL; d++)
+			m++;
 	struct cmd_file *all = pl_xcalloc((size_t)(n + m) + 1, sizeof *all);
 	char **flags = pl_xcalloc((size_t)m + 1, sizeof *flags);
 	memcpy(all, f, sizeof *f * (size_t)n);
-	int k = n;
-	for (int i = 0; i < m; i++) {
-		const char *v = pl_options_value(o, i);
-		if (cls->options[i].type != PL_OPT_FILE || *v == '\0')
+	int k = n, nf = 0;
+	for (int j = 0; j < n_opts; j++) {
+		if (opts[j] == NULL)
 			continue;
-		flags[i] = pl_xasprintf("--%s", cls->options[i].name);
-		all[k++] = (struct cmd_file){ flags[i], v, 0 };
+		const struct pl_option_def *d = pl_options_defs(opts[j]);
+		for (int i = 0; d[i].name != NULL; i++) {
+			const char *v = pl_options_value(opts[j], i);
+			if (d[i].type != PL_OPT_FILE || *v == '\0')
+				continue;
+			flags[nf] = pl_xasprintf("--%s", d[i].name);
+			all[k++] = (struct cmd_file){ flags[nf++], v, 0 };
+		}
 	}
 	int rc = cmd_check_files(all, k);
-	for (int i = 0; i < m; i++)
+	for (int i = 0; i < nf; i++)
 		free(flags[i]);
 	free(flags);
 	free(all);
-	pl_options_free(o);
 	return rc;
-}
-
-/* The file a -c argument names: NULL for a preset (presets win, as
- * pl_cluster_from_arg has it) or for none. */
-const char *
-cmd_cluster_file(const char *arg)
-{
-	if (arg == NULL)
-		return NULL;
-	for (const struct pl_cluster_preset *p = pl_cluster_presets; p->name != NULL; p++)
-		if (strcmp(p->name, arg) == 0)
-			return NULL;
-	return arg;
 }

@@ -156,9 +156,6 @@ cmd_compare(int argc, char **argv)
 		cmd_error("%s", COMPARE_USAGE);
 		goto out;
 	}
-	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-	    { "-c", cmd_cluster_file(cluster), 0 }, { "-o", output, 1 } }, 3) != 0)
-		goto out;
 	if (!fmt_given && output != NULL) {
 		/* -o FILE.md / .csv / .tex / .json picks the format */
 		const char *dot = strrchr(output, '.');
@@ -185,23 +182,30 @@ cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
-	/* a bad option is a usage error, found before any method runs */
-	for (int i = 0; cls[i] != NULL; i++) {
+	/* a bad option is a usage error, and a file the methods' options
+	 * name an input: both found before any method runs */
+	int n_cls = 0, bad = 0;
+	while (cls[n_cls] != NULL)
+		n_cls++;
+	struct pl_options **opts = pl_xcalloc((size_t)n_cls + 1, sizeof *opts);
+	for (int i = 0; i < n_cls && !bad; i++) {
 		char *spec = spec_for(mo, n_mo, cls[i]->name);
-		struct pl_options *o = NULL;
-		int bad = pl_options_parse(cls[i]->options, spec, &o, &cause);
-		pl_options_free(o);
-		if (bad) {
+		if ((bad = pl_options_parse(cls[i]->options, spec, &opts[i], &cause)) != 0) {
 			cmd_error("--opt: %s: %s", cls[i]->name, cause);
 			free(cause);
-		} else	/* a file a method's options name is an input */
-			bad = cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-			    { "-c", cmd_cluster_file(cluster), 0 }, { "-o", output, 1 } }, 3, cls[i], spec);
-		free(spec);
-		if (bad) {
-			free(cls);
-			goto out;
 		}
+		free(spec);
+	}
+	if (!bad)
+		bad = cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
+		    { "-c", pl_cluster_arg_file(cluster), 0 }, { "-o", output, 1 } }, 3,
+		    (const struct pl_options *const *)opts, n_cls);
+	for (int i = 0; i < n_cls; i++)
+		pl_options_free(opts[i]);
+	free(opts);
+	if (bad) {
+		free(cls);
+		goto out;
 	}
 	struct pl_graph *g = cmd_load_graph(argv[optind]);
 	struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster) : NULL;

@@ -267,7 +267,7 @@ cmd_export(int argc, char **argv)
 	if (out == NULL)
 		return cmd_error("export: -o FILE missing");
 	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-	    { "-c", cmd_cluster_file(cluster_arg), 0 }, { "-p", place_path, 0 }, { "-o", out, 1 } }, 4) != 0)
+	    { "-c", pl_cluster_arg_file(cluster_arg), 0 }, { "-p", place_path, 0 }, { "-o", out, 1 } }, 4) != 0)
 		return 2;
 	if ((place_path == NULL) == (placer == NULL))
 		return cmd_error("export: give exactly one of -p PLACEMENT and -a PLACER");

@@ -24,6 +24,7 @@
 #include "compare.h"
 #include "fileio.h"
 #include "io.h"
+#include "options.h"
 #include "pool.h"
 #include "placer.h"
 #include "problem.h"
@@ -341,9 +342,19 @@ cmd_run(int argc, char **argv)
 		cmd_error("%s", RUN_USAGE);
 		goto out;
 	}
-	if (cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-	    { "-c", cmd_cluster_file(cluster), 0 }, { "-o", output, 1 }, { "--history", history, 1 } }, 4, cls, spec) != 0)
-		goto out;
+	{
+		/* a spec the method refuses is reported when it starts */
+		struct pl_options *o = NULL;
+		char *why = NULL;
+		if (pl_options_parse(cls->options, spec, &o, &why) != 0)
+			free(why);
+		int bad = cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
+		    { "-c", pl_cluster_arg_file(cluster), 0 }, { "-o", output, 1 },
+		    { "--history", history, 1 } }, 4, (const struct pl_options *const[]){ o }, 1);
+		pl_options_free(o);
+		if (bad)
+			goto out;
+	}
 
 	struct pl_graph *g = cmd_load_graph(argv[optind]);
 	struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster) : NULL;

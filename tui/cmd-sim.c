@@ -269,7 +269,7 @@ cmd_sim(int argc, char **argv)
 		return 2;
 	}
 	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-	    { "-c", cmd_cluster_file(cluster), 0 }, { "-p", ppath, 0 }, { "--trace", trace_path, 1 } }, 4) != 0)
+	    { "-c", pl_cluster_arg_file(cluster), 0 }, { "-p", ppath, 0 }, { "--trace", trace_path, 1 } }, 4) != 0)
 		return 2;
 	struct pl_graph *g = cmd_load_graph(argv[optind]);
 	if (g == NULL)

@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "fileio.h"
+#include "io.h"
 #include "options.h"
 #include "placers/placeto.h"
 #include "problem.h"
@@ -167,15 +168,14 @@ cmd_train(int argc, char **argv)
 		goto out;
 	}
 	n_graphs = argc - optind;
-	struct cmd_file *files = pl_xcalloc((size_t)n_graphs + 4, sizeof *files);
+	struct cmd_file *files = pl_xcalloc((size_t)n_graphs + 3, sizeof *files);
 	files[0] = (struct cmd_file){ "-o", output, 1 };
 	files[1] = (struct cmd_file){ "--curve", curve, 1 };
-	files[2] = (struct cmd_file){ "-c", cmd_cluster_file(cluster), 0 };
-	const char *policy = pl_opt_str(opts, "policy");	/* a warm start */
-	files[3] = (struct cmd_file){ "--policy", *policy != '\0' ? policy : NULL, 0 };
+	files[2] = (struct cmd_file){ "-c", pl_cluster_arg_file(cluster), 0 };
 	for (int i = 0; i < n_graphs; i++)
-		files[4 + i] = (struct cmd_file){ "GRAPH", argv[optind + i], 0 };
-	int bad = cmd_check_files(files, n_graphs + 4);
+		files[3 + i] = (struct cmd_file){ "GRAPH", argv[optind + i], 0 };
+	int bad = cmd_check_method_files(files, n_graphs + 3,
+	    (const struct pl_options *const[]){ opts }, 1);
 	free(files);
 	if (bad)
 		goto out;

@@ -64,13 +64,11 @@ struct cmd_file {
  * file as an input or another output (nothing the user has is replaced
  * by accident); 0, or 2 after printing the error. */
 int cmd_check_files(const struct cmd_file *f, int n);
-/* The file a -c argument names, or NULL for a preset name. */
-const char *cmd_cluster_file(const char *arg);
-struct pl_placer_class;
-/* cmd_check_files, the files a method's option spec names (its file
- * options, e.g. a policy to read) counted as inputs too. */
+struct pl_options;
+/* cmd_check_files, the files methods' options name (their file options,
+ * e.g. a policy to read) counted as inputs too; opts[i] may be NULL. */
 int cmd_check_method_files(const struct cmd_file *f, int n,
-    const struct pl_placer_class *cls, const char *spec);
+    const struct pl_options *const *opts, int n_opts);
 /* The default cluster when -c is not given. */
 #define PL_DEFAULT_CLUSTER "k80x4"
 

@@ -175,7 +175,7 @@ explore_input_clash(const struct explore *ex, const char *path)
 {
 	if (pl_file_same(path, ex->graph_path))
 		return pl_xasprintf("%s is the graph file (choose another name)", path);
-	const char *cfile = cmd_cluster_file(ex->opts.cluster);
+	const char *cfile = pl_cluster_arg_file(ex->opts.cluster);
 	if (cfile != NULL && pl_file_same(path, cfile))
 		return pl_xasprintf("%s is the cluster file (choose another name)", path);
 	return NULL;
