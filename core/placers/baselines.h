@@ -66,10 +66,12 @@ int pl_scotch_map(const struct pl_problem *p, const struct pl_pu_cgraph *cg,
 /*
  * Partition the group graph with METIS_PartGraphKway into one part per
  * device, target weights proportional to device speed, imbalance
- * tolerance ufactor (1/1000).  *objval receives METIS's edge cut.
- * 0, or -1 + *cause.
+ * tolerance ufactor (1/1000).  *objval receives METIS's edge cut, *said
+ * what METIS printed (its complaints, one line; NULL when silent; the
+ * caller frees it): nothing reaches stdout.  0, or -1 + *cause.
  */
 int pl_metis_partition(const struct pl_problem *p, const struct pl_pu_cgraph *cg,
-    uint64_t seed, int ufactor, int *part, int64_t *objval, char **cause);
+    uint64_t seed, int ufactor, int *part, int64_t *objval, char **said,
+    char **cause);
 
 #endif

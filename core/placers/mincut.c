@@ -7,22 +7,75 @@
  * Groups that land on a device they may not use go to their fastest
  * allowed device.  Memory is not considered: a partition that does not fit
  * is reported as OOM.
+ * METIS prints some complaints (a bisection left with no vertex) with
+ * printf and still returns METIS_OK; they are caught and become the
+ * method's note, so that stdout carries only what placelab writes.
  * Invariant: part i of METIS is device i.
  */
 #include <metis.h>
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "baselines.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
-/* Partition with METIS. */
+/* Serialises the calls that borrow stdout (glibc lets a program assign
+ * it; the explorer's curses output does not go through it). */
+static pthread_mutex_t metis_stdout_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * METIS_PartGraphKway with whatever METIS prints caught: the text, its
+ * lines joined by "; " without tabs or "***", goes to *said (NULL when
+ * it printed nothing).
+ */
+static int
+metis_kway_quiet(idx_t *nvtxs, idx_t *ncon, idx_t *xadj, idx_t *adjncy,
+    idx_t *vwgt, idx_t *adjwgt, idx_t *nparts, real_t *tpwgts, idx_t *options,
+    idx_t *obj, idx_t *part, char **said)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	*said = NULL;
+	FILE *sink = open_memstream(&buf, &len);
+	pthread_mutex_lock(&metis_stdout_lock);
+	FILE *saved = stdout;
+	if (sink != NULL) {
+		fflush(stdout);
+		stdout = sink;
+	}
+	int rc = METIS_PartGraphKway(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt,
+	    nparts, tpwgts, NULL, options, obj, part);
+	stdout = saved;
+	pthread_mutex_unlock(&metis_stdout_lock);
+	if (sink == NULL)
+		return rc;
+	fclose(sink);
+	struct pl_strbuf sb = { 0 };
+	char *save = NULL;
+	for (char *line = strtok_r(buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		line += strspn(line, "\t *");
+		if (*line != '\0')
+			pl_sb_printf(&sb, "%s%s", sb.len ? "; " : "", line);
+	}
+	free(buf);
+	*said = sb.s;
+	return rc;
+}
+
+/* Partition with METIS; *said: what METIS printed, if anything. */
 int
 pl_metis_partition(const struct pl_problem *p, const struct pl_pu_cgraph *cg,
-    uint64_t seed, int ufactor, int *part, int64_t *objval, char **cause)
+    uint64_t seed, int ufactor, int *part, int64_t *objval, char **said,
+    char **cause)
 {
 	int nd = p->n_dev, n = cg->n;
 	*objval = 0;
+	*said = NULL;
 	if (nd == 1 || n <= 1) {
 		/* nothing to partition: the fastest allowed device */
 		for (int k = 0; k < n; k++)
@@ -58,8 +111,8 @@ pl_metis_partition(const struct pl_problem *p, const struct pl_pu_cgraph *cg,
 	options[METIS_OPTION_SEED] = (idx_t)(seed & 0x7fffffff);
 	options[METIS_OPTION_UFACTOR] = ufactor;
 	idx_t nvtxs = n, ncon = 1, nparts = nd, obj = 0;
-	int rc = METIS_PartGraphKway(&nvtxs, &ncon, xadj, adjncy, vwgt, NULL, adjwgt,
-	    &nparts, tpwgts, NULL, options, &obj, mpart);
+	int rc = metis_kway_quiet(&nvtxs, &ncon, xadj, adjncy, vwgt, adjwgt,
+	    &nparts, tpwgts, options, &obj, mpart, said);
 	if (rc != METIS_OK) {
 		*cause = pl_xasprintf("mincut: METIS_PartGraphKway returned %d on '%s' (%d vertices, %d parts)",
 		    rc, p->g->name, n, nd);
@@ -86,10 +139,11 @@ mincut_step(struct pl_placer *pl)
 	struct pl_pu_cgraph *cg = pl_pu_cgraph_new(p);
 	int *part = pl_xmalloc(sizeof *part * (size_t)(cg->n ? cg->n : 1));
 	int64_t cut;
-	char *cause = NULL;
+	char *cause = NULL, *said = NULL;
 	enum pl_step_status st;
-	if (pl_metis_partition(p, cg, pl->run.seed, (int)pl_opt_int(pl->opts, "ufactor"),
-	    part, &cut, &cause) != 0) {
+	int rc = pl_metis_partition(p, cg, pl->run.seed, (int)pl_opt_int(pl->opts, "ufactor"),
+	    part, &cut, &said, &cause);
+	if (rc != 0) {
 		pl_placer_note(pl, "%s", cause);
 		pl_placer_set_status(pl, "error: %s", cause);
 		free(cause);
@@ -98,11 +152,13 @@ mincut_step(struct pl_placer *pl)
 		struct pl_placement *cand = pl_placement_new(p->n_ops, p->n_dev);
 		for (int k = 0; k < cg->n; k++)
 			pl_pu_set_group(p, cand, k, part[k]);
-		char label[96];
-		snprintf(label, sizeof label, "METIS k-way, edge cut %lld (scaled)", (long long)cut);
+		char *label = pl_xasprintf("METIS k-way, edge cut %lld (scaled)%s%s",
+		    (long long)cut, said != NULL ? "; METIS said: " : "", said != NULL ? said : "");
 		st = pl_pu_finish(pl, cand, label);
+		free(label);
 		pl_placement_free(cand);
 	}
+	free(said);
 	free(part);
 	pl_pu_cgraph_free(cg);
 	return st;
