@@ -159,6 +159,13 @@ walk(const char *s, size_t n, size_t *i, const cJSON *node, size_t key,
 	return 0;
 }
 
+/* Where the JSON text starts: after a UTF-8 byte-order mark, if any. */
+static size_t
+bom_len(const char *s, size_t n)
+{
+	return n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 /*
  * Offset of item (of its key with want_key) in the text of x->root.
  * cJSON keeps no positions but keeps members in text order, so the tree
@@ -169,8 +176,8 @@ static size_t
 locate(const struct ctx *x, const cJSON *item, int want_key)
 {
 	size_t i = x->base, found = x->base;
-	if (x->base == 0 && x->len >= 3 && memcmp(x->text, "\xEF\xBB\xBF", 3) == 0)
-		i = 3;	/* cJSON skips a byte-order mark */
+	if (x->base == 0)
+		i = bom_len(x->text, x->len);	/* cJSON skips a byte-order mark */
 	if (x->root != NULL && item != NULL)
 		walk(x->text, x->len, &i, x->root, (size_t)-1, item, want_key, &found);
 	return found;
@@ -310,6 +317,36 @@ check_end(struct ctx *x, size_t off)
 	return -1;
 }
 
+/* Whether the text is a JSON object: '{' first, after a byte-order mark
+ * (which cJSON skips too) and white space. */
+int
+pl_text_is_json_object(const char *text, size_t len)
+{
+	size_t i = bom_len(text, len);
+	while (i < len && strchr(" \t\r\n", text[i]) != NULL && text[i] != '\0')
+		i++;
+	return i < len && text[i] == '{';
+}
+
+/* Refuse a \u0000 escape (a backslash not itself escaped) anywhere in
+ * the text: cJSON would cut the string there ("a\u0000b" read as "a").
+ * 0, or -1 with the error set at it. */
+static int
+check_nul_escape(struct ctx *x)
+{
+	const char *s = x->text;
+	for (const char *p = s; (p = memmem(p, x->len - (size_t)(p - s), "\\u0000", 6)) != NULL; p++) {
+		size_t slashes = 0;
+		while ((size_t)(p - s) > slashes && p[-(ptrdiff_t)slashes - 1] == '\\')
+			slashes++;
+		if (slashes % 2 == 0) {
+			fail_pos(x, (size_t)(p - s), "\\u0000 in a string (expected text without NUL characters)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Parse the text with cJSON, reporting syntax errors with a position. */
 static cJSON *
 parse_text(struct ctx *x)
@@ -331,6 +368,10 @@ parse_text(struct ctx *x)
 			x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, eof_msg(x));
 		else
 			x->err = pl_xasprintf("%s:%d:%d: JSON syntax error near '%.12s'", x->name, line, col, x->text + off);
+		return NULL;
+	}
+	if (check_nul_escape(x) != 0) {
+		cJSON_Delete(root);
 		return NULL;
 	}
 	if (!cJSON_IsObject(root)) {
@@ -698,7 +739,7 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 	free(stem);
 	pl_graph_builder_set_source(b, name);
 	const char *s = text;
-	size_t n = x.len, i = skip_ws(s, 0, n);
+	size_t n = x.len, i = skip_ws(s, bom_len(s, n), n);
 	int edges_at = -1;
 	unsigned seen = 0;
 	size_t unknown = 0;
@@ -714,6 +755,8 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 		x.err = pl_xasprintf("%s:1:1: expected a JSON object at the top level", name);
 		goto out;
 	}
+	if (check_nul_escape(&x) != 0)
+		goto out;
 	i = skip_ws(s, i + 1, n);
 	/* The edges refer to ops by name, so they are read after all ops:
 	 * remember where the edges array starts if it comes first. */

@@ -29,6 +29,11 @@
  * frees. */
 char *pl_name_from_path(const char *path);
 
+/* Whether a file's text is a JSON object (what the loaders read) rather
+ * than DOT: its first character after a UTF-8 byte-order mark and white
+ * space is '{'. */
+int pl_text_is_json_object(const char *text, size_t len);
+
 /* Graphs.  `name` labels messages (usually the path). */
 struct pl_graph *pl_graph_load_json(const char *path, char **cause);
 struct pl_graph *pl_graph_parse_json(const char *text, size_t len,

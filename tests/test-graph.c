@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -124,6 +125,20 @@ test_duplicate(void **state)
 	parse_bad(HDR "\"ops\": [\n{\"name\": \"a\"},\n{\"name\": \"a\"}]}", "t.json:4:1: op 'a': duplicate name", "line 3");
 }
 
+/* A NUL escaped in a string would cut it (two names "a\u0000b" and
+ * "a\u0000c" reported as a duplicate 'a'): refused where it stands; an
+ * escaped backslash before "u0000" is plain text. */
+static void
+test_nul_escape(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"},\n {\"name\": \"a\\u0000c\"}]}",
+	    "t.json:3:13: \\u0000 in a string", "without NUL");
+	struct pl_graph *g = parse_ok(HDR "\"ops\": [{\"name\": \"a\\\\u0000\"}]}");
+	assert_string_equal(g->ops[0].name, "a\\u0000");
+	pl_graph_free(g);
+}
+
 /* A second "ops" or "edges" array is an error at its key, not a silent
  * replacement (the first array's positions used to leak). */
 static void
@@ -219,6 +234,42 @@ test_bad_numbers(void **state)
 	assert_null(pl_graph_build(b, &cause));
 	assert_non_null(strstr(cause, "flops"));
 	free(cause);
+}
+
+/* Bytes within range one by one but beyond 2^56 together are refused at
+ * the op or edge that crosses the limit (their sums went negative). */
+static void
+test_total_bytes(void **state)
+{
+	(void)state;
+	for (int extra = 0; extra < 3; extra++) {
+		/* 64 ops of 2^50 parameter bytes: exactly the limit */
+		struct pl_graph_builder *b = pl_graph_builder_new("big");
+		char names[66][8];
+		for (int i = 0; i < 64 + (extra == 1); i++) {
+			struct pl_op op;
+			memset(&op, 0, sizeof op);
+			for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+				op.measured_us[k] = -1;
+			snprintf(names[i], sizeof names[i], "o%d", i);
+			op.name = names[i];
+			op.param_bytes = PL_MAX_BYTES;
+			pl_graph_add_op(b, &op, NULL);
+		}
+		if (extra == 2)
+			pl_graph_add_edge(b, 0, 1, 0, 1);
+		char *cause = NULL;
+		struct pl_graph *g = pl_graph_build(b, &cause);
+		if (extra == 0) {
+			assert_non_null(g);
+			pl_graph_free(g);
+			continue;
+		}
+		assert_null(g);
+		assert_non_null(strstr(cause, extra == 1 ? "op 'o64': the ops up to here hold more than 2^56 bytes" :
+		    "edge 'o0' -> 'o1': the ops and edges up to here hold more than 2^56 bytes"));
+		free(cause);
+	}
 }
 
 static void
@@ -318,11 +369,13 @@ main(void)
 		cmocka_unit_test(test_cycle),
 		cmocka_unit_test(test_unknown_op),
 		cmocka_unit_test(test_duplicate),
+		cmocka_unit_test(test_nul_escape),
 		cmocka_unit_test(test_key_twice),
 		cmocka_unit_test(test_unknown_field),
 		cmocka_unit_test(test_duplicate_key),
 		cmocka_unit_test(test_trailing_garbage),
 		cmocka_unit_test(test_bad_numbers),
+		cmocka_unit_test(test_total_bytes),
 		cmocka_unit_test(test_inconsistent_tensor),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_format_tag),

@@ -401,6 +401,24 @@ test_load_any(void **state)
 	g = plv_graph_load(path, &cause);
 	assert_non_null(g);
 	pl_graph_free(g);
+	/* a JSON graph after a byte-order mark is JSON, not DOT */
+	char bpath[256];
+	snprintf(bpath, sizeof bpath, "%s/bom.json", dir);
+	size_t n = strlen(graph_json);
+	char *bom = malloc(n + 4);
+	memcpy(bom, "\xEF\xBB\xBF ", 4);
+	memcpy(bom + 4, graph_json, n);
+	assert_int_equal(pl_file_write_atomic(bpath, bom, n + 4, &cause), 0);
+	free(bom);
+	g = plv_graph_load(bpath, &cause);
+	if (g == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(g->name, "g");
+	pl_graph_free(g);
+	unlink(bpath);
+	assert_false(pl_text_is_json_object("\xEF\xBB\xBF", 3));
+	assert_false(pl_text_is_json_object(" \0{", 3));
+	assert_false(pl_text_is_json_object("digraph { }", 11));
 	DIR *d = opendir(dir);
 	int files = 0;
 	for (struct dirent *de; (de = readdir(d)) != NULL;)

@@ -225,10 +225,7 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 	char *text = pl_file_read(path, &len, &cause);
 	if (text == NULL)
 		return cmd_fail(cause);
-	size_t i = 0;
-	while (i < len && strchr(" \t\r\n", text[i]))
-		i++;
-	char *tag = i < len && text[i] == '{' ? format_tag(text, len) : NULL;
+	char *tag = pl_text_is_json_object(text, len) ? format_tag(text, len) : NULL;
 	int rc = 0;
 	if (tag != NULL && strcmp(tag, PL_FORMAT_CLUSTER) == 0) {
 		struct pl_cluster *c = pl_cluster_parse_json(text, len, path, &cause);

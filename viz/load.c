@@ -17,11 +17,8 @@ plv_graph_load(const char *path, char **cause)
 	char *text = pl_file_read(path, &len, cause);
 	if (text == NULL)
 		return NULL;
-	size_t i = 0;
-	while (i < len && strchr(" \t\r\n", text[i]) != NULL)
-		i++;
 	struct pl_graph *g;
-	if (i < len && text[i] == '{')
+	if (pl_text_is_json_object(text, len))
 		g = pl_graph_parse_json(text, len, path, cause);
 	else
 		g = plv_graph_parse_dot(text, len, path, cause);
