@@ -480,9 +480,17 @@ pl_graph_build(struct pl_graph_builder *b, char **cause)
 		err = errat(b, (struct pl_src_pos){ 0, 0 }, "%d ops is more than the %d supported", b->n_ops, PL_MAX_OPS);
 		goto fail;
 	}
+	int64_t held = 0;	/* bytes of the ops and edges so far */
 	for (int i = 0; i < b->n_ops; i++) {
 		if ((err = check_op(b, i)) != NULL)
 			goto fail;
+		const struct pl_op *o = &b->ops[i];
+		held += o->param_bytes + o->out_bytes + o->temp_bytes;
+		if (held > PL_MAX_GRAPH_BYTES) {
+			err = errat(b, b->op_pos[i], "op '%s': the ops up to here hold more than 2^56 bytes in all (expected at most 64 PiB in a graph)",
+			    o->name);
+			goto fail;
+		}
 		int first = pl_strmap_get(&b->names, b->ops[i].name);
 		if (first != i) {
 			if (b->op_pos[first].line > 0)
@@ -523,6 +531,12 @@ pl_graph_build(struct pl_graph_builder *b, char **cause)
 		if (bad_bytes(e->bytes)) {
 			err = errat(b, e->pos, "edge '%s' -> '%s': bytes is %lld (expected bytes in [0, 2^50])",
 			    b->ops[e->src].name, b->ops[e->dst].name, (long long)e->bytes);
+			goto fail;
+		}
+		held += e->bytes;
+		if (held > PL_MAX_GRAPH_BYTES) {
+			err = errat(b, e->pos, "edge '%s' -> '%s': the ops and edges up to here hold more than 2^56 bytes in all (expected at most 64 PiB in a graph)",
+			    b->ops[e->src].name, b->ops[e->dst].name);
 			goto fail;
 		}
 	}

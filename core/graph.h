@@ -168,6 +168,10 @@ double pl_graph_longest_flops_path(const struct pl_graph *g, int *path, int *len
 /* Limits that validation enforces. */
 #define PL_MAX_OPS (1 << 24)
 #define PL_MAX_BYTES ((int64_t)1 << 50)	/* 1 PiB: anything larger is absurd */
+/* The ops' bytes and the edges' bytes of a graph together: every sum of
+ * memory or traffic (a tensor copied to each of 64 devices included) then
+ * fits an int64_t. */
+#define PL_MAX_GRAPH_BYTES ((int64_t)1 << 56)
 #define PL_MAX_FLOPS 1e18
 #define PL_MAX_OUTPUTS 4096
 #define PL_MAX_DEV_TIMES 64
