@@ -361,6 +361,15 @@ test_dot_errors(void **state)
 	dot_bad("digraph g {\n a -> b [bytes=4];\n c;\n a -> b [bytes=5];\n}", "t.dot:4: edge 'a' -> 'b': output 0 of 'a' carries 5 bytes here but 4");
 	dot_bad("digraph g {\n a -> b;\n b -> c;\n subgraph cluster_x { c:p1 -> a:n; }\n}", "t.dot:2: the graph has a cycle of 3 ops");
 	dot_bad("digraph g {\n a -> ;\n}", "t.dot:2: DOT syntax error near");
+	/* an unquoted exponent is a syntax error for DOT: say how to write it */
+	dot_bad("digraph g {\n a [label=x];\n b [flops=2e9];\n}", "t.dot:3: DOT syntax error near ']' (a number with an exponent or a '+' must be quoted in DOT: flops=\"1e9\")");
+	/* Graphviz ignores attributes it does not know: placelab-like ones that
+	 * are misspelt or on the wrong kind of statement are refused */
+	dot_bad("digraph g {\n a;\n b [label=x, flop=5];\n}", "t.dot:3: node 'b': unknown attribute 'flop' (expected 'flops')");
+	dot_bad("digraph g {\n a [measured_fpga_us=3];\n}", "t.dot:2: node 'a': unknown attribute 'measured_fpga_us' (expected measured_cpu_us");
+	dot_bad("digraph g {\n a [bytes=3];\n}", "t.dot:2: node 'a': attribute 'bytes' belongs on edges, not on nodes");
+	dot_bad("digraph g {\n a -> b\n [flops=3];\n}", "t.dot:3: an edge statement: attribute 'flops' belongs on nodes, not on edges");
+	dot_bad("digraph g {\n edge [outptu=1];\n a -> b;\n}", "t.dot:2: default attributes: unknown attribute 'outptu' (expected 'output')");
 	/* a second graph was silently ignored */
 	dot_bad("digraph g {\n a [device=\"/gpu:0\", group=g];\n}\n\ndigraph h { x }", "t.dot:5: text after the graph's closing '}'");
 	dot_bad("\n\ngraph u { a -- b }", "t.dot:3: graph 'u' is undirected");
@@ -373,7 +382,7 @@ test_dot_errors(void **state)
 	assert_string_equal(g->name, "resnet 2");
 	pl_graph_free(g);
 	/* decimal numbers with spaces around, signs and exponents still load */
-	const char *ok = "digraph g { a [flops=\" 5 \", out_bytes=\"+1e3\", measured_cpu_us=\".5\"]; }";
+	const char *ok = "digraph g { graph [flop=1]; a [flops=\" 5 \", out_bytes=\"+1e3\", measured_cpu_us=\".5\", shape=box, style=filled, group=x]; a -> b [weight=2, label=\"4 B\"]; }";
 	g = plv_graph_parse_dot(ok, strlen(ok), "t.dot", &cause);
 	if (g == NULL)
 		fail_msg("%s", cause);

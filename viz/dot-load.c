@@ -15,7 +15,9 @@
  * attribute list, else of its first mention; an edge's is that of its
  * "->"; edges between subgraphs fall back to the head node's line.  The
  * scanner also sees what cgraph cannot: an attribute set to "" (not the
- * same as unset), and text after the graph (cgraph reads one and stops).
+ * same as unset), an attribute one edit away from placelab's ("flop") or
+ * placelab's node attribute on an edge and the reverse (Graphviz ignores
+ * them silently), and text after the graph (cgraph reads one and stops).
  *
  * Invariant: the result is built through core's graph builder, so DOT input
  * gets exactly the same validation as JSON, and every error reads
@@ -48,10 +50,35 @@ capture_error(char *msg)
 	return 0;
 }
 
+/* Whether line `line` of the text sets an attribute to an unquoted
+ * number with an exponent or a sign (flops=1e9), which DOT cannot read. */
+static int
+bare_number_on_line(const char *s, size_t n, int line)
+{
+	size_t i = 0;
+	for (int l = 1; l < line && i < n; i++)
+		l += s[i] == '\n';
+	for (; i < n && s[i] != '\n'; i++) {
+		if (s[i] != '=')
+			continue;
+		size_t j = i + 1;
+		while (j < n && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		int sign = j < n && (s[j] == '+' || s[j] == '-');
+		size_t d = j + (size_t)sign;
+		while (d < n && (isdigit((unsigned char)s[d]) || s[d] == '.'))
+			d++;
+		if (d > j + (size_t)sign && ((d < n && (s[d] == 'e' || s[d] == 'E')) || (sign && s[j] == '+')))
+			return 1;
+	}
+	return 0;
+}
+
 /* cgraph's message as "FILE:LINE: DOT syntax error near ..." (its line
- * moved to the front). */
+ * moved to the front), with a hint when that line holds a number DOT
+ * needs quoted. */
 static char *
-syntax_error(const char *file)
+syntax_error(const char *file, const char *text, size_t len)
 {
 	size_t n = strlen(dot_err);
 	while (n > 0 && (dot_err[n - 1] == '\n' || dot_err[n - 1] == ' '))
@@ -62,7 +89,9 @@ syntax_error(const char *file)
 	const char *in = strstr(p, " in line ");
 	int line, used = 0;
 	if (in != NULL && sscanf(in, " in line %d%n", &line, &used) == 1)
-		return pl_xasprintf("%s:%d: DOT %.*s%s", file, line, (int)(in - p), p, in + used);
+		return pl_xasprintf("%s:%d: DOT %.*s%s%s", file, line, (int)(in - p), p, in + used,
+		    bare_number_on_line(text, len, line) ?
+		    " (a number with an exponent or a '+' must be quoted in DOT: flops=\"1e9\")" : "");
 	return pl_xasprintf("%s:1: DOT %s", file, p);
 }
 
@@ -101,7 +130,17 @@ struct dot_lines {
 	int empty_line;		/* first numeric attribute set to "" */
 	char empty_attr[32];
 	char empty_subject[300];	/* "node 'a'", "an edge statement", ... */
+	int odd_line;		/* first placelab-like attribute misspelt or misplaced */
+	char odd_msg[200];
 };
+
+/* placelab's attributes of nodes and of edges. */
+static const char *const node_attrs[] = { "type", "scope", "flops", "param_bytes",
+	"out_bytes", "temp_bytes", "measured_cpu_us", "measured_gpu_us", "measured_tpu_us",
+	"group", "device" };
+static const char *const edge_attrs[] = { "bytes", "output" };
+#define N_NODE_ATTRS (sizeof node_attrs / sizeof node_attrs[0])
+#define N_EDGE_ATTRS (sizeof edge_attrs / sizeof edge_attrs[0])
 
 /* Split text into tokens; skips white space, comments and '#' lines. */
 static int
@@ -204,12 +243,83 @@ is_word(const struct tok *k, const char *w)
 	return k->kind == 'i' && k->n == strlen(w) && strncmp(k->s, w, k->n) == 0;
 }
 
-/* Scan the attribute list after '[' at t[i] for a numeric attribute set
- * to ""; returns the index of its ']'. */
+/* Whether a and b (lengths na, nb) are one edit apart: a character
+ * inserted, deleted, replaced, or two neighbours swapped. */
 static int
-scan_attrs(struct dot_lines *L, const struct tok *t, int n, int i, const char *subject)
+one_edit(const char *a, size_t na, const char *b, size_t nb)
+{
+	if (na > nb)
+		return one_edit(b, nb, a, na);
+	if (nb - na > 1)
+		return 0;
+	size_t i = 0;
+	while (i < na && a[i] == b[i])
+		i++;
+	if (na == nb)
+		return i < na && (strncmp(a + i + 1, b + i + 1, na - i - 1) == 0 ||
+		    (i + 1 < na && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+		    strncmp(a + i + 2, b + i + 2, na - i - 2) == 0));
+	return strncmp(a + i, b + i + 1, na - i) == 0;
+}
+
+/* In list[0..n), the attribute k names exactly (2) or nearly (1), else 0;
+ * *near gets the name. */
+static int
+attr_match(const struct tok *k, const char *const *list, size_t n, const char **near)
+{
+	for (size_t a = 0; a < n; a++)
+		if (is_word(k, list[a]))
+			return 2;
+	for (size_t a = 0; a < n; a++)
+		if (k->n >= 3 && one_edit(k->s, k->n, list[a], strlen(list[a]))) {
+			*near = list[a];
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * What is wrong with attribute k of a node ('n') or an edge ('e'), if it
+ * looks like placelab's but is not (other names are Graphviz's): the
+ * message in buf, or NULL.
+ */
+static const char *
+odd_attr(const struct tok *k, char who, char *buf, size_t size)
+{
+	const char *near = NULL;
+	int own = attr_match(k, who == 'n' ? node_attrs : edge_attrs,
+	    who == 'n' ? N_NODE_ATTRS : N_EDGE_ATTRS, &near);
+	if (own == 2)
+		return NULL;
+	const char *other = NULL;
+	if (attr_match(k, who == 'n' ? edge_attrs : node_attrs,
+	    who == 'n' ? N_EDGE_ATTRS : N_NODE_ATTRS, &other) == 2 && !is_word(k, "group"))
+		snprintf(buf, size, "attribute '%.*s' belongs on %s, not on %s", (int)k->n, k->s,
+		    who == 'n' ? "edges" : "nodes", who == 'n' ? "nodes" : "edges");
+	else if (k->n > 9 && strncmp(k->s, "measured_", 9) == 0)
+		snprintf(buf, size, "unknown attribute '%.*s' (expected measured_cpu_us, measured_gpu_us or measured_tpu_us)",
+		    (int)k->n, k->s);
+	else if (own == 1)
+		snprintf(buf, size, "unknown attribute '%.*s' (expected '%s')", (int)k->n, k->s, near);
+	else
+		return NULL;
+	return buf;
+}
+
+/* Scan the attribute list after '[' at t[i] (of a node 'n', an edge 'e'
+ * or anything else) for a numeric attribute set to "" and for a
+ * misspelt or misplaced attribute; returns the index of its ']'. */
+static int
+scan_attrs(struct dot_lines *L, const struct tok *t, int n, int i, const char *subject, char who)
 {
 	for (; i < n && t[i].kind != ']'; i++) {
+		char msg[160];
+		const char *odd;
+		if (L->odd_line == 0 && t[i].kind == 'i' && i + 1 < n && t[i + 1].kind == '=' &&
+		    (who == 'n' || who == 'e') && (odd = odd_attr(&t[i], who, msg, sizeof msg)) != NULL) {
+			L->odd_line = t[i].line;
+			snprintf(L->odd_msg, sizeof L->odd_msg, "%s: %s", subject, odd);
+		}
 		if (L->empty_line != 0 || t[i].kind != 'i' || i + 2 >= n || t[i + 1].kind != '=' ||
 		    t[i + 2].kind != 'i' || t[i + 2].n != 0)
 			continue;
@@ -252,7 +362,8 @@ find_lines(struct dot_lines *L, const char *text, size_t len, Agnode_t **nodes, 
 		pl_strmap_put(&L->nodes, agnameof(nodes[v]), v);
 	struct tok *t;
 	int n = tokenize(text, len, &t);
-	int prev = -1, operands = 0, edge = 0, pending = 0, kw = 0, edge_line = 0, depth = 0, closed = 0;
+	int prev = -1, operands = 0, edge = 0, pending = 0, edge_line = 0, depth = 0, closed = 0;
+	char kw = 0;	/* after node, edge or graph: 'n', 'e', 'g' */
 	char buf[1024];
 	for (int i = 0; i < n; i++) {
 		const struct tok *k = &t[i];
@@ -267,14 +378,17 @@ find_lines(struct dot_lines *L, const char *text, size_t len, Agnode_t **nodes, 
 			edge_line = k->line;
 		} else if (k->kind == '[') {
 			char subject[300] = "default attributes";
-			if (!kw && edge)
+			char who = kw;
+			if (!kw && edge) {
 				snprintf(subject, sizeof subject, "an edge statement");
-			else if (!kw && operands == 1 && prev >= 0) {
+				who = 'e';
+			} else if (!kw && operands == 1 && prev >= 0) {
 				snprintf(subject, sizeof subject, "node '%s'", agnameof(nodes[prev]));
+				who = 'n';
 				if (L->attr_line[prev] == 0)
 					L->attr_line[prev] = k->line;
 			}
-			i = scan_attrs(L, t, n, i + 1, subject);
+			i = scan_attrs(L, t, n, i + 1, subject, who);
 			prev = -1;
 			operands = edge = pending = kw = 0;
 		} else if (k->kind == '}') {
@@ -290,7 +404,8 @@ find_lines(struct dot_lines *L, const char *text, size_t len, Agnode_t **nodes, 
 				L->graph_line = k->line;
 			if (!is_kw(k, "node") && !is_kw(k, "edge") && !is_kw(k, "strict") && i + 1 < n && t[i + 1].kind == 'i')
 				i++;	/* the graph's or subgraph's name */
-			kw = !is_kw(k, "subgraph") && !is_kw(k, "strict");
+			kw = is_kw(k, "node") ? 'n' : is_kw(k, "edge") ? 'e' :
+			    is_kw(k, "subgraph") || is_kw(k, "strict") ? 0 : 'g';
 			prev = -1;
 		} else if (i + 1 < n && t[i + 1].kind == '=') {
 			i += 2;	/* name = value */
@@ -494,7 +609,7 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 	agseterrf(NULL);
 	if (dg == NULL) {
 		if (dot_err[0])
-			*cause = syntax_error(name);
+			*cause = syntax_error(name, text, len);
 		else
 			*cause = pl_xasprintf("%s:1: not a DOT graph (expected 'digraph NAME { ... }' or a placelab JSON file)", name);
 		return NULL;
@@ -530,6 +645,10 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 	if (L.empty_line > 0) {
 		err = pl_xasprintf("%s:%d: %s: attribute '%s' is empty (expected a decimal number, or no attribute)",
 		    name, L.empty_line, L.empty_subject, L.empty_attr);
+		goto out;
+	}
+	if (L.odd_line > 0) {
+		err = pl_xasprintf("%s:%d: %s", name, L.odd_line, L.odd_msg);
 		goto out;
 	}
 	for (v = 0; v < n_nodes; v++) {
