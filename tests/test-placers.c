@@ -25,6 +25,7 @@
 #include "placer.h"
 #include "placers/baselines.h"
 #include "problem.h"
+#include "xmalloc.h"
 
 static const struct pl_placer_class *const baselines[] = {
 	&pl_placer_single_cpu, &pl_placer_single_gpu, &pl_placer_expert, &pl_placer_random,
@@ -885,10 +886,43 @@ test_memory_budget_passes(void **state)
 }
 
 /* Run the group. */
+/* Every method's option table: each numeric option has a well-formed
+ * range naming it, every range names a numeric option of the table, and
+ * the defaults are valid values within their ranges.  (mincut's
+ * ufactor, checked by METIS, has none yet.) */
+static void
+test_option_tables(void **state)
+{
+	(void)state;
+	for (int i = 0; pl_placer_classes[i] != NULL; i++) {
+		const struct pl_placer_class *c = pl_placer_classes[i];
+		for (const struct pl_option_range *r = c->ranges; r != NULL && r->name != NULL; r++) {
+			const struct pl_option_def *d = c->options;
+			while (d->name != NULL && strcmp(d->name, r->name) != 0)
+				d++;
+			if (d->name == NULL || (d->type != PL_OPT_INT && d->type != PL_OPT_DOUBLE) ||
+			    !pl_option_range_valid(r->range))
+				fail_msg("%s: range of '%s' (%s)", c->name, r->name, r->range);
+		}
+		for (const struct pl_option_def *d = c->options; d != NULL && d->name != NULL; d++) {
+			if ((d->type == PL_OPT_INT || d->type == PL_OPT_DOUBLE) &&
+			    strcmp(c->name, "mincut") != 0 && pl_option_range_of(c->ranges, d->name) == NULL)
+				fail_msg("%s: numeric option '%s' has no range", c->name, d->name);
+			char *spec = pl_xasprintf("%s=%s", d->name, d->def), *cause = NULL;
+			struct pl_options *o = NULL;
+			if (*d->def && pl_placer_options(c, spec, &o, &cause) != 0)
+				fail_msg("%s: default %s: %s", c->name, spec, cause);
+			pl_options_free(o);
+			free(spec);
+		}
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_option_tables),
 		cmocka_unit_test(test_toy_valid),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_samples),

@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..11"
+echo "1..15"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -43,4 +43,24 @@ check "export -a empty: exit 2, the flag it came with named" \
 $PLACELAB export "$G" -c k80x4 -a heft --format png -o "$T/f.MD" >/dev/null 2>"$T/err"; rc=$?
 check "a table suffix in capitals still names a table: --format png refused" \
     'test $rc = 2 && ! test -e "$T/f.MD"'
+# Numeric method options are range-checked, like BRKGA's rho.
+bad=""
+for o in "lr -1" "lr 1e10" "entropy -1" "clip 0" "clip -1" "mem-penalty -1" "max-mem -1" \
+    "mem-cap -1" "episodes -1" "peers -1" "baseline 0"; do
+	# shellcheck disable=SC2086
+	set -- $o
+	$PLACELAB run -a placeto "$G" -c k80x2 --$1 $2 --episodes 1 -q >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "placeto: option '$1': $2 is not in [[(]" "$T/err" || bad="$bad --$1 $2"
+done
+check "placeto options out of range: exit 2, the range named (bad:$bad)" 'test -z "$bad"'
+$PLACELAB run -a random "$G" --samples 0 >/dev/null 2>"$T/err"; rc=$?
+check "random --samples 0: exit 2, the range named" \
+    'test $rc = 2 && grep -q "random: option .samples.: 0 is not in \[1, inf)" "$T/err"'
+$PLACELAB compare "$G" -c k80x2 --methods heft,brkga --opt brkga:rho=5 >"$T/out" 2>"$T/err"; rc=$?
+check "compare with an option value out of range: exit 2, no table" \
+    'test $rc = 2 && grep -q "option .rho.: 5 is not in \[0.5, 1\]" "$T/err" && ! test -s "$T/out"'
+$PLACELAB compare "$G" -c k80x2 --methods heft,placeto --opt placeto:init=foo >"$T/out" 2>"$T/err"; rc=$?
+check "compare with a method that cannot start: exit 2 before any method runs" \
+    'test $rc = 2 && grep -q "placeto: option .init.: unknown value .foo." "$T/err" && ! test -s "$T/out"'
 exit $fail

@@ -190,8 +190,8 @@ cmd_compare(int argc, char **argv)
 	struct pl_options **opts = pl_xcalloc((size_t)n_cls + 1, sizeof *opts);
 	for (int i = 0; i < n_cls && !bad; i++) {
 		char *spec = spec_for(mo, n_mo, cls[i]->name);
-		if ((bad = pl_options_parse(cls[i]->options, spec, &opts[i], &cause)) != 0) {
-			cmd_error("--opt: %s: %s", cls[i]->name, cause);
+		if ((bad = pl_placer_options(cls[i], spec, &opts[i], &cause)) != 0) {
+			cmd_error("--opt: %s", cause);
 			free(cause);
 		}
 		free(spec);
@@ -221,17 +221,25 @@ cmd_compare(int argc, char **argv)
 	int n = 0;
 	while (cls[n] != NULL)
 		n++;
-	int progress = !quiet && isatty(STDERR_FILENO);
+	/* every method is set up before any runs: one that cannot start
+	 * (a bad option value, a policy for another cluster) is an error
+	 * of the command, as for `run` */
+	struct pl_placer **pls = pl_xcalloc((size_t)n + 1, sizeof *pls);
 	for (int i = 0; i < n; i++) {
 		char *spec = spec_for(mo, n_mo, cls[i]->name);
-		struct pl_placer *pl = pl_placer_new(cls[i], p, spec, &run, &cause);
+		pls[i] = pl_placer_new(cls[i], p, spec, &run, &cause);
 		free(spec);
-		if (pl == NULL) {
-			pl_compare_add_failure(cmp, cls[i], cause);
-			free(cause);
-			cause = NULL;
-			continue;
+		if (pls[i] == NULL) {
+			cmd_fail(cause);
+			for (int k = 0; k < i; k++)
+				pl_placer_free(pls[k]);
+			free(pls);
+			goto done;
 		}
+	}
+	int progress = !quiet && isatty(STDERR_FILENO);
+	for (int i = 0; i < n; i++) {
+		struct pl_placer *pl = pls[i];
 		double t0 = pl_now_s(), last = t0;
 		enum pl_step_status st = PL_STEP_MORE;
 		for (int k = 0; st == PL_STEP_MORE; k++) {
@@ -251,7 +259,9 @@ cmd_compare(int argc, char **argv)
 			    pl_now_s() - t0, pl->status ? pl->status : "");
 		pl_compare_add_placer(cmp, pl);
 		pl_placer_free(pl);
+		pls[i] = NULL;
 	}
+	free(pls);
 	if (output != NULL) {
 		char *buf = NULL;
 		size_t len = 0;

@@ -66,7 +66,6 @@ set_opt(struct pl_options *o, const char *key, const char *value)
 static void
 usage_help(void)
 {
-	static const char *const type_names[] = { "int", "number", "text", "bool", "file" };
 	printf("%s\n\nTrain a Placeto policy over the given graphs (one cluster, default %s)\n"
 	    "with REINFORCE; episodes go round-robin over the graphs, --workers\n"
 	    "episodes per update run in parallel on --threads threads.  Prints a\n"
@@ -74,8 +73,7 @@ usage_help(void)
 	    "--curve writes one CSV row per episode.  Use the policy with\n"
 	    "  placelab run -a placeto GRAPH -c CLUSTER --policy POLICY.plw [--finetune N]\n\n"
 	    "Placeto options:\n", TRAIN_USAGE, PL_DEFAULT_CLUSTER);
-	for (const struct pl_option_def *d = pl_placeto_options; d->name != NULL; d++)
-		printf("  --%-14s %-6s default %-13s %s\n", d->name, type_names[d->type], d->def, d->help);
+	cmd_print_options(stdout, pl_placeto_options, pl_placeto_ranges);
 }
 
 /* placelab train placeto ... */
@@ -98,7 +96,7 @@ cmd_train(int argc, char **argv)
 	}
 	struct pl_options *opts = NULL;
 	char *cause = NULL;
-	pl_options_parse(pl_placeto_options, NULL, &opts, &cause);
+	pl_options_parse_ranged(pl_placeto_options, pl_placeto_ranges, NULL, &opts, &cause);
 	const char *cluster = NULL, *output = NULL, *curve = NULL;
 	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
 	double max_seconds = 0, v;

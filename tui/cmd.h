@@ -65,6 +65,12 @@ struct cmd_file {
  * by accident); 0, or 2 after printing the error. */
 int cmd_check_files(const struct cmd_file *f, int n);
 struct pl_options;
+struct pl_option_def;
+struct pl_option_range;
+/* Print an option table, one "--NAME TYPE default DEF HELP (RANGE)" line
+ * per option ("(no options)" for none). */
+void cmd_print_options(FILE *f, const struct pl_option_def *defs,
+    const struct pl_option_range *ranges);
 /* cmd_check_files, the files methods' options name (their file options,
  * e.g. a policy to read) counted as inputs too; opts[i] may be NULL. */
 int cmd_check_method_files(const struct cmd_file *f, int n,

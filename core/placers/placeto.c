@@ -62,6 +62,27 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* The numeric options' ranges (docs/PLACETO.md). */
+const struct pl_option_range pl_placeto_ranges[] = {
+	{ "finetune", "[0, inf)" },
+	{ "episodes", "[0, inf)" },
+	{ "workers", "[1, 256]" },
+	{ "groups", "[1, inf)" },
+	{ "k", "[0, 64]" },
+	{ "lr", "[0, 1]" },
+	{ "lr-end", "[0, 1]" },
+	{ "entropy", "[0, inf)" },
+	{ "baseline", "[1, inf)" },
+	{ "clip", "(0, inf)" },
+	{ "peers", "[0, inf)" },
+	{ "mem-penalty", "[0, inf)" },
+	{ "max-mem", "[0, inf)" },
+	{ "mem-cap", "[0, inf)" },
+	{ "escape-max", "[2, inf)" },
+	{ "escape-after", "[0, inf)" },
+	{ NULL, NULL },
+};
+
 enum init_kind { INIT_RANDOM_FIXED, INIT_ZERO, INIT_RANDOM, INIT_BEST };
 
 /* ---- env: one graph prepared for the MDP ------------------------------- */
@@ -955,7 +976,7 @@ parse_choice(const char *name, const char *v, const char *const *choices, char *
 	for (int i = 0; choices[i] != NULL; i++)
 		if (strcmp(v, choices[i]) == 0)
 			return i;
-	*cause = pl_xasprintf("option '%s': unknown value '%s'", name, v);
+	*cause = pl_xasprintf("placeto: option '%s': unknown value '%s'", name, v);
 	return -1;
 }
 
@@ -1018,7 +1039,7 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	if (strcmp(simv, "run") != 0 && *simv) {
 		int k = pl_sim_kind_parse(simv);
 		if (k < 0) {
-			*cause = pl_xasprintf("option 'sim': unknown simulator '%s' (expected run, placeto or native)", simv);
+			*cause = pl_xasprintf("placeto: option 'sim': unknown simulator '%s' (expected run, placeto or native)", simv);
 			free(E);
 			return NULL;
 		}
@@ -1060,24 +1081,6 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	E->max_mem = pl_opt_double(o, "max-mem");
 	E->mem_cap = pl_opt_double(o, "mem-cap");
 	int k = (int)pl_opt_int(o, "k"), baseline = (int)pl_opt_int(o, "baseline");
-	static const struct { const char *name; int lo, hi; } ranges[] = {
-		{ "workers", 1, 256 }, { "groups", 1, INT_MAX }, { "k", 0, 64 },
-		{ "baseline", 0, INT_MAX }, { "escape-max", 2, INT_MAX },
-		{ "escape-after", 0, INT_MAX },
-	};
-	for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
-		int64_t v = pl_opt_int(o, ranges[i].name);
-		if (v < ranges[i].lo || v > ranges[i].hi) {
-			if (ranges[i].hi == INT_MAX)
-				*cause = pl_xasprintf("placeto: option '%s': %lld (expected at least %d)",
-				    ranges[i].name, (long long)v, ranges[i].lo);
-			else
-				*cause = pl_xasprintf("placeto: option '%s': %lld (expected %d to %d)",
-				    ranges[i].name, (long long)v, ranges[i].lo, ranges[i].hi);
-			free(E);
-			return NULL;
-		}
-	}
 	E->n_dev = probs[0]->n_dev;
 	for (int i = 1; i < n; i++)
 		if (probs[i]->n_dev != E->n_dev) {
@@ -1510,6 +1513,7 @@ const struct pl_placer_class pl_placer_placeto = {
 	.title = "Placeto (graph-network RL)",
 	.summary = "MDP of per-group placement improvements with a message-passing policy trained by REINFORCE; zero-shot with a trained policy",
 	.options = pl_placeto_options,
+	.ranges = pl_placeto_ranges,
 	.create = placeto_create,
 	.step = placeto_step,
 	.destroy = placeto_destroy,
@@ -1685,7 +1689,8 @@ pl_placeto_trainer_new(const struct pl_problem *const *probs, int n,
 	}
 	struct pl_placeto_trainer *tr = pl_xcalloc(1, sizeof *tr);
 	if (opts == NULL) {
-		if (pl_options_parse(pl_placeto_options, NULL, &tr->own, cause) != 0) {
+		if (pl_options_parse_ranged(pl_placeto_options, pl_placeto_ranges, NULL, &tr->own,
+		    cause) != 0) {
 			free(tr);
 			return NULL;
 		}
