@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..22"
+echo "1..27"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -87,6 +87,26 @@ check "Markdown: the caption on one line, then only table rows" \
 check "CSV: a header and 3 rows of 15 fields" awk -F, 'NF != 15 { bad = 1 } END { exit bad || NR != 4 }' "$T/nl.csv"
 check "table: the caption on one line, header, rule and 3 rows" \
 	awk 'NR == 1 && !/^toy join/ { bad = 1 } END { exit bad || NR != 6 }' "$T/nl.table"
+
+# --mem none: memory is not modelled, so no format shows a peak or an
+# OOM verdict (the graph's expert row would otherwise say OOM on k80x4).
+MN="--mem none --methods single-gpu,expert"
+"$PLACELAB" compare "$PL_SRCDIR/samples/nmt4.json" -c k80x4 $MN --format md > "$T/mn.md"
+check "--mem none, md: caption says so, peak and OOM cells n/a" \
+	awk -F'|' 'NR == 1 && !/memory not modelled/ { bad = 1 } NR > 4 && NF > 10 { n++; if ($7 !~ /^ n\/a $/ || $8 !~ /^ n\/a $/) bad = 1 } END { exit bad || n != 2 }' "$T/mn.md"
+"$PLACELAB" compare "$PL_SRCDIR/samples/nmt4.json" -c k80x4 $MN --format csv > "$T/mn.csv"
+check "--mem none, csv: peak, capacity, device and oom empty" \
+	awk -F, 'NR > 1 { n++; if ($7 $8 $9 $10 != "" || !($3 > 0)) bad = 1 } END { exit bad || n != 2 }' "$T/mn.csv"
+"$PLACELAB" compare "$PL_SRCDIR/samples/nmt4.json" -c k80x4 $MN --format json > "$T/mn.json"
+check "--mem none, json: mem recorded, peak and oom null" \
+	test "$(jq '.mem == "none" and ([.rows[] | .oom == null and .peak_bytes == null and .peak_device == null and .makespan_us > 0] | all)' "$T/mn.json")" = true
+for f in table tex; do
+	"$PLACELAB" compare "$PL_SRCDIR/samples/nmt4.json" -c k80x4 $MN --format $f > "$T/mn.$f"
+done
+check "--mem none, table and tex: peak and OOM n/a on both rows, no device named" \
+	sh -c "test \$(grep -c 'n/a  n/a' '$T/mn.table') = 2 && test \$(grep -c '& n/a & n/a &' '$T/mn.tex') = 2 && ! grep -q '(/' '$T/mn.table' '$T/mn.tex'"
+"$PLACELAB" compare --help | grep -q 'native|placeto|none'; h=$?
+check "compare --help offers --mem none" test $h = 0
 
 # run: JSON result, saved placement valid, history CSV.
 "$PLACELAB" run -a heft "$T/g.json" -c k80x4 --json -o "$T/p.json" --history "$T/h.csv" > "$T/r.json"

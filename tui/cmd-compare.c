@@ -27,7 +27,7 @@
 #define COMPARE_USAGE "usage: placelab compare GRAPH [-c CLUSTER] [--methods LIST|all]\n" \
 	"           [--format table|md|csv|tex|json] [-o FILE] [--seconds S] [--steps N]\n" \
 	"           [--opt METHOD:k=v,...] [--seed N] [--threads N] [--sim native|placeto]\n" \
-	"           [--mem native|placeto] [-q]"
+	"           [--mem native|placeto|none] [-q]"
 
 enum { OPT_METHODS = 256, OPT_FORMAT, OPT_SECONDS, OPT_STEPS, OPT_OPT, OPT_SEED,
 	OPT_THREADS, OPT_SIM, OPT_MEM };
@@ -142,8 +142,9 @@ cmd_compare(int argc, char **argv)
 			    "ones; 'all' for every method); --seconds / --steps bound each method\n"
 			    "(default 60 s).  Without --format, -o FILE.md/.csv/.tex/.json picks\n"
 			    "the format.  JSON output is tagged \"%s\".  --threads defaults to\n"
-			    "one per core; results do not depend on it.  -q leaves out the\n"
-			    "progress lines on a terminal (the table is printed all the same).\n",
+			    "one per core; results do not depend on it.  --mem none leaves\n"
+			    "memory out (its cells read n/a).  -q leaves out the progress lines\n"
+			    "on a terminal (the table is printed all the same).\n",
 			    COMPARE_USAGE, PL_DEFAULT_CLUSTER, PL_FORMAT_COMPARE);
 			rc = 0;
 			goto out;

@@ -31,7 +31,7 @@
 #include "xmalloc.h"
 
 #define RUN_USAGE "usage: placelab run -a NAME GRAPH [-c CLUSTER] [--KEY VALUE]... [--opt k=v,...]\n" \
-	"           [--seed N] [--threads N] [--sim native|placeto] [--mem native|placeto]\n" \
+	"           [--seed N] [--threads N] [--sim native|placeto] [--mem native|placeto|none]\n" \
 	"           [--steps N] [--seconds S] [-o PLACEMENT.json] [--history FILE.csv]\n" \
 	"           [--json] [-q]\n" \
 	"       placelab run --list"
