@@ -789,17 +789,16 @@ fail:
 
 /* ---- one result --------------------------------------------------------- */
 
-/* A placer's result as placelab-result/1. */
+/* A placer's result as placelab-result/1: the simulation summary every
+ * result document has (pl_sim_result_json), then the method's fields. */
 char *
 pl_result_to_json(const struct pl_placer *pl)
 {
 	const struct pl_problem *p = pl->prob;
-	cJSON *root = cJSON_CreateObject();
-	cJSON_AddStringToObject(root, "format", PL_FORMAT_RESULT);
+	struct pl_bounds b;
+	pl_bounds_compute(p, &b);
+	cJSON *root = pl_sim_result_json(p, pl->best, &pl->run.sim, &pl->best_res, &b, NULL);
 	cJSON_AddStringToObject(root, "method", pl->cls->name);
-	cJSON_AddStringToObject(root, "graph", p->g->name != NULL ? p->g->name : "");
-	cJSON_AddStringToObject(root, "cluster", p->c->name != NULL ? p->c->name : "");
-	cJSON_AddStringToObject(root, "sim", pl_sim_kind_name(pl->run.sim.kind));
 	cJSON_AddNumberToObject(root, "seed", (double)pl->run.seed);
 	cJSON_AddStringToObject(root, "status", pl->status != NULL ? pl->status : "");
 	if (pl->error != NULL)
@@ -811,37 +810,16 @@ pl_result_to_json(const struct pl_placer *pl)
 	const struct pl_option_def *defs = pl_options_defs(pl->opts);
 	for (int i = 0; defs != NULL && defs[i].name != NULL; i++)
 		cJSON_AddStringToObject(opts, defs[i].name, pl_options_value(pl->opts, i));
-	if (pl->best == NULL) {
-		cJSON_AddNullToObject(root, "makespan_us");
-		cJSON_AddNullToObject(root, "placement");
-	} else {
-		const struct pl_sim_result *r = &pl->best_res;
-		json_num(root, "makespan_us", r->makespan_us);
-		cJSON_AddBoolToObject(root, "oom", r->oom_mask != 0);
-		cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
-		cJSON_AddNumberToObject(root, "transfers", r->n_transfers);
-		cJSON *devs = cJSON_AddArrayToObject(root, "devices");
-		for (int d = 0; d < p->n_dev; d++) {
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "name", p->c->dev[d].name);
-			cJSON_AddNumberToObject(o, "peak_bytes", (double)r->peak_bytes[d]);
-			cJSON_AddNumberToObject(o, "capacity", (double)p->c->dev[d].mem_bytes);
-			cJSON_AddBoolToObject(o, "oom", (r->oom_mask >> d) & 1);
-			cJSON_AddNumberToObject(o, "busy_us", r->busy_us[d]);
-			int n = 0;
-			for (int v = 0; v < p->n_ops; v++)
-				n += pl->best->dev[v] == d;
-			cJSON_AddNumberToObject(o, "ops", n);
-			cJSON_AddItemToArray(devs, o);
-		}
+	cJSON *pobj = NULL;
+	if (pl->best != NULL) {
 		char *pj = pl_placement_to_json(pl->best, p->g, p->c);
-		cJSON *pobj = cJSON_Parse(pj);
+		pobj = cJSON_Parse(pj);
 		free(pj);
-		if (pobj != NULL)
-			cJSON_AddItemToObject(root, "placement", pobj);
-		else
-			cJSON_AddNullToObject(root, "placement");
 	}
+	if (pobj != NULL)
+		cJSON_AddItemToObject(root, "placement", pobj);
+	else
+		cJSON_AddNullToObject(root, "placement");
 	char *s = cJSON_Print(root);
 	char *out = pl_xstrdup(s);
 	cJSON_free(s);

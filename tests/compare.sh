@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..27"
+echo "1..30"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -117,6 +117,18 @@ check "run --history writes the generic history" \
 	test "$(head -1 "$T/h.csv" | cut -d, -f1-4)" = "step,evals,best_us,wall_s"
 "$PLACELAB" run -a random --samples 3 --seed 5 "$T/g.json" --json > "$T/r3.json"
 check "run maps --samples to the method's option" test "$(jq -r '.steps' "$T/r3.json")" = 3
+
+# run --json and sim --json share the summary: the same fields, the same
+# figures for the same placement; --mem none makes the memory ones null.
+"$PLACELAB" sim "$T/g.json" -c k80x4 -p "$T/p.json" --json > "$T/s.json"
+check "run --json has every field of sim --json, devices too" \
+	test "$(jq -n --slurpfile r "$T/r.json" --slurpfile s "$T/s.json" '($s[0] | keys) - ($r[0] | keys) == [] and ($s[0].devices[0] | keys) == ($r[0].devices[0] | keys)')" = true
+check "run --json and sim --json agree on the figures" \
+	test "$(jq -n --slurpfile r "$T/r.json" --slurpfile s "$T/s.json" '[$r[0] | .mem, .makespan_us, .bounds, .gap_to_bound, .peak_max, .oom_excess, .devices] == [$s[0] | .mem, .makespan_us, .bounds, .gap_to_bound, .peak_max, .oom_excess, .devices]')" = true
+"$PLACELAB" run -a heft "$T/g.json" -c k80x4 --mem none --json > "$T/rn.json"
+"$PLACELAB" sim "$T/g.json" -c k80x4 -p "$T/p.json" --mem none --json > "$T/sn.json"
+check "--mem none: run and sim --json give null memory figures" \
+	test "$(jq -s 'map(.mem == "none" and .oom == null and .peak_max == null and ([.devices[] | .peak_bytes == null and .oom == null] | all)) | all' "$T/rn.json" "$T/sn.json")" = true
 
 # Bad usage exits 2.
 "$PLACELAB" compare "$T/g.json" --methods heft,nosuch > /dev/null 2>&1; a=$?
