@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..15"
+echo "1..18"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -63,4 +63,16 @@ check "compare with an option value out of range: exit 2, no table" \
 $PLACELAB compare "$G" -c k80x2 --methods heft,placeto --opt placeto:init=foo >"$T/out" 2>"$T/err"; rc=$?
 check "compare with a method that cannot start: exit 2 before any method runs" \
     'test $rc = 2 && grep -q "placeto: option .init.: unknown value .foo." "$T/err" && ! test -s "$T/out"'
+# A policy file fixes the network's shape (k, pool, mp): an explicit
+# option that contradicts it is refused; the values used are reported.
+POL="$PL_SRCDIR/samples/policies/nmt.plw"
+$PLACELAB run -a placeto "$G" -c k80x4 --policy "$POL" --k 3 -q >/dev/null 2>"$T/err"; rc=$?
+check "--policy with a contradicting --k: exit 2, both values named" \
+    'test $rc = 2 && grep -q "option .k.: 3 contradicts the policy .*trained with k=8" "$T/err"'
+$PLACELAB compare "$G" -c k80x4 --methods heft,placeto --opt placeto:policy="$POL",pool=sum >"$T/out" 2>"$T/err"; rc=$?
+check "compare with a policy and a contradicting pool: exit 2 before any method runs" \
+    'test $rc = 2 && grep -q "option .pool.: sum contradicts" "$T/err" && ! test -s "$T/out"'
+$PLACELAB run -a placeto "$G" -c k80x4 --policy "$POL" --k 8 --json -q >"$T/r.json" 2>"$T/err"; rc=$?
+check "--policy: an agreeing option runs; JSON reports the policy's k, pool and mp" \
+    'test $rc = 0 && test "$(jq -c ".options | [.k, .pool, .mp]" "$T/r.json")" = "[\"8\",\"mean\",\"mean\"]"'
 exit $fail

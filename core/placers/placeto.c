@@ -1140,9 +1140,23 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	return E;
 }
 
-/* Replace the engine's policy by one loaded from a file. */
+/* The options a policy file fixes (its network's shape): each one's
+ * value in the file's configuration as option text (k, pool, mp). */
+static void
+policy_option_values(const struct pl_policy_cfg *cfg, char k[16], const char **pool,
+    const char **mp)
+{
+	snprintf(k, 16, "%d", cfg->k);
+	*pool = cfg->pool_mean ? "mean" : "sum";
+	*mp = cfg->mp_mean ? "mean" : "sum";
+}
+
+/* Replace the engine's policy by one loaded from a file.  An option the
+ * file fixes (k, pool, mp) that o gives explicitly must agree with it;
+ * used (may be NULL) receives the file's values, which are the ones used. */
 static int
-engine_load_policy(struct engine *E, const char *path, char **cause)
+engine_load_policy(struct engine *E, const char *path, const struct pl_options *o,
+    struct pl_options *used, char **cause)
 {
 	char *meta = NULL;
 	struct pl_policy *p = pl_policy_load(path, &meta, cause);
@@ -1158,6 +1172,22 @@ engine_load_policy(struct engine *E, const char *path, char **cause)
 		return -1;
 	}
 	free(meta);
+	char k[16];
+	const char *names[3] = { "k", "pool", "mp" }, *vals[3] = { k, NULL, NULL };
+	policy_option_values(&p->cfg, k, &vals[1], &vals[2]);
+	for (int i = 0; i < 3; i++) {
+		if (pl_options_given(o, names[i]) && strcmp(pl_opt_str(o, names[i]), vals[i]) != 0) {
+			*cause = pl_xasprintf("placeto: option '%s': %s contradicts the policy %s, "
+			    "trained with %s=%s (leave the option out: the policy fixes it)",
+			    names[i], pl_opt_str(o, names[i]), path, names[i], vals[i]);
+			pl_policy_free(p);
+			return -1;
+		}
+		if (used != NULL && pl_options_set(used, names[i], vals[i], cause) != 0) {
+			pl_policy_free(p);
+			return -1;
+		}
+	}
 	pl_policy_free(E->pol);
 	E->pol = p;
 	for (int s = 0; s < E->workers; s++) {
@@ -1383,7 +1413,7 @@ placeto_create(struct pl_placer *pl, char **cause)
 	}
 	const char *path = pl_opt_str(pl->opts, "policy");
 	if (*path) {
-		if (engine_load_policy(P->E, path, cause) != 0) {
+		if (engine_load_policy(P->E, path, pl->opts, pl->opts, cause) != 0) {
 			engine_free(P->E);
 			free(P);
 			return -1;
@@ -1704,7 +1734,7 @@ pl_placeto_trainer_new(const struct pl_problem *const *probs, int n,
 	}
 	tr->E->budget = pl_opt_int(opts, "episodes");
 	const char *path = pl_opt_str(opts, "policy");
-	if (*path && engine_load_policy(tr->E, path, cause) != 0) {
+	if (*path && engine_load_policy(tr->E, path, opts, NULL, cause) != 0) {
 		pl_placeto_trainer_free(tr);
 		return NULL;
 	}
