@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..18"
+echo "1..20"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -75,4 +75,12 @@ check "compare with a policy and a contradicting pool: exit 2 before any method 
 $PLACELAB run -a placeto "$G" -c k80x4 --policy "$POL" --k 8 --json -q >"$T/r.json" 2>"$T/err"; rc=$?
 check "--policy: an agreeing option runs; JSON reports the policy's k, pool and mp" \
     'test $rc = 0 && test "$(jq -c ".options | [.k, .pool, .mp]" "$T/r.json")" = "[\"8\",\"mean\",\"mean\"]"'
+# train: progress only on a terminal (stderr here is a file), as run
+# and compare; no episodes to train is refused, not reported as inf ms.
+$PLACELAB train placeto "$G" -c k80x2 -o "$T/p.plw" --episodes 4 >"$T/out" 2>"$T/err"; rc=$?
+check "train without a terminal: results on stdout, nothing on stderr" \
+    'test $rc = 0 && grep -q "^trained *4 episodes" "$T/out" && ! test -s "$T/err"'
+$PLACELAB train placeto "$G" -c k80x2 -o "$T/p0.plw" --episodes 0 >"$T/out" 2>"$T/err"; rc=$?
+check "train --episodes 0: exit 2, said, no policy written" \
+    'test $rc = 2 && grep -q "episodes 0: nothing to train" "$T/err" && ! test -e "$T/p0.plw" && ! grep -q inf "$T/out"'
 exit $fail
