@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..20"
+echo "1..26"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -83,4 +83,30 @@ check "train without a terminal: results on stdout, nothing on stderr" \
 $PLACELAB train placeto "$G" -c k80x2 -o "$T/p0.plw" --episodes 0 >"$T/out" 2>"$T/err"; rc=$?
 check "train --episodes 0: exit 2, said, no policy written" \
     'test $rc = 2 && grep -q "episodes 0: nothing to train" "$T/err" && ! test -e "$T/p0.plw" && ! grep -q inf "$T/out"'
+# Output flags that contradict each other or do not apply are refused
+# before any work, and nothing is written.
+$PLACELAB compare "$G" --methods heft -o "$T/o.tex" --format md >/dev/null 2>"$T/err"; rc=$?
+check "compare -o FILE.tex --format md: exit 2, both named, no file" \
+    'test $rc = 2 && grep -q "format md, but -o .*o.tex names tex" "$T/err" && ! test -e "$T/o.tex"'
+$PLACELAB compare "$G" --methods heft -o "$T/o.xyz" >/dev/null 2>"$T/err"; rc=$?
+check "compare -o FILE.xyz without --format: exit 2, no file" \
+    'test $rc = 2 && grep -q "cannot tell the format of -o .*o.xyz" "$T/err" && ! test -e "$T/o.xyz"'
+$PLACELAB compare "$G" --methods heft -o "$T/o" && $PLACELAB compare "$G" --methods heft -o "$T/o.txt" --format table
+check "compare -o FILE without a suffix or .txt: the text table" \
+    'sed -n 2p "$T/o" | grep -q "^method  *step time" && sed -n 2p "$T/o.txt" | grep -q "^method  *step time"'
+$PLACELAB export "$G" -c k80x4 -a heft --timeline -o "$T/t.md" >/dev/null 2>"$T/err"; rc=$?
+check "export --timeline -o FILE.md: exit 2 (a table has no timeline), no file" \
+    'test $rc = 2 && grep -q "timeline does not apply to a table" "$T/err" && ! test -e "$T/t.md"'
+bad=""
+for a in "--timeline --level 2 -o $T/t.svg" "--timeline --max-nodes 9 -o $T/t.svg" \
+    "--width 5 -o $T/t.svg" "--dpi 300 -o $T/t.svg" "--level 1 -o $T/t.csv" "--title x -o $T/t.csv"; do
+	# shellcheck disable=SC2086
+	$PLACELAB export "$G" -c k80x4 -a heft $a >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "does not apply to\|applies to PNG only" "$T/err" && ! test -e "$T/t.svg" && \
+	    ! test -e "$T/t.csv" || bad="$bad [$a]"
+done
+check "export flags that do not apply to the output: exit 2, said (bad:$bad)" 'test -z "$bad"'
+$PLACELAB export "$G" -c k80x4 -a heft --timeline --width 5 --title x -o "$T/t.svg" >/dev/null 2>"$T/err"; rc=$?
+check "export flags that apply are taken (--timeline --width --title)" 'test $rc = 0 && test -s "$T/t.svg"'
 exit $fail

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -51,6 +52,22 @@ spec_for(const struct method_opt *mo, int n, const char *method)
 		spec = s;
 	}
 	return spec;
+}
+
+/* The format -o FILE's suffix names (any case): a table format (.md
+ * .csv .tex .json; .txt the text table), NO_SUFFIX, or -1 for a suffix
+ * that names none. */
+#define NO_SUFFIX (-2)
+static int
+suffix_format(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *base = slash != NULL ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+	if (dot == NULL || dot == base)
+		return NO_SUFFIX;
+	if (strcasecmp(dot + 1, "txt") == 0)
+		return PL_CMP_TABLE;
+	return pl_compare_format_parse(dot + 1);
 }
 
 /* placelab compare */
@@ -140,8 +157,10 @@ cmd_compare(int argc, char **argv)
 			    "fullest device and OOM, bytes moved, search time, evaluations.\n"
 			    "--methods takes names from 'placelab run --list' (default: the quick\n"
 			    "ones; 'all' for every method); --seconds / --steps bound each method\n"
-			    "(default 60 s).  Without --format, -o FILE.md/.csv/.tex/.json picks\n"
-			    "the format.  JSON output is tagged \"%s\".  --threads defaults to\n"
+			    "(default 60 s).  Without --format, -o FILE.md/.csv/.tex/.json/.txt\n"
+			    "picks the format (a FILE without a suffix gets the text table; another\n"
+			    "suffix needs --format, and one that names a format must agree with\n"
+			    "it).  JSON output is tagged \"%s\".  --threads defaults to\n"
 			    "one per core; results do not depend on it.  --mem none leaves\n"
 			    "memory out (its cells read n/a).  -q leaves out the progress lines\n"
 			    "on a terminal (the table is printed all the same).\n",
@@ -156,12 +175,6 @@ cmd_compare(int argc, char **argv)
 	if (optind != argc - 1) {
 		cmd_error("%s", COMPARE_USAGE);
 		goto out;
-	}
-	if (!fmt_given && output != NULL) {
-		/* -o FILE.md / .csv / .tex / .json picks the format */
-		const char *dot = strrchr(output, '.');
-		if (dot != NULL && pl_compare_format_parse(dot + 1) >= 0)
-			fmt = (enum pl_compare_format)pl_compare_format_parse(dot + 1);
 	}
 	const struct pl_placer_class **cls = NULL;
 	char *cause = NULL;
@@ -207,6 +220,28 @@ cmd_compare(int argc, char **argv)
 	if (bad) {
 		free(cls);
 		goto out;
+	}
+	if (output != NULL) {
+		/* -o FILE.md / .csv / .tex / .json / .txt picks the format, and
+		 * must agree with --format; a file without a suffix gets the
+		 * text table (or --format's); checked after the files, so a
+		 * clash with an input is what is reported first */
+		int sf = suffix_format(output);
+		if (fmt_given && sf >= 0 && sf != (int)fmt) {
+			cmd_error("compare: --format %s, but -o %s names %s (make them agree)",
+			    pl_compare_format_name(fmt), output,
+			    pl_compare_format_name((enum pl_compare_format)sf));
+			free(cls);
+			goto out;
+		}
+		if (!fmt_given && sf == -1) {
+			cmd_error("compare: cannot tell the format of -o %s (use .md, .csv, .tex, "
+			    ".json or .txt, or --format)", output);
+			free(cls);
+			goto out;
+		}
+		if (!fmt_given && sf >= 0)
+			fmt = (enum pl_compare_format)sf;
 	}
 	struct pl_graph *g = cmd_load_graph(argv[optind]);
 	struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster) : NULL;
