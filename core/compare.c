@@ -56,6 +56,7 @@ pl_compare_new(const struct pl_problem *p, const struct pl_run_opts *run)
 	cmp->graph = pl_xstrdup(p->g->name != NULL ? p->g->name : "");
 	cmp->cluster = pl_xstrdup(p->c->name != NULL ? p->c->name : "");
 	cmp->sim = pl_xstrdup(pl_sim_kind_name(run->sim.kind));
+	cmp->mem = pl_xstrdup(pl_mem_model_name(run->sim.mem));
 	struct pl_bounds b;
 	pl_bounds_compute(p, &b);
 	cmp->bound_us = b.best_us;
@@ -85,6 +86,7 @@ pl_compare_free(struct pl_compare *cmp)
 	free(cmp->graph);
 	free(cmp->cluster);
 	free(cmp->sim);
+	free(cmp->mem);
 	free(cmp);
 }
 
@@ -125,8 +127,13 @@ pl_compare_add_placer(struct pl_compare *cmp, const struct pl_placer *pl)
 	r->has_result = 1;
 	r->best = pl_placement_clone(pl->best);
 	r->makespan_us = res->makespan_us;
-	r->oom = res->oom_mask != 0;
 	r->bytes_moved = res->bytes_moved;
+	r->mem_known = pl->run.sim.mem != PL_MEM_NONE;
+	if (!r->mem_known) {
+		pl_compare_update(cmp);
+		return;
+	}
+	r->oom = res->oom_mask != 0;
 	int worst = 0;
 	double fill = -1;
 	for (int d = 0; d < c->n_dev && d < res->n_dev; d++) {
@@ -333,8 +340,13 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 	pct_cell(cells[2], PL_COMPARE_CELL, r->vs_expert_pct, 1);
 	pct_cell(cells[3], PL_COMPARE_CELL, r->gap_best_pct, 0);
 	pct_cell(cells[4], PL_COMPARE_CELL, r->gap_bound_pct, 0);
-	snprintf(cells[5], PL_COMPARE_CELL, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
-	snprintf(cells[6], PL_COMPARE_CELL, "%s", r->oom ? "OOM" : "no");
+	if (r->mem_known) {
+		snprintf(cells[5], PL_COMPARE_CELL, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
+		snprintf(cells[6], PL_COMPARE_CELL, "%s", r->oom ? "OOM" : "no");
+	} else {
+		snprintf(cells[5], PL_COMPARE_CELL, "n/a");
+		snprintf(cells[6], PL_COMPARE_CELL, "n/a");
+	}
 	snprintf(cells[7], PL_COMPARE_CELL, "%.1f", (double)r->bytes_moved / 1e6);
 	for (int i = 0; i < PL_COMPARE_NCOLS; i++)
 		no_ctl(cells[i]);
@@ -344,8 +356,9 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 static void
 caption(const struct pl_compare *cmp, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s on %s, %s simulator, lower bound %.3f ms", cmp->graph,
-	    cmp->cluster, cmp->sim, cmp->bound_us / 1000);
+	snprintf(buf, len, "%s on %s, %s simulator, lower bound %.3f ms%s", cmp->graph,
+	    cmp->cluster, cmp->sim, cmp->bound_us / 1000,
+	    strcmp(cmp->mem, "none") == 0 ? ", memory not modelled (--mem none)" : "");
 	no_ctl(buf);
 }
 
@@ -567,12 +580,12 @@ write_csv(const struct pl_compare *cmp, FILE *f)
 		fputc(',', f);
 		csv_num(f, r->gap_bound_pct);
 		fputc(',', f);
-		if (r->has_result)
+		if (r->has_result && r->mem_known) {
 			fprintf(f, "%lld,%lld,", (long long)r->peak_bytes, (long long)r->peak_cap);
-		else
-			fputs(",,", f);
-		csv_str(f, r->peak_dev);
-		fprintf(f, ",%d,", r->oom);
+			csv_str(f, r->peak_dev);
+			fprintf(f, ",%d,", r->oom);
+		} else
+			fputs(",,,,", f);
 		if (r->has_result)
 			fprintf(f, "%lld", (long long)r->bytes_moved);
 		fputc(',', f);
@@ -602,6 +615,7 @@ write_json(const struct pl_compare *cmp, FILE *f)
 	cJSON_AddStringToObject(root, "graph", cmp->graph);
 	cJSON_AddStringToObject(root, "cluster", cmp->cluster);
 	cJSON_AddStringToObject(root, "sim", cmp->sim);
+	cJSON_AddStringToObject(root, "mem", cmp->mem);
 	json_num(root, "lower_bound_us", cmp->bound_us);
 	int best = pl_compare_best(cmp);
 	if (best >= 0)
@@ -620,10 +634,17 @@ write_json(const struct pl_compare *cmp, FILE *f)
 		json_num(o, "vs_expert_pct", r->vs_expert_pct);
 		json_num(o, "gap_best_pct", r->gap_best_pct);
 		json_num(o, "gap_bound_pct", r->gap_bound_pct);
-		json_num(o, "peak_bytes", r->has_result ? (double)r->peak_bytes : NAN);
-		json_num(o, "peak_capacity", r->has_result ? (double)r->peak_cap : NAN);
-		cJSON_AddStringToObject(o, "peak_device", r->peak_dev);
-		cJSON_AddBoolToObject(o, "oom", r->oom);
+		/* memory figures only where a placement was simulated with memory */
+		int mem = r->has_result && r->mem_known;
+		json_num(o, "peak_bytes", mem ? (double)r->peak_bytes : NAN);
+		json_num(o, "peak_capacity", mem ? (double)r->peak_cap : NAN);
+		if (mem) {
+			cJSON_AddStringToObject(o, "peak_device", r->peak_dev);
+			cJSON_AddBoolToObject(o, "oom", r->oom);
+		} else {
+			cJSON_AddNullToObject(o, "peak_device");
+			cJSON_AddNullToObject(o, "oom");
+		}
 		json_num(o, "bytes_moved", r->has_result ? (double)r->bytes_moved : NAN);
 		json_num(o, "search_s", r->search_s);
 		cJSON_AddNumberToObject(o, "evals", (double)r->evals);
@@ -705,34 +726,40 @@ pl_compare_parse_json(const char *text, size_t len, const char *name, char **cau
 	struct pl_compare *cmp = pl_xcalloc(1, sizeof *cmp);
 	int bad = 0;
 	const char *gname = get_s(root, "graph"), *cname = get_s(root, "cluster"), *sname = get_s(root, "sim");
+	const char *mname = get_s(root, "mem");
 	cmp->graph = pl_xstrdup(gname ? gname : "");
 	cmp->cluster = pl_xstrdup(cname ? cname : "");
 	cmp->sim = pl_xstrdup(sname ? sname : "");
+	cmp->mem = pl_xstrdup(mname != NULL && *mname ? mname : "native");
 	cmp->bound_us = get_n(root, "lower_bound_us", &bad);
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
-	if (!cJSON_IsArray(rows) || gname == NULL || cname == NULL || sname == NULL || bad) {
-		*cause = pl_xasprintf("%s: expected string graph/cluster/sim, a number lower_bound_us and a rows array", name);
+	if (!cJSON_IsArray(rows) || gname == NULL || cname == NULL || sname == NULL || mname == NULL ||
+	    pl_mem_model_parse(cmp->mem) < 0 || bad) {
+		*cause = pl_xasprintf("%s: expected string graph/cluster/sim, a memory model mem, a number lower_bound_us and a rows array", name);
 		goto fail;
 	}
 	int i = 0;
 	const cJSON *o;
 	cJSON_ArrayForEach(o, rows) {
-		const char *m = get_s(o, "method"), *t = get_s(o, "title"), *st = get_s(o, "status"),
-		    *pd = get_s(o, "peak_device");
+		const char *m = get_s(o, "method"), *t = get_s(o, "title"), *st = get_s(o, "status");
+		const cJSON *pdv = cJSON_GetObjectItemCaseSensitive(o, "peak_device");
 		const cJSON *hr = cJSON_GetObjectItemCaseSensitive(o, "has_result");
 		const cJSON *oom = cJSON_GetObjectItemCaseSensitive(o, "oom");
-		if (!cJSON_IsObject(o) || m == NULL || !*m || t == NULL || st == NULL || pd == NULL ||
-		    !cJSON_IsBool(hr) || !cJSON_IsBool(oom)) {
-			*cause = pl_xasprintf("%s: rows[%d]: expected an object with string method, title, status, peak_device and boolean has_result, oom", name, i);
+		/* oom and peak_device are null where memory is unknown */
+		if (!cJSON_IsObject(o) || m == NULL || !*m || t == NULL || st == NULL ||
+		    !cJSON_IsBool(hr) || !(cJSON_IsBool(oom) || cJSON_IsNull(oom)) ||
+		    !(cJSON_IsString(pdv) || cJSON_IsNull(pdv))) {
+			*cause = pl_xasprintf("%s: rows[%d]: expected an object with string method, title, status, boolean has_result, and peak_device and oom (null where memory is unknown)", name, i);
 			goto fail;
 		}
 		struct pl_compare_row *r = new_row(cmp);
 		r->method = pl_xstrdup(m);
 		r->title = pl_xstrdup(t);
 		r->status = pl_xstrdup(st);
-		r->peak_dev = pl_xstrdup(pd);
+		r->peak_dev = pl_xstrdup(cJSON_IsString(pdv) ? pdv->valuestring : "");
 		r->has_result = cJSON_IsTrue(hr);
 		r->oom = cJSON_IsTrue(oom);
+		r->mem_known = cJSON_IsBool(oom);
 		r->makespan_us = get_n(o, "makespan_us", &bad);
 		r->vs_expert_pct = get_n(o, "vs_expert_pct", &bad);
 		r->gap_best_pct = get_n(o, "gap_best_pct", &bad);
@@ -762,17 +789,16 @@ fail:
 
 /* ---- one result --------------------------------------------------------- */
 
-/* A placer's result as placelab-result/1. */
+/* A placer's result as placelab-result/1: the simulation summary every
+ * result document has (pl_sim_result_json), then the method's fields. */
 char *
 pl_result_to_json(const struct pl_placer *pl)
 {
 	const struct pl_problem *p = pl->prob;
-	cJSON *root = cJSON_CreateObject();
-	cJSON_AddStringToObject(root, "format", PL_FORMAT_RESULT);
+	struct pl_bounds b;
+	pl_bounds_compute(p, &b);
+	cJSON *root = pl_sim_result_json(p, pl->best, &pl->run.sim, &pl->best_res, &b, NULL);
 	cJSON_AddStringToObject(root, "method", pl->cls->name);
-	cJSON_AddStringToObject(root, "graph", p->g->name != NULL ? p->g->name : "");
-	cJSON_AddStringToObject(root, "cluster", p->c->name != NULL ? p->c->name : "");
-	cJSON_AddStringToObject(root, "sim", pl_sim_kind_name(pl->run.sim.kind));
 	cJSON_AddNumberToObject(root, "seed", (double)pl->run.seed);
 	cJSON_AddStringToObject(root, "status", pl->status != NULL ? pl->status : "");
 	if (pl->error != NULL)
@@ -784,37 +810,16 @@ pl_result_to_json(const struct pl_placer *pl)
 	const struct pl_option_def *defs = pl_options_defs(pl->opts);
 	for (int i = 0; defs != NULL && defs[i].name != NULL; i++)
 		cJSON_AddStringToObject(opts, defs[i].name, pl_options_value(pl->opts, i));
-	if (pl->best == NULL) {
-		cJSON_AddNullToObject(root, "makespan_us");
-		cJSON_AddNullToObject(root, "placement");
-	} else {
-		const struct pl_sim_result *r = &pl->best_res;
-		json_num(root, "makespan_us", r->makespan_us);
-		cJSON_AddBoolToObject(root, "oom", r->oom_mask != 0);
-		cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
-		cJSON_AddNumberToObject(root, "transfers", r->n_transfers);
-		cJSON *devs = cJSON_AddArrayToObject(root, "devices");
-		for (int d = 0; d < p->n_dev; d++) {
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "name", p->c->dev[d].name);
-			cJSON_AddNumberToObject(o, "peak_bytes", (double)r->peak_bytes[d]);
-			cJSON_AddNumberToObject(o, "capacity", (double)p->c->dev[d].mem_bytes);
-			cJSON_AddBoolToObject(o, "oom", (r->oom_mask >> d) & 1);
-			cJSON_AddNumberToObject(o, "busy_us", r->busy_us[d]);
-			int n = 0;
-			for (int v = 0; v < p->n_ops; v++)
-				n += pl->best->dev[v] == d;
-			cJSON_AddNumberToObject(o, "ops", n);
-			cJSON_AddItemToArray(devs, o);
-		}
+	cJSON *pobj = NULL;
+	if (pl->best != NULL) {
 		char *pj = pl_placement_to_json(pl->best, p->g, p->c);
-		cJSON *pobj = cJSON_Parse(pj);
+		pobj = cJSON_Parse(pj);
 		free(pj);
-		if (pobj != NULL)
-			cJSON_AddItemToObject(root, "placement", pobj);
-		else
-			cJSON_AddNullToObject(root, "placement");
 	}
+	if (pobj != NULL)
+		cJSON_AddItemToObject(root, "placement", pobj);
+	else
+		cJSON_AddNullToObject(root, "placement");
 	char *s = cJSON_Print(root);
 	char *out = pl_xstrdup(s);
 	cJSON_free(s);

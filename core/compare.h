@@ -14,8 +14,10 @@
  *
  * Invariant: rows keep the order they were added in; a row without a
  * placement (the method failed) has has_result == 0 and NAN numbers, and
- * its status says why.  A table parsed back from JSON holds no placements
- * and no problem, but writes the same text.
+ * its status says why.  Under --mem none (memory not modelled) a row's
+ * peak memory and OOM are unknown (mem_known == 0) and every format says
+ * so (n/a, empty, null) rather than showing zeros.  A table parsed back
+ * from JSON holds no placements and no problem, but writes the same text.
  *
  * Ownership: the table borrows the problem; rows own their strings and
  * placements; pl_compare_free() frees all.
@@ -57,6 +59,7 @@ struct pl_compare_row {
 	int64_t peak_cap;	/* that device's capacity */
 	char *peak_dev;		/* that device's name ("" when none) */
 	int oom;		/* some device above capacity */
+	int mem_known;		/* memory was modelled: peak and oom hold */
 	int64_t bytes_moved;
 	double search_s;
 	long evals;
@@ -70,6 +73,7 @@ struct pl_compare {
 	char *graph;			/* graph name */
 	char *cluster;			/* cluster name */
 	char *sim;			/* simulator name */
+	char *mem;			/* memory model name ("none": not modelled) */
 	double bound_us;		/* lower bound (pl_bounds_compute) */
 	int n_rows, cap_rows;
 	struct pl_compare_row *rows;

@@ -1,7 +1,8 @@
 /*
  * options — typed option tables parsed from text.
  * Invariant: values[i] always holds valid text for defs[i]'s type (an
- * integer within the range of int).
+ * integer within the range of int) within the option's range; given[i]
+ * says whether it was set rather than left at its default.
  */
 #include "options.h"
 
@@ -16,9 +17,67 @@
 
 struct pl_options {
 	const struct pl_option_def *defs;
+	const struct pl_option_range *ranges;	/* NULL: none */
 	int n;
 	char **values;
+	char *given;
 };
+
+/* A range read from its text. */
+struct range {
+	double lo, hi;
+	int lo_open, hi_open;
+};
+
+/* Read "[lo, hi]" (ends ( ) open); 0, or -1 when malformed. */
+static int
+range_read(const char *s, struct range *r)
+{
+	char *end;
+	if (*s != '[' && *s != '(')
+		return -1;
+	r->lo_open = *s++ == '(';
+	r->lo = strtod(s, &end);
+	if (end == s || *end != ',')
+		return -1;
+	s = end + 1;
+	r->hi = strtod(s, &end);
+	if (end == s || (*end != ']' && *end != ')') || end[1] != '\0' || !(r->lo <= r->hi))
+		return -1;
+	r->hi_open = *end == ')';
+	return 0;
+}
+
+/* Whether text is a well-formed range. */
+int
+pl_option_range_valid(const char *text)
+{
+	struct range r;
+	return text != NULL && range_read(text, &r) == 0;
+}
+
+/* The range text of an option, or NULL. */
+const char *
+pl_option_range_of(const struct pl_option_range *ranges, const char *name)
+{
+	for (const struct pl_option_range *r = ranges; r != NULL && r->name != NULL; r++)
+		if (strcmp(r->name, name) == 0)
+			return r->range;
+	return NULL;
+}
+
+/* Whether number v is in the range text (a malformed range is a
+ * programming error: abort). */
+static int
+in_range(const char *text, double v)
+{
+	struct range r;
+	if (range_read(text, &r) != 0) {
+		fprintf(stderr, "placelab: internal error: malformed option range '%s'\n", text);
+		abort();
+	}
+	return (r.lo_open ? v > r.lo : v >= r.lo) && (r.hi_open ? v < r.hi : v <= r.hi);
+}
 
 /* Whether v is written as a whole number (of any size); its value,
  * clamped to long long, in *x. */
@@ -90,8 +149,15 @@ pl_options_set(struct pl_options *o, const char *name, const char *value, char *
 			*cause = pl_xasprintf("option '%s': '%s' is not %s", name, value, type_names[o->defs[i].type]);
 		return -1;
 	}
+	const char *range = pl_option_range_of(o->ranges, name);
+	if (range != NULL && (o->defs[i].type == PL_OPT_INT || o->defs[i].type == PL_OPT_DOUBLE) &&
+	    !in_range(range, strtod(value, NULL))) {
+		*cause = pl_xasprintf("option '%s': %s is not in %s", name, value, range);
+		return -1;
+	}
 	free(o->values[i]);
 	o->values[i] = pl_xstrdup(value);
+	o->given[i] = 1;
 	return 0;
 }
 
@@ -148,17 +214,20 @@ pl_options_apply(struct pl_options *o, const char *spec, char **cause)
 	return rc;
 }
 
-/* Parse "a=1,b=2" against defs. */
+/* Parse "a=1,b=2" against defs and ranges (the defaults are taken as
+ * written: tests/test-core checks every table's defaults). */
 int
-pl_options_parse(const struct pl_option_def *defs, const char *spec,
-    struct pl_options **out, char **cause)
+pl_options_parse_ranged(const struct pl_option_def *defs, const struct pl_option_range *ranges,
+    const char *spec, struct pl_options **out, char **cause)
 {
 	static const struct pl_option_def none[] = { { NULL, 0, NULL, NULL } };
 	struct pl_options *o = pl_xcalloc(1, sizeof *o);
 	o->defs = defs != NULL ? defs : none;
+	o->ranges = ranges;
 	while (o->defs[o->n].name != NULL)
 		o->n++;
 	o->values = pl_xcalloc(o->n ? o->n : 1, sizeof *o->values);
+	o->given = pl_xcalloc(o->n ? o->n : 1, 1);
 	for (int i = 0; i < o->n; i++)
 		o->values[i] = pl_xstrdup(o->defs[i].def != NULL ? o->defs[i].def : "");
 	if (pl_options_apply(o, spec, cause) != 0) {
@@ -169,11 +238,27 @@ pl_options_parse(const struct pl_option_def *defs, const char *spec,
 	return 0;
 }
 
+/* Parse "a=1,b=2" against defs. */
+int
+pl_options_parse(const struct pl_option_def *defs, const char *spec,
+    struct pl_options **out, char **cause)
+{
+	return pl_options_parse_ranged(defs, NULL, spec, out, cause);
+}
+
 /* Whether name is in the table. */
 int
 pl_options_has(const struct pl_options *o, const char *name)
 {
 	return find(o, name) >= 0;
+}
+
+/* Whether option name was given. */
+int
+pl_options_given(const struct pl_options *o, const char *name)
+{
+	int i = find(o, name);
+	return i >= 0 && o->given[i];
 }
 
 /* Free parsed options. */
@@ -185,6 +270,7 @@ pl_options_free(struct pl_options *o)
 	for (int i = 0; i < o->n; i++)
 		free(o->values[i]);
 	free(o->values);
+	free(o->given);
 	free(o);
 }
 

@@ -4,8 +4,13 @@
  * command-line "--key value" pairs.  --help, the explorer and docs list the
  * same tables.
  *
+ * A numeric option may have a range, declared next to its table (struct
+ * pl_option_range): a value outside it is refused when it is set, the
+ * way a malformed value is.
+ *
  * Invariant: a parsed struct pl_options holds one value for every option of
- * its table (the default when not given) and nothing else.
+ * its table (the default when not given), within its range, and nothing
+ * else.
  */
 #ifndef PL_OPTIONS_H
 #define PL_OPTIONS_H
@@ -23,6 +28,14 @@ struct pl_option_def {
 	const char *help;
 };
 
+/* The values a numeric option takes: range is "[lo, hi]", an end written
+ * with ( or ) being open, inf (or -inf) for no bound, e.g. "[0.5, 1]",
+ * "(0, inf)".  A NULL name ends a table. */
+struct pl_option_range {
+	const char *name;
+	const char *range;
+};
+
 struct pl_options;
 
 /* Parse spec ("a=1,b=x,flag"; NULL or "" for all defaults).  A part
@@ -31,6 +44,16 @@ struct pl_options;
  * malformed value or a value missing. */
 int pl_options_parse(const struct pl_option_def *defs, const char *spec,
     struct pl_options **out, char **cause);
+/* pl_options_parse with the options' ranges (NULL: none): a value out of
+ * its range is an error ("option 'rho': 2 is not in [0.5, 1]"), and so
+ * is a default out of it. */
+int pl_options_parse_ranged(const struct pl_option_def *defs,
+    const struct pl_option_range *ranges, const char *spec,
+    struct pl_options **out, char **cause);
+/* The range text of option name in ranges, or NULL when it has none. */
+const char *pl_option_range_of(const struct pl_option_range *ranges, const char *name);
+/* Whether text is a range as struct pl_option_range describes. */
+int pl_option_range_valid(const char *text);
 /* Apply a spec as pl_options_parse reads it to o (a part without '='
  * is a boolean set to true; another option without a value is an
  * error).  -1 + *cause. */
@@ -40,6 +63,9 @@ int pl_options_set(struct pl_options *o, const char *name, const char *value,
     char **cause);
 /* Whether name is in the table. */
 int pl_options_has(const struct pl_options *o, const char *name);
+/* Whether option name was given (set from a spec or by name) rather than
+ * left at its default. */
+int pl_options_given(const struct pl_options *o, const char *name);
 void pl_options_free(struct pl_options *o);
 
 /* Typed getters; the name must be in the table (abort otherwise).  An

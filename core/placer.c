@@ -23,6 +23,19 @@ pl_placer_find(const char *name)
 	return NULL;
 }
 
+/* The class's options from a spec, checked against their ranges. */
+int
+pl_placer_options(const struct pl_placer_class *cls, const char *optspec,
+    struct pl_options **out, char **cause)
+{
+	if (pl_options_parse_ranged(cls->options, cls->ranges, optspec, out, cause) == 0)
+		return 0;
+	char *inner = *cause;
+	*cause = pl_xasprintf("%s: %s", cls->name, inner);
+	free(inner);
+	return -1;
+}
+
 /* Create a placer and run its class's create(). */
 struct pl_placer *
 pl_placer_new(const struct pl_placer_class *cls, const struct pl_problem *prob,
@@ -35,10 +48,7 @@ pl_placer_new(const struct pl_placer_class *cls, const struct pl_problem *prob,
 	if (pl->run.threads < 1)
 		pl->run.threads = 1;
 	pl->best_res.makespan_us = INFINITY;
-	if (pl_options_parse(cls->options, optspec, &pl->opts, cause) != 0) {
-		char *inner = *cause;
-		*cause = pl_xasprintf("%s: %s", cls->name, inner);
-		free(inner);
+	if (pl_placer_options(cls, optspec, &pl->opts, cause) != 0) {
 		free(pl);
 		return NULL;
 	}

@@ -37,6 +37,9 @@ struct pl_placer_class {
 	const char *title;		/* "HEFT list scheduling" */
 	const char *summary;		/* one sentence for --help and docs */
 	const struct pl_option_def *options;	/* NULL-name terminated */
+	/* The ranges of its numeric options (NULL-name terminated; NULL:
+	 * none); every numeric option has one. */
+	const struct pl_option_range *ranges;
 	/* Set up pl->priv.  0, or -1 + *cause. */
 	int (*create)(struct pl_placer *pl, char **cause);
 	/* One unit of work; offers candidates with pl_placer_offer(). */
@@ -91,7 +94,12 @@ struct pl_placer {
 extern const struct pl_placer_class *const pl_placer_classes[];
 const struct pl_placer_class *pl_placer_find(const char *name);
 
-/* Create a placer; optspec as in pl_options_parse().  NULL + *cause. */
+/* Parse optspec (as pl_options_parse() reads it) against the class's
+ * options and their ranges.  -1 + *cause ("brkga: option 'rho': 2 is
+ * not in [0.5, 1]"). */
+int pl_placer_options(const struct pl_placer_class *cls, const char *optspec,
+    struct pl_options **out, char **cause);
+/* Create a placer; optspec as in pl_placer_options().  NULL + *cause. */
 struct pl_placer *pl_placer_new(const struct pl_placer_class *cls,
     const struct pl_problem *prob, const char *optspec,
     const struct pl_run_opts *run, char **cause);

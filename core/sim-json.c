@@ -2,10 +2,11 @@
  * sim-json — a simulation's result, and optionally its full trace, as a
  * placelab-result/1 document (docs/SIMULATION.md lists the fields).
  *
- * Invariant: the field names of the summary are those of every other
- * placelab-result/1 writer (makespan_us, oom, bytes_moved, transfers,
- * devices[].name/peak_bytes/capacity/oom/busy_us/ops); times are in us and
- * printed so that they read back to the same double.
+ * Invariant: this is the one writer of the summary every placelab-result/1
+ * document shares (`sim --json`, and `run --json` which adds the
+ * method's fields); times are in us and printed so that they read back
+ * to the same double; memory figures are null when memory is not
+ * modelled.
  */
 #include <cJSON.h>
 #include <stdio.h>
@@ -86,30 +87,55 @@ add_trace(cJSON *root, const struct pl_problem *p, const struct pl_trace *tr)
 		cJSON_AddItemToArray(cp, cJSON_CreateString(g->ops[tr->critical[i]].name));
 }
 
-/* The document; caller frees. */
-char *
-pl_sim_result_to_json(const struct pl_problem *p, const struct pl_placement *pl,
+/* item where memory is modelled (known), else null (item deleted). */
+static cJSON *
+mem_item(cJSON *item, int known)
+{
+	if (known)
+		return item;
+	cJSON_Delete(item);
+	return cJSON_CreateNull();
+}
+
+/* The document as an object; caller deletes. */
+cJSON *
+pl_sim_result_json(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_sim_opts *o, const struct pl_sim_result *r,
     const struct pl_bounds *b, const struct pl_trace *tr)
 {
 	const struct pl_cluster *c = p->c;
+	int mem = o->mem != PL_MEM_NONE && pl != NULL;
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "format", PL_FORMAT_RESULT);
 	cJSON_AddStringToObject(root, "graph", p->g->name != NULL ? p->g->name : "");
 	cJSON_AddStringToObject(root, "cluster", c->name != NULL ? c->name : "");
 	cJSON_AddStringToObject(root, "sim", pl_sim_kind_name(o->kind));
 	cJSON_AddStringToObject(root, "mem", pl_mem_model_name(o->mem));
-	cJSON_AddNumberToObject(root, "makespan_us", r->makespan_us);
+	if (pl != NULL)
+		cJSON_AddNumberToObject(root, "makespan_us", r->makespan_us);
+	else
+		cJSON_AddNullToObject(root, "makespan_us");
 	if (b != NULL) {
 		cJSON *bo = cJSON_AddObjectToObject(root, "bounds");
 		cJSON_AddNumberToObject(bo, "critical_path_us", b->critical_path_us);
 		cJSON_AddNumberToObject(bo, "work_us", b->work_us);
 		cJSON_AddNumberToObject(bo, "best_us", b->best_us);
-		cJSON_AddNumberToObject(root, "gap_to_bound", pl_bounds_gap(b, r->makespan_us));
+		if (pl != NULL)
+			cJSON_AddNumberToObject(root, "gap_to_bound", pl_bounds_gap(b, r->makespan_us));
+		else
+			cJSON_AddNullToObject(root, "gap_to_bound");
 	}
-	cJSON_AddBoolToObject(root, "oom", r->oom_mask != 0);
-	cJSON_AddNumberToObject(root, "oom_excess", (double)r->oom_excess);
-	cJSON_AddNumberToObject(root, "peak_max", (double)r->peak_max);
+	cJSON_AddItemToObject(root, "oom", mem_item(cJSON_CreateBool(pl != NULL && r->oom_mask), mem));
+	cJSON_AddItemToObject(root, "oom_excess",
+	    mem_item(cJSON_CreateNumber(pl != NULL ? (double)r->oom_excess : 0), mem));
+	cJSON_AddItemToObject(root, "peak_max",
+	    mem_item(cJSON_CreateNumber(pl != NULL ? (double)r->peak_max : 0), mem));
+	if (pl == NULL) {
+		cJSON_AddNullToObject(root, "bytes_moved");
+		cJSON_AddNullToObject(root, "transfers");
+		cJSON_AddNullToObject(root, "devices");
+		return root;
+	}
 	cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
 	cJSON_AddNumberToObject(root, "transfers", r->n_transfers);
 	cJSON *devs = cJSON_AddArrayToObject(root, "devices");
@@ -123,15 +149,26 @@ pl_sim_result_to_json(const struct pl_problem *p, const struct pl_placement *pl,
 		cJSON_AddNumberToObject(dv, "busy_us", r->busy_us[d]);
 		cJSON_AddNumberToObject(dv, "utilisation",
 		    r->makespan_us > 0 ? r->busy_us[d] / r->makespan_us : 0);
-		cJSON_AddNumberToObject(dv, "peak_bytes", (double)r->peak_bytes[d]);
+		cJSON_AddItemToObject(dv, "peak_bytes",
+		    mem_item(cJSON_CreateNumber((double)r->peak_bytes[d]), mem));
 		cJSON_AddNumberToObject(dv, "capacity", (double)c->dev[d].mem_bytes);
-		cJSON_AddBoolToObject(dv, "oom", (r->oom_mask >> d) & 1);
+		cJSON_AddItemToObject(dv, "oom", mem_item(cJSON_CreateBool((r->oom_mask >> d) & 1), mem));
 		cJSON_AddNumberToObject(dv, "bytes_in", (double)r->bytes_in[d]);
 		cJSON_AddNumberToObject(dv, "bytes_out", (double)r->bytes_out[d]);
 		cJSON_AddItemToArray(devs, dv);
 	}
 	if (tr != NULL)
 		add_trace(root, p, tr);
+	return root;
+}
+
+/* The document; caller frees. */
+char *
+pl_sim_result_to_json(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_sim_opts *o, const struct pl_sim_result *r,
+    const struct pl_bounds *b, const struct pl_trace *tr)
+{
+	cJSON *root = pl_sim_result_json(p, pl, o, r, b, tr);
 	char *s = cJSON_Print(root);
 	char *out = pl_xstrdup(s != NULL ? s : "{}");
 	cJSON_free(s);

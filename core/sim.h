@@ -145,9 +145,18 @@ double pl_bounds_gap(const struct pl_bounds *b, double makespan_us);
  * A simulation as a placelab-result/1 JSON document (docs/SIMULATION.md):
  * the summary, the bounds when b is not NULL, and the full trace (ops,
  * channels, transfers, memory curves, critical path) when tr is not NULL.
- * The caller frees the string.
+ * Under PL_MEM_NONE the memory figures (oom, oom_excess, peak_max, the
+ * devices' peak_bytes and oom) are null.  The caller frees the string.
  */
 char *pl_sim_result_to_json(const struct pl_problem *p,
+    const struct pl_placement *pl, const struct pl_sim_opts *o,
+    const struct pl_sim_result *r, const struct pl_bounds *b,
+    const struct pl_trace *tr);
+/* The same document as a cJSON object (the caller deletes it), for
+ * writers that add their own fields (`placelab run --json`); pl NULL
+ * (no placement) gives the problem's fields with null results. */
+struct cJSON;
+struct cJSON *pl_sim_result_json(const struct pl_problem *p,
     const struct pl_placement *pl, const struct pl_sim_opts *o,
     const struct pl_sim_result *r, const struct pl_bounds *b,
     const struct pl_trace *tr);

@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..22"
+echo "1..30"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -88,6 +88,26 @@ check "CSV: a header and 3 rows of 15 fields" awk -F, 'NF != 15 { bad = 1 } END 
 check "table: the caption on one line, header, rule and 3 rows" \
 	awk 'NR == 1 && !/^toy join/ { bad = 1 } END { exit bad || NR != 6 }' "$T/nl.table"
 
+# --mem none: memory is not modelled, so no format shows a peak or an
+# OOM verdict (the graph's expert row would otherwise say OOM on k80x4).
+MN="--mem none --methods single-gpu,expert"
+"$PLACELAB" compare "$PL_SRCDIR/samples/nmt4.json" -c k80x4 $MN --format md > "$T/mn.md"
+check "--mem none, md: caption says so, peak and OOM cells n/a" \
+	awk -F'|' 'NR == 1 && !/memory not modelled/ { bad = 1 } NR > 4 && NF > 10 { n++; if ($7 !~ /^ n\/a $/ || $8 !~ /^ n\/a $/) bad = 1 } END { exit bad || n != 2 }' "$T/mn.md"
+"$PLACELAB" compare "$PL_SRCDIR/samples/nmt4.json" -c k80x4 $MN --format csv > "$T/mn.csv"
+check "--mem none, csv: peak, capacity, device and oom empty" \
+	awk -F, 'NR > 1 { n++; if ($7 $8 $9 $10 != "" || !($3 > 0)) bad = 1 } END { exit bad || n != 2 }' "$T/mn.csv"
+"$PLACELAB" compare "$PL_SRCDIR/samples/nmt4.json" -c k80x4 $MN --format json > "$T/mn.json"
+check "--mem none, json: mem recorded, peak and oom null" \
+	test "$(jq '.mem == "none" and ([.rows[] | .oom == null and .peak_bytes == null and .peak_device == null and .makespan_us > 0] | all)' "$T/mn.json")" = true
+for f in table tex; do
+	"$PLACELAB" compare "$PL_SRCDIR/samples/nmt4.json" -c k80x4 $MN --format $f > "$T/mn.$f"
+done
+check "--mem none, table and tex: peak and OOM n/a on both rows, no device named" \
+	sh -c "test \$(grep -c 'n/a  n/a' '$T/mn.table') = 2 && test \$(grep -c '& n/a & n/a &' '$T/mn.tex') = 2 && ! grep -q '(/' '$T/mn.table' '$T/mn.tex'"
+"$PLACELAB" compare --help | grep -q 'native|placeto|none'; h=$?
+check "compare --help offers --mem none" test $h = 0
+
 # run: JSON result, saved placement valid, history CSV.
 "$PLACELAB" run -a heft "$T/g.json" -c k80x4 --json -o "$T/p.json" --history "$T/h.csv" > "$T/r.json"
 check "run --json is placelab-result/1 with a step time" \
@@ -97,6 +117,18 @@ check "run --history writes the generic history" \
 	test "$(head -1 "$T/h.csv" | cut -d, -f1-4)" = "step,evals,best_us,wall_s"
 "$PLACELAB" run -a random --samples 3 --seed 5 "$T/g.json" --json > "$T/r3.json"
 check "run maps --samples to the method's option" test "$(jq -r '.steps' "$T/r3.json")" = 3
+
+# run --json and sim --json share the summary: the same fields, the same
+# figures for the same placement; --mem none makes the memory ones null.
+"$PLACELAB" sim "$T/g.json" -c k80x4 -p "$T/p.json" --json > "$T/s.json"
+check "run --json has every field of sim --json, devices too" \
+	test "$(jq -n --slurpfile r "$T/r.json" --slurpfile s "$T/s.json" '($s[0] | keys) - ($r[0] | keys) == [] and ($s[0].devices[0] | keys) == ($r[0].devices[0] | keys)')" = true
+check "run --json and sim --json agree on the figures" \
+	test "$(jq -n --slurpfile r "$T/r.json" --slurpfile s "$T/s.json" '[$r[0] | .mem, .makespan_us, .bounds, .gap_to_bound, .peak_max, .oom_excess, .devices] == [$s[0] | .mem, .makespan_us, .bounds, .gap_to_bound, .peak_max, .oom_excess, .devices]')" = true
+"$PLACELAB" run -a heft "$T/g.json" -c k80x4 --mem none --json > "$T/rn.json"
+"$PLACELAB" sim "$T/g.json" -c k80x4 -p "$T/p.json" --mem none --json > "$T/sn.json"
+check "--mem none: run and sim --json give null memory figures" \
+	test "$(jq -s 'map(.mem == "none" and .oom == null and .peak_max == null and ([.devices[] | .peak_bytes == null and .oom == null] | all)) | all' "$T/rn.json" "$T/sn.json")" = true
 
 # Bad usage exits 2.
 "$PLACELAB" compare "$T/g.json" --methods heft,nosuch > /dev/null 2>&1; a=$?

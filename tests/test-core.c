@@ -76,6 +76,42 @@ test_options(void **state)
 	pl_options_free(o);
 }
 
+/* Ranges: values outside are refused when set, with the range named;
+ * open ends exclude their bound; the value set before stays. */
+static void
+test_option_ranges(void **state)
+{
+	(void)state;
+	static const struct pl_option_range ranges[] = {
+		{ "evals", "[0, inf)" }, { "rho", "(0.5, 1]" }, { NULL, NULL },
+	};
+	struct pl_options *o;
+	char *cause = NULL;
+	assert_int_equal(pl_options_parse_ranged(defs, ranges, "evals=0,rho=1", &o, &cause), 0);
+	assert_false(pl_options_given(o, "objective"));
+	assert_true(pl_options_given(o, "rho"));
+	assert_int_equal(pl_options_set(o, "rho", "0.5", &cause), -1);
+	assert_string_equal(cause, "option 'rho': 0.5 is not in (0.5, 1]");
+	free(cause);
+	assert_int_equal(pl_options_set(o, "rho", "1.0001", &cause), -1);
+	free(cause);
+	assert_int_equal(pl_options_set(o, "evals", "-1", &cause), -1);
+	assert_string_equal(cause, "option 'evals': -1 is not in [0, inf)");
+	free(cause);
+	assert_int_equal(pl_opt_int(o, "evals"), 0);
+	assert_true(pl_opt_double(o, "rho") == 1);
+	pl_options_free(o);
+	assert_int_equal(pl_options_parse_ranged(defs, ranges, "rho=2", &o, &cause), -1);
+	assert_string_equal(cause, "option 'rho': 2 is not in (0.5, 1]");
+	free(cause);
+	assert_true(pl_option_range_valid("[-inf, 3)"));
+	assert_false(pl_option_range_valid("[1, 0]"));
+	assert_false(pl_option_range_valid("0, 1"));
+	assert_false(pl_option_range_valid("[0, 1] "));
+	assert_string_equal(pl_option_range_of(ranges, "rho"), "(0.5, 1]");
+	assert_null(pl_option_range_of(ranges, "bias"));
+}
+
 /* Determinism, ranges, stream independence and Beta moments. */
 static void
 test_rng(void **state)
@@ -214,6 +250,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_option_ranges),
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_strmap),

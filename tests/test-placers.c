@@ -26,6 +26,7 @@
 #include "placer.h"
 #include "placers/baselines.h"
 #include "problem.h"
+#include "xmalloc.h"
 
 static const struct pl_placer_class *const baselines[] = {
 	&pl_placer_single_cpu, &pl_placer_single_gpu, &pl_placer_expert, &pl_placer_random,
@@ -938,10 +939,88 @@ test_memory_budget_passes(void **state)
 }
 
 /* Run the group. */
+/* A table whose memory is unknown (--mem none, or a row without a
+ * placement): oom and peaks are null in JSON, n/a in the cells, and
+ * parsing back keeps them unknown. */
+static void
+test_compare_unknown_memory(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = nmt_like("nmt-nomem", 2, 4);
+	struct pl_cluster *cl = pl_cluster_preset("k80x4");
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	struct pl_run_opts run = run1;
+	run.sim.mem = PL_MEM_NONE;
+	struct pl_compare *cmp = pl_compare_new(p, &run);
+	pl_compare_run(cmp, &pl_placer_single_gpu, NULL, NULL);
+	pl_compare_add_failure(cmp, &pl_placer_heft, "did not start");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	pl_compare_write(cmp, PL_CMP_JSON, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"mem\":\t\"none\""));
+	assert_null(strstr(buf, "\"oom\":\tfalse"));
+	assert_null(strstr(buf, "\"oom\":\ttrue"));
+	struct pl_compare *back = pl_compare_parse_json(buf, len, "nomem", &cause);
+	if (back == NULL)
+		fail_msg("parse back: %s", cause);
+	assert_string_equal(back->mem, "none");
+	char cells[PL_COMPARE_NCOLS][PL_COMPARE_CELL];
+	for (int i = 0; i < 2; i++) {
+		assert_false(back->rows[i].mem_known);
+		pl_compare_row_cells(&cmp->rows[i], cells);
+		assert_string_equal(cells[5], "n/a");
+		assert_string_equal(cells[6], "n/a");
+	}
+	assert_true(back->rows[0].has_result);
+	free(buf);
+	pl_compare_free(back);
+	pl_compare_free(cmp);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
+/* Every method's option table: each numeric option has a well-formed
+ * range naming it, every range names a numeric option of the table, and
+ * the defaults are valid values within their ranges.  (mincut's
+ * ufactor, checked by METIS, has none yet.) */
+static void
+test_option_tables(void **state)
+{
+	(void)state;
+	for (int i = 0; pl_placer_classes[i] != NULL; i++) {
+		const struct pl_placer_class *c = pl_placer_classes[i];
+		for (const struct pl_option_range *r = c->ranges; r != NULL && r->name != NULL; r++) {
+			const struct pl_option_def *d = c->options;
+			while (d->name != NULL && strcmp(d->name, r->name) != 0)
+				d++;
+			if (d->name == NULL || (d->type != PL_OPT_INT && d->type != PL_OPT_DOUBLE) ||
+			    !pl_option_range_valid(r->range))
+				fail_msg("%s: range of '%s' (%s)", c->name, r->name, r->range);
+		}
+		for (const struct pl_option_def *d = c->options; d != NULL && d->name != NULL; d++) {
+			if ((d->type == PL_OPT_INT || d->type == PL_OPT_DOUBLE) &&
+			    strcmp(c->name, "mincut") != 0 && pl_option_range_of(c->ranges, d->name) == NULL)
+				fail_msg("%s: numeric option '%s' has no range", c->name, d->name);
+			char *spec = pl_xasprintf("%s=%s", d->name, d->def), *cause = NULL;
+			struct pl_options *o = NULL;
+			if (*d->def && pl_placer_options(c, spec, &o, &cause) != 0)
+				fail_msg("%s: default %s: %s", c->name, spec, cause);
+			pl_options_free(o);
+			free(spec);
+		}
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_option_tables),
+		cmocka_unit_test(test_compare_unknown_memory),
 		cmocka_unit_test(test_toy_valid),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_samples),

@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..11"
+echo "1..26"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -43,4 +43,70 @@ check "export -a empty: exit 2, the flag it came with named" \
 $PLACELAB export "$G" -c k80x4 -a heft --format png -o "$T/f.MD" >/dev/null 2>"$T/err"; rc=$?
 check "a table suffix in capitals still names a table: --format png refused" \
     'test $rc = 2 && ! test -e "$T/f.MD"'
+# Numeric method options are range-checked, like BRKGA's rho.
+bad=""
+for o in "lr -1" "lr 1e10" "entropy -1" "clip 0" "clip -1" "mem-penalty -1" "max-mem -1" \
+    "mem-cap -1" "episodes -1" "peers -1" "baseline 0"; do
+	# shellcheck disable=SC2086
+	set -- $o
+	$PLACELAB run -a placeto "$G" -c k80x2 --$1 $2 --episodes 1 -q >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "placeto: option '$1': $2 is not in [[(]" "$T/err" || bad="$bad --$1 $2"
+done
+check "placeto options out of range: exit 2, the range named (bad:$bad)" 'test -z "$bad"'
+$PLACELAB run -a random "$G" --samples 0 >/dev/null 2>"$T/err"; rc=$?
+check "random --samples 0: exit 2, the range named" \
+    'test $rc = 2 && grep -q "random: option .samples.: 0 is not in \[1, inf)" "$T/err"'
+$PLACELAB compare "$G" -c k80x2 --methods heft,brkga --opt brkga:rho=5 >"$T/out" 2>"$T/err"; rc=$?
+check "compare with an option value out of range: exit 2, no table" \
+    'test $rc = 2 && grep -q "option .rho.: 5 is not in \[0.5, 1\]" "$T/err" && ! test -s "$T/out"'
+$PLACELAB compare "$G" -c k80x2 --methods heft,placeto --opt placeto:init=foo >"$T/out" 2>"$T/err"; rc=$?
+check "compare with a method that cannot start: exit 2 before any method runs" \
+    'test $rc = 2 && grep -q "placeto: option .init.: unknown value .foo." "$T/err" && ! test -s "$T/out"'
+# A policy file fixes the network's shape (k, pool, mp): an explicit
+# option that contradicts it is refused; the values used are reported.
+POL="$PL_SRCDIR/samples/policies/nmt.plw"
+$PLACELAB run -a placeto "$G" -c k80x4 --policy "$POL" --k 3 -q >/dev/null 2>"$T/err"; rc=$?
+check "--policy with a contradicting --k: exit 2, both values named" \
+    'test $rc = 2 && grep -q "option .k.: 3 contradicts the policy .*trained with k=8" "$T/err"'
+$PLACELAB compare "$G" -c k80x4 --methods heft,placeto --opt placeto:policy="$POL",pool=sum >"$T/out" 2>"$T/err"; rc=$?
+check "compare with a policy and a contradicting pool: exit 2 before any method runs" \
+    'test $rc = 2 && grep -q "option .pool.: sum contradicts" "$T/err" && ! test -s "$T/out"'
+$PLACELAB run -a placeto "$G" -c k80x4 --policy "$POL" --k 8 --json -q >"$T/r.json" 2>"$T/err"; rc=$?
+check "--policy: an agreeing option runs; JSON reports the policy's k, pool and mp" \
+    'test $rc = 0 && test "$(jq -c ".options | [.k, .pool, .mp]" "$T/r.json")" = "[\"8\",\"mean\",\"mean\"]"'
+# train: progress only on a terminal (stderr here is a file), as run
+# and compare; no episodes to train is refused, not reported as inf ms.
+$PLACELAB train placeto "$G" -c k80x2 -o "$T/p.plw" --episodes 4 >"$T/out" 2>"$T/err"; rc=$?
+check "train without a terminal: results on stdout, nothing on stderr" \
+    'test $rc = 0 && grep -q "^trained *4 episodes" "$T/out" && ! test -s "$T/err"'
+$PLACELAB train placeto "$G" -c k80x2 -o "$T/p0.plw" --episodes 0 >"$T/out" 2>"$T/err"; rc=$?
+check "train --episodes 0: exit 2, said, no policy written" \
+    'test $rc = 2 && grep -q "episodes 0: nothing to train" "$T/err" && ! test -e "$T/p0.plw" && ! grep -q inf "$T/out"'
+# Output flags that contradict each other or do not apply are refused
+# before any work, and nothing is written.
+$PLACELAB compare "$G" --methods heft -o "$T/o.tex" --format md >/dev/null 2>"$T/err"; rc=$?
+check "compare -o FILE.tex --format md: exit 2, both named, no file" \
+    'test $rc = 2 && grep -q "format md, but -o .*o.tex names tex" "$T/err" && ! test -e "$T/o.tex"'
+$PLACELAB compare "$G" --methods heft -o "$T/o.xyz" >/dev/null 2>"$T/err"; rc=$?
+check "compare -o FILE.xyz without --format: exit 2, no file" \
+    'test $rc = 2 && grep -q "cannot tell the format of -o .*o.xyz" "$T/err" && ! test -e "$T/o.xyz"'
+$PLACELAB compare "$G" --methods heft -o "$T/o" && $PLACELAB compare "$G" --methods heft -o "$T/o.txt" --format table
+check "compare -o FILE without a suffix or .txt: the text table" \
+    'sed -n 2p "$T/o" | grep -q "^method  *step time" && sed -n 2p "$T/o.txt" | grep -q "^method  *step time"'
+$PLACELAB export "$G" -c k80x4 -a heft --timeline -o "$T/t.md" >/dev/null 2>"$T/err"; rc=$?
+check "export --timeline -o FILE.md: exit 2 (a table has no timeline), no file" \
+    'test $rc = 2 && grep -q "timeline does not apply to a table" "$T/err" && ! test -e "$T/t.md"'
+bad=""
+for a in "--timeline --level 2 -o $T/t.svg" "--timeline --max-nodes 9 -o $T/t.svg" \
+    "--width 5 -o $T/t.svg" "--dpi 300 -o $T/t.svg" "--level 1 -o $T/t.csv" "--title x -o $T/t.csv"; do
+	# shellcheck disable=SC2086
+	$PLACELAB export "$G" -c k80x4 -a heft $a >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "does not apply to\|applies to PNG only" "$T/err" && ! test -e "$T/t.svg" && \
+	    ! test -e "$T/t.csv" || bad="$bad [$a]"
+done
+check "export flags that do not apply to the output: exit 2, said (bad:$bad)" 'test -z "$bad"'
+$PLACELAB export "$G" -c k80x4 -a heft --timeline --width 5 --title x -o "$T/t.svg" >/dev/null 2>"$T/err"; rc=$?
+check "export flags that apply are taken (--timeline --width --title)" 'test $rc = 0 && test -s "$T/t.svg"'
 exit $fail

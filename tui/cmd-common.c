@@ -99,6 +99,38 @@ cmd_parse_mem(const char *value, struct pl_sim_opts *o)
 	return 0;
 }
 
+/* An option table, with each numeric option's range. */
+void
+cmd_print_options(FILE *f, const struct pl_option_def *defs, const struct pl_option_range *ranges)
+{
+	static const char *const type_names[] = { "int", "number", "text", "bool", "file" };
+	if (defs == NULL || defs[0].name == NULL) {
+		fprintf(f, "  (no options)\n");
+		return;
+	}
+	for (const struct pl_option_def *d = defs; d->name != NULL; d++) {
+		const char *range = pl_option_range_of(ranges, d->name);
+		fprintf(f, "  --%-16s %-6s default %-8s %s", d->name, type_names[d->type], d->def, d->help);
+		if (range != NULL)
+			fprintf(f, " (in %s)", range);
+		fputc('\n', f);
+	}
+}
+
+/* Parameters and optimizer state: update ops hold the slots. */
+void
+cmd_param_bytes(const struct pl_graph *g, int64_t *params, int64_t *optimizer)
+{
+	*params = *optimizer = 0;
+	for (int v = 0; v < g->n_ops; v++) {
+		size_t l = strlen(g->ops[v].name);
+		if (l >= 7 && strcmp(g->ops[v].name + l - 7, "/update") == 0)
+			*optimizer += g->ops[v].param_bytes;
+		else
+			*params += g->ops[v].param_bytes;
+	}
+}
+
 /* Whether path is a directory. */
 static int
 is_dir(const char *path)

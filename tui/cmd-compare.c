@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -27,7 +28,7 @@
 #define COMPARE_USAGE "usage: placelab compare GRAPH [-c CLUSTER] [--methods LIST|all]\n" \
 	"           [--format table|md|csv|tex|json] [-o FILE] [--seconds S] [--steps N]\n" \
 	"           [--opt METHOD:k=v,...] [--seed N] [--threads N] [--sim native|placeto]\n" \
-	"           [--mem native|placeto] [-q]"
+	"           [--mem native|placeto|none] [-q]"
 
 enum { OPT_METHODS = 256, OPT_FORMAT, OPT_SECONDS, OPT_STEPS, OPT_OPT, OPT_SEED,
 	OPT_THREADS, OPT_SIM, OPT_MEM };
@@ -51,6 +52,22 @@ spec_for(const struct method_opt *mo, int n, const char *method)
 		spec = s;
 	}
 	return spec;
+}
+
+/* The format -o FILE's suffix names (any case): a table format (.md
+ * .csv .tex .json; .txt the text table), NO_SUFFIX, or -1 for a suffix
+ * that names none. */
+#define NO_SUFFIX (-2)
+static int
+suffix_format(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *base = slash != NULL ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+	if (dot == NULL || dot == base)
+		return NO_SUFFIX;
+	if (strcasecmp(dot + 1, "txt") == 0)
+		return PL_CMP_TABLE;
+	return pl_compare_format_parse(dot + 1);
 }
 
 /* placelab compare */
@@ -140,10 +157,13 @@ cmd_compare(int argc, char **argv)
 			    "fullest device and OOM, bytes moved, search time, evaluations.\n"
 			    "--methods takes names from 'placelab run --list' (default: the quick\n"
 			    "ones; 'all' for every method); --seconds / --steps bound each method\n"
-			    "(default 60 s).  Without --format, -o FILE.md/.csv/.tex/.json picks\n"
-			    "the format.  JSON output is tagged \"%s\".  --threads defaults to\n"
-			    "one per core; results do not depend on it.  -q leaves out the\n"
-			    "progress lines on a terminal (the table is printed all the same).\n",
+			    "(default 60 s).  Without --format, -o FILE.md/.csv/.tex/.json/.txt\n"
+			    "picks the format (a FILE without a suffix gets the text table; another\n"
+			    "suffix needs --format, and one that names a format must agree with\n"
+			    "it).  JSON output is tagged \"%s\".  --threads defaults to\n"
+			    "one per core; results do not depend on it.  --mem none leaves\n"
+			    "memory out (its cells read n/a).  -q leaves out the progress lines\n"
+			    "on a terminal (the table is printed all the same).\n",
 			    COMPARE_USAGE, PL_DEFAULT_CLUSTER, PL_FORMAT_COMPARE);
 			rc = 0;
 			goto out;
@@ -155,12 +175,6 @@ cmd_compare(int argc, char **argv)
 	if (optind != argc - 1) {
 		cmd_error("%s", COMPARE_USAGE);
 		goto out;
-	}
-	if (!fmt_given && output != NULL) {
-		/* -o FILE.md / .csv / .tex / .json picks the format */
-		const char *dot = strrchr(output, '.');
-		if (dot != NULL && pl_compare_format_parse(dot + 1) >= 0)
-			fmt = (enum pl_compare_format)pl_compare_format_parse(dot + 1);
 	}
 	const struct pl_placer_class **cls = NULL;
 	char *cause = NULL;
@@ -190,8 +204,8 @@ cmd_compare(int argc, char **argv)
 	struct pl_options **opts = pl_xcalloc((size_t)n_cls + 1, sizeof *opts);
 	for (int i = 0; i < n_cls && !bad; i++) {
 		char *spec = spec_for(mo, n_mo, cls[i]->name);
-		if ((bad = pl_options_parse(cls[i]->options, spec, &opts[i], &cause)) != 0) {
-			cmd_error("--opt: %s: %s", cls[i]->name, cause);
+		if ((bad = pl_placer_options(cls[i], spec, &opts[i], &cause)) != 0) {
+			cmd_error("--opt: %s", cause);
 			free(cause);
 		}
 		free(spec);
@@ -207,6 +221,28 @@ cmd_compare(int argc, char **argv)
 		free(cls);
 		goto out;
 	}
+	if (output != NULL) {
+		/* -o FILE.md / .csv / .tex / .json / .txt picks the format, and
+		 * must agree with --format; a file without a suffix gets the
+		 * text table (or --format's); checked after the files, so a
+		 * clash with an input is what is reported first */
+		int sf = suffix_format(output);
+		if (fmt_given && sf >= 0 && sf != (int)fmt) {
+			cmd_error("compare: --format %s, but -o %s names %s (make them agree)",
+			    pl_compare_format_name(fmt), output,
+			    pl_compare_format_name((enum pl_compare_format)sf));
+			free(cls);
+			goto out;
+		}
+		if (!fmt_given && sf == -1) {
+			cmd_error("compare: cannot tell the format of -o %s (use .md, .csv, .tex, "
+			    ".json or .txt, or --format)", output);
+			free(cls);
+			goto out;
+		}
+		if (!fmt_given && sf >= 0)
+			fmt = (enum pl_compare_format)sf;
+	}
 	struct pl_graph *g = cmd_load_graph(argv[optind]);
 	struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster) : NULL;
 	struct pl_problem *p = NULL;
@@ -221,17 +257,25 @@ cmd_compare(int argc, char **argv)
 	int n = 0;
 	while (cls[n] != NULL)
 		n++;
-	int progress = !quiet && isatty(STDERR_FILENO);
+	/* every method is set up before any runs: one that cannot start
+	 * (a bad option value, a policy for another cluster) is an error
+	 * of the command, as for `run` */
+	struct pl_placer **pls = pl_xcalloc((size_t)n + 1, sizeof *pls);
 	for (int i = 0; i < n; i++) {
 		char *spec = spec_for(mo, n_mo, cls[i]->name);
-		struct pl_placer *pl = pl_placer_new(cls[i], p, spec, &run, &cause);
+		pls[i] = pl_placer_new(cls[i], p, spec, &run, &cause);
 		free(spec);
-		if (pl == NULL) {
-			pl_compare_add_failure(cmp, cls[i], cause);
-			free(cause);
-			cause = NULL;
-			continue;
+		if (pls[i] == NULL) {
+			cmd_fail(cause);
+			for (int k = 0; k < i; k++)
+				pl_placer_free(pls[k]);
+			free(pls);
+			goto done;
 		}
+	}
+	int progress = !quiet && isatty(STDERR_FILENO);
+	for (int i = 0; i < n; i++) {
+		struct pl_placer *pl = pls[i];
 		double t0 = pl_now_s(), last = t0;
 		enum pl_step_status st = PL_STEP_MORE;
 		for (int k = 0; st == PL_STEP_MORE; k++) {
@@ -251,7 +295,9 @@ cmd_compare(int argc, char **argv)
 			    pl_now_s() - t0, pl->status ? pl->status : "");
 		pl_compare_add_placer(cmp, pl);
 		pl_placer_free(pl);
+		pls[i] = NULL;
 	}
+	free(pls);
 	if (output != NULL) {
 		char *buf = NULL;
 		size_t len = 0;

@@ -39,7 +39,11 @@ static const char export_usage[] =
     "critical path in red.  The format follows FILE's suffix (.svg .pdf .png\n"
     ".dot/.gv); --format names it for a FILE without one of these suffixes and\n"
     "must agree with one.  A table suffix (.md .csv .tex .json) writes the\n"
-    "comparison table of the methods in -a LIST (comma-separated).\n"
+    "comparison table of the methods in -a LIST (comma-separated).  A flag\n"
+    "that shapes another kind of output is refused: --level, --max-nodes,\n"
+    "--layout, --rankdir, --force shape diagrams, --width timelines, --dpi\n"
+    "PNG files; a table takes none of them, nor --timeline, --title or\n"
+    "--no-legend.\n"
     "\n"
     "  -c, --cluster CLUSTER  preset or cluster file (default " PL_DEFAULT_CLUSTER ")\n"
     "  -p, --placement FILE   placement to draw\n"
@@ -124,6 +128,39 @@ suffix_agrees(const char *path, const char *fmt)
 	return (v >= 0 && v == plv_format_parse(fmt)) || (t >= 0 && t == pl_compare_format_parse(fmt));
 }
 
+/* What export writes; a drawing flag applies to some of them. */
+enum out_kind { OUT_DIAGRAM = 1, OUT_TIMELINE = 2, OUT_TABLE = 4 };
+
+/* A flag that shapes the output: given or not, and the kinds it applies
+ * to (png_only: only to a PNG). */
+struct out_flag {
+	const char *flag;
+	int given;
+	unsigned kinds;
+	int png_only;
+};
+
+/* Refuse a flag given that does not apply to what is written (kind, in
+ * format fmt_name, to out); 0 or 2. */
+static int
+check_out_flags(const struct out_flag *f, int n, enum out_kind kind, int png,
+    const char *fmt_name, const char *out)
+{
+	static const char *const kind_names[] = { [OUT_DIAGRAM] = "a diagram",
+		[OUT_TIMELINE] = "a timeline", [OUT_TABLE] = "a table" };
+	for (int i = 0; i < n; i++) {
+		if (!f[i].given)
+			continue;
+		if (!(f[i].kinds & kind))
+			return cmd_error("export: %s does not apply to %s (%s)", f[i].flag,
+			    kind_names[kind], out);
+		if (f[i].png_only && !png)
+			return cmd_error("export: %s applies to PNG only, not to %s output (%s)",
+			    f[i].flag, fmt_name, out);
+	}
+	return 0;
+}
+
 /* Compare the methods of list on p and write the table to out. */
 static int
 write_table(const struct pl_problem *p, const char *list, enum pl_compare_format f,
@@ -189,7 +226,8 @@ cmd_export(int argc, char **argv)
 	};
 	const char *cluster_arg = NULL, *place_path = NULL, *placer = NULL, *out = NULL;
 	const char *fmt = NULL;
-	int level_set = 0, max_set = 0;
+	int level_set = 0, max_set = 0, layout_set = 0, rankdir_set = 0, title_set = 0;
+	int nolegend_set = 0, width_set = 0, dpi_set = 0;
 	unsigned long long seed = 1;
 	double seconds = 0;
 	struct plv_opts o;
@@ -216,26 +254,29 @@ cmd_export(int argc, char **argv)
 			max_set = 1;
 			break;
 		case 't': o.timeline = 1; break;
-		case 'L': o.layout = optarg; break;
+		case 'L': o.layout = optarg; layout_set = 1; break;
 		case 'r':
 			if (strcmp(optarg, "LR") != 0 && strcmp(optarg, "TB") != 0 &&
 			    strcmp(optarg, "RL") != 0 && strcmp(optarg, "BT") != 0 &&
 			    strcmp(optarg, "auto") != 0)
 				return cmd_error("--rankdir: expected auto, LR, TB, RL or BT, got '%s'", optarg);
 			o.rankdir = optarg;
+			rankdir_set = 1;
 			break;
 		case 'f': fmt = optarg; break;
-		case OPT_TITLE: o.title = optarg; break;
-		case OPT_NOLEGEND: o.legend = 0; break;
+		case OPT_TITLE: o.title = optarg; title_set = 1; break;
+		case OPT_NOLEGEND: o.legend = 0; nolegend_set = 1; break;
 		case OPT_WIDTH:
 			o.width_in = strtod(optarg, NULL);
 			if (!(o.width_in >= 1 && o.width_in <= 100))
 				return cmd_error("--width: expected inches between 1 and 100, got '%s'", optarg);
+			width_set = 1;
 			break;
 		case OPT_DPI:
 			o.dpi = strtod(optarg, NULL);
 			if (!(o.dpi >= 10 && o.dpi <= 2400))
 				return cmd_error("--dpi: expected 10..2400, got '%s'", optarg);
+			dpi_set = 1;
 			break;
 		case OPT_SIM: {
 			int k = pl_sim_kind_parse(optarg);
@@ -278,7 +319,27 @@ cmd_export(int argc, char **argv)
 	if (fmt != NULL && !suffix_agrees(out, fmt))
 		return cmd_error("export: --format %s, but %s is named for another format", fmt, out);
 	int tf = fmt != NULL ? pl_compare_format_parse(fmt) : table_format(out);
-	if (tf >= 0 && plv_format_parse(fmt != NULL ? fmt : "") < 0) {
+	int is_table = tf >= 0 && plv_format_parse(fmt != NULL ? fmt : "") < 0;
+	int vf = fmt != NULL ? plv_format_parse(fmt) : plv_format_from_path(out);
+	const unsigned drawings = OUT_DIAGRAM | OUT_TIMELINE;
+	const struct out_flag flags[] = {
+		{ "--timeline", o.timeline, drawings, 0 },
+		{ "--level", level_set, OUT_DIAGRAM, 0 },
+		{ "--max-nodes", max_set, OUT_DIAGRAM, 0 },
+		{ "--layout", layout_set, OUT_DIAGRAM, 0 },
+		{ "--rankdir", rankdir_set, OUT_DIAGRAM, 0 },
+		{ "--force", o.force, OUT_DIAGRAM, 0 },
+		{ "--width", width_set, OUT_TIMELINE, 0 },
+		{ "--title", title_set, drawings, 0 },
+		{ "--no-legend", nolegend_set, drawings, 0 },
+		{ "--dpi", dpi_set, drawings, 1 },
+	};
+	if (check_out_flags(flags, (int)(sizeof flags / sizeof *flags),
+	    is_table ? OUT_TABLE : o.timeline ? OUT_TIMELINE : OUT_DIAGRAM, vf == PLV_FMT_PNG,
+	    is_table ? pl_compare_format_name((enum pl_compare_format)tf) :
+	    vf >= 0 ? plv_format_name((enum plv_format)vf) : "this", out) != 0)
+		return 2;
+	if (is_table) {
 		if (placer == NULL)
 			return cmd_error("export: a table compares methods: give -a LIST "
 			    "(e.g. -a expert,heft), not -p");
@@ -302,7 +363,7 @@ cmd_export(int argc, char **argv)
 	if (placer != NULL && strchr(placer, ',') != NULL)
 		return cmd_error("export: a %s shows one placement: give one placer to -a",
 		    o.timeline ? "timeline" : "diagram");
-	int f = fmt != NULL ? plv_format_parse(fmt) : plv_format_from_path(out);
+	int f = vf;
 	if (f < 0)
 		return cmd_error(fmt != NULL ? "--format: expected svg, pdf, png, dot, md, csv, tex "
 		    "or json, got '%s'" : "export: cannot tell the format of '%s' (use .svg .pdf "

@@ -94,13 +94,8 @@ table(int argc, char **argv)
 		struct pl_graph *g = pl_graph_load_json(argv[i], &cause);
 		if (g == NULL)
 			return cmd_fail(cause);
-		/* Parameters: bytes of ops that are not optimizer updates. */
-		int64_t pb = 0;
-		for (int v = 0; v < g->n_ops; v++) {
-			size_t l = strlen(g->ops[v].name);
-			if (l < 7 || strcmp(g->ops[v].name + l - 7, "/update") != 0)
-				pb += g->ops[v].param_bytes;
-		}
+		int64_t pb, slots;
+		cmd_param_bytes(g, &pb, &slots);
 		const char *file = strrchr(argv[i], '/');
 		file = file != NULL ? file + 1 : argv[i];
 		const char *dir = strstr(argv[i], "samples/");

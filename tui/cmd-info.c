@@ -79,7 +79,12 @@ info_text(const struct pl_graph *g, const struct pl_problem *p)
 	printf("ops        %d\n", g->n_ops);
 	printf("edges      %d (%d tensors)\n", g->n_edges, g->n_tensors);
 	printf("compute    %.3f GFLOPs per step\n", pl_graph_total_flops(g) / 1e9);
-	printf("params     %.2f MB\n", (double)pl_graph_total_params(g) / 1e6);
+	int64_t params, slots;
+	cmd_param_bytes(g, &params, &slots);
+	printf("params     %.2f MB\n", (double)params / 1e6);
+	if (slots > 0)
+		printf("optimizer  %.2f MB (slots the update ops keep, not parameters)\n",
+		    (double)slots / 1e6);
 	printf("activations %.2f MB\n", (double)pl_graph_total_activations(g) / 1e6);
 	printf("longest    %d ops, %.3f GFLOPs\n", plen, pflops / 1e9);
 	printf("groups     %d (%d colocation groups, largest %d ops)\n", g->n_groups, named, largest);
@@ -119,7 +124,10 @@ info_json(const struct pl_graph *g, const struct pl_problem *p)
 	cJSON_AddNumberToObject(o, "edges", g->n_edges);
 	cJSON_AddNumberToObject(o, "tensors", g->n_tensors);
 	cJSON_AddNumberToObject(o, "gflops", pl_graph_total_flops(g) / 1e9);
-	cJSON_AddNumberToObject(o, "param_mb", (double)pl_graph_total_params(g) / 1e6);
+	int64_t params, slots;
+	cmd_param_bytes(g, &params, &slots);
+	cJSON_AddNumberToObject(o, "param_mb", (double)params / 1e6);
+	cJSON_AddNumberToObject(o, "optimizer_mb", (double)slots / 1e6);
 	cJSON_AddNumberToObject(o, "activation_mb", (double)pl_graph_total_activations(g) / 1e6);
 	cJSON_AddNumberToObject(o, "longest_path_ops", plen);
 	cJSON_AddNumberToObject(o, "longest_path_gflops", pflops / 1e9);
@@ -169,9 +177,10 @@ cmd_info(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'h':
 			printf("usage: placelab info GRAPH [-c CLUSTER] [--json]\n"
-			    "Summarise a graph: ops, edges, GFLOPs, parameter and activation\n"
-			    "MB, longest path by FLOPs, op types, groups; with -c, each\n"
-			    "device's time to run the whole graph.\n");
+			    "Summarise a graph: ops, edges, GFLOPs, parameter, optimizer-state\n"
+			    "(the slots update ops keep) and activation MB, longest path by\n"
+			    "FLOPs, op types, groups; with -c, each device's time to run the\n"
+			    "whole graph.\n");
 			return 0;
 		default:
 			return cmd_error("usage: placelab info GRAPH [-c CLUSTER] [--json]");

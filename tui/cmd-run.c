@@ -31,7 +31,7 @@
 #include "xmalloc.h"
 
 #define RUN_USAGE "usage: placelab run -a NAME GRAPH [-c CLUSTER] [--KEY VALUE]... [--opt k=v,...]\n" \
-	"           [--seed N] [--threads N] [--sim native|placeto] [--mem native|placeto]\n" \
+	"           [--seed N] [--threads N] [--sim native|placeto] [--mem native|placeto|none]\n" \
 	"           [--steps N] [--seconds S] [-o PLACEMENT.json] [--history FILE.csv]\n" \
 	"           [--json] [-q]\n" \
 	"       placelab run --list"
@@ -81,21 +81,6 @@ prescan_algo(int argc, char **argv)
 	return NULL;
 }
 
-static const char *const type_names[] = { "int", "number", "text", "bool", "file" };
-
-/* Print a class's option table. */
-static void
-print_options(FILE *f, const struct pl_placer_class *cls)
-{
-	if (cls->options == NULL || cls->options[0].name == NULL) {
-		fprintf(f, "  (no options)\n");
-		return;
-	}
-	for (const struct pl_option_def *d = cls->options; d->name != NULL; d++)
-		fprintf(f, "  --%-16s %-6s default %-8s %s\n", d->name, type_names[d->type],
-		    d->def, d->help);
-}
-
 /* placelab run --list */
 static int
 list_methods(void)
@@ -104,7 +89,7 @@ list_methods(void)
 		const struct pl_placer_class *c = pl_placer_classes[i];
 		printf("%-12s %s%s\n    %s\n", c->name, c->title, c->quick ? " (quick)" : "",
 		    c->summary != NULL ? c->summary : "");
-		print_options(stdout, c);
+		cmd_print_options(stdout, c->options, c->ranges);
 	}
 	return 0;
 }
@@ -310,7 +295,7 @@ cmd_run(int argc, char **argv)
 			    RUN_USAGE, PL_DEFAULT_CLUSTER);
 			if (cls != NULL) {
 				printf("\n%s (%s): %s\nOptions:\n", cls->name, cls->title, cls->summary);
-				print_options(stdout, cls);
+				cmd_print_options(stdout, cls->options, cls->ranges);
 			} else {
 				printf("\nMethods (placelab run --list shows their options):\n");
 				for (int i = 0; pl_placer_classes[i] != NULL; i++)
@@ -343,11 +328,13 @@ cmd_run(int argc, char **argv)
 		goto out;
 	}
 	{
-		/* a spec the method refuses is reported when it starts */
+		/* a bad option value is a usage error found before the work */
 		struct pl_options *o = NULL;
 		char *why = NULL;
-		if (pl_options_parse(cls->options, spec, &o, &why) != 0)
-			free(why);
+		if (pl_placer_options(cls, spec, &o, &why) != 0) {
+			cmd_fail(why);
+			goto out;
+		}
 		int bad = cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
 		    { "-c", pl_cluster_arg_file(cluster), 0 }, { "-o", output, 1 },
 		    { "--history", history, 1 } }, 4, (const struct pl_options *const[]){ o }, 1);

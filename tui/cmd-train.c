@@ -1,7 +1,8 @@
 /*
  * cmd-train — `placelab train placeto GRAPH... -c CLUSTER -o POLICY.plw`:
  * train one Placeto policy over a family of graphs (episodes assigned
- * round-robin), print a progress line, write a learning curve (--curve)
+ * round-robin), show a progress line on a terminal (as run and compare
+ * do), write a learning curve (--curve)
  * and save the policy atomically (also every 30 s while training, so an
  * interrupted run keeps its last checkpoint).
  *
@@ -66,16 +67,15 @@ set_opt(struct pl_options *o, const char *key, const char *value)
 static void
 usage_help(void)
 {
-	static const char *const type_names[] = { "int", "number", "text", "bool", "file" };
 	printf("%s\n\nTrain a Placeto policy over the given graphs (one cluster, default %s)\n"
 	    "with REINFORCE; episodes go round-robin over the graphs, --workers\n"
-	    "episodes per update run in parallel on --threads threads.  Prints a\n"
-	    "progress line (episode, mean and best run time, entropy; -q: none);\n"
-	    "--curve writes one CSV row per episode.  Use the policy with\n"
+	    "episodes per update run in parallel on --threads threads.  On a\n"
+	    "terminal, a progress line on stderr (episode, mean and best run\n"
+	    "time, entropy; -q leaves it out); --curve writes one CSV row per\n"
+	    "episode.  --episodes must be at least 1.  Use the policy with\n"
 	    "  placelab run -a placeto GRAPH -c CLUSTER --policy POLICY.plw [--finetune N]\n\n"
 	    "Placeto options:\n", TRAIN_USAGE, PL_DEFAULT_CLUSTER);
-	for (const struct pl_option_def *d = pl_placeto_options; d->name != NULL; d++)
-		printf("  --%-14s %-6s default %-13s %s\n", d->name, type_names[d->type], d->def, d->help);
+	cmd_print_options(stdout, pl_placeto_options, pl_placeto_ranges);
 }
 
 /* placelab train placeto ... */
@@ -98,7 +98,7 @@ cmd_train(int argc, char **argv)
 	}
 	struct pl_options *opts = NULL;
 	char *cause = NULL;
-	pl_options_parse(pl_placeto_options, NULL, &opts, &cause);
+	pl_options_parse_ranged(pl_placeto_options, pl_placeto_ranges, NULL, &opts, &cause);
 	const char *cluster = NULL, *output = NULL, *curve = NULL;
 	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
 	double max_seconds = 0, v;
@@ -167,6 +167,11 @@ cmd_train(int argc, char **argv)
 		cmd_error("train: missing -o POLICY.plw");
 		goto out;
 	}
+	if (pl_opt_int(opts, "episodes") < 1) {
+		cmd_error("train: --episodes %lld: nothing to train (expected at least 1)",
+		    (long long)pl_opt_int(opts, "episodes"));
+		goto out;
+	}
 	n_graphs = argc - optind;
 	struct cmd_file *files = pl_xcalloc((size_t)n_graphs + 3, sizeof *files);
 	files[0] = (struct cmd_file){ "-o", output, 1 };
@@ -206,7 +211,7 @@ cmd_train(int argc, char **argv)
 	long budget = pl_opt_int(opts, "episodes");
 	int workers = pl_placeto_trainer_workers(tr);
 	struct pl_placeto_episode_log *logs = pl_xcalloc((size_t)workers, sizeof *logs);
-	int tty = isatty(STDERR_FILENO);
+	int progress = !quiet && isatty(STDERR_FILENO);
 	double t0 = pl_now_s(), last = -1, saved = t0;
 	struct pl_placeto_stats st;
 	char *note = pl_xasprintf("graphs=%d episodes=%ld seed=%llu", n_graphs, budget,
@@ -232,11 +237,11 @@ cmd_train(int argc, char **argv)
 			    l->graph, graphs[l->graph]->name, l->init_us, l->final_us, l->best_us,
 			    pl_placeto_trainer_best(tr, l->graph), l->entropy, l->ret, st.lr, now - t0);
 		}
-		if (!quiet && (now - last >= 1.0 || st.episodes >= budget)) {
+		if (progress && (now - last >= 1.0 || st.episodes >= budget)) {
 			last = now;
-			fprintf(stderr, "%sepisode %ld/%ld  mean %.3f ms  best %.3f ms  entropy %.3f  lr %.2g  %.0f s%s",
-			    tty ? "\r" : "", st.episodes, budget, st.last_mean_us / 1000, st.best_us / 1000,
-			    st.last_entropy, st.lr, now - t0, tty ? "\033[K" : "\n");
+			fprintf(stderr, "\repisode %ld/%ld  mean %.3f ms  best %.3f ms  entropy %.3f  lr %.2g  %.0f s\033[K",
+			    st.episodes, budget, st.last_mean_us / 1000, st.best_us / 1000,
+			    st.last_entropy, st.lr, now - t0);
 		}
 		if (now - saved >= 30) {
 			if (pl_placeto_trainer_save(tr, output, note, &cause) != 0) {
@@ -249,7 +254,7 @@ cmd_train(int argc, char **argv)
 		}
 	}
 	free(logs);
-	if (!quiet && tty)
+	if (progress)
 		fputc('\n', stderr);
 	if (pl_placeto_trainer_save(tr, output, note, &cause) != 0) {
 		free(note);

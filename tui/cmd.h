@@ -65,10 +65,19 @@ struct cmd_file {
  * by accident); 0, or 2 after printing the error. */
 int cmd_check_files(const struct cmd_file *f, int n);
 struct pl_options;
+struct pl_option_def;
+struct pl_option_range;
+/* Print an option table, one "--NAME TYPE default DEF HELP (RANGE)" line
+ * per option ("(no options)" for none). */
+void cmd_print_options(FILE *f, const struct pl_option_def *defs,
+    const struct pl_option_range *ranges);
 /* cmd_check_files, the files methods' options name (their file options,
  * e.g. a policy to read) counted as inputs too; opts[i] may be NULL. */
 int cmd_check_method_files(const struct cmd_file *f, int n,
     const struct pl_options *const *opts, int n_opts);
+/* A graph's parameter bytes and its optimizer state's (the slots an
+ * update op "<owner>/update" carries as its param_bytes, docs/SAMPLES.md). */
+void cmd_param_bytes(const struct pl_graph *g, int64_t *params, int64_t *optimizer);
 /* The default cluster when -c is not given. */
 #define PL_DEFAULT_CLUSTER "k80x4"
 

@@ -134,6 +134,23 @@ static const struct pl_option_def brkga_options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* The numeric options' ranges; how they combine is checked by
+ * read_options(). */
+static const struct pl_option_range brkga_ranges[] = {
+	{ "evals", "[0, inf)" },
+	{ "generations", "[0, inf)" },
+	{ "seconds", "[0, inf)" },
+	{ "patience", "[0, inf)" },
+	{ "pop", "[2, 1000000]" },
+	{ "elite", "(0, 1)" },
+	{ "mutants", "[0, 1)" },
+	{ "rho", "[0.5, 1]" },
+	{ "populations", "[1, 1000]" },
+	{ "exchange", "[0, inf)" },
+	{ "exchange-count", "[0, inf)" },
+	{ NULL, NULL },
+};
+
 /* Whether key x ranks before key y (ties: not before). */
 static int
 key_less(const struct key *x, const struct key *y)
@@ -785,35 +802,18 @@ brkga_destroy(struct pl_placer *pl)
 	pl->priv = NULL;
 }
 
-/* Read and check the options; 0 or -1 + *cause. */
+/* Read the options (each within its range) and check how they combine;
+ * 0 or -1 + *cause. */
 static int
 read_options(struct pl_placer *pl, struct brkga *b, char **cause)
 {
 	const struct pl_options *o = pl->opts;
-	int64_t p = pl_opt_int(o, "pop"), P = pl_opt_int(o, "populations");
-	double pe = pl_opt_double(o, "elite"), pm = pl_opt_double(o, "mutants");
-	double rho = pl_opt_double(o, "rho");
-	if (p < 2 || p > 1000000) {
-		*cause = pl_xasprintf("brkga: option 'pop': %lld is not in [2, 1000000]",
-		    (long long)p);
-		return -1;
-	}
-	if (P < 1 || P > 1000) {
-		*cause = pl_xasprintf("brkga: option 'populations': %lld is not in "
-		    "[1, 1000]", (long long)P);
-		return -1;
-	}
-	if (!(pe > 0 && pe < 1) || !(pm >= 0 && pm < 1)) {
-		*cause = pl_xasprintf("brkga: options 'elite' and 'mutants': %g and "
-		    "%g are not fractions in (0, 1) and [0, 1)", pe, pm);
-		return -1;
-	}
-	b->p = (int)p;
-	b->P = (int)P;
-	b->ne = (int)lround(pe * (double)p);
+	b->p = (int)pl_opt_int(o, "pop");
+	b->P = (int)pl_opt_int(o, "populations");
+	b->ne = (int)lround(pl_opt_double(o, "elite") * (double)b->p);
 	if (b->ne < 1)
 		b->ne = 1;
-	b->nm = (int)lround(pm * (double)p);
+	b->nm = (int)lround(pl_opt_double(o, "mutants") * (double)b->p);
 	if (b->ne + b->nm >= b->p) {
 		*cause = pl_xasprintf("brkga: options 'elite' and 'mutants': %d "
 		    "elite and %d mutants leave no room in a population of %d",
@@ -821,12 +821,7 @@ read_options(struct pl_placer *pl, struct brkga *b, char **cause)
 		return -1;
 	}
 	b->nc = b->p - b->ne - b->nm;
-	if (!pl_opt_bool(o, "elite-bias"))
-		rho = 0.5;
-	if (!(rho >= 0.5 && rho <= 1)) {
-		*cause = pl_xasprintf("brkga: option 'rho': %g is not in [0.5, 1]", rho);
-		return -1;
-	}
+	double rho = pl_opt_bool(o, "elite-bias") ? pl_opt_double(o, "rho") : 0.5;
 	b->rho16 = (unsigned)lround(rho * 65536);
 	b->max_evals = (long)pl_opt_int(o, "evals");
 	b->max_gens = (int)pl_opt_int(o, "generations");
@@ -834,19 +829,6 @@ read_options(struct pl_placer *pl, struct brkga *b, char **cause)
 	b->patience = (int)pl_opt_int(o, "patience");
 	b->exchange = (int)pl_opt_int(o, "exchange");
 	b->n_exchange = (int)pl_opt_int(o, "exchange-count");
-	static const char *const counts[] = { "evals", "generations",
-	    "patience", "exchange", "exchange-count" };
-	for (int i = 0; i < 5; i++)
-		if (pl_opt_int(o, counts[i]) < 0) {
-			*cause = pl_xasprintf("brkga: option '%s': %lld must not "
-			    "be negative", counts[i], (long long)pl_opt_int(o, counts[i]));
-			return -1;
-		}
-	if (b->max_seconds < 0) {
-		*cause = pl_xasprintf("brkga: option 'seconds': %g must not be "
-		    "negative", b->max_seconds);
-		return -1;
-	}
 	if (b->max_evals > 0 && b->max_evals < (long)b->P * b->p) {
 		*cause = pl_xasprintf("brkga: option 'evals': %ld is less than the "
 		    "initial population (%d x %d)", b->max_evals, b->P, b->p);
@@ -1297,6 +1279,7 @@ const struct pl_placer_class pl_placer_brkga = {
 	.summary = "REGAL's biased random-key genetic algorithm over device "
 	    "affinities and op/transfer priorities; one step per generation",
 	.options = brkga_options,
+	.ranges = brkga_ranges,
 	.create = brkga_create,
 	.step = brkga_step,
 	.destroy = brkga_destroy,

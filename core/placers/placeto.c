@@ -62,6 +62,27 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* The numeric options' ranges (docs/PLACETO.md). */
+const struct pl_option_range pl_placeto_ranges[] = {
+	{ "finetune", "[0, inf)" },
+	{ "episodes", "[0, inf)" },
+	{ "workers", "[1, 256]" },
+	{ "groups", "[1, inf)" },
+	{ "k", "[0, 64]" },
+	{ "lr", "[0, 1]" },
+	{ "lr-end", "[0, 1]" },
+	{ "entropy", "[0, inf)" },
+	{ "baseline", "[1, inf)" },
+	{ "clip", "(0, inf)" },
+	{ "peers", "[0, inf)" },
+	{ "mem-penalty", "[0, inf)" },
+	{ "max-mem", "[0, inf)" },
+	{ "mem-cap", "[0, inf)" },
+	{ "escape-max", "[2, inf)" },
+	{ "escape-after", "[0, inf)" },
+	{ NULL, NULL },
+};
+
 enum init_kind { INIT_RANDOM_FIXED, INIT_ZERO, INIT_RANDOM, INIT_BEST };
 
 /* ---- env: one graph prepared for the MDP ------------------------------- */
@@ -955,7 +976,7 @@ parse_choice(const char *name, const char *v, const char *const *choices, char *
 	for (int i = 0; choices[i] != NULL; i++)
 		if (strcmp(v, choices[i]) == 0)
 			return i;
-	*cause = pl_xasprintf("option '%s': unknown value '%s'", name, v);
+	*cause = pl_xasprintf("placeto: option '%s': unknown value '%s'", name, v);
 	return -1;
 }
 
@@ -1018,7 +1039,7 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	if (strcmp(simv, "run") != 0 && *simv) {
 		int k = pl_sim_kind_parse(simv);
 		if (k < 0) {
-			*cause = pl_xasprintf("option 'sim': unknown simulator '%s' (expected run, placeto or native)", simv);
+			*cause = pl_xasprintf("placeto: option 'sim': unknown simulator '%s' (expected run, placeto or native)", simv);
 			free(E);
 			return NULL;
 		}
@@ -1060,24 +1081,6 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	E->max_mem = pl_opt_double(o, "max-mem");
 	E->mem_cap = pl_opt_double(o, "mem-cap");
 	int k = (int)pl_opt_int(o, "k"), baseline = (int)pl_opt_int(o, "baseline");
-	static const struct { const char *name; int lo, hi; } ranges[] = {
-		{ "workers", 1, 256 }, { "groups", 1, INT_MAX }, { "k", 0, 64 },
-		{ "baseline", 0, INT_MAX }, { "escape-max", 2, INT_MAX },
-		{ "escape-after", 0, INT_MAX },
-	};
-	for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
-		int64_t v = pl_opt_int(o, ranges[i].name);
-		if (v < ranges[i].lo || v > ranges[i].hi) {
-			if (ranges[i].hi == INT_MAX)
-				*cause = pl_xasprintf("placeto: option '%s': %lld (expected at least %d)",
-				    ranges[i].name, (long long)v, ranges[i].lo);
-			else
-				*cause = pl_xasprintf("placeto: option '%s': %lld (expected %d to %d)",
-				    ranges[i].name, (long long)v, ranges[i].lo, ranges[i].hi);
-			free(E);
-			return NULL;
-		}
-	}
 	E->n_dev = probs[0]->n_dev;
 	for (int i = 1; i < n; i++)
 		if (probs[i]->n_dev != E->n_dev) {
@@ -1137,9 +1140,23 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	return E;
 }
 
-/* Replace the engine's policy by one loaded from a file. */
+/* The options a policy file fixes (its network's shape): each one's
+ * value in the file's configuration as option text (k, pool, mp). */
+static void
+policy_option_values(const struct pl_policy_cfg *cfg, char k[16], const char **pool,
+    const char **mp)
+{
+	snprintf(k, 16, "%d", cfg->k);
+	*pool = cfg->pool_mean ? "mean" : "sum";
+	*mp = cfg->mp_mean ? "mean" : "sum";
+}
+
+/* Replace the engine's policy by one loaded from a file.  An option the
+ * file fixes (k, pool, mp) that o gives explicitly must agree with it;
+ * used (may be NULL) receives the file's values, which are the ones used. */
 static int
-engine_load_policy(struct engine *E, const char *path, char **cause)
+engine_load_policy(struct engine *E, const char *path, const struct pl_options *o,
+    struct pl_options *used, char **cause)
 {
 	char *meta = NULL;
 	struct pl_policy *p = pl_policy_load(path, &meta, cause);
@@ -1155,6 +1172,22 @@ engine_load_policy(struct engine *E, const char *path, char **cause)
 		return -1;
 	}
 	free(meta);
+	char k[16];
+	const char *names[3] = { "k", "pool", "mp" }, *vals[3] = { k, NULL, NULL };
+	policy_option_values(&p->cfg, k, &vals[1], &vals[2]);
+	for (int i = 0; i < 3; i++) {
+		if (pl_options_given(o, names[i]) && strcmp(pl_opt_str(o, names[i]), vals[i]) != 0) {
+			*cause = pl_xasprintf("placeto: option '%s': %s contradicts the policy %s, "
+			    "trained with %s=%s (leave the option out: the policy fixes it)",
+			    names[i], pl_opt_str(o, names[i]), path, names[i], vals[i]);
+			pl_policy_free(p);
+			return -1;
+		}
+		if (used != NULL && pl_options_set(used, names[i], vals[i], cause) != 0) {
+			pl_policy_free(p);
+			return -1;
+		}
+	}
 	pl_policy_free(E->pol);
 	E->pol = p;
 	for (int s = 0; s < E->workers; s++) {
@@ -1380,7 +1413,7 @@ placeto_create(struct pl_placer *pl, char **cause)
 	}
 	const char *path = pl_opt_str(pl->opts, "policy");
 	if (*path) {
-		if (engine_load_policy(P->E, path, cause) != 0) {
+		if (engine_load_policy(P->E, path, pl->opts, pl->opts, cause) != 0) {
 			engine_free(P->E);
 			free(P);
 			return -1;
@@ -1510,6 +1543,7 @@ const struct pl_placer_class pl_placer_placeto = {
 	.title = "Placeto (graph-network RL)",
 	.summary = "MDP of per-group placement improvements with a message-passing policy trained by REINFORCE; zero-shot with a trained policy",
 	.options = pl_placeto_options,
+	.ranges = pl_placeto_ranges,
 	.create = placeto_create,
 	.step = placeto_step,
 	.destroy = placeto_destroy,
@@ -1685,7 +1719,8 @@ pl_placeto_trainer_new(const struct pl_problem *const *probs, int n,
 	}
 	struct pl_placeto_trainer *tr = pl_xcalloc(1, sizeof *tr);
 	if (opts == NULL) {
-		if (pl_options_parse(pl_placeto_options, NULL, &tr->own, cause) != 0) {
+		if (pl_options_parse_ranged(pl_placeto_options, pl_placeto_ranges, NULL, &tr->own,
+		    cause) != 0) {
 			free(tr);
 			return NULL;
 		}
@@ -1699,7 +1734,7 @@ pl_placeto_trainer_new(const struct pl_problem *const *probs, int n,
 	}
 	tr->E->budget = pl_opt_int(opts, "episodes");
 	const char *path = pl_opt_str(opts, "policy");
-	if (*path && engine_load_policy(tr->E, path, cause) != 0) {
+	if (*path && engine_load_policy(tr->E, path, opts, NULL, cause) != 0) {
 		pl_placeto_trainer_free(tr);
 		return NULL;
 	}

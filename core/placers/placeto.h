@@ -42,6 +42,7 @@
 
 extern const struct pl_placer_class pl_placer_placeto;
 extern const struct pl_option_def pl_placeto_options[];
+extern const struct pl_option_range pl_placeto_ranges[];
 
 /* One MDP decision, as the explorer's Placeto view shows it. */
 struct pl_placeto_decision {

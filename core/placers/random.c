@@ -16,17 +16,12 @@ struct random_state {
 	struct pl_placement *cand;
 };
 
-/* Read options. */
+/* Read options (samples within its range). */
 static int
 random_create(struct pl_placer *pl, char **cause)
 {
-	long n = (long)pl_opt_int(pl->opts, "samples");
-	if (n < 1) {
-		*cause = pl_xasprintf("random: samples %ld (expected >= 1)", n);
-		return -1;
-	}
 	struct random_state *s = pl_xcalloc(1, sizeof *s);
-	s->samples = n;
+	s->samples = (long)pl_opt_int(pl->opts, "samples");
 	s->cand = pl_placement_new(pl->prob->n_ops, pl->prob->n_dev);
 	pl->priv = s;
 	return 0;
@@ -75,11 +70,17 @@ static const struct pl_option_def random_options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+static const struct pl_option_range random_ranges[] = {
+	{ "samples", "[1, inf)" },
+	{ NULL, NULL },
+};
+
 const struct pl_placer_class pl_placer_random = {
 	.name = "random",
 	.title = "random",
 	.summary = "each colocation group on a uniformly random allowed device (seeded)",
 	.options = random_options,
+	.ranges = random_ranges,
 	.create = random_create,
 	.step = random_step,
 	.destroy = random_destroy,
