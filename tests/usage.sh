@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..26"
+echo "1..27"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -57,6 +57,9 @@ check "placeto options out of range: exit 2, the range named (bad:$bad)" 'test -
 $PLACELAB run -a random "$G" --samples 0 >/dev/null 2>"$T/err"; rc=$?
 check "random --samples 0: exit 2, the range named" \
     'test $rc = 2 && grep -q "random: option .samples.: 0 is not in \[1, inf)" "$T/err"'
+$PLACELAB compare "$G" --methods mincut --opt mincut:ufactor=0 >"$T/out" 2>"$T/err"; rc=$?
+check "compare --opt mincut:ufactor=0: exit 2 before any work, the range named" \
+    'test $rc = 2 && grep -q "mincut: option .ufactor.: 0 is not in \[1, 10000\]" "$T/err" && ! test -s "$T/out"'
 $PLACELAB compare "$G" -c k80x2 --methods heft,brkga --opt brkga:rho=5 >"$T/out" 2>"$T/err"; rc=$?
 check "compare with an option value out of range: exit 2, no table" \
     'test $rc = 2 && grep -q "option .rho.: 5 is not in \[0.5, 1\]" "$T/err" && ! test -s "$T/out"'

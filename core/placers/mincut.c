@@ -164,21 +164,14 @@ mincut_step(struct pl_placer *pl)
 	return st;
 }
 
-/* Check options. */
-static int
-mincut_create(struct pl_placer *pl, char **cause)
-{
-	int64_t u = pl_opt_int(pl->opts, "ufactor");
-	if (u < 1 || u > 10000) {
-		*cause = pl_xasprintf("mincut: ufactor %lld (expected 1..10000, in 1/1000)", (long long)u);
-		return -1;
-	}
-	return 0;
-}
-
 static const struct pl_option_def mincut_options[] = {
 	{ "ufactor", PL_OPT_INT, "30", "allowed load imbalance in 1/1000 (METIS_OPTION_UFACTOR)" },
 	{ NULL, 0, NULL, NULL },
+};
+
+static const struct pl_option_range mincut_ranges[] = {
+	{ "ufactor", "[1, 10000]" },
+	{ NULL, NULL },
 };
 
 const struct pl_placer_class pl_placer_mincut = {
@@ -186,7 +179,7 @@ const struct pl_placer_class pl_placer_mincut = {
 	.title = "METIS min-cut",
 	.summary = "METIS k-way min-cut partitioning of the group graph, parts sized by device speed",
 	.options = mincut_options,
-	.create = mincut_create,
+	.ranges = mincut_ranges,
 	.step = mincut_step,
 	.quick = 1,
 };
