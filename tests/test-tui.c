@@ -392,7 +392,8 @@ test_screen_width(void **state)
 	X(placeto_curve) \
 	X(placeto_refused) \
 	X(placeto_mode) \
-	X(placeto_header)
+	X(placeto_header) \
+	X(ops_detail_one)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */
