@@ -393,7 +393,8 @@ test_screen_width(void **state)
 	X(placeto_refused) \
 	X(placeto_mode) \
 	X(placeto_header) \
-	X(ops_detail_one)
+	X(ops_detail_one) \
+	X(save_name)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

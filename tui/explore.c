@@ -21,6 +21,7 @@
 #include "io.h"
 #include "placer.h"
 #include "screen.h"
+#include "strbuf.h"
 #include "tui/cmd.h"
 #include "viz/load.h"
 #include "xmalloc.h"
@@ -826,13 +827,45 @@ open_done(struct explore *ex, const char *path, void *arg)
 	free(warning);
 }
 
+/* name as one safe file name component, appended to sb: separators and
+ * control characters become '_', and leading dots and '_' are dropped
+ * (so no "..", no hidden file); "x" when nothing is left. */
+static void
+safe_component(struct pl_strbuf *sb, const char *name)
+{
+	size_t start = sb->len;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		int bad = *p == '/' || *p == '\\' || *p < 32 || *p == 127;
+		if (sb->len == start && (bad || *p == '.' || *p == '_'))
+			continue;
+		char c = bad ? '_' : (char)*p;
+		pl_sb_put(sb, &c, 1);
+	}
+	if (sb->len == start)
+		pl_sb_put(sb, "x", 1);
+}
+
+/* "GRAPH-CLUSTER", each name made a safe file name component. */
+char *
+explore_file_stem(const struct explore *ex)
+{
+	struct pl_strbuf sb = { 0 };
+	safe_component(&sb, ex->g->name);
+	pl_sb_put(&sb, "-", 1);
+	safe_component(&sb, ex->c->name);
+	return pl_sb_take(&sb);
+}
+
 /* The default path to save to. */
 static char *
 default_save_path(const struct explore *ex)
 {
 	if (ex->save_path != NULL)
 		return pl_xstrdup(ex->save_path);
-	return pl_xasprintf("%s-%s.placement.json", ex->g->name, ex->c->name);
+	char *stem = explore_file_stem(ex);
+	char *path = pl_xasprintf("%s.placement.json", stem);
+	free(stem);
+	return path;
 }
 
 /* The answer to "unsaved edits" on quit. */

@@ -141,6 +141,11 @@ int explore_edits_block(struct explore *ex);
 /* Why path must not be written (caller frees): it is the graph or the
  * cluster file the explorer reads; NULL when it may be. */
 char *explore_input_clash(const struct explore *ex, const char *path);
+/* The stem of default file names, "GRAPH-CLUSTER", each name reduced to
+ * one safe file name component (no '/', no leading '.', no control
+ * characters), so a graph's name never steers where a file goes.
+ * Caller frees. */
+char *explore_file_stem(const struct explore *ex);
 /* Move ops (and their colocation groups) to device d, as one hand edit.
  * Returns the number of ops moved (0 when d is not allowed for them). */
 int explore_move_ops(struct explore *ex, const int *ops, int n, int d);
