@@ -394,7 +394,8 @@ test_screen_width(void **state)
 	X(placeto_mode) \
 	X(placeto_header) \
 	X(ops_detail_one) \
-	X(save_name)
+	X(save_name) \
+	X(save_overwrite)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

@@ -57,7 +57,7 @@
 	X(DEV_NEXT, "device-next", AV_OPS | AV_TIMELINE, 'd', 0, "move the selected op's group (or scope) to the next device") \
 	X(DEV_PREV, "device-prev", AV_OPS | AV_TIMELINE, 'D', 0, "move it to the previous device") \
 	X(UNDO, "undo", AV_ALL, 'u', 0, "undo the last hand edit") \
-	X(SAVE, "save", AV_ALL, 'w', ACT_CTRL('s'), "save the current placement (atomic write)") \
+	X(SAVE, "save", AV_ALL, 'w', ACT_CTRL('s'), "save the current placement (atomic write; asks before replacing a file it was not opened from or saved to)") \
 	X(OPEN, "open", AV_ALL, 'o', 0, "open a placement file") \
 	X(CRIT_NEXT, "critical-next", AV_OPS | AV_TIMELINE, 'c', 0, "next op on the critical path") \
 	X(EXPAND_ALL, "expand-all", AV_OPS, 'E', 0, "open every scope") \

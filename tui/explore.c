@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "fileio.h"
@@ -373,6 +374,7 @@ explore_close(struct explore *ex)
 	}
 	free(ex->source);
 	free(ex->save_path);
+	free(ex->save_asked);
 	free(ex->graph_path);
 	free(ex->prompt_label);
 	free(ex->msg);
@@ -768,14 +770,12 @@ search_done(struct explore *ex, const char *text, void *arg)
 	search_go(ex, 1);
 }
 
-/* Save the current placement. */
+/* Write the current placement to path (quitting: then quit). */
 static void
-save_done(struct explore *ex, const char *path, void *arg)
+save_now(struct explore *ex, const char *path, int quitting)
 {
-	if (path == NULL || *path == '\0')
-		return;
-	char *cause = explore_input_clash(ex, path);
-	if (cause != NULL || pl_placement_save_json(ex->cur, ex->g, ex->c, path, &cause) != 0) {
+	char *cause = NULL;
+	if (pl_placement_save_json(ex->cur, ex->g, ex->c, path, &cause) != 0) {
 		explore_message(ex, 1, "not saved: %s", cause);
 		free(cause);
 		return;
@@ -785,8 +785,48 @@ save_done(struct explore *ex, const char *path, void *arg)
 	pl_placement_copy(ex->clean, ex->cur);
 	ex->dirty = 0;
 	explore_message(ex, 0, "saved the placement of %d ops to %s", ex->g->n_ops, path);
-	if (arg != NULL)	/* saving before quitting */
+	if (quitting)
 		ex->quit = 1;
+}
+
+/* The answer to "exists: overwrite?" (arg non-NULL: quitting). */
+static void
+overwrite_done(struct explore *ex, const char *text, void *arg)
+{
+	char *path = ex->save_asked;
+	ex->save_asked = NULL;
+	if (text != NULL && (*text == 'y' || *text == 'Y'))
+		save_now(ex, path, arg != NULL);
+	else
+		explore_message(ex, 0, "not saved: %s kept as it was", path);
+	free(path);
+}
+
+/* The save prompt's answer (arg non-NULL: saving before quitting): an
+ * input file is refused; another file that exists is replaced only when
+ * the user says so, except the one this placement was opened from or
+ * last saved to. */
+static void
+save_done(struct explore *ex, const char *path, void *arg)
+{
+	if (path == NULL || *path == '\0')
+		return;
+	char *cause = explore_input_clash(ex, path);
+	if (cause != NULL) {
+		explore_message(ex, 1, "not saved: %s", cause);
+		free(cause);
+		return;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && (ex->save_path == NULL || !pl_file_same(path, ex->save_path))) {
+		free(ex->save_asked);
+		ex->save_asked = pl_xstrdup(path);
+		char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", path);
+		explore_prompt(ex, PROMPT_KEY, q, NULL, overwrite_done, arg);
+		free(q);
+		return;
+	}
+	save_now(ex, path, arg != NULL);
 }
 
 /* Keep a loader's warning for the status line (stderr is the screen). */

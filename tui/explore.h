@@ -72,7 +72,8 @@ struct explore {
 	struct pl_placement *clean;	/* the last placement saved, opened or
 					 * taken from elsewhere */
 	struct pl_placement *origin;	/* the last one taken from elsewhere */
-	char *save_path;
+	char *save_path;		/* opened from or last saved to */
+	char *save_asked;		/* "overwrite?" asked for this path */
 	char *graph_path;		/* the graph file loaded */
 	int sel_op;			/* -1: none */
 
