@@ -395,7 +395,8 @@ test_screen_width(void **state)
 	X(placeto_header) \
 	X(ops_detail_one) \
 	X(save_name) \
-	X(save_overwrite)
+	X(save_overwrite) \
+	X(follow) X(undo_take)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

@@ -123,16 +123,22 @@ explore_select(struct explore *ex, int op)
 			ex->views[i].cls->selected(&ex->views[i]);
 }
 
+/* explore.follower of the starting placement: any search may replace it */
+static const char any_search;
+
 /* Push the current placement on the undo stack. */
 static void
 push_undo(struct explore *ex)
 {
 	if (ex->n_undo == EXPLORE_UNDO) {
-		pl_placement_free(ex->undo[0]);
+		pl_placement_free(ex->undo[0].pl);
+		free(ex->undo[0].source);
 		memmove(ex->undo, ex->undo + 1, (EXPLORE_UNDO - 1) * sizeof ex->undo[0]);
 		ex->n_undo--;
 	}
-	ex->undo[ex->n_undo++] = pl_placement_clone(ex->cur);
+	ex->undo[ex->n_undo].pl = pl_placement_clone(ex->cur);
+	ex->undo[ex->n_undo].source = pl_xstrdup(ex->source);
+	ex->n_undo++;
 }
 
 /* Whether cur holds hand edits not saved (see the invariant). */
@@ -142,22 +148,53 @@ edits_unsaved(const struct explore *ex)
 	return !pl_placement_equal(ex->cur, ex->clean) && !pl_placement_equal(ex->cur, ex->origin);
 }
 
+/* Whether the current placement is in no file. */
+int
+explore_unsaved(const struct explore *ex)
+{
+	return !pl_placement_equal(ex->cur, ex->clean);
+}
+
+/* Make pl current (undo step when push), from source, replaceable by
+ * search `follower`; a take (not an edit) becomes origin. */
+static void
+set_current(struct explore *ex, const struct pl_placement *pl, const char *source,
+    int edit, int push, const void *follower)
+{
+	if (push)
+		push_undo(ex);
+	pl_placement_copy(ex->cur, pl);
+	free(ex->source);
+	ex->source = pl_xstrdup(source);
+	if (!edit)
+		pl_placement_copy(ex->origin, ex->cur);
+	ex->follower = follower;
+	ex->dirty = edits_unsaved(ex);
+	resimulate(ex);
+}
+
 /* Replace the current placement. */
 void
 explore_set_placement(struct explore *ex, const struct pl_placement *pl,
     const char *source, int edit)
 {
-	if (edit)
-		push_undo(ex);
-	pl_placement_copy(ex->cur, pl);
-	free(ex->source);
-	ex->source = pl_xstrdup(source);
-	if (!edit) {
-		pl_placement_copy(ex->clean, ex->cur);
-		pl_placement_copy(ex->origin, ex->cur);
-	}
-	ex->dirty = edits_unsaved(ex);
-	resimulate(ex);
+	set_current(ex, pl, source, edit, 1, NULL);
+}
+
+/* Whether a search may follow its best into cur. */
+int
+explore_may_follow(const struct explore *ex, const void *who)
+{
+	return !ex->dirty && who != NULL && (ex->follower == who || ex->follower == &any_search);
+}
+
+/* A search's best becomes current. */
+void
+explore_take_best(struct explore *ex, const struct pl_placement *pl,
+    const char *source, const void *who)
+{
+	int same = ex->follower == who && pl_placement_equal(ex->cur, ex->origin);
+	set_current(ex, pl, source, 0, !same, who);
 }
 
 /* Unsaved hand edits block replacing the placement: say so. */
@@ -329,8 +366,10 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 			goto fail;
 		ex->source = pl_xasprintf("file %s", base_name(o->placement_path));
 		ex->save_path = pl_xstrdup(o->placement_path);
-	} else
+	} else {
 		ex->cur = initial_placement(ex, &ex->source);
+		ex->follower = &any_search;
+	}
 	ex->clean = pl_placement_clone(ex->cur);
 	ex->origin = pl_placement_clone(ex->cur);
 	ex->tr = pl_sim_trace(ex->p, ex->cur, &ex->sim, cause);
@@ -361,8 +400,10 @@ explore_close(struct explore *ex)
 	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
 		if (ex->views[i].cls != NULL && ex->views[i].cls->free != NULL)
 			ex->views[i].cls->free(ex->views[i].priv);
-	for (int i = 0; i < ex->n_undo; i++)
-		pl_placement_free(ex->undo[i]);
+	for (int i = 0; i < ex->n_undo; i++) {
+		pl_placement_free(ex->undo[i].pl);
+		free(ex->undo[i].source);
+	}
 	pl_trace_free(ex->tr);
 	pl_placement_free(ex->cur);
 	pl_placement_free(ex->clean);
@@ -857,6 +898,8 @@ open_done(struct explore *ex, const char *path, void *arg)
 	char *src = pl_xasprintf("file %s", base_name(path));
 	explore_set_placement(ex, pl, src, 0);
 	free(src);
+	pl_placement_copy(ex->clean, pl);	/* what the file holds */
+	ex->dirty = edits_unsaved(ex);
 	pl_placement_free(pl);
 	free(ex->save_path);
 	ex->save_path = pl_xstrdup(path);
@@ -970,7 +1013,12 @@ explore_action(struct explore *ex, enum tui_action a)
 		if (ex->dirty)
 			explore_prompt(ex, PROMPT_KEY,
 			    "Unsaved edits: (s)ave, (d)iscard and quit, Esc cancel? ", NULL, quit_done, NULL);
-		else
+		else if (explore_unsaved(ex)) {
+			char *q = pl_xasprintf("The placement from %s is not saved: (s)ave, (d)iscard and quit, Esc cancel? ",
+			    ex->source);
+			explore_prompt(ex, PROMPT_KEY, q, NULL, quit_done, NULL);
+			free(q);
+		} else
 			ex->quit = 1;
 		return 1;
 	case ACT_HELP:
@@ -1037,16 +1085,18 @@ explore_action(struct explore *ex, enum tui_action a)
 			return 1;
 		}
 		{
-			/* back to the placement before the last edit; clean
-			 * and origin stay as they were */
-			struct pl_placement *pl = ex->undo[--ex->n_undo];
-			pl_placement_copy(ex->cur, pl);
-			pl_placement_free(pl);
+			/* back to the placement before the last change (an edit
+			 * or a take); clean and origin stay as they were, and no
+			 * search replaces what undo brought back */
+			struct explore_undo *u = &ex->undo[--ex->n_undo];
+			pl_placement_copy(ex->cur, u->pl);
+			pl_placement_free(u->pl);
 			free(ex->source);
-			ex->source = pl_xstrdup(ex->n_undo > 0 ? "hand edit" : "undo");
+			ex->source = u->source;
+			ex->follower = NULL;
 			ex->dirty = edits_unsaved(ex);
 			resimulate(ex);
-			explore_message(ex, 0, "undone (%d more)", ex->n_undo);
+			explore_message(ex, 0, "undone: the placement from %s (%d more)", ex->source, ex->n_undo);
 		}
 		return 1;
 	case ACT_SAVE: {
