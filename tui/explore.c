@@ -93,13 +93,24 @@ base_name(const char *path)
 	return s != NULL ? s + 1 : path;
 }
 
+/* The change from `from` to `to` in percent, "+12.3%" or "-4.5%", or
+ * "0.0%" when it rounds to nothing (never "-0.0%"). */
+static const char *
+fmt_change(char *buf, int len, double to, double from)
+{
+	double pct = from > 0 ? (to - from) / from * 100 : 0;
+	if (!(fabs(pct) >= 0.05))
+		snprintf(buf, len, "0.0%%");
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+	return buf;
+}
+
 /* Resimulate the current placement. */
 static void
 resimulate(struct explore *ex)
 {
 	char *cause = NULL;
-	if (ex->tr != NULL)
-		ex->prev_us = ex->tr->res.makespan_us;
 	pl_trace_free(ex->tr);
 	ex->tr = pl_sim_trace(ex->p, ex->cur, &ex->sim, &cause);
 	if (ex->tr == NULL) {
@@ -277,12 +288,12 @@ explore_move_ops(struct explore *ex, const int *ops, int n, int d)
 	explore_set_placement(ex, np, "hand edit", 1);
 	pl_placement_free(np);
 	if (ex->tr != NULL) {
-		char a[32], b[32];
-		double pct = (ex->tr->res.makespan_us - before) / before * 100;
-		explore_message(ex, 0, "moved %d op%s to %s: %s -> %s (%+.1f%%)%s", moved,
+		char a[32], b[32], c[32];
+		explore_message(ex, 0, "moved %d op%s to %s: %s -> %s (%s)%s", moved,
 		    moved == 1 ? "" : "s", explore_dev_label(ex, d),
 		    screen_fmt_us(a, sizeof a, before),
-		    screen_fmt_us(b, sizeof b, ex->tr->res.makespan_us), pct,
+		    screen_fmt_us(b, sizeof b, ex->tr->res.makespan_us),
+		    fmt_change(c, sizeof c, ex->tr->res.makespan_us, before),
 		    ex->tr->res.oom_mask ? "  OUT OF MEMORY" : "");
 	}
 	return moved;
@@ -375,7 +386,7 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 	ex->tr = pl_sim_trace(ex->p, ex->cur, &ex->sim, cause);
 	if (ex->tr == NULL)
 		goto fail;
-	ex->prev_us = ex->tr->res.makespan_us;
+	ex->start_us = ex->tr->res.makespan_us;
 	for (int i = 0; i < EXPLORE_N_VIEWS; i++) {
 		ex->views[i].cls = view_list[i];
 		ex->views[i].ex = ex;
@@ -486,10 +497,12 @@ draw_info(struct explore *ex)
 	attrset(A_BOLD);
 	x += screen_printf(stdscr, 1, x, COLS - x, 0, "%s", screen_fmt_us(t, sizeof t, r->makespan_us));
 	attrset(A_NORMAL);
-	if (ex->prev_us > 0 && fabs(ex->prev_us - r->makespan_us) > 1e-9) {
-		double pct = (r->makespan_us - ex->prev_us) / ex->prev_us * 100;
-		attrset(screen_attr(pct < 0 ? SCR_GOOD : SCR_BAD));
-		x += screen_printf(stdscr, 1, x, COLS - x, 0, " %+.1f%%", pct);
+	/* the step time against the session's starting placement, when
+	 * they differ by 0.1% or more */
+	char pct[32];
+	if (ex->start_us > 0 && fmt_change(pct, sizeof pct, r->makespan_us, ex->start_us)[0] != '0') {
+		attrset(screen_attr(pct[0] == '-' ? SCR_GOOD : SCR_BAD));
+		x += screen_printf(stdscr, 1, x, COLS - x, 0, " %s vs start", pct);
 		attrset(A_NORMAL);
 	}
 	if (r->oom_mask) {

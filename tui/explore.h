@@ -73,7 +73,8 @@ struct explore {
 	struct pl_placement *cur;	/* the current placement */
 	struct pl_trace *tr;		/* its trace */
 	char *source;			/* where cur came from: "expert", "file x" */
-	double prev_us;			/* makespan before the last change */
+	double start_us;		/* makespan of the starting placement:
+					 * the header's "vs start" */
 	int dirty;
 	struct pl_placement *clean;	/* the last placement saved or opened,
 					 * or the starting one */
