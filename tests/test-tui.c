@@ -396,7 +396,7 @@ test_screen_width(void **state)
 	X(ops_detail_one) \
 	X(save_name) \
 	X(save_overwrite) \
-	X(follow) X(undo_take) X(header_pct)
+	X(follow) X(undo_take) X(header_pct) X(message_long)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

@@ -49,7 +49,7 @@
 	X(LEFT, "left", AV_ALL, KEY_LEFT, 'h', "collapse / previous block / previous value") \
 	X(RIGHT, "right", AV_ALL, KEY_RIGHT, 'l', "expand / next block / next value") \
 	X(ENTER, "enter", AV_ALL, '\r', KEY_ENTER, "open or close a scope; pick a row; edit a field") \
-	X(CANCEL, "cancel", AV_ALL, 27, 0, "close help or a prompt") \
+	X(CANCEL, "cancel", AV_ALL, 27, 0, "close help or a prompt, or clear the message (one too long for the status line is shown whole above it)") \
 	X(REDRAW, "redraw", AV_ALL, ACT_CTRL('l'), 0, "redraw the whole screen") \
 	X(SEARCH, "search", AV_ALL, '/', 0, "search ops by name or type (shows them in Ops)") \
 	X(SEARCH_NEXT, "search-next", AV_OPS | AV_TIMELINE, 'n', 0, "next search match") \

@@ -40,6 +40,9 @@ static const struct view_class *const view_list[EXPLORE_N_VIEWS] = {
 
 /* Rows the demo explanation takes. */
 #define DEMO_ROWS 5
+/* Rows a long status message may take: a quarter of the screen (the
+ * rest is cut). */
+#define STATUS_ROWS (LINES / 4 > 2 ? LINES / 4 : 2)
 
 /* Name of view i's class (scripts and tests). */
 const char *
@@ -48,17 +51,22 @@ explore_view_name(int i)
 	return i >= 0 && i < EXPLORE_N_VIEWS ? view_list[i]->name : "?";
 }
 
-/* Status message. */
+/* Status message (any length: a long one takes more rows). */
 void
 explore_message(struct explore *ex, int error, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *m = pl_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	m[0] = '\0';
+	va_start(ap, fmt);
+	if (n > 0)
+		vsnprintf(m, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	free(ex->msg);
-	ex->msg = pl_xstrdup(buf);
+	ex->msg = m;
 	ex->msg_error = error;
 }
 
@@ -529,13 +537,33 @@ draw_info(struct explore *ex)
 	free(from);
 }
 
-/* The last row: prompt, message or key hints. */
+/* The key hints at the right of the status line. */
+static const char *
+status_hint(const struct explore *ex)
+{
+	return ex->help ? "Esc/q close  Up/Down scroll" : "? help  Tab views  q quit";
+}
+
+/* Rows the status area takes at the bottom: 1, or up to STATUS_ROWS for
+ * a message too long for one line, shown whole (wrapped) while it is the
+ * current message; the body gives up the rows. */
+static int
+status_rows(const struct explore *ex)
+{
+	if (ex->prompt != PROMPT_NONE || ex->msg == NULL || screen_width(ex->msg) <= COLS)
+		return 1;
+	int n = screen_wrap(NULL, 0, 0, STATUS_ROWS, COLS, ex->msg);
+	return n > 1 ? n : 1;
+}
+
+/* The status area: prompt, message or key hints. */
 static void
 draw_status(struct explore *ex)
 {
-	int y = LINES - 1;
+	int rows = status_rows(ex), y = LINES - rows;
 	attrset(screen_attr(SCR_STATUS));
-	screen_fill(stdscr, y, 0, COLS, ' ');
+	for (int i = 0; i < rows; i++)
+		screen_fill(stdscr, y + i, 0, COLS, ' ');
 	if (ex->prompt != PROMPT_NONE) {
 		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s", ex->prompt_label);
 		if (ex->prompt == PROMPT_TEXT) {
@@ -551,14 +579,18 @@ draw_status(struct explore *ex)
 		attrset(A_NORMAL);
 		return;
 	}
-	const char *hint = ex->help ? "Esc/q close  Up/Down scroll" : "? help  Tab views  q quit";
+	const char *hint = status_hint(ex);
 	int hl = (int)strlen(hint);
-	/* a message longer than the room beside the hints takes the line */
+	/* a message longer than the room beside the hints takes the line,
+	 * or the lines it needs */
 	int whole = ex->msg != NULL && screen_width(ex->msg) > COLS - hl - 2;
 	if (ex->msg != NULL) {
 		if (ex->msg_error)
 			attrset(screen_attr(SCR_ERROR));
-		screen_put(stdscr, y, 0, whole ? COLS : COLS - hl - 2, 0, ex->msg);
+		if (rows > 1)
+			screen_wrap(stdscr, y, 0, rows, COLS, ex->msg);
+		else
+			screen_put(stdscr, y, 0, whole ? COLS : COLS - hl - 2, 0, ex->msg);
 		attrset(screen_attr(SCR_STATUS));
 	}
 	if (!whole)
@@ -644,7 +676,7 @@ body_rect(const struct explore *ex, struct view_rect *r)
 	r->y = 2;
 	r->x = 0;
 	r->w = COLS;
-	r->h = LINES - 3 - (ex->opts.demo ? DEMO_ROWS : 0);
+	r->h = LINES - 2 - status_rows(ex) - (ex->opts.demo ? DEMO_ROWS : 0);
 }
 
 /* Draw the whole screen. */
