@@ -63,9 +63,10 @@ open_temp(const char *path, char **tmp, char **cause)
 		int dlen = slash == NULL ? 1 : slash == path ? 1 : (int)(slash - path);
 		const char *dir = slash == NULL ? "." : path;
 		if (err == ENOENT)	/* say which folder */
-			*cause = pl_xasprintf("%s: the folder %.*s does not exist", path, dlen, dir);
+			*cause = pl_xasprintf("%s: cannot create it: the folder %.*s does not exist",
+			    path, dlen, dir);
 		else if (err == ENOTDIR)
-			*cause = pl_xasprintf("%s: %.*s is not a folder", path, dlen, dir);
+			*cause = pl_xasprintf("%s: cannot create it: %.*s is not a folder", path, dlen, dir);
 		else
 			*cause = pl_xasprintf("%s: cannot create a temporary file: %s", path, strerror(err));
 		free(*tmp);

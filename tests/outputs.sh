@@ -68,8 +68,8 @@ check "an existing file keeps its permissions" \
     'test $rc = 0 && grep -q "<svg" mode.svg && test "$(stat -c %a mode.svg)" = 640'
 $PLACELAB run -a heft g2.json -c k80x4 -o nodir/sub/p.json -q >/dev/null 2>err; rc=$?
 check "an output in a missing folder: the folder named" \
-    'test $rc != 0 && grep -qF "nodir/sub/p.json: the folder nodir/sub does not exist" err'
+    'test $rc != 0 && grep -qF "nodir/sub/p.json: cannot create it: the folder nodir/sub does not exist" err'
 $PLACELAB run -a heft g2.json -c k80x4 -o mode.svg/p.json -q >/dev/null 2>err; rc=$?
 check "an output under a file: the file named as no folder" \
-    'test $rc != 0 && grep -qF "mode.svg/p.json: mode.svg is not a folder" err'
+    'test $rc != 0 && grep -qF "mode.svg/p.json: cannot create it: mode.svg is not a folder" err'
 exit $fail
