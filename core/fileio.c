@@ -50,14 +50,25 @@ pl_file_read(const char *path, size_t *len, char **cause)
 }
 
 /* Create the temporary file that will replace path (its name in *tmp);
- * the descriptor, or -1 + *cause. */
+ * the descriptor, or -1 + *cause (naming the folder when it is missing
+ * or not a folder). */
 static int
 open_temp(const char *path, char **tmp, char **cause)
 {
 	*tmp = pl_xasprintf("%s.tmp.XXXXXX", path);
 	int fd = mkstemp(*tmp);
 	if (fd < 0) {
-		*cause = pl_xasprintf("%s: cannot create a temporary file: %s", path, strerror(errno));
+		int err = errno;
+		const char *slash = strrchr(path, '/');
+		int dlen = slash == NULL ? 1 : slash == path ? 1 : (int)(slash - path);
+		const char *dir = slash == NULL ? "." : path;
+		if (err == ENOENT)	/* say which folder */
+			*cause = pl_xasprintf("%s: cannot create it: the folder %.*s does not exist",
+			    path, dlen, dir);
+		else if (err == ENOTDIR)
+			*cause = pl_xasprintf("%s: cannot create it: %.*s is not a folder", path, dlen, dir);
+		else
+			*cause = pl_xasprintf("%s: cannot create a temporary file: %s", path, strerror(err));
 		free(*tmp);
 		*tmp = NULL;
 	}

@@ -9,7 +9,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..15"
+echo "1..17"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -66,4 +66,10 @@ chmod 640 mode.svg
 $PLACELAB export g2.json -c k80x4 -p p2.json -o mode.svg >/dev/null 2>&1; rc=$?
 check "an existing file keeps its permissions" \
     'test $rc = 0 && grep -q "<svg" mode.svg && test "$(stat -c %a mode.svg)" = 640'
+$PLACELAB run -a heft g2.json -c k80x4 -o nodir/sub/p.json -q >/dev/null 2>err; rc=$?
+check "an output in a missing folder: the folder named" \
+    'test $rc != 0 && grep -qF "nodir/sub/p.json: cannot create it: the folder nodir/sub does not exist" err'
+$PLACELAB run -a heft g2.json -c k80x4 -o mode.svg/p.json -q >/dev/null 2>err; rc=$?
+check "an output under a file: the file named as no folder" \
+    'test $rc != 0 && grep -qF "mode.svg/p.json: cannot create it: mode.svg is not a folder" err'
 exit $fail

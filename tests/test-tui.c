@@ -392,7 +392,11 @@ test_screen_width(void **state)
 	X(placeto_curve) \
 	X(placeto_refused) \
 	X(placeto_mode) \
-	X(placeto_header)
+	X(placeto_header) \
+	X(ops_detail_one) \
+	X(save_name) \
+	X(save_overwrite) \
+	X(follow) X(undo_take) X(header_pct) X(message_long)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

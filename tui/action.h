@@ -29,7 +29,7 @@
 #define ACT_CTRL(c) ((c) & 0x1f)
 
 #define TUI_ACTIONS(X) \
-	X(QUIT, "quit", AV_ALL, 'q', 0, "quit (asks first when edits are unsaved)") \
+	X(QUIT, "quit", AV_ALL, 'q', 0, "quit (asks first when the placement is in no file: hand edits, or a method's best not saved)") \
 	X(HELP, "help", AV_ALL, '?', KEY_F(1), "show every key") \
 	X(NEXT_VIEW, "next-view", AV_ALL, '\t', 0, "next view") \
 	X(PREV_VIEW, "prev-view", AV_ALL, KEY_BTAB, 0, "previous view") \
@@ -49,15 +49,15 @@
 	X(LEFT, "left", AV_ALL, KEY_LEFT, 'h', "collapse / previous block / previous value") \
 	X(RIGHT, "right", AV_ALL, KEY_RIGHT, 'l', "expand / next block / next value") \
 	X(ENTER, "enter", AV_ALL, '\r', KEY_ENTER, "open or close a scope; pick a row; edit a field") \
-	X(CANCEL, "cancel", AV_ALL, 27, 0, "close help or a prompt") \
+	X(CANCEL, "cancel", AV_ALL, 27, 0, "close help or a prompt, or clear the message (one too long for the status line is shown whole above it)") \
 	X(REDRAW, "redraw", AV_ALL, ACT_CTRL('l'), 0, "redraw the whole screen") \
 	X(SEARCH, "search", AV_ALL, '/', 0, "search ops by name or type (shows them in Ops)") \
 	X(SEARCH_NEXT, "search-next", AV_OPS | AV_TIMELINE, 'n', 0, "next search match") \
 	X(SEARCH_PREV, "search-prev", AV_OPS | AV_TIMELINE, 'N', 0, "previous search match") \
 	X(DEV_NEXT, "device-next", AV_OPS | AV_TIMELINE, 'd', 0, "move the selected op's group (or scope) to the next device") \
 	X(DEV_PREV, "device-prev", AV_OPS | AV_TIMELINE, 'D', 0, "move it to the previous device") \
-	X(UNDO, "undo", AV_ALL, 'u', 0, "undo the last hand edit") \
-	X(SAVE, "save", AV_ALL, 'w', ACT_CTRL('s'), "save the current placement (atomic write)") \
+	X(UNDO, "undo", AV_ALL, 'u', 0, "undo the last change of the placement: a hand edit, or one taken with a, o or a Compare row") \
+	X(SAVE, "save", AV_ALL, 'w', ACT_CTRL('s'), "save the current placement (atomic write; asks before replacing a file it was not opened from or saved to)") \
 	X(OPEN, "open", AV_ALL, 'o', 0, "open a placement file") \
 	X(CRIT_NEXT, "critical-next", AV_OPS | AV_TIMELINE, 'c', 0, "next op on the critical path") \
 	X(EXPAND_ALL, "expand-all", AV_OPS, 'E', 0, "open every scope") \
@@ -74,7 +74,7 @@
 	X(BRKGA_STEP, "brkga-step", AV_BRKGA, 'n', 0, "one generation") \
 	X(RUN, "run", AV_PLACETO | AV_BRKGA | AV_COMPARE, ' ', 0, "run / pause (in time slices; keys stay live)") \
 	X(RESTART, "restart", AV_PLACETO | AV_BRKGA | AV_COMPARE, 'r', 0, "start the method(s) again from scratch") \
-	X(ADOPT, "adopt", AV_PLACETO | AV_BRKGA, 'a', 0, "make the method's best placement the current one") \
+	X(ADOPT, "adopt", AV_PLACETO | AV_BRKGA, 'a', 0, "make the method's best placement the current one (a BRKGA run also replaces the starting placement, then its own best, as it improves; never one you edited, opened or took)") \
 	X(EXPORT_WRITE, "export-write", AV_EXPORT, 'x', 0, "write the export file")
 
 enum tui_action {

@@ -15,12 +15,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "fileio.h"
 #include "io.h"
 #include "placer.h"
 #include "screen.h"
+#include "strbuf.h"
 #include "tui/cmd.h"
 #include "viz/load.h"
 #include "xmalloc.h"
@@ -38,6 +40,9 @@ static const struct view_class *const view_list[EXPLORE_N_VIEWS] = {
 
 /* Rows the demo explanation takes. */
 #define DEMO_ROWS 5
+/* Rows a long status message may take: a quarter of the screen (the
+ * rest is cut). */
+#define STATUS_ROWS (LINES / 4 > 2 ? LINES / 4 : 2)
 
 /* Name of view i's class (scripts and tests). */
 const char *
@@ -46,17 +51,22 @@ explore_view_name(int i)
 	return i >= 0 && i < EXPLORE_N_VIEWS ? view_list[i]->name : "?";
 }
 
-/* Status message. */
+/* Status message (any length: a long one takes more rows). */
 void
 explore_message(struct explore *ex, int error, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *m = pl_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	m[0] = '\0';
+	va_start(ap, fmt);
+	if (n > 0)
+		vsnprintf(m, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	free(ex->msg);
-	ex->msg = pl_xstrdup(buf);
+	ex->msg = m;
 	ex->msg_error = error;
 }
 
@@ -91,13 +101,24 @@ base_name(const char *path)
 	return s != NULL ? s + 1 : path;
 }
 
+/* The change from `from` to `to` in percent, "+12.3%" or "-4.5%", or
+ * "0.0%" when it rounds to nothing (never "-0.0%"). */
+static const char *
+fmt_change(char *buf, int len, double to, double from)
+{
+	double pct = from > 0 ? (to - from) / from * 100 : 0;
+	if (!(fabs(pct) >= 0.05))
+		snprintf(buf, len, "0.0%%");
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+	return buf;
+}
+
 /* Resimulate the current placement. */
 static void
 resimulate(struct explore *ex)
 {
 	char *cause = NULL;
-	if (ex->tr != NULL)
-		ex->prev_us = ex->tr->res.makespan_us;
 	pl_trace_free(ex->tr);
 	ex->tr = pl_sim_trace(ex->p, ex->cur, &ex->sim, &cause);
 	if (ex->tr == NULL) {
@@ -121,16 +142,22 @@ explore_select(struct explore *ex, int op)
 			ex->views[i].cls->selected(&ex->views[i]);
 }
 
+/* explore.follower of the starting placement: any search may replace it */
+static const char any_search;
+
 /* Push the current placement on the undo stack. */
 static void
 push_undo(struct explore *ex)
 {
 	if (ex->n_undo == EXPLORE_UNDO) {
-		pl_placement_free(ex->undo[0]);
+		pl_placement_free(ex->undo[0].pl);
+		free(ex->undo[0].source);
 		memmove(ex->undo, ex->undo + 1, (EXPLORE_UNDO - 1) * sizeof ex->undo[0]);
 		ex->n_undo--;
 	}
-	ex->undo[ex->n_undo++] = pl_placement_clone(ex->cur);
+	ex->undo[ex->n_undo].pl = pl_placement_clone(ex->cur);
+	ex->undo[ex->n_undo].source = pl_xstrdup(ex->source);
+	ex->n_undo++;
 }
 
 /* Whether cur holds hand edits not saved (see the invariant). */
@@ -140,22 +167,53 @@ edits_unsaved(const struct explore *ex)
 	return !pl_placement_equal(ex->cur, ex->clean) && !pl_placement_equal(ex->cur, ex->origin);
 }
 
+/* Whether the current placement is in no file. */
+int
+explore_unsaved(const struct explore *ex)
+{
+	return !pl_placement_equal(ex->cur, ex->clean);
+}
+
+/* Make pl current (undo step when push), from source, replaceable by
+ * search `follower`; a take (not an edit) becomes origin. */
+static void
+set_current(struct explore *ex, const struct pl_placement *pl, const char *source,
+    int edit, int push, const void *follower)
+{
+	if (push)
+		push_undo(ex);
+	pl_placement_copy(ex->cur, pl);
+	free(ex->source);
+	ex->source = pl_xstrdup(source);
+	if (!edit)
+		pl_placement_copy(ex->origin, ex->cur);
+	ex->follower = follower;
+	ex->dirty = edits_unsaved(ex);
+	resimulate(ex);
+}
+
 /* Replace the current placement. */
 void
 explore_set_placement(struct explore *ex, const struct pl_placement *pl,
     const char *source, int edit)
 {
-	if (edit)
-		push_undo(ex);
-	pl_placement_copy(ex->cur, pl);
-	free(ex->source);
-	ex->source = pl_xstrdup(source);
-	if (!edit) {
-		pl_placement_copy(ex->clean, ex->cur);
-		pl_placement_copy(ex->origin, ex->cur);
-	}
-	ex->dirty = edits_unsaved(ex);
-	resimulate(ex);
+	set_current(ex, pl, source, edit, 1, NULL);
+}
+
+/* Whether a search may follow its best into cur. */
+int
+explore_may_follow(const struct explore *ex, const void *who)
+{
+	return !ex->dirty && who != NULL && (ex->follower == who || ex->follower == &any_search);
+}
+
+/* A search's best becomes current. */
+void
+explore_take_best(struct explore *ex, const struct pl_placement *pl,
+    const char *source, const void *who)
+{
+	int same = ex->follower == who && pl_placement_equal(ex->cur, ex->origin);
+	set_current(ex, pl, source, 0, !same, who);
 }
 
 /* Unsaved hand edits block replacing the placement: say so. */
@@ -238,12 +296,12 @@ explore_move_ops(struct explore *ex, const int *ops, int n, int d)
 	explore_set_placement(ex, np, "hand edit", 1);
 	pl_placement_free(np);
 	if (ex->tr != NULL) {
-		char a[32], b[32];
-		double pct = (ex->tr->res.makespan_us - before) / before * 100;
-		explore_message(ex, 0, "moved %d op%s to %s: %s -> %s (%+.1f%%)%s", moved,
+		char a[32], b[32], c[32];
+		explore_message(ex, 0, "moved %d op%s to %s: %s -> %s (%s)%s", moved,
 		    moved == 1 ? "" : "s", explore_dev_label(ex, d),
 		    screen_fmt_us(a, sizeof a, before),
-		    screen_fmt_us(b, sizeof b, ex->tr->res.makespan_us), pct,
+		    screen_fmt_us(b, sizeof b, ex->tr->res.makespan_us),
+		    fmt_change(c, sizeof c, ex->tr->res.makespan_us, before),
 		    ex->tr->res.oom_mask ? "  OUT OF MEMORY" : "");
 	}
 	return moved;
@@ -327,14 +385,16 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 			goto fail;
 		ex->source = pl_xasprintf("file %s", base_name(o->placement_path));
 		ex->save_path = pl_xstrdup(o->placement_path);
-	} else
+	} else {
 		ex->cur = initial_placement(ex, &ex->source);
+		ex->follower = &any_search;
+	}
 	ex->clean = pl_placement_clone(ex->cur);
 	ex->origin = pl_placement_clone(ex->cur);
 	ex->tr = pl_sim_trace(ex->p, ex->cur, &ex->sim, cause);
 	if (ex->tr == NULL)
 		goto fail;
-	ex->prev_us = ex->tr->res.makespan_us;
+	ex->start_us = ex->tr->res.makespan_us;
 	for (int i = 0; i < EXPLORE_N_VIEWS; i++) {
 		ex->views[i].cls = view_list[i];
 		ex->views[i].ex = ex;
@@ -359,8 +419,10 @@ explore_close(struct explore *ex)
 	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
 		if (ex->views[i].cls != NULL && ex->views[i].cls->free != NULL)
 			ex->views[i].cls->free(ex->views[i].priv);
-	for (int i = 0; i < ex->n_undo; i++)
-		pl_placement_free(ex->undo[i]);
+	for (int i = 0; i < ex->n_undo; i++) {
+		pl_placement_free(ex->undo[i].pl);
+		free(ex->undo[i].source);
+	}
 	pl_trace_free(ex->tr);
 	pl_placement_free(ex->cur);
 	pl_placement_free(ex->clean);
@@ -372,6 +434,7 @@ explore_close(struct explore *ex)
 	}
 	free(ex->source);
 	free(ex->save_path);
+	free(ex->save_asked);
 	free(ex->graph_path);
 	free(ex->prompt_label);
 	free(ex->msg);
@@ -442,10 +505,12 @@ draw_info(struct explore *ex)
 	attrset(A_BOLD);
 	x += screen_printf(stdscr, 1, x, COLS - x, 0, "%s", screen_fmt_us(t, sizeof t, r->makespan_us));
 	attrset(A_NORMAL);
-	if (ex->prev_us > 0 && fabs(ex->prev_us - r->makespan_us) > 1e-9) {
-		double pct = (r->makespan_us - ex->prev_us) / ex->prev_us * 100;
-		attrset(screen_attr(pct < 0 ? SCR_GOOD : SCR_BAD));
-		x += screen_printf(stdscr, 1, x, COLS - x, 0, " %+.1f%%", pct);
+	/* the step time against the session's starting placement, when
+	 * they differ by 0.1% or more */
+	char pct[32];
+	if (ex->start_us > 0 && fmt_change(pct, sizeof pct, r->makespan_us, ex->start_us)[0] != '0') {
+		attrset(screen_attr(pct[0] == '-' ? SCR_GOOD : SCR_BAD));
+		x += screen_printf(stdscr, 1, x, COLS - x, 0, " %s vs start", pct);
 		attrset(A_NORMAL);
 	}
 	if (r->oom_mask) {
@@ -472,13 +537,33 @@ draw_info(struct explore *ex)
 	free(from);
 }
 
-/* The last row: prompt, message or key hints. */
+/* The key hints at the right of the status line. */
+static const char *
+status_hint(const struct explore *ex)
+{
+	return ex->help ? "Esc/q close  Up/Down scroll" : "? help  Tab views  q quit";
+}
+
+/* Rows the status area takes at the bottom: 1, or up to STATUS_ROWS for
+ * a message too long for one line, shown whole (wrapped) while it is the
+ * current message; the body gives up the rows. */
+static int
+status_rows(const struct explore *ex)
+{
+	if (ex->prompt != PROMPT_NONE || ex->msg == NULL || screen_width(ex->msg) <= COLS)
+		return 1;
+	int n = screen_wrap(NULL, 0, 0, STATUS_ROWS, COLS, ex->msg);
+	return n > 1 ? n : 1;
+}
+
+/* The status area: prompt, message or key hints. */
 static void
 draw_status(struct explore *ex)
 {
-	int y = LINES - 1;
+	int rows = status_rows(ex), y = LINES - rows;
 	attrset(screen_attr(SCR_STATUS));
-	screen_fill(stdscr, y, 0, COLS, ' ');
+	for (int i = 0; i < rows; i++)
+		screen_fill(stdscr, y + i, 0, COLS, ' ');
 	if (ex->prompt != PROMPT_NONE) {
 		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s", ex->prompt_label);
 		if (ex->prompt == PROMPT_TEXT) {
@@ -494,14 +579,18 @@ draw_status(struct explore *ex)
 		attrset(A_NORMAL);
 		return;
 	}
-	const char *hint = ex->help ? "Esc/q close  Up/Down scroll" : "? help  Tab views  q quit";
+	const char *hint = status_hint(ex);
 	int hl = (int)strlen(hint);
-	/* a message longer than the room beside the hints takes the line */
+	/* a message longer than the room beside the hints takes the line,
+	 * or the lines it needs */
 	int whole = ex->msg != NULL && screen_width(ex->msg) > COLS - hl - 2;
 	if (ex->msg != NULL) {
 		if (ex->msg_error)
 			attrset(screen_attr(SCR_ERROR));
-		screen_put(stdscr, y, 0, whole ? COLS : COLS - hl - 2, 0, ex->msg);
+		if (rows > 1)
+			screen_wrap(stdscr, y, 0, rows, COLS, ex->msg);
+		else
+			screen_put(stdscr, y, 0, whole ? COLS : COLS - hl - 2, 0, ex->msg);
 		attrset(screen_attr(SCR_STATUS));
 	}
 	if (!whole)
@@ -587,7 +676,7 @@ body_rect(const struct explore *ex, struct view_rect *r)
 	r->y = 2;
 	r->x = 0;
 	r->w = COLS;
-	r->h = LINES - 3 - (ex->opts.demo ? DEMO_ROWS : 0);
+	r->h = LINES - 2 - status_rows(ex) - (ex->opts.demo ? DEMO_ROWS : 0);
 }
 
 /* Draw the whole screen. */
@@ -767,14 +856,12 @@ search_done(struct explore *ex, const char *text, void *arg)
 	search_go(ex, 1);
 }
 
-/* Save the current placement. */
+/* Write the current placement to path (quitting: then quit). */
 static void
-save_done(struct explore *ex, const char *path, void *arg)
+save_now(struct explore *ex, const char *path, int quitting)
 {
-	if (path == NULL || *path == '\0')
-		return;
-	char *cause = explore_input_clash(ex, path);
-	if (cause != NULL || pl_placement_save_json(ex->cur, ex->g, ex->c, path, &cause) != 0) {
+	char *cause = NULL;
+	if (pl_placement_save_json(ex->cur, ex->g, ex->c, path, &cause) != 0) {
 		explore_message(ex, 1, "not saved: %s", cause);
 		free(cause);
 		return;
@@ -784,8 +871,48 @@ save_done(struct explore *ex, const char *path, void *arg)
 	pl_placement_copy(ex->clean, ex->cur);
 	ex->dirty = 0;
 	explore_message(ex, 0, "saved the placement of %d ops to %s", ex->g->n_ops, path);
-	if (arg != NULL)	/* saving before quitting */
+	if (quitting)
 		ex->quit = 1;
+}
+
+/* The answer to "exists: overwrite?" (arg non-NULL: quitting). */
+static void
+overwrite_done(struct explore *ex, const char *text, void *arg)
+{
+	char *path = ex->save_asked;
+	ex->save_asked = NULL;
+	if (text != NULL && (*text == 'y' || *text == 'Y'))
+		save_now(ex, path, arg != NULL);
+	else
+		explore_message(ex, 0, "not saved: %s kept as it was", path);
+	free(path);
+}
+
+/* The save prompt's answer (arg non-NULL: saving before quitting): an
+ * input file is refused; another file that exists is replaced only when
+ * the user says so, except the one this placement was opened from or
+ * last saved to. */
+static void
+save_done(struct explore *ex, const char *path, void *arg)
+{
+	if (path == NULL || *path == '\0')
+		return;
+	char *cause = explore_input_clash(ex, path);
+	if (cause != NULL) {
+		explore_message(ex, 1, "not saved: %s", cause);
+		free(cause);
+		return;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && (ex->save_path == NULL || !pl_file_same(path, ex->save_path))) {
+		free(ex->save_asked);
+		ex->save_asked = pl_xstrdup(path);
+		char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", path);
+		explore_prompt(ex, PROMPT_KEY, q, NULL, overwrite_done, arg);
+		free(q);
+		return;
+	}
+	save_now(ex, path, arg != NULL);
 }
 
 /* Keep a loader's warning for the status line (stderr is the screen). */
@@ -816,6 +943,8 @@ open_done(struct explore *ex, const char *path, void *arg)
 	char *src = pl_xasprintf("file %s", base_name(path));
 	explore_set_placement(ex, pl, src, 0);
 	free(src);
+	pl_placement_copy(ex->clean, pl);	/* what the file holds */
+	ex->dirty = edits_unsaved(ex);
 	pl_placement_free(pl);
 	free(ex->save_path);
 	ex->save_path = pl_xstrdup(path);
@@ -826,13 +955,45 @@ open_done(struct explore *ex, const char *path, void *arg)
 	free(warning);
 }
 
+/* name as one safe file name component, appended to sb: separators and
+ * control characters become '_', and leading dots and '_' are dropped
+ * (so no "..", no hidden file); "x" when nothing is left. */
+static void
+safe_component(struct pl_strbuf *sb, const char *name)
+{
+	size_t start = sb->len;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		int bad = *p == '/' || *p == '\\' || *p < 32 || *p == 127;
+		if (sb->len == start && (bad || *p == '.' || *p == '_'))
+			continue;
+		char c = bad ? '_' : (char)*p;
+		pl_sb_put(sb, &c, 1);
+	}
+	if (sb->len == start)
+		pl_sb_put(sb, "x", 1);
+}
+
+/* "GRAPH-CLUSTER", each name made a safe file name component. */
+char *
+explore_file_stem(const struct explore *ex)
+{
+	struct pl_strbuf sb = { 0 };
+	safe_component(&sb, ex->g->name);
+	pl_sb_put(&sb, "-", 1);
+	safe_component(&sb, ex->c->name);
+	return pl_sb_take(&sb);
+}
+
 /* The default path to save to. */
 static char *
 default_save_path(const struct explore *ex)
 {
 	if (ex->save_path != NULL)
 		return pl_xstrdup(ex->save_path);
-	return pl_xasprintf("%s-%s.placement.json", ex->g->name, ex->c->name);
+	char *stem = explore_file_stem(ex);
+	char *path = pl_xasprintf("%s.placement.json", stem);
+	free(stem);
+	return path;
 }
 
 /* The answer to "unsaved edits" on quit. */
@@ -897,7 +1058,12 @@ explore_action(struct explore *ex, enum tui_action a)
 		if (ex->dirty)
 			explore_prompt(ex, PROMPT_KEY,
 			    "Unsaved edits: (s)ave, (d)iscard and quit, Esc cancel? ", NULL, quit_done, NULL);
-		else
+		else if (explore_unsaved(ex)) {
+			char *q = pl_xasprintf("The placement from %s is not saved: (s)ave, (d)iscard and quit, Esc cancel? ",
+			    ex->source);
+			explore_prompt(ex, PROMPT_KEY, q, NULL, quit_done, NULL);
+			free(q);
+		} else
 			ex->quit = 1;
 		return 1;
 	case ACT_HELP:
@@ -964,16 +1130,18 @@ explore_action(struct explore *ex, enum tui_action a)
 			return 1;
 		}
 		{
-			/* back to the placement before the last edit; clean
-			 * and origin stay as they were */
-			struct pl_placement *pl = ex->undo[--ex->n_undo];
-			pl_placement_copy(ex->cur, pl);
-			pl_placement_free(pl);
+			/* back to the placement before the last change (an edit
+			 * or a take); clean and origin stay as they were, and no
+			 * search replaces what undo brought back */
+			struct explore_undo *u = &ex->undo[--ex->n_undo];
+			pl_placement_copy(ex->cur, u->pl);
+			pl_placement_free(u->pl);
 			free(ex->source);
-			ex->source = pl_xstrdup(ex->n_undo > 0 ? "hand edit" : "undo");
+			ex->source = u->source;
+			ex->follower = NULL;
 			ex->dirty = edits_unsaved(ex);
 			resimulate(ex);
-			explore_message(ex, 0, "undone (%d more)", ex->n_undo);
+			explore_message(ex, 0, "undone: the placement from %s (%d more)", ex->source, ex->n_undo);
 		}
 		return 1;
 	case ACT_SAVE: {

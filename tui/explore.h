@@ -14,10 +14,16 @@
  * events, prompts and help are handled here, in one place each.
  *
  * Invariant: cur is always a valid placement (pl_placement_check passes)
- * and tr is its trace under sim; dirty is 1 exactly when cur differs both
- * from clean, the last placement saved, opened or taken from elsewhere,
- * and from origin, the last taken from elsewhere (a method's, a file's),
- * so it holds hand * edits not yet saved.
+ * and tr is its trace under sim.  clean is what a file holds or the
+ * session started from: the last placement saved or opened, or the
+ * starting one; origin is the last taken from elsewhere (a method's, a
+ * file's).  dirty is 1 exactly when cur differs from both, so it holds
+ * hand edits not yet saved; cur differing from clean alone is a
+ * placement not saved (a method's), which quitting asks about too.
+ * Every change of cur (a hand edit, a placement taken from elsewhere) is
+ * one undo step, except a search replacing its own best as it improves.
+ * A running search may replace cur only while follower says so (see
+ * explore_may_follow).
  *
  * Ownership: explore_close() frees everything explore_open() made.
  */
@@ -67,16 +73,24 @@ struct explore {
 	struct pl_placement *cur;	/* the current placement */
 	struct pl_trace *tr;		/* its trace */
 	char *source;			/* where cur came from: "expert", "file x" */
-	double prev_us;			/* makespan before the last change */
+	double start_us;		/* makespan of the starting placement:
+					 * the header's "vs start" */
 	int dirty;
-	struct pl_placement *clean;	/* the last placement saved, opened or
-					 * taken from elsewhere */
+	struct pl_placement *clean;	/* the last placement saved or opened,
+					 * or the starting one */
 	struct pl_placement *origin;	/* the last one taken from elsewhere */
-	char *save_path;
+	const void *follower;		/* the search that may replace cur (its
+					 * own best), any (the starting one) or
+					 * none (NULL) */
+	char *save_path;		/* opened from or last saved to */
+	char *save_asked;		/* "overwrite?" asked for this path */
 	char *graph_path;		/* the graph file loaded */
 	int sel_op;			/* -1: none */
 
-	struct pl_placement *undo[EXPLORE_UNDO];
+	struct explore_undo {
+		struct pl_placement *pl;
+		char *source;
+	} undo[EXPLORE_UNDO];
 	int n_undo;
 
 	struct view views[EXPLORE_N_VIEWS];
@@ -131,16 +145,36 @@ void explore_resize(struct explore *ex);
 
 /* Select an op everywhere (-1 for none). */
 void explore_select(struct explore *ex, int op);
-/* Replace the current placement (copied) and resimulate.  edit: a hand
- * edit (marks dirty and can be undone); source names where it came from. */
+/* Replace the current placement (copied) and resimulate, as one undo
+ * step.  edit: a hand edit (marks dirty); else a placement taken from
+ * elsewhere (a method's, a file's), which no search replaces by itself
+ * afterwards.  source names where it came from. */
 void explore_set_placement(struct explore *ex, const struct pl_placement *pl,
     const char *source, int edit);
+/* Whether search `who` may make its improving best the current placement
+ * without being asked: only while cur is the starting placement (no file
+ * given) or who's own best, and holds no hand edits.  Anything else the
+ * user made, opened or took stays until 'a'. */
+int explore_may_follow(const struct explore *ex, const void *who);
+/* Make search who's best the current placement ('a', or following it
+ * when explore_may_follow): taken from elsewhere, one undo step unless
+ * cur is already who's best; who may go on replacing it. */
+void explore_take_best(struct explore *ex, const struct pl_placement *pl,
+    const char *source, const void *who);
+/* Whether the current placement is in no file: edited, or a method's
+ * and never saved (quitting asks first). */
+int explore_unsaved(const struct explore *ex);
 /* 1 (and a message saying how to go on) when unsaved hand edits stand in
  * the way of a placement from elsewhere (a method's, a file's); else 0. */
 int explore_edits_block(struct explore *ex);
 /* Why path must not be written (caller frees): it is the graph or the
  * cluster file the explorer reads; NULL when it may be. */
 char *explore_input_clash(const struct explore *ex, const char *path);
+/* The stem of default file names, "GRAPH-CLUSTER", each name reduced to
+ * one safe file name component (no '/', no leading '.', no control
+ * characters), so a graph's name never steers where a file goes.
+ * Caller frees. */
+char *explore_file_stem(const struct explore *ex);
 /* Move ops (and their colocation groups) to device d, as one hand edit.
  * Returns the number of ops moved (0 when d is not allowed for them). */
 int explore_move_ops(struct explore *ex, const int *ops, int n, int d);

@@ -434,6 +434,28 @@ line_next(struct lines *l)
 	return 1;
 }
 
+/* Entry i of op v's inputs (dir 0) or outputs (1) at (y, x), at most wd
+ * columns: the other op's device, the bytes, its name. */
+static void
+draw_edge(struct ops_view *o, WINDOW *w, int y, int x, int wd, int v, int dir, int i)
+{
+	struct explore *ex = o->ex;
+	const struct pl_graph *g = ex->g;
+	const struct pl_edge *e = &g->edges[dir == 0 ? g->in_edge[i] : g->out_edge[i]];
+	int other = dir == 0 ? e->src : e->dst, od = ex->cur->dev[other];
+	int x0 = x;
+	char a[32];
+#define LEFT(n) ((n) < wd - (x - x0) ? (n) : wd - (x - x0))
+	x += screen_put(w, y, x, LEFT(2), 0, dir == 0 ? "< " : "> ");
+	wattrset(w, screen_dev_fg(od));
+	x += screen_printf(w, y, x, LEFT(7), 1, "%s", explore_dev_label(ex, od));
+	wattrset(w, od != ex->cur->dev[v] ? screen_attr(SCR_KEY) : A_NORMAL);
+	x += screen_printf(w, y, x, LEFT(11), 1, "%10s", screen_fmt_bytes(a, sizeof a, g->tensors[e->tensor].bytes));
+	wattrset(w, A_NORMAL);
+	screen_printf(w, y, x, wd - (x - x0), 1, " %s", g->ops[other].name);
+#undef LEFT
+}
+
 /* Detail of one op. */
 static void
 draw_op_detail(struct ops_view *o, struct lines *l, int v)
@@ -507,47 +529,44 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 		}
 	}
 	/* inputs and outputs: what does not fit is shared between the two
-	 * lists, and a header says how many of its entries are shown */
+	 * lists, and a header says how many of its entries are shown; short
+	 * of room, a list of one entry shows it on its header's line */
 	int n_in = g->in_off[v + 1] - g->in_off[v], n_out = g->out_off[v + 1] - g->out_off[v];
 	int room = l->h - l->row - 2;
-	int cap_in = n_in, cap_out = n_out;
+	int cap_in = n_in, cap_out = n_out, inline_in = 0, inline_out = 0;
 	if (n_in + n_out > room) {
+		inline_in = n_in == 1;
+		inline_out = n_out == 1;
+		int need_in = inline_in ? 0 : n_in, need_out = inline_out ? 0 : n_out;
 		int r2 = room > 0 ? room : 0, half = r2 / 2;
-		cap_in = n_in < half ? n_in : half;
-		cap_out = n_out < r2 - cap_in ? n_out : r2 - cap_in;
-		cap_in = n_in < r2 - cap_out ? n_in : r2 - cap_out;	/* what outputs leave */
+		cap_in = need_in < half ? need_in : half;
+		cap_out = need_out < r2 - cap_in ? need_out : r2 - cap_in;
+		cap_in = need_in < r2 - cap_out ? need_in : r2 - cap_out;	/* what outputs leave */
 	}
 	for (int dir = 0; dir < 2; dir++) {
 		int lo = dir == 0 ? g->in_off[v] : g->out_off[v];
 		int hi = dir == 0 ? g->in_off[v + 1] : g->out_off[v + 1];
 		int cap = dir == 0 ? cap_in : cap_out;
-		const int *ids = dir == 0 ? g->in_edge : g->out_edge;
+		const char *what = dir == 0 ? "inputs" : "outputs";
 		if (!line_next(l))
 			return;
+		int y = l->y + l->row - 1;
 		wattrset(w, screen_attr(SCR_HEADER));
+		if (dir == 0 ? inline_in : inline_out) {
+			int x = l->x + screen_printf(w, y, l->x, l->width, 0, "%s (1): ", what);
+			wattrset(w, A_NORMAL);
+			draw_edge(o, w, y, x, l->width - (x - l->x), v, dir, lo);
+			continue;
+		}
 		if (cap < hi - lo)
-			screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%s (%d, %d shown)",
-			    dir == 0 ? "inputs" : "outputs", hi - lo, cap);
+			screen_printf(w, y, l->x, l->width, 1, "%s (%d, %d shown)", what, hi - lo, cap);
 		else
-			screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%s (%d)",
-			    dir == 0 ? "inputs" : "outputs", hi - lo);
+			screen_printf(w, y, l->x, l->width, 1, "%s (%d)", what, hi - lo);
 		wattrset(w, A_NORMAL);
 		for (int i = lo; i < lo + cap; i++) {
 			if (!line_next(l))
 				return;
-			int y = l->y + l->row - 1;
-			const struct pl_edge *e = &g->edges[ids[i]];
-			int other = dir == 0 ? e->src : e->dst;
-			int od = ex->cur->dev[other];
-			int64_t bytes = g->tensors[e->tensor].bytes;
-			int x = l->x;
-			x += screen_put(w, y, x, 2, 0, dir == 0 ? "< " : "> ");
-			wattrset(w, screen_dev_fg(od));
-			x += screen_printf(w, y, x, 7, 1, "%s", explore_dev_label(ex, od));
-			wattrset(w, od != d ? screen_attr(SCR_KEY) : A_NORMAL);
-			x += screen_printf(w, y, x, 11, 1, "%10s", screen_fmt_bytes(a, sizeof a, bytes));
-			wattrset(w, A_NORMAL);
-			screen_printf(w, y, x, l->width - (x - l->x), 1, " %s", g->ops[other].name);
+			draw_edge(o, w, l->y + l->row - 1, l->x, l->width, v, dir, i);
 		}
 	}
 }

@@ -113,7 +113,9 @@ wait_idle(struct view_run *r, double deadline)
 	return idle;
 }
 
-/* Follow an improved best, unless hand edits would be lost. */
+/* Follow an improved best into the explorer's current placement while
+ * the explorer lets this search replace it (the starting placement or
+ * this search's own best, no hand edits); else say that 'a' takes it. */
 static void
 follow(struct view_run *r)
 {
@@ -124,13 +126,15 @@ follow(struct view_run *r)
 	r->followed_us = r->pl->best_res.makespan_us;
 	if (r->ex->tr != NULL && !pl_result_better(&r->pl->best_res, &r->ex->tr->res))
 		return;	/* not better than what is shown: 'a' still adopts it */
-	if (r->ex->dirty) {
-		explore_message(r->ex, 0, "%s found %.0f us; a uses it once your edits are saved (w) or undone (u)",
-		    r->cls->name, r->pl->best_res.makespan_us);
+	if (!explore_may_follow(r->ex, r)) {
+		if (r->ex->msg == NULL || !r->ex->msg_error)	/* an error stays readable */
+			explore_message(r->ex, 0, "%s found %.0f us; a makes it current%s", r->cls->name,
+			    r->pl->best_res.makespan_us,
+			    r->ex->dirty ? " once your edits are saved (w) or undone (u)" : "");
 		return;
 	}
 	char *src = pl_xasprintf("%s best", r->cls->name);
-	explore_set_placement(r->ex, r->pl->best, src, 0);
+	explore_take_best(r->ex, r->pl->best, src, r);
 	free(src);
 }
 
@@ -263,7 +267,7 @@ view_run_adopt(struct view_run *r)
 	if (explore_edits_block(r->ex))
 		return;
 	char *src = pl_xasprintf("%s best", r->cls->name);
-	explore_set_placement(r->ex, r->pl->best, src, 0);
+	explore_take_best(r->ex, r->pl->best, src, r);
 	free(src);
 	r->followed_us = r->pl->best_res.makespan_us;
 }

@@ -80,7 +80,9 @@ typedef void view_run_fn(struct view_run *r);
  * (view_run_frame_save/restore).  on_step, follow and the counters below
  * are updated on the main thread, between steps.  When `follow` is set, a
  * best better than what the explorer shows becomes its current placement
- * (unless the user has unsaved hand edits).
+ * while explore_may_follow allows it (the starting placement or this
+ * search's own best, no hand edits); 'a' (view_run_adopt) takes it
+ * whatever it replaces, unless hand edits would be lost.
  */
 struct view_run {
 	struct explore *ex;
