@@ -28,7 +28,7 @@ struct pl_device {
 	double launch_us;	/* per-op launch overhead */
 };
 
-/* Parameters of Placeto's reference simulator (specs/placeto-sim.md). */
+/* Parameters of Placeto's reference simulator (docs/SIMULATION.md, section 3). */
 struct pl_placeto_params {
 	double delta1;		/* us, device gap after a non-zero-cost op */
 	double delta2;		/* us, bus gap after every transfer */

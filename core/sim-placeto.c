@@ -1,6 +1,6 @@
 /*
- * sim-placeto — Placeto's reference simulator, reimplemented from
- * specs/placeto-sim.md: one global event queue ordered by
+ * sim-placeto — Placeto's reference simulator, reimplemented to the
+ * semantics of docs/SIMULATION.md, section 3: one global event queue ordered by
  * (time, kind REMOVE < BUS < DEV, key), FIFO waiting lists keyed
  * (ready time, sequence number), one compute queue and one outgoing bus per
  * device, one broadcast transfer per output index with a remote consumer,

@@ -3,7 +3,7 @@
  *
  * Two models (docs/SIMULATION.md):
  *  - PL_SIM_PLACETO: bit-exact with Placeto's public reference simulator
- *    (specs/placeto-sim.md): op cost = the problem's op time on its device,
+ *    (docs/SIMULATION.md, section 3): op cost = the problem's op time on its device,
  *    one outgoing bus per device, one broadcast transfer per output index,
  *    delta1/delta2 gaps from cluster->placeto, FIFO everywhere.
  *  - PL_SIM_NATIVE (default): heterogeneous op times, one transfer per

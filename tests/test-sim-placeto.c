@@ -1,6 +1,7 @@
 /*
- * test-sim-placeto — the Placeto simulator against the two worked examples
- * of specs/placeto-sim.md (exact equality on doubles), and against a second,
+ * test-sim-placeto — the Placeto simulator against two worked examples of
+ * the reference simulator (docs/SIMULATION.md, section 3; exact equality
+ * on doubles), and against a second,
  * deliberately naive implementation written straight from the spec (linear
  * scans, string comparisons, no precomputation) on random and tie-heavy
  * graphs, plus schedule invariants.

@@ -1,6 +1,6 @@
 /*
  * placeto — the Placeto MDP, its REINFORCE training and the placer class
- * (see placeto.h and specs/placeto-mdp.md).
+ * (see placeto.h and docs/PLACETO.md).
  *
  * Structure: an `env` is one graph prepared for the MDP (grouped nodes,
  * their CSR both ways, ancestor/descendant/parallel sets, static features,

@@ -7,7 +7,7 @@
  * for it; after each decision the whole (ungrouped) graph is simulated
  * (first-ready first, or with sched=rank under upward-rank priorities) and
  * the reward is the drop in run time r_t = R_t - R_{t+1} (seconds, plus an
- * optional memory penalty).  See specs/placeto-mdp.md and docs/PLACETO.md.
+ * optional memory penalty).  See docs/PLACETO.md.
  * With escape=grow (not in the reference), once the best has not improved
  * for a while, a move also takes nodes connected to the current one on
  * its device, so that a local search can leave a local optimum of
