@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..30"
+echo "1..31"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -99,4 +99,11 @@ $PLACELAB validate "$tmp/hex.dot" >/dev/null 2>"$tmp/err"; rc=$?
 check "DOT: a hex number: exit 2, FILE:LINE and the attribute named" sh -c "test $rc = 2 && grep -q \"hex.dot:3: node 'b': attribute 'flops' is \\\"0x10\\\", not a decimal number\" '$tmp/err'"
 printf 'digraph { a -> b }\n' > "$tmp/anon.dot"
 check "DOT: an anonymous graph is named after its file" sh -c "$PLACELAB info '$tmp/anon.dot' | grep -q '^graph *anon$'"
+# every action of the explorer's key table is listed by explore --keys
+$PLACELAB explore --keys > "$tmp/keys"; rc=$?
+missing=""
+for a in $(sed -n 's/^[[:space:]]*X([A-Z_0-9]*, "\([a-z0-9-]*\)".*/\1/p' "$PL_SRCDIR/tui/action.h"); do
+	grep -q "^[^ ]*\( [^ ]*\)\? *$a " "$tmp/keys" || missing="$missing $a"
+done
+check "explore --keys lists every action of tui/action.h" sh -c "test $rc = 0 && test -z '$missing' && grep -q '^w ^S  *save ' '$tmp/keys'"
 exit 0

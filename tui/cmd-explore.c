@@ -1,6 +1,7 @@
 /*
  * cmd-explore — `placelab [GRAPH] [-c CLUSTER] [-p PLACEMENT] [--demo]`:
- * open the explorer on a graph (the default sample without one).
+ * open the explorer on a graph (the default sample without one);
+ * `--keys` lists its keys.
  * Invariant: the terminal is only taken once every input has loaded, so
  * errors print as ordinary messages on a normal terminal.
  */
@@ -30,7 +31,8 @@ explore_usage(FILE *f)
 	    "      --sim KIND           simulator for every figure (native or placeto)\n"
 	    "      --seed N             seed for the methods (default 1)\n"
 	    "      --threads N          worker threads for the methods (default: cores)\n"
-	    "Press ? inside for every key.\n", PL_DEFAULT_CLUSTER);
+	    "      --keys               list every key of the explorer and exit\n"
+	    "The terminal must be at least 80x24.  Press ? inside for every key.\n", PL_DEFAULT_CLUSTER);
 }
 
 /* The explorer subcommand. */
@@ -44,6 +46,7 @@ cmd_explore(int argc, char **argv)
 		{ "sim", required_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "keys", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -67,6 +70,9 @@ cmd_explore(int argc, char **argv)
 			if (*end != '\0' || o.threads < 0)
 				return cmd_error("--threads: expected a count, got '%s'", optarg);
 			break;
+		case 'K':
+			explore_print_keys(stdout);
+			return 0;
 		case 'h':
 			explore_usage(stdout);
 			return 0;

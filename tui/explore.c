@@ -606,6 +606,49 @@ help_rows(int tw, int i)
 	return h > 0 ? h : 1;
 }
 
+/* An action's keys as the help shows them ("PgUp ^B"). */
+static void
+action_keys(const struct tui_action_def *a, char *keys, size_t size)
+{
+	char k1[16], k2[16];
+	tui_key_name(a->key, k1, sizeof k1);
+	if (a->alt && strcmp(k1, tui_key_name(a->alt, k2, sizeof k2)) != 0)
+		snprintf(keys, size, "%s %s", k1, k2);
+	else
+		snprintf(keys, size, "%s", k1);
+}
+
+/* The views an action works in: "all" or their numbers ("1,2"). */
+static void
+action_views(const struct tui_action_def *a, char *where, size_t size)
+{
+	where[0] = '\0';
+	if (a->where == AV_ALL) {
+		snprintf(where, size, "all");
+		return;
+	}
+	for (int v = 0; v < EXPLORE_N_VIEWS; v++)
+		if (a->where & (1u << v)) {
+			size_t l = strlen(where);
+			snprintf(where + l, size - l, "%s%d", l ? "," : "", v + 1);
+		}
+}
+
+/* Every key, as the help screen lists them, one per line, for the
+ * terminal or the man page. */
+void
+explore_print_keys(FILE *f)
+{
+	fprintf(f, "%-12s %-16s %-7s %s\n", "Key", "Action", "Views", "What it does");
+	for (int i = 0; i < ACT_COUNT - 1; i++) {
+		char keys[40], where[64];
+		action_keys(&tui_actions[i], keys, sizeof keys);
+		action_views(&tui_actions[i], where, sizeof where);
+		fprintf(f, "%-12s %-16s %-7s %s\n", keys, tui_actions[i].name, where, tui_actions[i].help);
+	}
+	fprintf(f, "\nViews: 1 Ops, 2 Timeline, 3 Devices, 4 Placeto, 5 BRKGA, 6 Compare, 7 Export.\n");
+}
+
 /* The help screen: every row of the action table, its text wrapped. */
 static void
 draw_help(struct explore *ex, const struct view_rect *r)
@@ -628,21 +671,9 @@ draw_help(struct explore *ex, const struct view_rect *r)
 		if (y + h > r->y + 1 + rows)
 			break;
 		const struct tui_action_def *a = &tui_actions[i];
-		char k1[16], k2[16], keys[40], where[64];
-		tui_key_name(a->key, k1, sizeof k1);
-		if (a->alt && strcmp(k1, tui_key_name(a->alt, k2, sizeof k2)) != 0)
-			snprintf(keys, sizeof keys, "%s %s", k1, k2);
-		else
-			snprintf(keys, sizeof keys, "%s", k1);
-		where[0] = '\0';
-		if (a->where == AV_ALL)
-			snprintf(where, sizeof where, "all");
-		else
-			for (int v = 0; v < EXPLORE_N_VIEWS; v++)
-				if (a->where & (1u << v)) {
-					size_t l = strlen(where);
-					snprintf(where + l, sizeof where - l, "%s%d", l ? "," : "", v + 1);
-				}
+		char keys[40], where[64];
+		action_keys(a, keys, sizeof keys);
+		action_views(a, where, sizeof where);
 		attrset(screen_attr(SCR_KEY));
 		screen_printf(stdscr, y, r->x, 13, 1, "%s", keys);
 		attrset(A_NORMAL);

@@ -128,6 +128,8 @@ void explore_close(struct explore *ex);
 
 /* Run the interactive loop on the terminal until quit; exit status. */
 int explore_run(struct explore *ex);
+/* Every key of the explorer, one per line (`placelab explore --keys`). */
+void explore_print_keys(FILE *f);
 
 /* Draw everything into stdscr (wnoutrefresh; the caller calls doupdate). */
 void explore_draw(struct explore *ex);
