@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "viz/palette.h"
@@ -103,6 +105,22 @@ screen_mode(void)
 	return mode;
 }
 
+/* Let ^S and ^Q reach the program as keys (^S saves): turn XON/XOFF
+ * flow control off on the terminal, keeping cbreak's signal keys (^C,
+ * ^Z, ^\), and record the result as curses' program mode so it is
+ * put back after a suspend or endwin.  Not a terminal: nothing to do. */
+static void
+no_flow_control(void)
+{
+	int fd = isatty(STDIN_FILENO) ? STDIN_FILENO : STDOUT_FILENO;
+	struct termios t;
+	if (tcgetattr(fd, &t) != 0)
+		return;
+	t.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+	if (tcsetattr(fd, TCSANOW, &t) == 0)
+		def_prog_mode();
+}
+
 /* Start curses and install the restore hooks. */
 void
 screen_start(SCREEN *sp)
@@ -129,6 +147,8 @@ screen_start(SCREEN *sp)
 			signal(sigs[i], on_signal);
 	}
 	cbreak();
+	if (sp == NULL)
+		no_flow_control();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);

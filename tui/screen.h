@@ -58,7 +58,8 @@ enum scr_mode { SCR_MONO, SCR_COLOR8, SCR_COLOR256 };
 /*
  * Start curses on the controlling terminal (initscr) or, for tests, on a
  * given SCREEN already created with newterm() (pass it; NULL = initscr).
- * Sets cbreak, noecho, keypad, mouse, colours (NO_COLOR honoured), and
+ * Sets cbreak (with XON/XOFF flow control off on a real terminal, so ^S
+ * and ^Q are keys), noecho, keypad, mouse, colours (NO_COLOR honoured), and
  * installs the restore hooks.
  */
 void screen_start(SCREEN *sp);
