@@ -392,7 +392,7 @@ test_screen_width(void **state)
 	X(placeto_curve) \
 	X(placeto_refused) \
 	X(placeto_mode) \
-	X(placeto_header)
+	X(placeto_header) X(placeto_demo)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */
