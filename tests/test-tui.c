@@ -381,6 +381,26 @@ test_screen_width(void **state)
 	assert_int_equal(screen_width(""), 0);
 }
 
+/* Times a tick apart read differently however small the tick; without a
+ * resolution the usual decimals. */
+static void
+test_fmt_us_res(void **state)
+{
+	(void)state;
+	char a[32], b[32];
+	static const double ticks[] = { 1e3, 1, 0.05, 0.001 };
+	for (size_t i = 0; i < sizeof ticks / sizeof ticks[0]; i++) {
+		double t0 = 512623.5, t1 = t0 + ticks[i];
+		screen_fmt_us_res(a, sizeof a, t0, ticks[i]);
+		screen_fmt_us_res(b, sizeof b, t1, ticks[i]);
+		assert_string_not_equal(a, b);
+		assert_true(strstr(a, " ms") != NULL);
+	}
+	assert_string_equal(screen_fmt_us(a, sizeof a, 512623.5), "512.62 ms");
+	assert_string_equal(screen_fmt_us_res(a, sizeof a, 1.5e6, 1e5), "1.50 s");
+	assert_string_equal(screen_fmt_us_res(a, sizeof a, 12.25, 0.01), "12.25 us");
+}
+
 #define SCRIPT_TEST(n) \
 	static void test_##n(void **state) { (void)state; run_script(#n); }
 #define SCRIPTS(X) \
@@ -392,7 +412,7 @@ test_screen_width(void **state)
 	X(placeto_curve) \
 	X(placeto_refused) \
 	X(placeto_mode) \
-	X(placeto_header) X(placeto_demo)
+	X(placeto_header) X(placeto_demo) X(timeline_zoom)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */
@@ -406,6 +426,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_action_table),
 		cmocka_unit_test(test_screen_width),
+		cmocka_unit_test(test_fmt_us_res),
 #define SCRIPT_ENTRY(n) cmocka_unit_test(test_##n),
 		SCRIPTS(SCRIPT_ENTRY)
 	};

@@ -9,6 +9,7 @@
 
 #include <langinfo.h>
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -443,23 +444,40 @@ screen_vcell(WINDOW *w, int y, int x, int level, attr_t a)
 	wattr_off(w, a, NULL);
 }
 
-/* Time with a unit. */
+/* Time with a unit: "12.3 us", "4.56 ms", "1.23 s", with at least the
+ * decimals that tell apart times res apart (res <= 0: the usual ones). */
+const char *
+screen_fmt_us_res(char *buf, int len, double us, double res)
+{
+	static const struct { double scale; const char *unit; int decimals; } units[] = {
+		{ 1e6, "s", 2 }, { 1e3, "ms", 2 }, { 1, "us", 1 },
+	};
+	if (!(us == us)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (us == 0 || us >= 1e300) {
+		snprintf(buf, len, us == 0 ? "0" : "inf");
+		return buf;
+	}
+	int u = us >= 1e6 ? 0 : us >= 1e3 ? 1 : 2;
+	int decimals = units[u].decimals;
+	if (res > 0) {
+		int need = (int)ceil(-log10(res / units[u].scale) - 1e-9);
+		if (need > 9)
+			need = 9;
+		if (need > decimals)
+			decimals = need;
+	}
+	snprintf(buf, len, "%.*f %s", decimals, us / units[u].scale, units[u].unit);
+	return buf;
+}
+
+/* Time with a unit and the usual decimals. */
 const char *
 screen_fmt_us(char *buf, int len, double us)
 {
-	if (!(us == us))
-		snprintf(buf, len, "-");
-	else if (us == 0)
-		snprintf(buf, len, "0");
-	else if (us >= 1e300)
-		snprintf(buf, len, "inf");
-	else if (us >= 1e6)
-		snprintf(buf, len, "%.2f s", us / 1e6);
-	else if (us >= 1e3)
-		snprintf(buf, len, "%.2f ms", us / 1e3);
-	else
-		snprintf(buf, len, "%.1f us", us);
-	return buf;
+	return screen_fmt_us_res(buf, len, us, 0);
 }
 
 /* Bytes with a binary unit. */

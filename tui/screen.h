@@ -112,6 +112,9 @@ int screen_utf8(void);
 
 /* "12.3 us", "4.56 ms", "1.23 s" into buf. */
 const char *screen_fmt_us(char *buf, int len, double us);
+/* The same with at least the decimals that tell apart times res apart
+ * (a zoomed axis: "512.62005 ms", "512.62010 ms"). */
+const char *screen_fmt_us_res(char *buf, int len, double us, double res);
 /* "512 B", "3.4 KiB", "1.2 GiB". */
 const char *screen_fmt_bytes(char *buf, int len, int64_t b);
 
