@@ -401,6 +401,32 @@ test_fmt_us_res(void **state)
 	assert_string_equal(screen_fmt_us_res(a, sizeof a, 12.25, 0.01), "12.25 us");
 }
 
+/* Fields too wide for the line are left out whole, never cut; later
+ * ones that fit still show. */
+static void
+test_put_fields(void **state)
+{
+	(void)state;
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	setenv("COLUMNS", "80", 1);
+	setenv("LINES", "24", 1);
+	SCREEN *sp = newterm("xterm-256color", out, in);
+	assert_non_null(sp);
+	screen_start(sp);
+	erase();
+	int n = screen_put_fields(stdscr, 0, 0, 30, 0, ", ", "Preview: svg\t6.9 KiB\tlaid out in 4 ms\t3 s");
+	screen_put_fields(stdscr, 1, 0, 6, 0, "  ", "a long first field\tb");
+	char *s = dump_screen();
+	assert_true(strncmp(s, "Preview: svg, 6.9 KiB, 3 s\n", 27) == 0);
+	assert_int_equal(n, 26);
+	assert_non_null(strstr(s, "\na long\n"));
+	free(s);
+	screen_stop();
+	delscreen(sp);
+	fclose(out);
+	fclose(in);
+}
+
 #define SCRIPT_TEST(n) \
 	static void test_##n(void **state) { (void)state; run_script(#n); }
 #define SCRIPTS(X) \
@@ -427,6 +453,7 @@ main(void)
 		cmocka_unit_test(test_action_table),
 		cmocka_unit_test(test_screen_width),
 		cmocka_unit_test(test_fmt_us_res),
+		cmocka_unit_test(test_put_fields),
 #define SCRIPT_ENTRY(n) cmocka_unit_test(test_##n),
 		SCRIPTS(SCRIPT_ENTRY)
 	};

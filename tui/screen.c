@@ -320,6 +320,31 @@ screen_printf(WINDOW *w, int y, int x, int width, int pad, const char *fmt, ...)
 	return screen_put(w, y, x, width, pad, buf);
 }
 
+/* Draw fields (separated by '\t' in text) at (y, x), joined by sep: each
+ * field shows whole or not at all (the first is cut when it alone does
+ * not fit), so a narrow line drops fields instead of ending mid-word.
+ * Pads to width when pad is set; returns the columns written. */
+int
+screen_put_fields(WINDOW *w, int y, int x, int width, int pad, const char *sep,
+    const char *text)
+{
+	int used = 0, sepw = screen_width(sep);
+	char *copy = pl_xstrdup(text != NULL ? text : "");
+	char *save = NULL;
+	for (char *f = strtok_r(copy, "\t", &save); f != NULL; f = strtok_r(NULL, "\t", &save)) {
+		int fw = screen_width(f), gap = used > 0 ? sepw : 0;
+		if (used > 0 && used + gap + fw > width)
+			continue;
+		if (gap > 0)
+			used += screen_put(w, y, x + used, width - used, 0, sep);
+		used += screen_put(w, y, x + used, width - used, 0, f);
+	}
+	free(copy);
+	if (pad && used < width)
+		screen_fill(w, y, x + used, width - used, ' ');
+	return used;
+}
+
 /* Word-wrap text (UTF-8 counted per byte for breaking, per column for
  * drawing; explanations are mostly ASCII). */
 int

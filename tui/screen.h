@@ -86,6 +86,10 @@ int screen_big_enough(void);
 /* Print at (y, x) at most w columns (UTF-8 text), padding with spaces to w
  * when pad is set.  Returns the columns written. */
 int screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s);
+/* Fields separated by '\t' in text, joined by sep, each shown whole or
+ * left out (the first is cut only when it alone does not fit). */
+int screen_put_fields(WINDOW *w, int y, int x, int width, int pad, const char *sep,
+    const char *text);
 /* Columns UTF-8 text takes on the screen. */
 int screen_width(const char *s);
 /* printf version of screen_put. */

@@ -355,14 +355,14 @@ preview_note(struct export_view *e, size_t len, double took)
 	if (progress != NULL)
 		e->preview_note = pl_xasprintf("%s; written once all are in", progress);
 	else if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0)
-		e->preview_note = pl_xasprintf("the Graphviz source of the %s (%s, %d lines; laid out in %s)",
+		e->preview_note = pl_xasprintf("the Graphviz source of the %s\t%s\t%d lines\tlaid out in %s",
 		    fmt, screen_fmt_bytes(b, sizeof b, (int64_t)len), lines,
 		    explore_fmt_wall(e->ex, t, sizeof t, took));
 	else if (e->what == W_TIMELINE && strcmp(fmt, "svg") != 0)
-		e->preview_note = pl_xasprintf("the SVG the %s is made from (%s, %d lines)", fmt,
+		e->preview_note = pl_xasprintf("the SVG the %s is made from\t%s\t%d lines", fmt,
 		    screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
 	else
-		e->preview_note = pl_xasprintf("%s, %d lines", screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
+		e->preview_note = pl_xasprintf("%s\t%d lines", screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
 	free(progress);
 	e->preview_len = len;
 }
@@ -468,8 +468,12 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_hline(w, y, r->x, r->w);
 	wattrset(w, screen_attr(SCR_HEADER));
-	screen_printf(w, y++, r->x + 2, r->w - 4, 0, " Preview: %s ",
-	    e->stale ? "rendering (Graphviz; keys stay live)..." : e->preview_note != NULL ? e->preview_note : "");
+	/* the note's fields ('\t'-separated) shown whole or left out */
+	char *title = pl_xasprintf(" Preview: %s", e->stale ? "rendering (Graphviz; keys stay live)..." :
+	    e->preview_note != NULL ? e->preview_note : "");
+	int tw = screen_put_fields(w, y, r->x + 2, r->w - 5, 0, ", ", title);
+	screen_put(w, y++, r->x + 2 + tw, 1, 0, " ");
+	free(title);
 	wattrset(w, A_NORMAL);
 	if (e->preview == NULL || e->stale)
 		return;

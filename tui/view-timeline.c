@@ -343,11 +343,12 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		screen_put(w, y, r->x, r->w, 1, "Left/Right select a block, Up/Down a row");
 	wattrset(w, screen_attr(SCR_DIM));
 	int fancy = screen_utf8() && screen_mode() != SCR_MONO;
-	screen_printf(w, y + 1, r->x, r->w, 1, "%s .. %s of %s  %s critical  %s transfer  +/- zoom  </> pan  z fit",
+	snprintf(buf, sizeof buf, "%s .. %s of %s\t%s critical\t%s transfer\t+/- zoom\t</> pan\tz fit",
 	    screen_fmt_us_res(a, sizeof a, t->t0, t->span / 10),
 	    screen_fmt_us_res(b, sizeof b, t->t0 + t->span, t->span / 10),
 	    screen_fmt_us(c, sizeof c, tr->res.makespan_us), screen_utf8() ? "━" : "=",
 	    fancy ? "»" : ">");
+	screen_put_fields(w, y + 1, r->x, r->w, 1, "  ", buf);
 	wattrset(w, A_NORMAL);
 }
 
