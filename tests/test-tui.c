@@ -9,6 +9,7 @@
  *
  * Script lines:
  *   open GRAPH [cluster C] [demo] [nocolor] [term T] [placement FILE]
+ *                           (GRAPH from the source tree, or ./GRAPH from here)
  *   size COLS ROWS          before open: the terminal size
  *   key K...                keys: a letter, Enter Tab BTab Esc Space Up Down
  *                           Left Right PgUp PgDn Home End, ^X for control
@@ -27,6 +28,8 @@
  *   expect-screen TEXT      the screen shows TEXT (for what other areas draw,
  *                           e.g. Graphviz output, whose details are theirs)
  *   rm PATH
+ *   gen PATH MODEL LAYERS SEQ_LEN   write a generated graph (framework-sized
+ *                           ops) to PATH, e.g. one too big to lay out
  */
 #include "config.h"
 
@@ -47,6 +50,8 @@
 #include "clock.h"
 #include "action.h"
 #include "fileio.h"
+#include "gen/gen.h"
+#include "io.h"
 #include "tui/explore.h"
 #include "tui/screen.h"
 #include "xmalloc.h"
@@ -199,7 +204,8 @@ run_script(const char *name)
 		if (strcmp(cmd, "open") == 0) {
 			struct explore_opts o = { .seed = 1, .threads = 1, .fixed_clock = 1 };
 			char *graph = strtok_r(NULL, " ", &save), *w;
-			char *gpath = graph[0] == '/' ? pl_xstrdup(graph) : pl_xasprintf("%s/%s", PL_SRCDIR, graph);
+			char *gpath = graph[0] == '/' || strncmp(graph, "./", 2) == 0 ? pl_xstrdup(graph) :
+			    pl_xasprintf("%s/%s", PL_SRCDIR, graph);
 			char *ppath = NULL, *cpath = NULL;
 			int nocolor = 0;
 			const char *term = "xterm-256color";
@@ -254,6 +260,18 @@ run_script(const char *name)
 			assert_int_equal(screen_dev_fg(1) == screen_dev_fg(2), nocolor);
 			opened = 1;
 			redraw(&ex);
+			continue;
+		}
+		if (strcmp(cmd, "gen") == 0) {
+			char *gpath = strtok_r(NULL, " ", &save), *model = strtok_r(NULL, " ", &save);
+			struct pl_gen_opts go = { .granularity = PL_GEN_OP };
+			go.layers = atoi(strtok_r(NULL, " ", &save));
+			go.seq_len = atoi(strtok_r(NULL, " ", &save));
+			char *cause = NULL;
+			struct pl_graph *g = pl_gen(model, &go, NULL, &cause);
+			if (g == NULL || pl_graph_save_json(g, gpath, &cause) != 0)
+				fail_msg("%s:%d: %s", name, line_no, cause);
+			pl_graph_free(g);
 			continue;
 		}
 		if (!opened)
@@ -438,7 +456,7 @@ test_put_fields(void **state)
 	X(placeto_curve) \
 	X(placeto_refused) \
 	X(placeto_mode) \
-	X(placeto_header) X(placeto_demo) X(timeline_zoom)
+	X(placeto_header) X(placeto_demo) X(timeline_zoom) X(export_big)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */
