@@ -595,9 +595,11 @@ write_now(struct export_view *e)
 static void
 overwrite_done(struct explore *ex, const char *text, void *arg)
 {
-	(void)ex;
+	struct export_view *e = arg;
 	if (text != NULL && (*text == 'y' || *text == 'Y'))
-		write_now(arg);
+		write_now(e);
+	else	/* the last "wrote" must not stand for this answer */
+		explore_message(ex, 0, "not written: %s kept as it was", e->path);
 }
 
 /* Write, asking before replacing a file (not before a refusal). */
