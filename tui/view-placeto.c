@@ -401,7 +401,8 @@ draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
 	hdr_add(&l, 5, A_NORMAL, 2, "%ld placement%s", st.placements, plural(st.placements));
 	char a[32];
 	if (pl->best != NULL)
-		hdr_add(&l, 1, A_NORMAL, 2, "best %s",
+		/* the best placement any decision tried, not the curve's (*) */
+		hdr_add(&l, 1, A_NORMAL, 2, "best tried %s",
 		    screen_fmt_us(a, sizeof a, pl->best_res.makespan_us));
 	int rows = hdr_draw(&l, w, y, x, width);
 
@@ -599,7 +600,7 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	/* learning curve */
 	struct view_rect cr = { r->y + r->h - 1 - curve_h, r->x, curve_h, r->w };
 	wattrset(w, screen_attr(SCR_HEADER));
-	screen_printf(w, cr.y, r->x + 11, r->w - 11, 1, "learning curve: run time at the end of each episode (o), best (*)");
+	screen_printf(w, cr.y, r->x + 11, r->w - 11, 1, "learning curve: run time at each episode's end (o), lowest so far (*)");
 	wattrset(w, A_NORMAL);
 	cr.y++;
 	cr.h--;
