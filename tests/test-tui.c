@@ -456,7 +456,7 @@ test_put_fields(void **state)
 	X(placeto_curve) \
 	X(placeto_refused) \
 	X(placeto_mode) \
-	X(placeto_header) X(placeto_demo) X(timeline_zoom) X(export_big) X(export_decline)
+	X(placeto_header) X(placeto_demo) X(timeline_zoom) X(export_big) X(export_decline) X(devices_scroll)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */
