@@ -9,6 +9,7 @@
  *
  * Script lines:
  *   open GRAPH [cluster C] [demo] [nocolor] [term T] [placement FILE]
+ *                           (GRAPH from the source tree, or ./GRAPH from here)
  *   size COLS ROWS          before open: the terminal size
  *   key K...                keys: a letter, Enter Tab BTab Esc Space Up Down
  *                           Left Right PgUp PgDn Home End, ^X for control
@@ -28,6 +29,8 @@
  *                           e.g. Graphviz output, whose details are theirs),
  *                           on one row or across rows joined by a space
  *   rm PATH
+ *   gen PATH MODEL LAYERS SEQ_LEN   write a generated graph (framework-sized
+ *                           ops) to PATH, e.g. one too big to lay out
  */
 #include "config.h"
 
@@ -48,6 +51,8 @@
 #include "clock.h"
 #include "action.h"
 #include "fileio.h"
+#include "gen/gen.h"
+#include "io.h"
 #include "tui/explore.h"
 #include "tui/screen.h"
 #include "xmalloc.h"
@@ -213,7 +218,8 @@ run_script(const char *name)
 		if (strcmp(cmd, "open") == 0) {
 			struct explore_opts o = { .seed = 1, .threads = 1, .fixed_clock = 1 };
 			char *graph = strtok_r(NULL, " ", &save), *w;
-			char *gpath = graph[0] == '/' ? pl_xstrdup(graph) : pl_xasprintf("%s/%s", PL_SRCDIR, graph);
+			char *gpath = graph[0] == '/' || strncmp(graph, "./", 2) == 0 ? pl_xstrdup(graph) :
+			    pl_xasprintf("%s/%s", PL_SRCDIR, graph);
 			char *ppath = NULL, *cpath = NULL;
 			int nocolor = 0;
 			const char *term = "xterm-256color";
@@ -268,6 +274,18 @@ run_script(const char *name)
 			assert_int_equal(screen_dev_fg(1) == screen_dev_fg(2), nocolor);
 			opened = 1;
 			redraw(&ex);
+			continue;
+		}
+		if (strcmp(cmd, "gen") == 0) {
+			char *gpath = strtok_r(NULL, " ", &save), *model = strtok_r(NULL, " ", &save);
+			struct pl_gen_opts go = { .granularity = PL_GEN_OP };
+			go.layers = atoi(strtok_r(NULL, " ", &save));
+			go.seq_len = atoi(strtok_r(NULL, " ", &save));
+			char *cause = NULL;
+			struct pl_graph *g = pl_gen(model, &go, NULL, &cause);
+			if (g == NULL || pl_graph_save_json(g, gpath, &cause) != 0)
+				fail_msg("%s:%d: %s", name, line_no, cause);
+			pl_graph_free(g);
 			continue;
 		}
 		if (!opened)
@@ -397,6 +415,52 @@ test_screen_width(void **state)
 	assert_int_equal(screen_width(""), 0);
 }
 
+/* Times a tick apart read differently however small the tick; without a
+ * resolution the usual decimals. */
+static void
+test_fmt_us_res(void **state)
+{
+	(void)state;
+	char a[32], b[32];
+	static const double ticks[] = { 1e3, 1, 0.05, 0.001 };
+	for (size_t i = 0; i < sizeof ticks / sizeof ticks[0]; i++) {
+		double t0 = 512623.5, t1 = t0 + ticks[i];
+		screen_fmt_us_res(a, sizeof a, t0, ticks[i]);
+		screen_fmt_us_res(b, sizeof b, t1, ticks[i]);
+		assert_string_not_equal(a, b);
+		assert_true(strstr(a, " ms") != NULL);
+	}
+	assert_string_equal(screen_fmt_us(a, sizeof a, 512623.5), "512.62 ms");
+	assert_string_equal(screen_fmt_us_res(a, sizeof a, 1.5e6, 1e5), "1.50 s");
+	assert_string_equal(screen_fmt_us_res(a, sizeof a, 12.25, 0.01), "12.25 us");
+}
+
+/* Fields too wide for the line are left out whole, never cut; later
+ * ones that fit still show. */
+static void
+test_put_fields(void **state)
+{
+	(void)state;
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	setenv("COLUMNS", "80", 1);
+	setenv("LINES", "24", 1);
+	SCREEN *sp = newterm("xterm-256color", out, in);
+	assert_non_null(sp);
+	screen_start(sp);
+	erase();
+	int n = screen_put_fields(stdscr, 0, 0, 30, 0, ", ", "Preview: svg\t6.9 KiB\tlaid out in 4 ms\t3 s");
+	screen_put_fields(stdscr, 1, 0, 6, 0, "  ", "a long first field\tb");
+	char *s = dump_screen();
+	assert_true(strncmp(s, "Preview: svg, 6.9 KiB, 3 s\n", 27) == 0);
+	assert_int_equal(n, 26);
+	assert_non_null(strstr(s, "\na long\n"));
+	free(s);
+	screen_stop();
+	delscreen(sp);
+	fclose(out);
+	fclose(in);
+}
+
 #define SCRIPT_TEST(n) \
 	static void test_##n(void **state) { (void)state; run_script(#n); }
 #define SCRIPTS(X) \
@@ -412,7 +476,8 @@ test_screen_width(void **state)
 	X(ops_detail_one) \
 	X(save_name) \
 	X(save_overwrite) \
-	X(follow) X(undo_take) X(header_pct) X(message_long)
+	X(follow) X(undo_take) X(header_pct) X(message_long) \
+	X(placeto_demo) X(timeline_zoom) X(export_big) X(export_decline) X(devices_scroll)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */
@@ -426,6 +491,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_action_table),
 		cmocka_unit_test(test_screen_width),
+		cmocka_unit_test(test_fmt_us_res),
+		cmocka_unit_test(test_put_fields),
 #define SCRIPT_ENTRY(n) cmocka_unit_test(test_##n),
 		SCRIPTS(SCRIPT_ENTRY)
 	};

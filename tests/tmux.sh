@@ -11,7 +11,7 @@ set -u
 : "${PLACELAB:?PLACELAB not set}"
 : "${PL_SRCDIR:?PL_SRCDIR not set}"
 GOLD="$PL_SRCDIR/tests/tui"
-N=7
+N=9
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "1..0 # SKIP tmux is not installed"
@@ -32,7 +32,7 @@ ok() { num=$((num + 1)); echo "ok $num - $1"; }
 notok() { num=$((num + 1)); echo "not ok $num - $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
 # Start the explorer in a fresh session of the given size; when it exits
-# the pane shows "EXITED <status>".
+# the pane shows "EXITED <status>" (the pane's shell survives a ^C).
 session=0
 start() {	# cols rows args...
 	cols=$1; rows=$2; shift 2
@@ -41,7 +41,7 @@ start() {	# cols rows args...
 	T="tmux -L $SOCK-$session -f /dev/null"
 	rm -f "$WORK/pid"
 	$T new-session -d -s t -x "$cols" -y "$rows" \
-	    "cd '$WORK'; sh -c 'echo \$\$ > pid; exec env TERM=xterm-256color $PLACELAB $*'; echo EXITED \$?; exec cat"
+	    "trap : INT; cd '$WORK'; sh -c 'echo \$\$ > pid; exec env TERM=xterm-256color $PLACELAB $*'; echo EXITED \$?; exec cat"
 	$T set-option -t t status off >/dev/null
 }
 
@@ -127,5 +127,21 @@ start 60 20 "$PL_SRCDIR/tests/tui/lab.json"
 if wait_for "terminal too small: 60x20" && { $T resize-window -t t -x 80 -y 24; wait_for "scope / op"; }; then
 	ok "terminal too small, then resized"
 else notok "terminal too small, then resized" "$(capture | head -12)"; fi
+
+# 8. ^S is a key (save), not XOFF: the save prompt appears and the
+# explorer still answers (with flow control on, the terminal froze).
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
+wait_for "scope / op" >/dev/null
+$T send-keys -t t C-s
+if wait_for "Save placement to:" && { $T send-keys -t t Escape q; wait_for "EXITED 0"; }; then
+	ok "^S reaches the explorer (save prompt)"
+else notok "^S reaches the explorer (save prompt)" "$(capture | tail -3)"; fi
+
+# 9. ^C still interrupts and restores the terminal.
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
+wait_for "scope / op" >/dev/null
+$T send-keys -t t C-c
+if wait_for "EXITED 130" && ! capture | grep -qF "1 Ops"; then ok "^C interrupts and restores the terminal"
+else notok "^C interrupts and restores the terminal" "$(capture | tail -3)"; fi
 $T kill-server >/dev/null 2>&1
 exit 0

@@ -9,11 +9,14 @@
 
 #include <langinfo.h>
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "viz/palette.h"
@@ -103,6 +106,22 @@ screen_mode(void)
 	return mode;
 }
 
+/* Let ^S and ^Q reach the program as keys (^S saves): turn XON/XOFF
+ * flow control off on the terminal, keeping cbreak's signal keys (^C,
+ * ^Z, ^\), and record the result as curses' program mode so it is
+ * put back after a suspend or endwin.  Not a terminal: nothing to do. */
+static void
+no_flow_control(void)
+{
+	int fd = isatty(STDIN_FILENO) ? STDIN_FILENO : STDOUT_FILENO;
+	struct termios t;
+	if (tcgetattr(fd, &t) != 0)
+		return;
+	t.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+	if (tcsetattr(fd, TCSANOW, &t) == 0)
+		def_prog_mode();
+}
+
 /* Start curses and install the restore hooks. */
 void
 screen_start(SCREEN *sp)
@@ -129,6 +148,8 @@ screen_start(SCREEN *sp)
 			signal(sigs[i], on_signal);
 	}
 	cbreak();
+	if (sp == NULL)
+		no_flow_control();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
@@ -299,6 +320,31 @@ screen_printf(WINDOW *w, int y, int x, int width, int pad, const char *fmt, ...)
 	return screen_put(w, y, x, width, pad, buf);
 }
 
+/* Draw fields (separated by '\t' in text) at (y, x), joined by sep: each
+ * field shows whole or not at all (the first is cut when it alone does
+ * not fit), so a narrow line drops fields instead of ending mid-word.
+ * Pads to width when pad is set; returns the columns written. */
+int
+screen_put_fields(WINDOW *w, int y, int x, int width, int pad, const char *sep,
+    const char *text)
+{
+	int used = 0, sepw = screen_width(sep);
+	char *copy = pl_xstrdup(text != NULL ? text : "");
+	char *save = NULL;
+	for (char *f = strtok_r(copy, "\t", &save); f != NULL; f = strtok_r(NULL, "\t", &save)) {
+		int fw = screen_width(f), gap = used > 0 ? sepw : 0;
+		if (used > 0 && used + gap + fw > width)
+			continue;
+		if (gap > 0)
+			used += screen_put(w, y, x + used, width - used, 0, sep);
+		used += screen_put(w, y, x + used, width - used, 0, f);
+	}
+	free(copy);
+	if (pad && used < width)
+		screen_fill(w, y, x + used, width - used, ' ');
+	return used;
+}
+
 /* Word-wrap text (UTF-8 counted per byte for breaking, per column for
  * drawing; explanations are mostly ASCII). */
 int
@@ -423,23 +469,40 @@ screen_vcell(WINDOW *w, int y, int x, int level, attr_t a)
 	wattr_off(w, a, NULL);
 }
 
-/* Time with a unit. */
+/* Time with a unit: "12.3 us", "4.56 ms", "1.23 s", with at least the
+ * decimals that tell apart times res apart (res <= 0: the usual ones). */
+const char *
+screen_fmt_us_res(char *buf, int len, double us, double res)
+{
+	static const struct { double scale; const char *unit; int decimals; } units[] = {
+		{ 1e6, "s", 2 }, { 1e3, "ms", 2 }, { 1, "us", 1 },
+	};
+	if (!(us == us)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (us == 0 || us >= 1e300) {
+		snprintf(buf, len, us == 0 ? "0" : "inf");
+		return buf;
+	}
+	int u = us >= 1e6 ? 0 : us >= 1e3 ? 1 : 2;
+	int decimals = units[u].decimals;
+	if (res > 0) {
+		int need = (int)ceil(-log10(res / units[u].scale) - 1e-9);
+		if (need > 9)
+			need = 9;
+		if (need > decimals)
+			decimals = need;
+	}
+	snprintf(buf, len, "%.*f %s", decimals, us / units[u].scale, units[u].unit);
+	return buf;
+}
+
+/* Time with a unit and the usual decimals. */
 const char *
 screen_fmt_us(char *buf, int len, double us)
 {
-	if (!(us == us))
-		snprintf(buf, len, "-");
-	else if (us == 0)
-		snprintf(buf, len, "0");
-	else if (us >= 1e300)
-		snprintf(buf, len, "inf");
-	else if (us >= 1e6)
-		snprintf(buf, len, "%.2f s", us / 1e6);
-	else if (us >= 1e3)
-		snprintf(buf, len, "%.2f ms", us / 1e3);
-	else
-		snprintf(buf, len, "%.1f us", us);
-	return buf;
+	return screen_fmt_us_res(buf, len, us, 0);
 }
 
 /* Bytes with a binary unit. */

@@ -58,7 +58,8 @@ enum scr_mode { SCR_MONO, SCR_COLOR8, SCR_COLOR256 };
 /*
  * Start curses on the controlling terminal (initscr) or, for tests, on a
  * given SCREEN already created with newterm() (pass it; NULL = initscr).
- * Sets cbreak, noecho, keypad, mouse, colours (NO_COLOR honoured), and
+ * Sets cbreak (with XON/XOFF flow control off on a real terminal, so ^S
+ * and ^Q are keys), noecho, keypad, mouse, colours (NO_COLOR honoured), and
  * installs the restore hooks.
  */
 void screen_start(SCREEN *sp);
@@ -85,6 +86,10 @@ int screen_big_enough(void);
 /* Print at (y, x) at most w columns (UTF-8 text), padding with spaces to w
  * when pad is set.  Returns the columns written. */
 int screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s);
+/* Fields separated by '\t' in text, joined by sep, each shown whole or
+ * left out (the first is cut only when it alone does not fit). */
+int screen_put_fields(WINDOW *w, int y, int x, int width, int pad, const char *sep,
+    const char *text);
 /* Columns UTF-8 text takes on the screen. */
 int screen_width(const char *s);
 /* printf version of screen_put. */
@@ -111,6 +116,9 @@ int screen_utf8(void);
 
 /* "12.3 us", "4.56 ms", "1.23 s" into buf. */
 const char *screen_fmt_us(char *buf, int len, double us);
+/* The same with at least the decimals that tell apart times res apart
+ * (a zoomed axis: "512.62005 ms", "512.62010 ms"). */
+const char *screen_fmt_us_res(char *buf, int len, double us, double res);
 /* "512 B", "3.4 KiB", "1.2 GiB". */
 const char *screen_fmt_bytes(char *buf, int len, int64_t b);
 

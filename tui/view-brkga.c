@@ -134,9 +134,13 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 				x += screen_put(w, y, r->x + x, r->w - x, 0, " OOM ");
 				wattrset(w, A_NORMAL);
 			}
-			if (b->start_us > 0)
-				screen_printf(w, y, r->x + x, r->w - x, 0, " (%+.1f%% vs start)",
-				    (pl->best_res.makespan_us - b->start_us) / b->start_us * 100);
+			/* the run time's change, as everywhere: negative is
+			 * faster; shown whole or not at all */
+			char vs[48];
+			snprintf(vs, sizeof vs, " (%+.1f%% time vs start)",
+			    (pl->best_res.makespan_us - b->start_us) / b->start_us * 100);
+			if (b->start_us > 0 && screen_width(vs) <= r->w - x)
+				screen_put(w, y, r->x + x, r->w - x, 0, vs);
 		}
 	}
 	y++;

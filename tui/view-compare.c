@@ -107,6 +107,8 @@ is_current(const struct explore *ex, const struct pl_placement *pl)
 static const char *
 pct(char *buf, int len, double v)
 {
+	if (v == 0)
+		v = 0;	/* no "-0.0%" */
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
 	else if (v >= 999.5 || v <= -999.5)
@@ -142,7 +144,7 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 		for (int k = 0; k < cmp->n_rows; k++)
 			if (strcmp(cmp->rows[k].method, "expert") == 0 && cmp->rows[k].has_result)
 				cr.vs_expert_pct = (cmp->rows[k].makespan_us - res->makespan_us) /
-				    cmp->rows[k].makespan_us * 100;
+				    cmp->rows[k].makespan_us * 100;	/* as the table's */
 		int b = pl_compare_best(cmp);
 		cr.gap_best_pct = b >= 0 ? (res->makespan_us - cmp->rows[b].makespan_us) /
 		    cmp->rows[b].makespan_us * 100 : NAN;
@@ -170,7 +172,9 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 	wattrset(w, base);
 	/* narrow: no 'to best' (the best step is highlighted) and no evals */
 	int cx = x + 26;
-	cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p1, sizeof p1, r->vs_expert_pct));
+	/* the table's speed-up over the expert, shown as the run time's
+	 * change like every other percentage: negative is faster */
+	cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p1, sizeof p1, -r->vs_expert_pct));
 	if (wide)
 		cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p2, sizeof p2, r->gap_best_pct));
 	cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p3, sizeof p3, r->gap_bound_pct));
@@ -234,8 +238,8 @@ cv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	}
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
-	    screen_utf8() ? "Enter: use the row's placement  Space run/pause  r rerun   ● = current" :
-	    "Enter: use the row's placement  Space run/pause  r rerun   * = current");
+	    screen_utf8() ? "Enter uses the row  Space run/pause  r rerun  ● = current  -% = faster" :
+	    "Enter uses the row  Space run/pause  r rerun  * = current  -% = faster");
 	wattrset(w, A_NORMAL);
 }
 

@@ -20,6 +20,7 @@
 #include "xmalloc.h"
 
 #define TEXT_W 30
+#define MIN_ROWS 3	/* a device's fewest rows: name and load, memory, traffic */
 
 struct dev_view {
 	struct explore *ex;
@@ -182,13 +183,14 @@ dv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	screen_printf(w, r->y, r->x, r->w, 1, "%-*s memory in use, %s .. %s", TEXT_W, "device",
 	    screen_fmt_us(a, sizeof a, d->t0), screen_fmt_us(b, sizeof b, d->t0 + d->span));
 	wattrset(w, A_NORMAL);
-	/* rows per device: as many as fit (2..8), the remainder spread over
-	 * the first devices, one blank row between devices when roomy */
+	/* rows per device: as many as fit (3..9: every device keeps its
+	 * text lines, and the rest scroll), the remainder spread over the
+	 * first devices, one blank row between devices when roomy */
 	int avail = r->h - 2;
 	int shown = nd, per = avail / nd;
-	if (per < 2) {
-		per = 2;
-		shown = avail / 2;
+	if (per < MIN_ROWS) {
+		per = MIN_ROWS;
+		shown = avail / MIN_ROWS > 0 ? avail / MIN_ROWS : 1;
 	}
 	int gap = per >= 5;
 	if (per > 9)

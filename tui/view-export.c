@@ -33,6 +33,7 @@
 #include "placer.h"
 #include "screen.h"
 #include "view.h"
+#include "viz/diagram.h"
 #include "viz/export.h"
 #include "xmalloc.h"
 
@@ -64,6 +65,8 @@ struct job {
 	struct plv_opts o;
 	char *path;			/* write here; NULL: preview */
 	unsigned gen;			/* settings generation it renders */
+	int layout;			/* the format written is laid out */
+	int nodes;			/* then the nodes it lays out */
 	int rc;
 	char *data;
 	size_t len;
@@ -84,6 +87,7 @@ struct export_view {
 	char *preview;		/* text, or NULL */
 	size_t preview_len;
 	char *preview_note;
+	int preview_nodes;	/* nodes the preview's diagram lays out, or 0 */
 	int preview_top;
 };
 
@@ -93,6 +97,18 @@ mark_stale(struct export_view *e)
 {
 	e->stale = 1;
 	e->gen++;
+	e->preview_nodes = 0;
+}
+
+/* Why a diagram of `nodes` nodes is not laid out, in the explorer's
+ * terms (the Detail setting), or NULL when it is not too big. */
+static char *
+too_many_nodes(int nodes)
+{
+	if (nodes <= PLV_MAX_LAYOUT_NODES)
+		return NULL;
+	return pl_xasprintf("%d nodes are too many to lay out (at most %d): pick a "
+	    "Detail of <=400 nodes or fewer, or the dot format", nodes, PLV_MAX_LAYOUT_NODES);
 }
 
 /* The worker: trace its placement and render. */
@@ -104,6 +120,15 @@ job_main(void *arg)
 	char *cause = NULL;
 	struct pl_trace *tr = pl_sim_trace(j->p, j->pl, &j->sim, &cause);
 	int rc = -1;
+	if (tr != NULL && j->layout) {
+		struct pl_coarse *cg = plv_export_coarsen(j->p, j->pl, tr, &j->o);
+		j->nodes = plv_export_layout_nodes(j->p, cg);
+		pl_coarse_free(cg);
+		if (j->path != NULL && (cause = too_many_nodes(j->nodes)) != NULL) {
+			pl_trace_free(tr);
+			tr = NULL;
+		}
+	}
 	if (tr != NULL) {
 		if (j->path != NULL)
 			rc = plv_export(j->p, j->pl, tr, &j->o, j->path, &cause);
@@ -138,6 +163,7 @@ job_start(struct export_view *e, const struct plv_opts *o, const char *path)
 	j->o = *o;
 	j->path = path != NULL ? pl_xstrdup(path) : NULL;
 	j->gen = e->gen;
+	j->layout = e->what == W_DIAGRAM && strcmp(formats[e->what][e->format], "dot") != 0;
 	if (pthread_create(&j->th, NULL, job_main, j) != 0) {
 		fprintf(stderr, "placelab: cannot start a worker thread\n");
 		abort();
@@ -354,15 +380,20 @@ preview_note(struct export_view *e, size_t len, double took)
 	free(e->preview_note);
 	if (progress != NULL)
 		e->preview_note = pl_xasprintf("%s; written once all are in", progress);
+	else if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0 &&
+	    e->preview_nodes > PLV_MAX_LAYOUT_NODES)
+		e->preview_note = pl_xasprintf("the Graphviz source of the %s\t%d nodes: too many "
+		    "to lay out\t%s\t%d lines", fmt, e->preview_nodes,
+		    screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
 	else if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0)
-		e->preview_note = pl_xasprintf("the Graphviz source of the %s (%s, %d lines; laid out in %s)",
+		e->preview_note = pl_xasprintf("the Graphviz source of the %s\t%s\t%d lines\tmade in %s",
 		    fmt, screen_fmt_bytes(b, sizeof b, (int64_t)len), lines,
 		    explore_fmt_wall(e->ex, t, sizeof t, took));
 	else if (e->what == W_TIMELINE && strcmp(fmt, "svg") != 0)
-		e->preview_note = pl_xasprintf("the SVG the %s is made from (%s, %d lines)", fmt,
+		e->preview_note = pl_xasprintf("the SVG the %s is made from\t%s\t%d lines", fmt,
 		    screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
 	else
-		e->preview_note = pl_xasprintf("%s, %d lines", screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
+		e->preview_note = pl_xasprintf("%s\t%d lines", screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
 	free(progress);
 	e->preview_len = len;
 }
@@ -468,8 +499,12 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_hline(w, y, r->x, r->w);
 	wattrset(w, screen_attr(SCR_HEADER));
-	screen_printf(w, y++, r->x + 2, r->w - 4, 0, " Preview: %s ",
-	    e->stale ? "rendering (Graphviz; keys stay live)..." : e->preview_note != NULL ? e->preview_note : "");
+	/* the note's fields ('\t'-separated) shown whole or left out */
+	char *title = pl_xasprintf(" Preview: %s", e->stale ? "rendering (Graphviz; keys stay live)..." :
+	    e->preview_note != NULL ? e->preview_note : "");
+	int tw = screen_put_fields(w, y, r->x + 2, r->w - 5, 0, ", ", title);
+	screen_put(w, y++, r->x + 2 + tw, 1, 0, " ");
+	free(title);
 	wattrset(w, A_NORMAL);
 	if (e->preview == NULL || e->stale)
 		return;
@@ -505,6 +540,9 @@ write_refusal(const struct export_view *e)
 		return clash;
 	if (known_suffix(e->path) && format_of_path(e->what, e->path) != e->format)
 		return pl_xasprintf("%s does not end in .%s", e->path, format_ext(e->what, e->format));
+	char *big = !e->stale ? too_many_nodes(e->preview_nodes) : NULL;
+	if (big != NULL)
+		return big;
 	char *progress = e->what == W_TABLE && e->ex->cmp != NULL ? table_progress(e->ex->cmp) : NULL;
 	if (progress == NULL)
 		return NULL;
@@ -557,9 +595,11 @@ write_now(struct export_view *e)
 static void
 overwrite_done(struct explore *ex, const char *text, void *arg)
 {
-	(void)ex;
+	struct export_view *e = arg;
 	if (text != NULL && (*text == 'y' || *text == 'Y'))
-		write_now(arg);
+		write_now(e);
+	else	/* the last "wrote" must not stand for this answer */
+		explore_message(ex, 0, "not written: %s kept as it was", e->path);
 }
 
 /* Write, asking before replacing a file (not before a refusal). */
@@ -700,6 +740,7 @@ ev_tick(struct view *v, double deadline)
 			} else {
 				e->preview = j->data;
 				j->data = NULL;
+				e->preview_nodes = j->nodes;
 				preview_note(e, j->len, j->took);
 			}
 			e->stale = 0;

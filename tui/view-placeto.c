@@ -401,7 +401,8 @@ draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
 	hdr_add(&l, 5, A_NORMAL, 2, "%ld placement%s", st.placements, plural(st.placements));
 	char a[32];
 	if (pl->best != NULL)
-		hdr_add(&l, 1, A_NORMAL, 2, "best %s",
+		/* the best placement any decision tried, not the curve's (*) */
+		hdr_add(&l, 1, A_NORMAL, 2, "best tried %s",
 		    screen_fmt_us(a, sizeof a, pl->best_res.makespan_us));
 	int rows = hdr_draw(&l, w, y, x, width);
 
@@ -417,6 +418,80 @@ draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
 			hdr_add(&l, 4, dim, 2, "entropy %.3f", st.last_entropy);
 	}
 	return rows + hdr_draw(&l, w, y + rows, x, width);
+}
+
+/* Rows of the policy panel besides the bars: its heading, then the
+ * action, the run time, the reward and the return. */
+#define POLICY_ROWS	5
+/* The learning curve's fewest rows: its heading and a 3-row chart. */
+#define CURVE_MIN_ROWS	4
+
+/* Columns of the label column of the policy bars: the widest device label. */
+static int
+label_width(const struct explore *ex, int n_dev)
+{
+	int lw = 0;
+	for (int k = 0; k < n_dev; k++) {
+		int l = screen_width(explore_dev_label(ex, k));
+		if (l > lw)
+			lw = l;
+	}
+	return lw;
+}
+
+/* A policy cell's fewest columns: label, probability, marker, gap. */
+static int
+policy_cell_min(const struct explore *ex, int n_dev)
+{
+	return label_width(ex, n_dev) + 1 + 5 + 2;
+}
+
+/* How many columns the policy's n_dev bars take so that they fit in
+ * `rows` rows of `width` columns: the fewest that fit, as many as the
+ * width allows when none does. */
+static int
+policy_columns(const struct explore *ex, int n_dev, int rows, int width)
+{
+	int most = width / policy_cell_min(ex, n_dev);
+	int cols = 1;
+	while (cols < most && (n_dev + cols - 1) / cols > rows)
+		cols++;
+	return cols;
+}
+
+/* The policy's probability of each device as bars at (y, x) in `cols`
+ * columns of `width` / cols (at most `rows` rows), the chosen device
+ * marked; returns the rows used.  One column has room for "◀ chose",
+ * more only for the arrow. */
+static int
+draw_policy(const struct explore *ex, const struct pl_placeto_decision *d, WINDOW *w,
+    int y, int x, int width, int cols, int rows)
+{
+	int cw = width / cols, lc = label_width(ex, d->n_dev) + 1;
+	if (cols == 1 && lc < 7)
+		lc = 7;	/* one column: the labels' usual column */
+	const char *mark = cols == 1 ? (screen_utf8() ? " ◀ chose" : " < chose") :
+	    (screen_utf8() ? "◀" : "<");
+	int markw = cols == 1 ? 8 : 1;
+	int per_col = (d->n_dev + cols - 1) / cols, used = 0;
+	for (int k = 0; k < d->n_dev; k++) {
+		int row = k % per_col, cx = x + (k / per_col) * cw;
+		if (row >= rows)
+			continue;
+		if (row + 1 > used)
+			used = row + 1;
+		/* label, bar, " 0.123", marker, and a gap between columns */
+		int barw = cw - lc - 6 - markw - (cols > 1);
+		wattrset(w, screen_dev_fg(k));
+		screen_printf(w, y + row, cx, lc, 1, "%s", explore_dev_label(ex, k));
+		wattrset(w, A_NORMAL);
+		if (barw > 0)
+			screen_bar(w, y + row, cx + lc, barw, d->probs[k], screen_dev_block(k), A_NORMAL);
+		int px = cx + lc + (barw > 0 ? barw : 0);
+		screen_printf(w, y + row, px, cx + cw - px, 1, " %.3f%s", d->probs[k],
+		    k == d->action ? mark : "");
+	}
+	return used;
 }
 
 /* Draw the view. */
@@ -452,7 +527,17 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	}
 	int curve_h = r->h >= TALL_ROWS ? 10 : 6;
 	int mid_h = r->y + r->h - 1 - curve_h - y;
-	int lw = r->w / 2;
+	int lw = r->w / 2, cols = 1;
+	if (d != NULL) {
+		/* every device's bar shows: in columns, then with a lower curve */
+		int spare = curve_h - CURVE_MIN_ROWS;
+		cols = policy_columns(ex, d->n_dev, mid_h - POLICY_ROWS + spare, r->w - lw - 1);
+		int need = POLICY_ROWS + (d->n_dev + cols - 1) / cols - mid_h;
+		if (need > 0) {
+			curve_h -= need < spare ? need : spare;
+			mid_h = r->y + r->h - 1 - curve_h - y;
+		}
+	}
 	if (d != NULL && mid_h > 2) {
 		/* left: the group, its features and neighbours */
 		int n_ops = 0;
@@ -484,15 +569,8 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		wattrset(w, screen_attr(SCR_HEADER));
 		screen_printf(w, y, rx, rw, 1, "policy over devices (%s)", d->greedy ? "arg-max" : "sampled");
 		wattrset(w, A_NORMAL);
-		int py = y + 1;
-		for (int k = 0; k < d->n_dev && py < y + mid_h - 4; k++, py++) {
-			wattrset(w, screen_dev_fg(k));
-			screen_printf(w, py, rx, 7, 1, "%s", explore_dev_label(ex, k));
-			wattrset(w, A_NORMAL);
-			screen_bar(w, py, rx + 7, rw - 21, d->probs[k], screen_dev_block(k), A_NORMAL);
-			screen_printf(w, py, rx + rw - 14, 14, 1, " %.3f%s", d->probs[k],
-			    k == d->action ? (screen_utf8() ? " ◀ chose" : " < chose") : "");
-		}
+		int py = y + 1 + draw_policy(ex, d, w, y + 1, rx, rw, cols,
+		    mid_h - POLICY_ROWS);
 		wattrset(w, A_BOLD);
 		char with[48] = "";	/* escape=grow: connected groups came along */
 		if (d->moved > 1)
@@ -522,7 +600,7 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	/* learning curve */
 	struct view_rect cr = { r->y + r->h - 1 - curve_h, r->x, curve_h, r->w };
 	wattrset(w, screen_attr(SCR_HEADER));
-	screen_printf(w, cr.y, r->x + 11, r->w - 11, 1, "learning curve: run time at the end of each episode (o), best (*)");
+	screen_printf(w, cr.y, r->x + 11, r->w - 11, 1, "learning curve: run time at each episode's end (o), lowest so far (*)");
 	wattrset(w, A_NORMAL);
 	cr.y++;
 	cr.h--;

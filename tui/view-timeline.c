@@ -268,7 +268,7 @@ draw_axis(struct tl_view *t, WINDOW *w, int y, int x, int width)
 	double nice = step / mag < 2 ? 2 * mag : step / mag < 5 ? 5 * mag : 10 * mag;
 	for (double tick = ceil(t->t0 / nice) * nice; tick < t->t0 + t->span; tick += nice) {
 		int c = (int)((tick - t->t0) / t->span * width);
-		screen_fmt_us(buf, sizeof buf, tick);
+		screen_fmt_us_res(buf, sizeof buf, tick, nice);
 		if (c + (int)strlen(buf) + 1 > width)
 			break;
 		mvwaddch(w, y, x + c, '|');
@@ -343,10 +343,12 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		screen_put(w, y, r->x, r->w, 1, "Left/Right select a block, Up/Down a row");
 	wattrset(w, screen_attr(SCR_DIM));
 	int fancy = screen_utf8() && screen_mode() != SCR_MONO;
-	screen_printf(w, y + 1, r->x, r->w, 1, "%s .. %s of %s  %s critical  %s transfer  +/- zoom  </> pan  z fit",
-	    screen_fmt_us(a, sizeof a, t->t0), screen_fmt_us(b, sizeof b, t->t0 + t->span),
+	snprintf(buf, sizeof buf, "%s .. %s of %s\t%s critical\t%s transfer\t+/- zoom\t</> pan\tz fit",
+	    screen_fmt_us_res(a, sizeof a, t->t0, t->span / 10),
+	    screen_fmt_us_res(b, sizeof b, t->t0 + t->span, t->span / 10),
 	    screen_fmt_us(c, sizeof c, tr->res.makespan_us), screen_utf8() ? "━" : "=",
 	    fancy ? "»" : ">");
+	screen_put_fields(w, y + 1, r->x, r->w, 1, "  ", buf);
 	wattrset(w, A_NORMAL);
 }
 

@@ -163,6 +163,14 @@ choose_rankdir(const struct pl_problem *p, const struct pl_placement *pl,
 	return aspect_miss(a[1]) < aspect_miss(a[0]) ? "TB" : "LR";
 }
 
+/* The nodes a layout of coarse graph cg places: its nodes and a heading
+ * per device. */
+int
+plv_export_layout_nodes(const struct pl_problem *p, const struct pl_coarse *cg)
+{
+	return cg->n_nodes + p->n_dev;
+}
+
 /* Render to memory. */
 int
 plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
@@ -199,10 +207,10 @@ plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
 		return rc;
 	}
 	struct pl_coarse *cg = plv_export_coarsen(p, pl, t, o);
-	if (o->format != PLV_FMT_DOT && cg->n_nodes + p->n_dev > PLV_MAX_LAYOUT_NODES) {
+	if (o->format != PLV_FMT_DOT && plv_export_layout_nodes(p, cg) > PLV_MAX_LAYOUT_NODES) {
 		*cause = pl_xasprintf("%d nodes are too many to lay out (at most %d): coarsen "
 		    "with a node budget (--max-nodes) or a level, or write DOT",
-		    cg->n_nodes + p->n_dev, PLV_MAX_LAYOUT_NODES);
+		    plv_export_layout_nodes(p, cg), PLV_MAX_LAYOUT_NODES);
 		pl_coarse_free(cg);
 		return -1;
 	}

@@ -83,6 +83,10 @@ int plv_export(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, const char *path,
     char **cause);
 
+/* The nodes a layout of the diagram of coarse graph cg places (more than
+ * PLV_MAX_LAYOUT_NODES, diagram.h, is refused in any format but DOT). */
+int plv_export_layout_nodes(const struct pl_problem *p, const struct pl_coarse *cg);
+
 /* The coarse graph the diagram of o draws (max_nodes > 0: within that
  * budget, else at o->level); t may be NULL.  Free with pl_coarse_free(). */
 struct pl_coarse *plv_export_coarsen(const struct pl_problem *p,
