@@ -100,7 +100,7 @@ new_row(struct pl_compare *cmp)
 	}
 	struct pl_compare_row *r = &cmp->rows[cmp->n_rows++];
 	memset(r, 0, sizeof *r);
-	r->makespan_us = r->vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
+	r->makespan_us = r->time_vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
 	r->search_s = NAN;
 	return r;
 }
@@ -219,11 +219,11 @@ pl_compare_update(struct pl_compare *cmp)
 	}
 	for (int i = 0; i < cmp->n_rows; i++) {
 		struct pl_compare_row *r = &cmp->rows[i];
-		r->vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
+		r->time_vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
 		if (!r->has_result)
 			continue;
 		if (expert > 0)
-			r->vs_expert_pct = (expert - r->makespan_us) / expert * 100;
+			r->time_vs_expert_pct = (r->makespan_us - expert) / expert * 100;
 		if (best >= 0 && cmp->rows[best].makespan_us > 0)
 			r->gap_best_pct = (r->makespan_us - cmp->rows[best].makespan_us) /
 			    cmp->rows[best].makespan_us * 100;
@@ -282,7 +282,7 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 
 #define N_COLS PL_COMPARE_NCOLS
 const char *const pl_compare_headers[PL_COMPARE_NCOLS] = {
-	"method", "step time (ms)", "vs expert", "gap to best", "gap to bound",
+	"method", "step time (ms)", "time vs expert", "gap to best", "gap to bound",
 	"peak memory (GiB)", "OOM", "moved (MB)", "search (s)", "evals",
 };
 
@@ -337,7 +337,7 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 		return;
 	}
 	snprintf(cells[1], PL_COMPARE_CELL, "%.3f", r->makespan_us / 1000);
-	pct_cell(cells[2], PL_COMPARE_CELL, r->vs_expert_pct, 1);
+	pct_cell(cells[2], PL_COMPARE_CELL, r->time_vs_expert_pct, 1);
 	pct_cell(cells[3], PL_COMPARE_CELL, r->gap_best_pct, 0);
 	pct_cell(cells[4], PL_COMPARE_CELL, r->gap_bound_pct, 0);
 	if (r->mem_known) {
@@ -564,7 +564,7 @@ csv_num(FILE *f, double v)
 static void
 write_csv(const struct pl_compare *cmp, FILE *f)
 {
-	fputs("method,title,makespan_us,vs_expert_pct,gap_best_pct,gap_bound_pct,"
+	fputs("method,title,makespan_us,time_vs_expert_pct,gap_best_pct,gap_bound_pct,"
 	    "peak_bytes,peak_capacity,peak_device,oom,bytes_moved,search_s,evals,steps,status\n", f);
 	for (int i = 0; i < cmp->n_rows; i++) {
 		const struct pl_compare_row *r = &cmp->rows[i];
@@ -574,7 +574,7 @@ write_csv(const struct pl_compare *cmp, FILE *f)
 		fputc(',', f);
 		csv_num(f, r->makespan_us);
 		fputc(',', f);
-		csv_num(f, r->vs_expert_pct);
+		csv_num(f, r->time_vs_expert_pct);
 		fputc(',', f);
 		csv_num(f, r->gap_best_pct);
 		fputc(',', f);
@@ -631,7 +631,7 @@ write_json(const struct pl_compare *cmp, FILE *f)
 		cJSON_AddStringToObject(o, "status", r->status);
 		cJSON_AddBoolToObject(o, "has_result", r->has_result);
 		json_num(o, "makespan_us", r->makespan_us);
-		json_num(o, "vs_expert_pct", r->vs_expert_pct);
+		json_num(o, "time_vs_expert_pct", r->time_vs_expert_pct);
 		json_num(o, "gap_best_pct", r->gap_best_pct);
 		json_num(o, "gap_bound_pct", r->gap_bound_pct);
 		/* memory figures only where a placement was simulated with memory */
@@ -761,7 +761,7 @@ pl_compare_parse_json(const char *text, size_t len, const char *name, char **cau
 		r->oom = cJSON_IsTrue(oom);
 		r->mem_known = cJSON_IsBool(oom);
 		r->makespan_us = get_n(o, "makespan_us", &bad);
-		r->vs_expert_pct = get_n(o, "vs_expert_pct", &bad);
+		r->time_vs_expert_pct = get_n(o, "time_vs_expert_pct", &bad);
 		r->gap_best_pct = get_n(o, "gap_best_pct", &bad);
 		r->gap_bound_pct = get_n(o, "gap_bound_pct", &bad);
 		double pb = get_n(o, "peak_bytes", &bad), pc = get_n(o, "peak_capacity", &bad);

@@ -52,7 +52,8 @@ struct pl_compare_row {
 	char *status;		/* placer's status or error */
 	int has_result;		/* 1: a placement was found */
 	double makespan_us;	/* simulated step time */
-	double vs_expert_pct;	/* (expert - this) / expert * 100; NAN: n/a */
+	double time_vs_expert_pct;	/* (this - expert) / expert * 100, negative =
+					 * faster; NAN: n/a */
 	double gap_best_pct;	/* (this - best) / best * 100; best = fastest fitting row */
 	double gap_bound_pct;	/* (this - bound) / bound * 100 */
 	int64_t peak_bytes;	/* peak of the fullest device (peak / capacity) */

@@ -140,10 +140,10 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 		cr.method = ex->dirty ? "current*" : "current";
 		cr.has_result = 1;
 		cr.makespan_us = res->makespan_us;
-		cr.vs_expert_pct = NAN;
+		cr.time_vs_expert_pct = NAN;
 		for (int k = 0; k < cmp->n_rows; k++)
 			if (strcmp(cmp->rows[k].method, "expert") == 0 && cmp->rows[k].has_result)
-				cr.vs_expert_pct = (cmp->rows[k].makespan_us - res->makespan_us) /
+				cr.time_vs_expert_pct = (res->makespan_us - cmp->rows[k].makespan_us) /
 				    cmp->rows[k].makespan_us * 100;	/* as the table's */
 		int b = pl_compare_best(cmp);
 		cr.gap_best_pct = b >= 0 ? (res->makespan_us - cmp->rows[b].makespan_us) /
@@ -172,9 +172,9 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 	wattrset(w, base);
 	/* narrow: no 'to best' (the best step is highlighted) and no evals */
 	int cx = x + 26;
-	/* the table's speed-up over the expert, shown as the run time's
-	 * change like every other percentage: negative is faster */
-	cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p1, sizeof p1, -r->vs_expert_pct));
+	/* the run time's change against the expert, like every other
+	 * percentage: negative is faster */
+	cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p1, sizeof p1, r->time_vs_expert_pct));
 	if (wide)
 		cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p2, sizeof p2, r->gap_best_pct));
 	cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p3, sizeof p3, r->gap_bound_pct));
@@ -334,7 +334,7 @@ const struct view_class view_compare_class = {
 	.name = "compare",
 	.title = "Compare",
 	.demo = "Every quick method places the same graph; the table fills in as each "
-	    "finishes. 'vs exp' is the speed-up over a human expert's placement, 'to bnd' "
+	    "finishes. 'vs exp' is the change of run time against a human expert's placement (negative = faster), 'to bnd' "
 	    "the distance to a provable lower bound. Enter makes a row the current placement.",
 	.init = cv_init,
 	.free = cv_free,
