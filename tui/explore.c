@@ -352,7 +352,13 @@ int
 explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 {
 	memset(ex, 0, sizeof *ex);
+	/* the options' strings are the caller's: the one read later (the
+	 * cluster argument, to refuse writing over its file) is copied, the
+	 * others are only read here */
 	ex->opts = *o;
+	ex->cluster_arg = o->cluster != NULL ? pl_xstrdup(o->cluster) : NULL;
+	ex->opts.cluster = ex->cluster_arg;
+	ex->opts.graph_path = ex->opts.placement_path = ex->opts.sim = NULL;
 	ex->sel_op = -1;
 	char *gpath = o->graph_path != NULL ? pl_xstrdup(o->graph_path) :
 	    cmd_data_path(o->demo ? "samples/teach.json" : "samples/nmt4.json");
@@ -419,6 +425,7 @@ explore_close(struct explore *ex)
 	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
 		if (ex->views[i].cls != NULL && ex->views[i].cls->free != NULL)
 			ex->views[i].cls->free(ex->views[i].priv);
+	free(ex->cluster_arg);
 	for (int i = 0; i < ex->n_undo; i++) {
 		pl_placement_free(ex->undo[i].pl);
 		free(ex->undo[i].source);

@@ -73,6 +73,7 @@ struct explore {
 	struct pl_placement *cur;	/* the current placement */
 	struct pl_trace *tr;		/* its trace */
 	char *source;			/* where cur came from: "expert", "file x" */
+	char *cluster_arg;		/* opts.cluster's own copy */
 	double start_us;		/* makespan of the starting placement:
 					 * the header's "vs start" */
 	int dirty;
