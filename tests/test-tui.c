@@ -189,6 +189,17 @@ redraw(struct explore *ex)
 	explore_draw(ex);
 }
 
+/* Close a script's explorer and its terminal. */
+static void
+close_explorer(struct explore *ex, SCREEN *sp, FILE *out, FILE *in)
+{
+	screen_stop();
+	delscreen(sp);
+	fclose(out);
+	fclose(in);
+	explore_close(ex);
+}
+
 /* Run one script. */
 static void
 run_script(const char *name)
@@ -216,6 +227,9 @@ run_script(const char *name)
 			continue;
 		}
 		if (strcmp(cmd, "open") == 0) {
+			if (opened)	/* a second open replaces the first */
+				close_explorer(&ex, sp, out, in);
+			opened = 0;
 			struct explore_opts o = { .seed = 1, .threads = 1, .fixed_clock = 1 };
 			char *graph = strtok_r(NULL, " ", &save), *w;
 			char *gpath = graph[0] == '/' || strncmp(graph, "./", 2) == 0 ? pl_xstrdup(graph) :
@@ -361,13 +375,8 @@ run_script(const char *name)
 			fail_msg("%s:%d: unknown command '%s'", name, line_no, cmd);
 	}
 	fclose(f);
-	if (opened) {
-		screen_stop();
-		delscreen(sp);
-		fclose(out);
-		fclose(in);
-		explore_close(&ex);
-	}
+	if (opened)
+		close_explorer(&ex, sp, out, in);
 }
 
 /* Every action has a unique name, help, and no key means two things in
