@@ -215,7 +215,7 @@ pl_options_apply(struct pl_options *o, const char *spec, char **cause)
 }
 
 /* Parse "a=1,b=2" against defs and ranges (the defaults are taken as
- * written: tests/test-core checks every table's defaults). */
+ * written: tests/test-placers checks every method's defaults). */
 int
 pl_options_parse_ranged(const struct pl_option_def *defs, const struct pl_option_range *ranges,
     const char *spec, struct pl_options **out, char **cause)

@@ -44,9 +44,10 @@ struct pl_options;
  * malformed value or a value missing. */
 int pl_options_parse(const struct pl_option_def *defs, const char *spec,
     struct pl_options **out, char **cause);
-/* pl_options_parse with the options' ranges (NULL: none): a value out of
- * its range is an error ("option 'rho': 2 is not in [0.5, 1]"), and so
- * is a default out of it. */
+/* pl_options_parse with the options' ranges (NULL: none): a value given
+ * out of its range is an error ("option 'rho': 2 is not in [0.5, 1]").
+ * Defaults are taken as written (tests/test-placers checks that every
+ * method's defaults are within their ranges). */
 int pl_options_parse_ranged(const struct pl_option_def *defs,
     const struct pl_option_range *ranges, const char *spec,
     struct pl_options **out, char **cause);

@@ -65,8 +65,7 @@ struct job {
 	struct plv_opts o;
 	char *path;			/* write here; NULL: preview */
 	unsigned gen;			/* settings generation it renders */
-	int layout;			/* the format written is laid out */
-	int nodes;			/* then the nodes it lays out */
+	int nodes;			/* a preview's: the nodes its diagram lays out */
 	int rc;
 	char *data;
 	size_t len;
@@ -100,16 +99,8 @@ mark_stale(struct export_view *e)
 	e->preview_nodes = 0;
 }
 
-/* Why a diagram of `nodes` nodes is not laid out, in the explorer's
- * terms (the Detail setting), or NULL when it is not too big. */
-static char *
-too_many_nodes(int nodes)
-{
-	if (nodes <= PLV_MAX_LAYOUT_NODES)
-		return NULL;
-	return pl_xasprintf("%d nodes are too many to lay out (at most %d): pick a "
-	    "Detail of <=400 nodes or fewer, or the dot format", nodes, PLV_MAX_LAYOUT_NODES);
-}
+/* How to draw fewer nodes, in the explorer's terms (the Detail setting). */
+static const char fewer_nodes[] = "pick a Detail of <=400 nodes or fewer, or the dot format";
 
 /* The worker: trace its placement and render. */
 static void *
@@ -120,20 +111,12 @@ job_main(void *arg)
 	char *cause = NULL;
 	struct pl_trace *tr = pl_sim_trace(j->p, j->pl, &j->sim, &cause);
 	int rc = -1;
-	if (tr != NULL && j->layout) {
-		struct pl_coarse *cg = plv_export_coarsen(j->p, j->pl, tr, &j->o);
-		j->nodes = plv_export_layout_nodes(j->p, cg);
-		pl_coarse_free(cg);
-		if (j->path != NULL && (cause = too_many_nodes(j->nodes)) != NULL) {
-			pl_trace_free(tr);
-			tr = NULL;
-		}
-	}
 	if (tr != NULL) {
 		if (j->path != NULL)
 			rc = plv_export(j->p, j->pl, tr, &j->o, j->path, &cause);
 		else
-			rc = plv_export_data(j->p, j->pl, tr, &j->o, &j->data, &j->len, &cause);
+			rc = plv_export_data_counted(j->p, j->pl, tr, &j->o, &j->data, &j->len,
+			    &j->nodes, &cause);
 		pl_trace_free(tr);
 	}
 	pthread_mutex_lock(&j->mu);
@@ -163,7 +146,6 @@ job_start(struct export_view *e, const struct plv_opts *o, const char *path)
 	j->o = *o;
 	j->path = path != NULL ? pl_xstrdup(path) : NULL;
 	j->gen = e->gen;
-	j->layout = e->what == W_DIAGRAM && strcmp(formats[e->what][e->format], "dot") != 0;
 	if (pthread_create(&j->th, NULL, job_main, j) != 0) {
 		fprintf(stderr, "placelab: cannot start a worker thread\n");
 		abort();
@@ -296,6 +278,7 @@ viz_opts(const struct export_view *e, struct plv_opts *o, int for_preview)
 		o->format = PLV_FMT_SVG;
 	o->timeline = e->what == W_TIMELINE;
 	o->max_nodes = details[e->detail];
+	o->fewer = fewer_nodes;
 }
 
 /*
@@ -540,7 +523,8 @@ write_refusal(const struct export_view *e)
 		return clash;
 	if (known_suffix(e->path) && format_of_path(e->what, e->path) != e->format)
 		return pl_xasprintf("%s does not end in .%s", e->path, format_ext(e->what, e->format));
-	char *big = !e->stale ? too_many_nodes(e->preview_nodes) : NULL;
+	char *big = !e->stale && e->what == W_DIAGRAM && strcmp(formats[e->what][e->format], "dot") != 0 ?
+	    plv_too_many_nodes(e->preview_nodes, fewer_nodes) : NULL;
 	if (big != NULL)
 		return big;
 	char *progress = e->what == W_TABLE && e->ex->cmp != NULL ? table_progress(e->ex->cmp) : NULL;

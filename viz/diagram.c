@@ -950,6 +950,17 @@ png_too_big(Agraph_t *g, double dpi, const char *fewer, char **cause)
 	return 1;
 }
 
+/* Why `nodes` nodes are not laid out, or NULL (see diagram.h). */
+char *
+plv_too_many_nodes(int nodes, const char *fewer)
+{
+	if (nodes <= PLV_MAX_LAYOUT_NODES)
+		return NULL;
+	return pl_xasprintf("%d nodes are too many to lay out (at most %d): %s", nodes,
+	    PLV_MAX_LAYOUT_NODES, fewer != NULL ? fewer :
+	    "coarsen with a node budget (--max-nodes) or a level, or write DOT");
+}
+
 /* Lay out and render; fewer says how to draw less when a PNG is too big. */
 static int
 render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **data,
@@ -959,12 +970,8 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 	*len = 0;
 	if (o->format == PLV_FMT_DOT)
 		return write_dot(g, data, len, cause);
-	if (agnnodes(g) > PLV_MAX_LAYOUT_NODES) {
-		*cause = pl_xasprintf("%d nodes are too many to lay out (at most %d): "
-		    "coarsen with a node budget (--max-nodes) or a level, or write DOT",
-		    agnnodes(g), PLV_MAX_LAYOUT_NODES);
+	if ((*cause = plv_too_many_nodes(agnnodes(g), o->fewer)) != NULL)
 		return -1;
-	}
 	const char *engine = o->layout != NULL ? o->layout : "dot";
 	double dpi = o->dpi > 0 ? o->dpi : 150;
 	long work;

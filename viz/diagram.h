@@ -50,6 +50,11 @@ int plv_diagram_aspect(Agraph_t *g, const char *engine, double *aspect, char **c
 /* Most nodes plv_diagram_render() lays out (dot takes minutes beyond). */
 #define PLV_MAX_LAYOUT_NODES 5000
 
+/* Why a drawing of `nodes` nodes is not laid out ("N nodes are too many
+ * to lay out (at most 5000): " then `fewer`, how to draw fewer; NULL: the
+ * command line's), or NULL when it is not too many.  Caller frees. */
+char *plv_too_many_nodes(int nodes, const char *fewer);
+
 /* Above this many nodes dot's network-simplex passes are bounded (and the
  * work is measured; at most this many, it is small). */
 #define PLV_EFFORT_NODES 60

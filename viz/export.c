@@ -163,22 +163,15 @@ choose_rankdir(const struct pl_problem *p, const struct pl_placement *pl,
 	return aspect_miss(a[1]) < aspect_miss(a[0]) ? "TB" : "LR";
 }
 
-/* The nodes a layout of coarse graph cg places: its nodes and a heading
- * per device. */
+/* Render to memory; *nodes: the nodes a diagram's layout places. */
 int
-plv_export_layout_nodes(const struct pl_problem *p, const struct pl_coarse *cg)
-{
-	return cg->n_nodes + p->n_dev;
-}
-
-/* Render to memory. */
-int
-plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
+plv_export_data_counted(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, char **data, size_t *len,
-    char **cause)
+    int *nodes, char **cause)
 {
 	*data = NULL;
 	*len = 0;
+	*nodes = 0;
 	if ((unsigned)o->format >= PLV_FMT_COUNT) {
 		*cause = pl_xasprintf("unknown output format %d", (int)o->format);
 		return -1;
@@ -207,10 +200,8 @@ plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
 		return rc;
 	}
 	struct pl_coarse *cg = plv_export_coarsen(p, pl, t, o);
-	if (o->format != PLV_FMT_DOT && plv_export_layout_nodes(p, cg) > PLV_MAX_LAYOUT_NODES) {
-		*cause = pl_xasprintf("%d nodes are too many to lay out (at most %d): coarsen "
-		    "with a node budget (--max-nodes) or a level, or write DOT",
-		    plv_export_layout_nodes(p, cg), PLV_MAX_LAYOUT_NODES);
+	*nodes = cg->n_nodes + p->n_dev;	/* its boxes and a heading per device */
+	if (o->format != PLV_FMT_DOT && (*cause = plv_too_many_nodes(*nodes, o->fewer)) != NULL) {
 		pl_coarse_free(cg);
 		return -1;
 	}
@@ -221,6 +212,16 @@ plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
 	agclose(g);
 	pl_coarse_free(cg);
 	return rc;
+}
+
+/* Render to memory. */
+int
+plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct plv_opts *o, char **data, size_t *len,
+    char **cause)
+{
+	int nodes;
+	return plv_export_data_counted(p, pl, t, o, data, len, &nodes, cause);
 }
 
 /* Render and write atomically. */

@@ -50,6 +50,9 @@ struct plv_opts {
 	int force;		/* 1: lay out with dot however much work it is
 				 * (default 0: more than PLV_MAX_WORK is an
 				 * error; see diagram.h) */
+	const char *fewer;	/* how to draw fewer nodes, said when there are
+				 * too many to lay out (NULL: the command
+				 * line's --max-nodes or --level) */
 };
 
 /* Defaults: SVG diagram, at most 60 nodes, dot, auto rank direction,
@@ -83,9 +86,12 @@ int plv_export(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, const char *path,
     char **cause);
 
-/* The nodes a layout of the diagram of coarse graph cg places (more than
- * PLV_MAX_LAYOUT_NODES, diagram.h, is refused in any format but DOT). */
-int plv_export_layout_nodes(const struct pl_problem *p, const struct pl_coarse *cg);
+/* plv_export_data that also reports, in *nodes, how many nodes a layout
+ * of the diagram places (more than PLV_MAX_LAYOUT_NODES, diagram.h, is
+ * refused in any format but DOT); 0 for a timeline. */
+int plv_export_data_counted(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct plv_opts *o, char **data, size_t *len,
+    int *nodes, char **cause);
 
 /* The coarse graph the diagram of o draws (max_nodes > 0: within that
  * budget, else at o->level); t may be NULL.  Free with pl_coarse_free(). */
