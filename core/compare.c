@@ -206,30 +206,36 @@ pl_compare_best(const struct pl_compare *cmp)
 	return best;
 }
 
+/* A row's derived columns against the table's expert, best and bound
+ * (the row need not be one of the table's). */
+void
+pl_compare_derive(const struct pl_compare *cmp, struct pl_compare_row *r)
+{
+	r->time_vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
+	if (!r->has_result)
+		return;
+	double expert = NAN;
+	for (int i = 0; i < cmp->n_rows; i++) {
+		const struct pl_compare_row *e = &cmp->rows[i];
+		if (strcmp(e->method, "expert") == 0 && e->has_result && !e->oom)
+			expert = e->makespan_us;
+	}
+	int best = pl_compare_best(cmp);
+	if (expert > 0)
+		r->time_vs_expert_pct = (r->makespan_us - expert) / expert * 100;
+	if (best >= 0 && cmp->rows[best].makespan_us > 0)
+		r->gap_best_pct = (r->makespan_us - cmp->rows[best].makespan_us) /
+		    cmp->rows[best].makespan_us * 100;
+	if (cmp->bound_us > 0)
+		r->gap_bound_pct = (r->makespan_us - cmp->bound_us) / cmp->bound_us * 100;
+}
+
 /* Derived columns. */
 void
 pl_compare_update(struct pl_compare *cmp)
 {
-	int best = pl_compare_best(cmp);
-	double expert = NAN;
-	for (int i = 0; i < cmp->n_rows; i++) {
-		const struct pl_compare_row *r = &cmp->rows[i];
-		if (strcmp(r->method, "expert") == 0 && r->has_result && !r->oom)
-			expert = r->makespan_us;
-	}
-	for (int i = 0; i < cmp->n_rows; i++) {
-		struct pl_compare_row *r = &cmp->rows[i];
-		r->time_vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
-		if (!r->has_result)
-			continue;
-		if (expert > 0)
-			r->time_vs_expert_pct = (r->makespan_us - expert) / expert * 100;
-		if (best >= 0 && cmp->rows[best].makespan_us > 0)
-			r->gap_best_pct = (r->makespan_us - cmp->rows[best].makespan_us) /
-			    cmp->rows[best].makespan_us * 100;
-		if (cmp->bound_us > 0)
-			r->gap_bound_pct = (r->makespan_us - cmp->bound_us) / cmp->bound_us * 100;
-	}
+	for (int i = 0; i < cmp->n_rows; i++)
+		pl_compare_derive(cmp, &cmp->rows[i]);
 }
 
 /* Methods from a list. */

@@ -106,6 +106,10 @@ int pl_compare_run(struct pl_compare *cmp, const struct pl_placer_class *cls,
     const char *optspec, const struct pl_compare_budget *b);
 /* Recompute the derived columns (done by every add). */
 void pl_compare_update(struct pl_compare *cmp);
+/* One row's derived columns (time vs expert, gaps to best and bound)
+ * against the table's references; r need not be in the table (the
+ * explorer's current placement). */
+void pl_compare_derive(const struct pl_compare *cmp, struct pl_compare_row *r);
 /* Index of the best fitting row, or -1. */
 int pl_compare_best(const struct pl_compare *cmp);
 

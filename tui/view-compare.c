@@ -140,15 +140,7 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 		cr.method = ex->dirty ? "current*" : "current";
 		cr.has_result = 1;
 		cr.makespan_us = res->makespan_us;
-		cr.time_vs_expert_pct = NAN;
-		for (int k = 0; k < cmp->n_rows; k++)
-			if (strcmp(cmp->rows[k].method, "expert") == 0 && cmp->rows[k].has_result)
-				cr.time_vs_expert_pct = (res->makespan_us - cmp->rows[k].makespan_us) /
-				    cmp->rows[k].makespan_us * 100;	/* as the table's */
-		int b = pl_compare_best(cmp);
-		cr.gap_best_pct = b >= 0 ? (res->makespan_us - cmp->rows[b].makespan_us) /
-		    cmp->rows[b].makespan_us * 100 : NAN;
-		cr.gap_bound_pct = cmp->bound_us > 0 ? (res->makespan_us - cmp->bound_us) / cmp->bound_us * 100 : NAN;
+		pl_compare_derive(cmp, &cr);
 		cr.peak_bytes = res->peak_max;
 		cr.oom = res->oom_mask != 0;
 		cr.bytes_moved = res->bytes_moved;
