@@ -104,14 +104,24 @@ pl_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int len = vsnprintf(NULL, 0, fmt, ap);
+	char *p = pl_xvasprintf(fmt, ap);
 	va_end(ap);
+	return p;
+}
+
+/* pl_xasprintf with a va_list. */
+char *
+pl_xvasprintf(const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
 	if (len < 0)
 		len = 0;
 	char *p = pl_xmalloc((size_t)len + 1);
-	va_start(ap, fmt);
+	p[0] = '\0';
 	vsnprintf(p, (size_t)len + 1, fmt, ap);
-	va_end(ap);
 	return p;
 }
 

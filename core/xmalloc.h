@@ -10,6 +10,7 @@
 #ifndef PL_XMALLOC_H
 #define PL_XMALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 void *pl_xmalloc(size_t size);
@@ -19,6 +20,8 @@ char *pl_xstrdup(const char *s);
 char *pl_xstrndup(const char *s, size_t n);
 /* printf into a fresh string; the caller frees it. */
 char *pl_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with a va_list (ap is used up). */
+char *pl_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* A zeroed region of at least size bytes, backed by the system's large
  * (2 MiB) pages where it allows them, for large workspaces whose random

@@ -57,13 +57,7 @@ explore_message(struct explore *ex, int error, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *m = pl_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	m[0] = '\0';
-	va_start(ap, fmt);
-	if (n > 0)
-		vsnprintf(m, (size_t)n + 1, fmt, ap);
+	char *m = pl_xvasprintf(fmt, ap);
 	va_end(ap);
 	free(ex->msg);
 	ex->msg = m;
