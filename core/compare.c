@@ -105,6 +105,35 @@ new_row(struct pl_compare *cmp)
 	return r;
 }
 
+/* Fill row r's result from placement pl simulated as res (memory modelled
+ * unless mem_known is 0); the peak is the fullest device's. */
+static void
+fill_result(struct pl_compare_row *r, const struct pl_cluster *c,
+    const struct pl_placement *pl, const struct pl_sim_result *res, int mem_known)
+{
+	r->has_result = 1;
+	r->best = pl_placement_clone(pl);
+	r->makespan_us = res->makespan_us;
+	r->bytes_moved = res->bytes_moved;
+	r->mem_known = mem_known;
+	if (!r->mem_known)
+		return;
+	r->oom = res->oom_mask != 0;
+	int worst = 0;
+	double fill = -1;
+	for (int d = 0; d < c->n_dev && d < res->n_dev; d++) {
+		double f = (double)res->peak_bytes[d] / (double)c->dev[d].mem_bytes;
+		if (f > fill) {
+			fill = f;
+			worst = d;
+		}
+	}
+	r->peak_bytes = res->peak_bytes[worst];
+	r->peak_cap = c->dev[worst].mem_bytes;
+	free(r->peak_dev);
+	r->peak_dev = pl_xstrdup(c->dev[worst].name);
+}
+
 /* Row from a placer. */
 void
 pl_compare_add_placer(struct pl_compare *cmp, const struct pl_placer *pl)
@@ -120,34 +149,34 @@ pl_compare_add_placer(struct pl_compare *cmp, const struct pl_placer *pl)
 	r->evals = pl->evals;
 	r->steps = pl->n_steps;
 	r->peak_dev = pl_xstrdup("");
-	if (pl->best == NULL)
-		return;
-	const struct pl_sim_result *res = &pl->best_res;
-	const struct pl_cluster *c = pl->prob->c;
-	r->has_result = 1;
-	r->best = pl_placement_clone(pl->best);
-	r->makespan_us = res->makespan_us;
-	r->bytes_moved = res->bytes_moved;
-	r->mem_known = pl->run.sim.mem != PL_MEM_NONE;
-	if (!r->mem_known) {
-		pl_compare_update(cmp);
-		return;
-	}
-	r->oom = res->oom_mask != 0;
-	int worst = 0;
-	double fill = -1;
-	for (int d = 0; d < c->n_dev && d < res->n_dev; d++) {
-		double f = (double)res->peak_bytes[d] / (double)c->dev[d].mem_bytes;
-		if (f > fill) {
-			fill = f;
-			worst = d;
-		}
-	}
-	r->peak_bytes = res->peak_bytes[worst];
-	r->peak_cap = c->dev[worst].mem_bytes;
-	free(r->peak_dev);
-	r->peak_dev = pl_xstrdup(c->dev[worst].name);
+	if (pl->best != NULL)
+		fill_result(r, pl->prob->c, pl->best, &pl->best_res,
+		    pl->run.sim.mem != PL_MEM_NONE);
 	pl_compare_update(cmp);
+}
+
+/* The row of a placement no method of the table found. */
+void
+pl_compare_current_row(const struct pl_compare *cmp, const char *title, const char *status,
+    const struct pl_placement *pl, const struct pl_sim_result *res, struct pl_compare_row *r)
+{
+	memset(r, 0, sizeof *r);
+	r->current = 1;
+	r->method = pl_xstrdup("current");
+	r->title = pl_xstrdup(title);
+	r->status = pl_xstrdup(status);
+	r->peak_dev = pl_xstrdup("");
+	r->search_s = NAN;
+	fill_result(r, cmp->prob->c, pl, res, strcmp(cmp->mem, "none") != 0);
+	pl_compare_derive(cmp, r);
+}
+
+/* Free a row's contents (a row from pl_compare_current_row()). */
+void
+pl_compare_row_free(struct pl_compare_row *r)
+{
+	row_clear(r);
+	memset(r, 0, sizeof *r);
 }
 
 /* Refresh a row in place: build it at the end, then move it to i. */
@@ -199,7 +228,7 @@ pl_compare_best(const struct pl_compare *cmp)
 	int best = -1;
 	for (int i = 0; i < cmp->n_rows; i++) {
 		const struct pl_compare_row *r = &cmp->rows[i];
-		if (r->has_result && !r->oom &&
+		if (r->has_result && !r->oom && !r->current &&
 		    (best < 0 || r->makespan_us < cmp->rows[best].makespan_us))
 			best = i;
 	}
@@ -655,6 +684,8 @@ write_json(const struct pl_compare *cmp, FILE *f)
 		json_num(o, "search_s", r->search_s);
 		cJSON_AddNumberToObject(o, "evals", (double)r->evals);
 		cJSON_AddNumberToObject(o, "steps", r->steps);
+		if (r->current)
+			cJSON_AddBoolToObject(o, "current", 1);
 		cJSON_AddItemToArray(rows, o);
 	}
 	char *s = cJSON_Print(root);
@@ -685,6 +716,26 @@ pl_compare_write(const struct pl_compare *cmp, enum pl_compare_format fmt, FILE 
 		write_json(cmp, out);
 		break;
 	}
+}
+
+/* Write with one more row last: the table's rows are borrowed into a
+ * copy of its header, so the writers see one table. */
+void
+pl_compare_write_with(const struct pl_compare *cmp, const struct pl_compare_row *extra,
+    enum pl_compare_format fmt, FILE *out)
+{
+	if (extra == NULL) {
+		pl_compare_write(cmp, fmt, out);
+		return;
+	}
+	struct pl_compare t = *cmp;
+	t.rows = pl_xreallocarray(NULL, (size_t)cmp->n_rows + 1, sizeof *t.rows);
+	if (cmp->n_rows > 0)
+		memcpy(t.rows, cmp->rows, sizeof *t.rows * (size_t)cmp->n_rows);
+	t.rows[t.n_rows++] = *extra;
+	t.cap_rows = t.n_rows;
+	pl_compare_write(&t, fmt, out);
+	free(t.rows);
 }
 
 /* ---- parsing back ------------------------------------------------------- */
@@ -751,11 +802,12 @@ pl_compare_parse_json(const char *text, size_t len, const char *name, char **cau
 		const cJSON *pdv = cJSON_GetObjectItemCaseSensitive(o, "peak_device");
 		const cJSON *hr = cJSON_GetObjectItemCaseSensitive(o, "has_result");
 		const cJSON *oom = cJSON_GetObjectItemCaseSensitive(o, "oom");
+		const cJSON *cur = cJSON_GetObjectItemCaseSensitive(o, "current");
 		/* oom and peak_device are null where memory is unknown */
 		if (!cJSON_IsObject(o) || m == NULL || !*m || t == NULL || st == NULL ||
 		    !cJSON_IsBool(hr) || !(cJSON_IsBool(oom) || cJSON_IsNull(oom)) ||
-		    !(cJSON_IsString(pdv) || cJSON_IsNull(pdv))) {
-			*cause = pl_xasprintf("%s: rows[%d]: expected an object with string method, title, status, boolean has_result, and peak_device and oom (null where memory is unknown)", name, i);
+		    !(cJSON_IsString(pdv) || cJSON_IsNull(pdv)) || (cur != NULL && !cJSON_IsBool(cur))) {
+			*cause = pl_xasprintf("%s: rows[%d]: expected an object with string method, title, status, boolean has_result, peak_device and oom (null where memory is unknown), and an optional boolean current", name, i);
 			goto fail;
 		}
 		struct pl_compare_row *r = new_row(cmp);
@@ -765,6 +817,7 @@ pl_compare_parse_json(const char *text, size_t len, const char *name, char **cau
 		r->peak_dev = pl_xstrdup(cJSON_IsString(pdv) ? pdv->valuestring : "");
 		r->has_result = cJSON_IsTrue(hr);
 		r->oom = cJSON_IsTrue(oom);
+		r->current = cJSON_IsTrue(cur);
 		r->mem_known = cJSON_IsBool(oom);
 		r->makespan_us = get_n(o, "makespan_us", &bad);
 		r->time_vs_expert_pct = get_n(o, "time_vs_expert_pct", &bad);

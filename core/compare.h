@@ -65,6 +65,9 @@ struct pl_compare_row {
 	double search_s;
 	long evals;
 	int steps;
+	int current;		/* 1: the explorer's current placement, not a
+				 * method's: derived against the methods' rows,
+				 * never the best (pl_compare_current_row) */
 	struct pl_placement *best;	/* NULL when parsed back or failed */
 };
 
@@ -110,7 +113,17 @@ void pl_compare_update(struct pl_compare *cmp);
  * against the table's references; r need not be in the table (the
  * explorer's current placement). */
 void pl_compare_derive(const struct pl_compare *cmp, struct pl_compare_row *r);
-/* Index of the best fitting row, or -1. */
+/*
+ * Fill r (its strings allocated; pl_compare_row_free()) as the row of
+ * placement pl, simulated as res, that no method of the table found (the
+ * explorer's current one): method "current", the given title and status,
+ * derived against the table's rows without changing them.  cmp must have
+ * its problem (not parsed back).
+ */
+void pl_compare_current_row(const struct pl_compare *cmp, const char *title, const char *status,
+    const struct pl_placement *pl, const struct pl_sim_result *res, struct pl_compare_row *r);
+void pl_compare_row_free(struct pl_compare_row *r);
+/* Index of the best fitting row (never a current row), or -1. */
 int pl_compare_best(const struct pl_compare *cmp);
 
 /*
@@ -132,6 +145,9 @@ void pl_compare_row_cells(const struct pl_compare_row *r,
 
 /* Write the table in a format. */
 void pl_compare_write(const struct pl_compare *cmp, enum pl_compare_format f, FILE *out);
+/* The same with extra (if not NULL) as the last row. */
+void pl_compare_write_with(const struct pl_compare *cmp, const struct pl_compare_row *extra,
+    enum pl_compare_format f, FILE *out);
 /* Parse a "placelab-compare/1" document back.  NULL + *cause. */
 struct pl_compare *pl_compare_parse_json(const char *text, size_t len, const char *name,
     char **cause);

@@ -774,6 +774,84 @@ csv_fields(char *line, char **out, int max)
 	return n;
 }
 
+/* A placement no method found (the explorer's current one) is written as
+ * the last row, measured against the methods' rows but never their best,
+ * also once parsed back. */
+static void
+test_compare_current(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = nmt_like("nmt-mine", 2, 4);
+	struct pl_cluster *cl = pl_cluster_preset("k80x4");
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	struct pl_compare *cmp = pl_compare_new(p, &run1);
+	pl_compare_run(cmp, &pl_placer_single_cpu, NULL, NULL);
+	pl_compare_run(cmp, &pl_placer_expert, NULL, NULL);
+	/* HEFT's placement, faster than both rows, as the current one */
+	struct pl_placer *h = pl_placer_new(&pl_placer_heft, p, NULL, &run1, &cause);
+	pl_placer_run(h, 0, 0);
+	assert_true(h->best_res.makespan_us < cmp->rows[1].makespan_us);
+	struct pl_compare_row cur;
+	pl_compare_current_row(cmp, "current (edited)", "mine", h->best, &h->best_res, &cur);
+	assert_int_equal(pl_compare_best(cmp), 1);
+	assert_true(cur.current && cur.has_result && cur.mem_known);
+	double want = (cur.makespan_us - cmp->rows[1].makespan_us) / cmp->rows[1].makespan_us * 100;
+	assert_true(fabs(cur.time_vs_expert_pct - want) < 1e-9);
+	assert_true(cur.gap_best_pct < 0);	/* against the methods' best */
+	assert_true(cmp->rows[1].gap_best_pct == 0);	/* which it leaves alone */
+	assert_true(cur.peak_bytes > 0 && *cur.peak_dev == '/');
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	pl_compare_write_with(cmp, &cur, PL_CMP_JSON, f);
+	fclose(f);
+	assert_int_equal(cmp->n_rows, 2);	/* the table is unchanged */
+	assert_non_null(strstr(buf, "\"best\":\t\"expert\""));
+	struct pl_compare *back = pl_compare_parse_json(buf, len, "mem", &cause);
+	if (back == NULL)
+		fail_msg("parse back: %s", cause);
+	assert_int_equal(back->n_rows, 3);
+	assert_true(back->rows[2].current && !back->rows[0].current && !back->rows[1].current);
+	assert_string_equal(back->rows[2].title, "current (edited)");
+	assert_int_equal(pl_compare_best(back), 1);
+	free(buf);
+
+	/* Markdown: the row last, not in bold; the same text parsed back */
+	char *md1 = NULL, *md2 = NULL;
+	size_t l1 = 0, l2 = 0;
+	f = open_memstream(&md1, &l1);
+	pl_compare_write_with(cmp, &cur, PL_CMP_MD, f);
+	fclose(f);
+	f = open_memstream(&md2, &l2);
+	pl_compare_write(back, PL_CMP_MD, f);
+	fclose(f);
+	assert_string_equal(md1, md2);
+	assert_non_null(strstr(md1, "| current (edited) |"));
+	assert_non_null(strstr(md1, "| **human expert** |"));
+	assert_true(strstr(md1, "current") > strstr(md1, "human expert"));
+	free(md1);
+	free(md2);
+
+	/* a current row in JSON must be a boolean */
+	const char *bad = "{\"format\": \"placelab-compare/1\", \"graph\": \"g\", \"cluster\": \"c\", "
+	    "\"sim\": \"native\", \"mem\": \"native\", \"lower_bound_us\": 1, \"rows\": [{\"method\": \"m\", "
+	    "\"title\": \"m\", \"status\": \"\", \"has_result\": false, \"peak_device\": null, "
+	    "\"oom\": null, \"current\": 1}]}";
+	assert_null(pl_compare_parse_json(bad, strlen(bad), "bad", &cause));
+	assert_non_null(strstr(cause, "boolean current"));
+	free(cause);
+
+	pl_compare_row_free(&cur);
+	pl_compare_free(back);
+	pl_placer_free(h);
+	pl_compare_free(cmp);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
 /* The comparison table: derived columns, JSON and CSV round trips. */
 static void
 test_compare(void **state)
@@ -1030,6 +1108,7 @@ main(void)
 		cmocka_unit_test(test_metis_quiet),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_compare_current),
 		cmocka_unit_test(test_memory_budget_passes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,8 @@
  *   dump NAME               compare the screen with tests/tui/NAME.screen
  *   expect-quit 0|1, expect-dirty 0|1, expect-view NAME, expect-file PATH,
  *   expect-no-file PATH
+ *   expect-file-has PATH TEXT, expect-file-lacks PATH TEXT
+ *                           the file holds TEXT, or it does not
  *   expect-screen TEXT      the screen shows TEXT (for what other areas draw,
  *                           e.g. Graphviz output, whose details are theirs),
  *                           on one row or across rows joined by a space
@@ -359,6 +361,21 @@ run_script(const char *name)
 			assert_string_equal(explore_view_name(ex.view), strtok_r(NULL, " ", &save));
 		} else if (strcmp(cmd, "expect-file") == 0) {
 			assert_int_equal(access(strtok_r(NULL, " ", &save), R_OK), 0);
+		} else if (strcmp(cmd, "expect-file-has") == 0 || strcmp(cmd, "expect-file-lacks") == 0) {
+			/* expect-file-has|lacks PATH TEXT: the file holds TEXT or not */
+			int want = strcmp(cmd, "expect-file-has") == 0;
+			const char *fp = strtok_r(NULL, " ", &save), *text = strtok_r(NULL, "", &save);
+			assert_non_null(text);
+			size_t len;
+			char *cause = NULL;
+			char *data = pl_file_read(fp, &len, &cause);
+			free(cause);
+			if (data == NULL || (strstr(data, text) != NULL) != want) {
+				fprintf(stderr, "%s\n", data != NULL ? data : "(unreadable)");
+				fail_msg("%s:%d: '%s' %s %s (above)", name, line_no, text,
+				    want ? "not in" : "in", fp);
+			}
+			free(data);
 		} else if (strcmp(cmd, "expect-no-file") == 0) {
 			assert_int_not_equal(access(strtok_r(NULL, " ", &save), F_OK), 0);
 		} else if (strcmp(cmd, "expect-screen") == 0) {

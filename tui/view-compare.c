@@ -100,7 +100,7 @@ restart(struct cmp_view *c)
 static int
 is_current(const struct explore *ex, const struct pl_placement *pl)
 {
-	return pl != NULL && memcmp(pl->dev, ex->cur->dev, sizeof(int) * ex->g->n_ops) == 0;
+	return pl != NULL && pl_placement_equal(pl, ex->cur);
 }
 
 /* A percentage cell. */
@@ -135,16 +135,9 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 			mark = screen_utf8() ? "●" : "*";
 	} else {
 		/* the current placement, with the table's references */
-		memset(&cr, 0, sizeof cr);
-		const struct pl_sim_result *res = &ex->tr->res;
-		cr.method = ex->dirty ? "current*" : "current";
-		cr.has_result = 1;
-		cr.makespan_us = res->makespan_us;
-		pl_compare_derive(cmp, &cr);
-		cr.peak_bytes = res->peak_max;
-		cr.oom = res->oom_mask != 0;
-		cr.bytes_moved = res->bytes_moved;
-		cr.search_s = NAN;
+		pl_compare_current_row(cmp, "current", "", ex->cur, &ex->tr->res, &cr);
+		free(cr.method);
+		cr.method = pl_xstrdup(ex->dirty ? "current*" : "current");
 		r = &cr;
 		mark = ">";
 	}
@@ -156,6 +149,8 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 	if (!r->has_result) {
 		screen_printf(w, y, x + 16, width - 16, 1, "no placement: %s", r->status != NULL ? r->status : "?");
 		wattrset(w, A_NORMAL);
+		if (r == &cr)
+			pl_compare_row_free(&cr);
 		return;
 	}
 	if (i >= 0 && i == pl_compare_best(cmp) && !sel)
@@ -170,8 +165,9 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 	if (wide)
 		cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p2, sizeof p2, r->gap_best_pct));
 	cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p3, sizeof p3, r->gap_bound_pct));
-	cx += screen_printf(w, y, cx, 10, 1, " %9s", screen_fmt_bytes(pk, sizeof pk, r->peak_bytes));
-	if (r->oom) {
+	cx += screen_printf(w, y, cx, 10, 1, " %9s",
+	    r->mem_known ? screen_fmt_bytes(pk, sizeof pk, r->peak_bytes) : "n/a");
+	if (r->mem_known && r->oom) {
 		wattrset(w, screen_attr(SCR_OOM));
 		screen_put(w, y, cx + 1, 3, 1, "OOM");
 		wattrset(w, base);
@@ -183,6 +179,8 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 	if (i >= 0 && wide)
 		screen_printf(w, y, cx, 9, 1, " %8ld", r->evals);
 	wattrset(w, A_NORMAL);
+	if (r == &cr)
+		pl_compare_row_free(&cr);
 }
 
 /* Draw the view. */

@@ -333,7 +333,23 @@ render(struct export_view *e, char **data, size_t *len, char **cause)
 			*cause = pl_xstrdup("out of memory");
 			return -1;
 		}
-		pl_compare_write(ex->cmp, (enum pl_compare_format)f, m);
+		/* the current placement as the last row, as Compare shows
+		 * it, unless it is a method's */
+		int found = 0;
+		for (int i = 0; i < ex->cmp->n_rows && !found; i++)
+			found = ex->cmp->rows[i].best != NULL &&
+			    pl_placement_equal(ex->cmp->rows[i].best, ex->cur);
+		struct pl_compare_row cur;
+		if (!found) {
+			char *status = pl_xasprintf("the explorer's placement: %s%s", ex->source,
+			    ex->dirty ? ", edited" : "");
+			pl_compare_current_row(ex->cmp, ex->dirty ? "current (edited)" : "current",
+			    status, ex->cur, &ex->tr->res, &cur);
+			free(status);
+		}
+		pl_compare_write_with(ex->cmp, found ? NULL : &cur, (enum pl_compare_format)f, m);
+		if (!found)
+			pl_compare_row_free(&cur);
 		fclose(m);
 		/* open_memstream allocates with malloc; copy into our allocator */
 		char *copy = pl_xstrndup(*data, *len);
