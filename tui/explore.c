@@ -1052,6 +1052,10 @@ explore_show(struct explore *ex, int i)
 {
 	if (i < 0 || i >= EXPLORE_N_VIEWS)
 		return;
+	if (i != ex->view) {	/* a message belongs to the view it came from */
+		free(ex->msg);
+		ex->msg = NULL;
+	}
 	ex->view = i;
 	ex->help = 0;
 	if (ex->views[i].cls->shown != NULL)
