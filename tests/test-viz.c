@@ -856,6 +856,19 @@ test_layout_work(void **state)
 		fail_msg("refusal without the path or its remedies: %s", cause);
 	free(cause);
 	cause = NULL;
+	/* a front end with its own way to draw less (the explorer's
+	 * Detail) hears that, and of no command-line flag */
+	o.fewer = "pick a smaller Detail";
+	alarm(120);
+	rc = plv_export(f.p, f.pl, f.t, &o, "/nonexistent/full.svg", &cause);
+	alarm(0);
+	assert_int_equal(rc, -1);
+	if (strstr(cause, "too much for dot") == NULL || strstr(cause, "pick a smaller Detail") == NULL ||
+	    strstr(cause, "--") != NULL)
+		fail_msg("refusal not in the front end's words: %s", cause);
+	free(cause);
+	cause = NULL;
+	o.fewer = NULL;
 	/* the work by detail, as the diagrams are built */
 	long prev = 0;
 	static const int budgets[] = { 60, 200, 0 };

@@ -922,9 +922,10 @@ layout_work(Agraph_t *g, const char *engine, long *work, char **cause)
 #define PLV_PNG_MAX_PIXELS 134217728.0
 
 /* Whether laid-out g makes a PNG too big for cairo at dpi; if so *cause
- * says how big and what to do (fewer: how to draw less, or NULL). */
+ * says how big and what to do (fewer: how to draw less, or NULL; cli:
+ * name the command line's --dpi). */
 static int
-png_too_big(Agraph_t *g, double dpi, const char *fewer, char **cause)
+png_too_big(Agraph_t *g, double dpi, const char *fewer, int cli, char **cause)
 {
 	double x0, y0, x1, y1;
 	const char *bb = agget(g, (char *)"bb");
@@ -939,7 +940,7 @@ png_too_big(Agraph_t *g, double dpi, const char *fewer, char **cause)
 	    sqrt(PLV_PNG_MAX_PIXELS / (w * h)));
 	struct pl_strbuf b = { 0 };
 	pl_sb_printf(&b, "a PNG of %.0f x %.0f pixels is more than cairo draws: ", w, h);
-	if (floor(fit) >= 10)
+	if (cli && floor(fit) >= 10)
 		pl_sb_printf(&b, "use --dpi %.0f or less, ", floor(fit));
 	if (fewer != NULL)
 		pl_sb_printf(&b, "%s, ", fewer);
@@ -961,9 +962,13 @@ plv_too_many_nodes(int nodes, const char *fewer)
 	    "coarsen with a node budget (--max-nodes) or a level, or write DOT");
 }
 
-/* Lay out and render; fewer says how to draw less when a PNG is too big. */
+/*
+ * Lay out and render.  A refusal says how to draw less (fewer, or NULL
+ * when drawing less is no remedy) and, when cli, names the command line's
+ * --force and --dpi (other front ends have neither).
+ */
 static int
-render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **data,
+render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, int cli, char **data,
     size_t *len, char **cause)
 {
 	*data = NULL;
@@ -978,11 +983,17 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 	if (layout_work(g, engine, &work, cause) != 0)
 		return -1;
 	if (work > PLV_MAX_WORK && !o->force) {
-		*cause = pl_xasprintf("%d nodes are too much for dot to lay out: %s, write "
-		    "DOT, or lay it out anyway with --force (with the ranks their edges and "
-		    "device clusters span, %ld layout nodes: minutes or more; at most %d, about "
-		    "half a minute)", agnnodes(g), fewer != NULL ? fewer : "draw less", work,
-		    PLV_MAX_WORK);
+		if (cli)
+			*cause = pl_xasprintf("%d nodes are too much for dot to lay out: %s, "
+			    "write DOT, or lay it out anyway with --force (with the ranks their "
+			    "edges and device clusters span, %ld layout nodes: minutes or more; "
+			    "at most %d, about half a minute)", agnnodes(g),
+			    fewer != NULL ? fewer : "draw less", work, PLV_MAX_WORK);
+		else
+			*cause = pl_xasprintf("%d nodes are too much for dot to lay out: %s "
+			    "(with the ranks their edges and device clusters span, %ld layout "
+			    "nodes: minutes or more; at most %d, about half a minute)",
+			    agnnodes(g), fewer != NULL ? fewer : "draw less", work, PLV_MAX_WORK);
 		return -1;
 	}
 	struct gv_call call;
@@ -996,22 +1007,24 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 		gv_end(&call);
 		return -1;
 	}
-	if (o->format != PLV_FMT_PNG || !png_too_big(g, dpi, fewer, cause))
+	if (o->format != PLV_FMT_PNG || !png_too_big(g, dpi, fewer, cli, cause))
 		rc = render_to(gvc, g, o->format, data, len, cause);
 	gvFreeLayout(gvc, g);
 	gv_end(&call);
 	return rc;
 }
 
-/* Lay out and render a diagram; a refusal says how to draw fewer nodes
- * from the command line and in the explorer. */
+/* Lay out and render a diagram; a refusal says how to draw fewer nodes in
+ * the front end's words when it gives them (o->fewer, e.g. the explorer's
+ * Detail setting), else with the command line's flags. */
 int
 plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *len,
     char **cause)
 {
-	static const char fewer[] = "draw fewer nodes (--max-nodes 200, --level; "
+	static const char cli_fewer[] = "draw fewer nodes (--max-nodes 200, --level; "
 	    "in the explorer a smaller Detail)";
-	return render_graph(g, o, fewer, data, len, cause);
+	return render_graph(g, o, o->fewer != NULL ? o->fewer : cli_fewer, o->fewer == NULL,
+	    data, len, cause);
 }
 
 /* Lay out g with engine and report its drawing's width / height. */
@@ -1075,7 +1088,7 @@ plv_image_render(const char *image_path, double width_in, double height_in,
 	struct plv_opts oo = *o;
 	oo.layout = "neato";
 	oo.format = o->format;
-	int rc = render_graph(g, &oo, NULL, data, len, cause);
+	int rc = render_graph(g, &oo, NULL, o->fewer == NULL, data, len, cause);
 	agclose(g);
 	return rc;
 }

@@ -52,7 +52,10 @@ struct plv_opts {
 				 * error; see diagram.h) */
 	const char *fewer;	/* how to draw fewer nodes, said when there are
 				 * too many to lay out (NULL: the command
-				 * line's --max-nodes or --level) */
+				 * line's --max-nodes or --level); set by a
+				 * front end without the command line's
+				 * flags, whose refusals then name none
+				 * (no --force, no --dpi) */
 };
 
 /* Defaults: SVG diagram, at most 60 nodes, dot, auto rank direction,
