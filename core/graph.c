@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iheap.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -317,41 +318,6 @@ check_op(const struct pl_graph_builder *b, int i)
 	return NULL;
 }
 
-/* Min-heap of op ids (list order) for a stable Kahn's algorithm. */
-static void
-heap_push(int *h, int *n, int v)
-{
-	int i = (*n)++;
-	while (i > 0) {
-		int p = (i - 1) / 2;
-		if (h[p] <= v)
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i] = v;
-}
-
-static int
-heap_pop(int *h, int *n)
-{
-	int top = h[0], v = h[--*n], i = 0;
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && h[c + 1] < h[c])
-			c++;
-		if (v <= h[c])
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n > 0)
-		h[i] = v;
-	return top;
-}
-
 /* Topological order by Kahn's algorithm, ties by list order.  Returns the
  * number of ops ordered (< n_ops iff there is a cycle). */
 static int
@@ -365,14 +331,14 @@ topo_sort(struct pl_graph *g)
 		indeg[g->edges[e].dst]++;
 	for (int v = 0; v < n; v++)
 		if (indeg[v] == 0)
-			heap_push(heap, &hn, v);
+			pl_iheap_push(heap, &hn, NULL, v);
 	while (hn > 0) {
-		int v = heap_pop(heap, &hn);
+		int v = pl_iheap_pop(heap, &hn, NULL);
 		g->topo[k++] = v;
 		for (int j = g->out_off[v]; j < g->out_off[v + 1]; j++) {
 			int w = g->edges[g->out_edge[j]].dst;
 			if (--indeg[w] == 0)
-				heap_push(heap, &hn, w);
+				pl_iheap_push(heap, &hn, NULL, w);
 		}
 	}
 	free(indeg);

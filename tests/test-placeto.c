@@ -513,8 +513,9 @@ test_accept_improve(void **state)
 }
 
 /* edges=forward: backward ops colocated with their forward ops make the
- * grouped graph a cycle; the forward view restores ancestors and
- * descendants (the reference view calls everything parallel). */
+ * grouped graph a cycle; as in the reference, every group on it is both an
+ * ancestor and a descendant of the others ('c'), none parallel; the
+ * forward view restores plain ancestors and descendants. */
 static void
 test_edges_forward(void **state)
 {
@@ -543,16 +544,256 @@ test_edges_forward(void **state)
 	assert_int_equal(pl_placeto_n_groups(fwd), 3);
 	const int *of = pl_placeto_group_of(fwd);
 	int ga = of[0], gb = of[1], gc = of[2];
-	assert_int_equal(pl_placeto_relation(all, ga, gc), 'p');
-	assert_int_equal(pl_placeto_relation(all, gc, gb), 'p');
-	assert_int_equal(pl_placeto_relation(all, gb, gc), 'p');
-	assert_int_equal(pl_placeto_relation(all, gc, ga), 'p');
+	assert_int_equal(pl_placeto_relation(all, ga, gc), 'c');
+	assert_int_equal(pl_placeto_relation(all, gc, gb), 'c');
+	assert_int_equal(pl_placeto_relation(all, gb, gc), 'c');
+	assert_int_equal(pl_placeto_relation(all, gc, ga), 'c');
+	/* one strongly connected component: visited by first op */
+	assert_true(ga < gb && gb < gc);
 	assert_int_equal(pl_placeto_relation(fwd, ga, gc), 'd');
 	assert_int_equal(pl_placeto_relation(fwd, ga, gb), 'd');
 	assert_int_equal(pl_placeto_relation(fwd, gc, ga), 'a');
 	assert_int_equal(pl_placeto_relation(fwd, gb, gb), 0);
 	pl_placer_free(all);
 	pl_placer_free(fwd);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
+/* An op for the small graphs below: 1 us everywhere, out_bytes, params. */
+static void
+add_op(struct pl_graph_builder *b, const char *name, const char *group, int64_t out,
+    int64_t params)
+{
+	struct pl_op op = { .name = (char *)name, .type = "Op", .scope = "", .flops = 1e6,
+		.out_bytes = out, .param_bytes = params };
+	for (int q = 0; q < PL_DEV_KIND_COUNT; q++)
+		op.measured_us[q] = -1;
+	pl_graph_add_op(b, &op, group);
+}
+
+/* Episodes visit the grouped graph in a topological order: b0 comes
+ * first in the list, but its group also holds b1, which waits for a; so a
+ * goes first, then the group, then c.  With a parallel op p: it is
+ * neither ancestor nor descendant of the others. */
+static void
+test_visit_topological(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("topo");
+	add_op(b, "b0", "B", 100, 0);
+	add_op(b, "a", "A", 100, 0);
+	add_op(b, "b1", "B", 100, 0);
+	add_op(b, "c", "C", 100, 0);
+	add_op(b, "p", "P", 100, 0);
+	pl_graph_add_edge(b, 1, 2, 0, 100);
+	pl_graph_add_edge(b, 2, 3, 0, 100);
+	struct pl_graph *g = build(b, "topo");
+	struct pl_cluster *c = cluster(2);
+	char *cause = NULL;
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	struct pl_placer *pl = make(p, "episodes=1,workers=1,k=1,groups=0", 1, 3);
+	assert_int_equal(pl_placeto_n_groups(pl), 4);
+	const int *of = pl_placeto_group_of(pl);
+	int ga = of[1], gb = of[0], gc = of[3], gp = of[4];
+	assert_int_equal(of[2], gb);
+	while (pl_placer_step(pl) == PL_STEP_MORE) {
+		int n;
+		pl_placeto_decisions(pl, &n);
+		if (n == 4)
+			break;
+	}
+	int n;
+	const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
+	assert_int_equal(n, 4);
+	int pos[4];
+	for (int t = 0; t < 4; t++)
+		pos[d[t].group] = t;
+	assert_true(pos[ga] < pos[gb] && pos[gb] < pos[gc]);
+	assert_int_equal(pl_placeto_relation(pl, gb, ga), 'a');
+	assert_int_equal(pl_placeto_relation(pl, gb, gc), 'd');
+	assert_int_equal(pl_placeto_relation(pl, gb, gp), 'p');
+	assert_int_equal(pl_placeto_relation(pl, gp, gc), 'p');
+	pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
+/* The state's columns: cost and output size divided by their column's
+ * maximum; done counts the visits so far; current marks the node being
+ * placed, whose start offset is 0. */
+static void
+test_state_features(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 6, 3);
+	struct pl_placer *pl = make(f.p, "episodes=1,workers=1,k=1", 1, 9);
+	int T = 5;
+	for (int t = 0; t < T; t++)
+		assert_int_equal(pl_placer_step(pl), PL_STEP_MORE);
+	int n, d = pl_placeto_n_feat(pl);
+	assert_int_equal(d, 5 + 3);
+	const struct pl_placeto_decision *dec = pl_placeto_decisions(pl, &n);
+	assert_int_equal(n, T);
+	assert_null(pl_placeto_state(pl, T, &n));
+	for (int t = 0; t < T; t++) {
+		const float *x = pl_placeto_state(pl, t, &n);
+		assert_non_null(x);
+		assert_int_equal(n, 8);
+		float mx[2] = { 0, 0 };
+		for (int v = 0; v < n; v++) {
+			const float *row = x + (size_t)v * d;
+			for (int j = 0; j < 2; j++)
+				if (row[j] > mx[j])
+					mx[j] = row[j];
+			int visited = 0;
+			for (int u = 0; u < t; u++)
+				visited += dec[u].group == v;
+			assert_true(row[2] == (float)visited);
+			assert_true(row[3] == (v == dec[t].group ? 1.0f : 0.0f));
+		}
+		assert_true(mx[0] == 1.0f && mx[1] == 1.0f);
+		assert_true(x[(size_t)dec[t].group * d + 4] == 0.0f);
+	}
+	pl_placer_free(pl);
+	fixture_free(&f);
+}
+
+/* Start offsets from the current node: divided by their maximum (the
+ * reference), so a long op before it reads far below -1; under
+ * start-norm=absmax divided by the largest |offset|, within [-1, 1].  A
+ * chain s (100 us) -> x (1 us) -> y (1 us), at x's decision. */
+static void
+test_start_norm(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("chain");
+	static const char *const names[] = { "s", "x", "y" };
+	static const double flops[] = { 1e8, 1e6, 1e6 };
+	for (int i = 0; i < 3; i++) {
+		struct pl_op op = { .name = (char *)names[i], .type = "Op", .scope = "",
+			.flops = flops[i], .out_bytes = 100 };
+		for (int q = 0; q < PL_DEV_KIND_COUNT; q++)
+			op.measured_us[q] = -1;
+		pl_graph_add_op(b, &op, NULL);
+		if (i > 0)
+			pl_graph_add_edge(b, i - 1, i, 0, 100);
+	}
+	struct pl_graph *g = build(b, "chain");
+	struct pl_cluster *c = cluster(2);
+	char *cause = NULL;
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	for (int absmax = 0; absmax < 2; absmax++) {
+		struct pl_placer *pl = make(p, absmax ? "episodes=1,workers=1,k=1,groups=0,start-norm=absmax" :
+		    "episodes=1,workers=1,k=1,groups=0", 1, 4);
+		assert_int_equal(pl_placer_step(pl), PL_STEP_MORE);
+		assert_int_equal(pl_placer_step(pl), PL_STEP_MORE);
+		int n, d = pl_placeto_n_feat(pl);
+		const float *x = pl_placeto_state(pl, 1, &n);
+		assert_non_null(x);
+		const int *of = pl_placeto_group_of(pl);
+		assert_int_equal(pl_placeto_decisions(pl, &n)[1].group, of[1]);
+		float s_off = x[(size_t)of[0] * d + 4], y_off = x[(size_t)of[2] * d + 4];
+		assert_true(x[(size_t)of[1] * d + 4] == 0.0f);
+		if (absmax) {
+			assert_true(s_off == -1.0f);
+			assert_true(y_off > 0 && y_off < 0.1f);
+		} else {
+			assert_true(y_off == 1.0f);
+			assert_true(s_off < -10.0f);
+		}
+		pl_placer_free(pl);
+	}
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
+/* The baseline includes the current batch, as the reference: with one
+ * episode per batch and no entropy bonus the first update's advantages
+ * are all 0, however much the episode gained. */
+static void
+test_baseline_current(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 4, 3);
+	struct pl_placer *pl = make(f.p, "episodes=2,workers=1,k=1,entropy=0", 1, 5);
+	struct pl_placeto_stats ps;
+	do {
+		assert_int_equal(pl_placer_step(pl), PL_STEP_MORE);
+		pl_placeto_get_stats(pl, &ps);
+	} while (ps.updates == 0);
+	int n;
+	const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
+	int moved = 0;
+	for (int t = 0; t < n; t++)
+		moved |= d[t].reward != 0;
+	assert_true(moved);		/* returns that would have given a gradient */
+	assert_true(ps.grad_norm == 0);
+	pl_placer_free(pl);
+	fixture_free(&f);
+}
+
+/* The memory penalty reads the reference's peak memory (outputs only, no
+ * parameters) unless penalty-mem=run, and the penalised run time is
+ * capped at mem-cap. */
+static void
+test_mem_penalty(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("heavy");
+	add_op(b, "a", NULL, 1000, 1000000000);
+	add_op(b, "b", NULL, 1000, 1000000000);
+	add_op(b, "c", NULL, 1000, 1000000000);
+	pl_graph_add_edge(b, 0, 1, 0, 1000);
+	pl_graph_add_edge(b, 1, 2, 0, 1000);
+	struct pl_graph *g = build(b, "heavy");
+	struct pl_cluster *c = cluster(2);
+	char *cause = NULL;
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	/* the first state: everything on P0 */
+	struct pl_placement *zero = pl_placement_new(p->n_ops, p->n_dev);
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	static const char *const specs[] = {
+		"episodes=1,workers=1,k=1,init=zero,mem-penalty=0.5,max-mem=0",
+		"episodes=1,workers=1,k=1,init=zero,mem-penalty=0.5,max-mem=0,penalty-mem=run",
+		"episodes=1,workers=1,k=1,init=zero,mem-penalty=0.5,max-mem=0,mem-cap=0.001",
+	};
+	static const enum pl_mem_model models[] = { PL_MEM_PLACETO, PL_MEM_NATIVE, PL_MEM_PLACETO };
+	for (int i = 0; i < 3; i++) {
+		struct pl_placer *pl = make(p, specs[i], 1, 2);
+		int n;
+		do
+			assert_int_equal(pl_placer_step(pl), PL_STEP_MORE);
+		while (pl_placeto_decisions(pl, &n) == NULL || n < 3);
+		const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
+		struct pl_sim_opts o = { PL_SIM_NATIVE, models[i] };
+		struct pl_sim_result r;
+		assert_int_equal(pl_sim_eval(ws, zero, &o, &r), 0);
+		double over = (double)r.peak_max / 1e9 - 0;
+		double R = r.makespan_us * 1e-6 + 0.5 * over;
+		if (i == 2) {
+			for (int t = 0; t < n; t++) {
+				assert_true(d[t].before_s == 0.001 && d[t].after_s == 0.001);
+				assert_true(d[t].reward == 0);
+			}
+		} else
+			assert_true(d[0].before_s == R);
+		if (i == 0)	/* outputs only: about 2 KB, not 3 GB of parameters */
+			assert_true(r.peak_max < 10000);
+		else if (i == 1)
+			assert_true(r.peak_max >= 3000000000LL);
+		pl_placer_free(pl);
+	}
+	pl_sim_ws_free(ws);
+	pl_placement_free(zero);
 	pl_problem_free(p);
 	pl_cluster_free(c);
 	pl_graph_free(g);
@@ -966,6 +1207,11 @@ main(void)
 		cmocka_unit_test(test_grouping),
 		cmocka_unit_test(test_accept_improve),
 		cmocka_unit_test(test_edges_forward),
+		cmocka_unit_test(test_visit_topological),
+		cmocka_unit_test(test_state_features),
+		cmocka_unit_test(test_start_norm),
+		cmocka_unit_test(test_baseline_current),
+		cmocka_unit_test(test_mem_penalty),
 		cmocka_unit_test(test_sched_rank),
 		cmocka_unit_test(test_history_csv),
 		cmocka_unit_test(test_trainer),

@@ -68,9 +68,11 @@ episode_over(struct view_run *r)
 
 /* The options the teaching mode starts with: the reference's defaults keep
  * the policy near uniform (entropy weight 1) or saturated (sums over
- * paths), so a demo's learning curve would not fall; these learn within a
- * few hundred episodes on the teaching graph.  O shows and changes them. */
-#define DEMO_OPTIONS "mp=mean,pool=mean,reward=relative,entropy=0.01"
+ * paths, and raw start offsets in us at the last node, whose offsets are
+ * all <= 0), so a demo's learning curve would not fall; these learn
+ * within a few hundred episodes on the teaching graph.  O shows and
+ * changes them. */
+#define DEMO_OPTIONS "mp=mean,pool=mean,reward=relative,entropy=0.01,start-norm=absmax"
 
 /* The placer's option text for a policy and options (NULL each: none). */
 static char *

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iheap.h"
 #include "nn/nn.h"
 #include "nn/policy.h"
 #include "pool.h"
@@ -35,7 +36,7 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ "finetune", PL_OPT_INT, "0", "training episodes on this graph before the greedy run (with policy)" },
 	{ "episodes", PL_OPT_INT, "400", "training episodes without a policy" },
 	{ "workers", PL_OPT_INT, "4", "episodes run in parallel per gradient update" },
-	{ "groups", PL_OPT_INT, "128", "at most this many grouped nodes (colocation groups merged by scope)" },
+	{ "groups", PL_OPT_INT, "128", "at most this many grouped nodes (colocation groups merged by scope); 0: every colocation group its own node (reference)" },
 	{ "sim", PL_OPT_STRING, "run", "simulator of the MDP: run (the driver's), placeto or native" },
 	{ "k", PL_OPT_INT, "8", "message-passing rounds" },
 	{ "lr", PL_OPT_DOUBLE, "1e-3", "initial learning rate (Adam)" },
@@ -51,7 +52,9 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ "mem-feature", PL_OPT_BOOL, "off", "add the memory feature column" },
 	{ "mem-penalty", PL_OPT_DOUBLE, "0", "seconds per GB above max-mem on the worst device" },
 	{ "max-mem", PL_OPT_DOUBLE, "8", "memory limit (GB) of the penalty" },
-	{ "mem-cap", PL_OPT_DOUBLE, "10", "cap of the memory penalty (seconds)" },
+	{ "mem-cap", PL_OPT_DOUBLE, "10", "with a penalty, the most a run time plus its penalty counts (seconds)" },
+	{ "penalty-mem", PL_OPT_STRING, "placeto", "peak memory of the penalty: placeto (reference: each output from its op's start to its last consumer's end) or run (the driver's memory model)" },
+	{ "start-norm", PL_OPT_STRING, "max", "start-time feature: max (reference: offsets from the current node divided by their maximum, left as they are when it is 0) or absmax (divided by the largest |offset|, within [-1, 1])" },
 	{ "edges", PL_OPT_STRING, "all", "grouped-graph edges for message passing and node sets: all (reference) or forward (acyclic: only edges forward in topological order)" },
 	{ "accept", PL_OPT_STRING, "all", "moves kept: all (reference) or improve (a move that does not lower the run time is undone)" },
 	{ "reward", PL_OPT_STRING, "seconds", "reward unit: seconds (reference) or relative (improvement / initial run time)" },
@@ -67,7 +70,7 @@ const struct pl_option_range pl_placeto_ranges[] = {
 	{ "finetune", "[0, inf)" },
 	{ "episodes", "[0, inf)" },
 	{ "workers", "[1, 256]" },
-	{ "groups", "[1, inf)" },
+	{ "groups", "[0, inf)" },
 	{ "k", "[0, 64]" },
 	{ "lr", "[0, 1]" },
 	{ "lr-end", "[0, 1]" },
@@ -298,6 +301,118 @@ csr_build(int n, int m, const int *src, const int *dst, int **off_out, int **idx
 	return w;
 }
 
+/*
+ * The grouped graph's topological order (the reference visits its nodes
+ * in one): perm[i] is the i-th node, ready nodes taken by key (their
+ * first op's topological position).  Colocation can close cycles, which
+ * have no topological order: then the strongly connected components go in
+ * topological order, each one's nodes by key.
+ */
+static void
+grouped_topo_order(int n, const int *key, int m, const int *src, const int *dst, int *perm)
+{
+	int *off, *idx;
+	csr_build(n, m, dst, src, &off, &idx);	/* successors */
+	int *index = pl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	int *low = pl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	int *it = pl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	int *comp = pl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	int *st = pl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	int *cs = pl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	uint8_t *on = pl_xcalloc((size_t)(n ? n : 1), 1);
+	for (int v = 0; v < n; v++)
+		index[v] = -1;
+	int counter = 0, sp = 0, nc = 0;
+	/* Tarjan's strongly connected components, without recursion */
+	for (int r = 0; r < n; r++) {
+		if (index[r] >= 0)
+			continue;
+		int top = 0;
+		cs[top++] = r;
+		index[r] = low[r] = counter++;
+		it[r] = off[r];
+		st[sp++] = r;
+		on[r] = 1;
+		while (top > 0) {
+			int v = cs[top - 1];
+			if (it[v] < off[v + 1]) {
+				int w = idx[it[v]++];
+				if (index[w] < 0) {
+					index[w] = low[w] = counter++;
+					it[w] = off[w];
+					st[sp++] = w;
+					on[w] = 1;
+					cs[top++] = w;
+				} else if (on[w] && index[w] < low[v])
+					low[v] = index[w];
+				continue;
+			}
+			top--;
+			if (low[v] == index[v]) {
+				int w;
+				do {
+					w = st[--sp];
+					on[w] = 0;
+					comp[w] = nc;
+				} while (w != v);
+				nc++;
+			}
+			if (top > 0 && low[v] < low[cs[top - 1]])
+				low[cs[top - 1]] = low[v];
+		}
+	}
+	/* components: their smallest key, members, and edges between them */
+	int *ckey = low, *indeg = index, *moff = it;	/* reused */
+	for (int c = 0; c < nc; c++) {
+		ckey[c] = INT_MAX;
+		indeg[c] = 0;
+		moff[c] = 0;
+	}
+	int *mem_off = pl_xcalloc((size_t)nc + 1, sizeof(int));
+	for (int v = 0; v < n; v++) {
+		if (key[v] < ckey[comp[v]])
+			ckey[comp[v]] = key[v];
+		mem_off[comp[v] + 1]++;
+		for (int q = off[v]; q < off[v + 1]; q++)
+			if (comp[idx[q]] != comp[v])
+				indeg[comp[idx[q]]]++;
+	}
+	for (int c = 0; c < nc; c++)
+		mem_off[c + 1] += mem_off[c];
+	int *mem = st;	/* reused: members by component */
+	for (int v = 0; v < n; v++)
+		mem[mem_off[comp[v]] + moff[comp[v]]++] = v;
+	for (int c = 0; c < nc; c++)
+		qsort_r(mem + mem_off[c], (size_t)(mem_off[c + 1] - mem_off[c]), sizeof(int),
+		    key_cmp, (void *)key);
+	int *heap = cs, hn = 0, w = 0;	/* reused */
+	for (int c = 0; c < nc; c++)
+		if (indeg[c] == 0)
+			pl_iheap_push(heap, &hn, ckey, c);
+	while (hn > 0) {
+		int c = pl_iheap_pop(heap, &hn, ckey);
+		for (int i = mem_off[c]; i < mem_off[c + 1]; i++) {
+			int v = mem[i];
+			perm[w++] = v;
+			for (int q = off[v]; q < off[v + 1]; q++) {
+				int d = comp[idx[q]];
+				if (d != c && --indeg[d] == 0)
+					pl_iheap_push(heap, &hn, ckey, d);
+			}
+		}
+	}
+	free(mem_off);
+	free(on);
+	free(cs);
+	free(st);
+	free(comp);
+	free(it);
+	free(low);
+	free(index);
+	free(off);
+	free(idx);
+}
+
 /* Free an env. */
 static void
 env_free(struct env *e)
@@ -363,10 +478,10 @@ env_init(struct env *e, const struct pl_problem *p, int max_groups,
 	memset(e, 0, sizeof *e);
 	e->prob = p;
 	if (max_groups < 1)
-		max_groups = 1;
+		max_groups = INT_MAX;	/* every colocation group */
 	int nb;
 	struct bucket *b = coarsen(p, max_groups, &nb);
-	/* order buckets by their first op in topological order */
+	/* each bucket's first op in topological order */
 	e->n = nb;
 	e->node_of = pl_xcalloc((size_t)g->n_ops, sizeof(int));
 	int *key = pl_xcalloc((size_t)nb, sizeof(int));
@@ -382,10 +497,29 @@ env_init(struct env *e, const struct pl_problem *p, int max_groups,
 		}
 		key[i] = m;
 	}
-	int *perm = pl_xcalloc((size_t)nb, sizeof(int));
+	/* number the nodes in a topological order of the grouped graph */
+	int *bof = pl_xcalloc((size_t)(g->n_ops ? g->n_ops : 1), sizeof(int));
 	for (int i = 0; i < nb; i++)
-		perm[i] = i;
-	qsort_r(perm, (size_t)nb, sizeof(int), key_cmp, key);
+		for (int j = 0; j < b[i].n; j++) {
+			const struct pl_group *gr = &g->groups[b[i].cg[j]];
+			for (int q = 0; q < gr->count; q++)
+				bof[g->group_ops[gr->first + q]] = i;
+		}
+	int *bsrc = pl_xcalloc((size_t)(g->n_edges ? g->n_edges : 1), sizeof(int));
+	int *bdst = pl_xcalloc((size_t)(g->n_edges ? g->n_edges : 1), sizeof(int));
+	int bm = 0;
+	for (int i = 0; i < g->n_edges; i++) {
+		int a = bof[g->edges[i].src], z = bof[g->edges[i].dst];
+		if (a != z) {
+			bsrc[bm] = a;
+			bdst[bm++] = z;
+		}
+	}
+	int *perm = pl_xcalloc((size_t)nb, sizeof(int));
+	grouped_topo_order(nb, key, bm, bsrc, bdst, perm);
+	free(bsrc);
+	free(bdst);
+	free(bof);
 	e->nops_off = pl_xcalloc((size_t)nb + 1, sizeof(int));
 	e->nops = pl_xcalloc((size_t)(g->n_ops ? g->n_ops : 1), sizeof(int));
 	e->name = pl_xcalloc((size_t)nb, sizeof(char *));
@@ -465,22 +599,17 @@ env_init(struct env *e, const struct pl_problem *p, int max_groups,
 		}
 	}
 	free(stack);
+	/* as the reference: a node on a cycle with c (colocation can make
+	 * cycles) is both an ancestor and a descendant; parallel nodes are
+	 * neither */
+	for (int c = 0; c < nb; c++)
+		e->desc[(size_t)c * nb + c] = 0;
 	for (int c = 0; c < nb; c++)
 		for (int v = 0; v < nb; v++) {
 			int down = e->desc[(size_t)c * nb + v], up = e->desc[(size_t)v * nb + c];
-			/* nodes on a cycle with c (coarsening can make cycles)
-			 * count as parallel */
-			e->anc[(size_t)c * nb + v] = up && !down && v != c;
-			e->par[(size_t)c * nb + v] = v != c && (up == down);
+			e->anc[(size_t)c * nb + v] = up && v != c;
+			e->par[(size_t)c * nb + v] = v != c && !up && !down;
 		}
-	for (int c = 0; c < nb; c++)
-		for (int v = c + 1; v < nb; v++)
-			if (e->desc[(size_t)c * nb + v] && e->desc[(size_t)v * nb + c]) {
-				e->desc[(size_t)c * nb + v] = 0;
-				e->desc[(size_t)v * nb + c] = 0;
-			}
-	for (int c = 0; c < nb; c++)
-		e->desc[(size_t)c * nb + c] = 0;
 	/* visit order */
 	e->order = pl_xcalloc((size_t)nb, sizeof(int));
 	for (int v = 0; v < nb; v++)
@@ -597,6 +726,7 @@ struct engine {
 	int d, n_dev, memf, peers, groups;
 	double lr, lr_end, c_ent, clip, penalty, max_mem, mem_cap;
 	int rel_reward, init_kind;
+	int start_absmax;		/* start-norm=absmax */
 	int accept_improve;		/* undo moves that do not lower R */
 	int sched_rank;			/* prioritise by upward rank */
 	int grow;			/* escape=grow */
@@ -607,17 +737,17 @@ struct engine {
 	char **feat_names;
 };
 
-/* R of a simulated result: seconds plus the capped memory penalty. */
+/* R of a simulated result: seconds; with a penalty, plus the penalty for
+ * memory above max-mem, the sum capped at mem-cap (as the reference). */
 static double
 engine_R(const struct engine *E, const struct pl_sim_result *r)
 {
 	double R = r->makespan_us * 1e-6;
 	if (E->penalty > 0) {
 		double over = (double)r->peak_max / 1e9 - E->max_mem;
-		if (over > 0) {
-			double pen = E->penalty * over;
-			R += pen < E->mem_cap ? pen : E->mem_cap;
-		}
+		R += E->penalty * (over > 0 ? over : 0);
+		if (R > E->mem_cap)
+			R = E->mem_cap;
 	}
 	return R;
 }
@@ -779,9 +909,14 @@ episode_features(const struct engine *E, const struct episode *ep, int cur, floa
 {
 	const struct env *e = &E->envs[ep->env_i];
 	int d = E->d, n = e->n;
+	/* start offsets from cur, divided by their maximum (the reference;
+	 * it is >= 0, cur's own offset being 0, and 0 leaves them as they
+	 * are) or by the largest |offset| (start-norm=absmax) */
 	double mx = 0;
 	for (int v = 0; v < n; v++) {
-		double a = fabs(ep->start[v] - ep->start[cur]);
+		double a = ep->start[v] - ep->start[cur];
+		if (E->start_absmax)
+			a = fabs(a);
 		if (a > mx)
 			mx = a;
 	}
@@ -792,7 +927,8 @@ episode_features(const struct engine *E, const struct episode *ep, int cur, floa
 		row[1] = e->stat[v * 3 + 1];
 		row[2] = (float)ep->done[v];
 		row[3] = v == cur ? 1.0f : 0.0f;
-		row[4] = mx > 0 ? (float)((ep->start[v] - ep->start[cur]) / mx) : 0.0f;
+		row[4] = (float)(mx > 0 ? (ep->start[v] - ep->start[cur]) / mx :
+		    ep->start[v] - ep->start[cur]);
 		int j = 5;
 		if (E->memf)
 			row[j++] = e->stat[v * 3 + 2];
@@ -931,11 +1067,6 @@ episode_backward(struct engine *E, struct episode *ep)
 	struct env *e = &E->envs[ep->env_i];
 	int T = ep->t;
 	memset(ep->gw, 0, E->pol->m->n_params * sizeof(float));
-	double acc = 0;
-	for (int t = T - 1; t >= 0; t--) {
-		acc += ep->rew[t];
-		ep->ret[t] = acc;
-	}
 	for (int t = 0; t < T; t++) {
 		double adv = ep->ret[t] - env_baseline(e, t);
 		struct pl_policy_in in;
@@ -1058,11 +1189,16 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	int sched = edges < 0 ? -1 : parse_choice("sched", pl_opt_str(o, "sched"), scheds, cause);
 	static const char *const escapes[] = { "none", "grow", NULL };
 	int escape = sched < 0 ? -1 : parse_choice("escape", pl_opt_str(o, "escape"), escapes, cause);
-	if (escape < 0) {
+	static const char *const pmems[] = { "placeto", "run", NULL };
+	int pmem = escape < 0 ? -1 : parse_choice("penalty-mem", pl_opt_str(o, "penalty-mem"), pmems, cause);
+	static const char *const norms[] = { "max", "absmax", NULL };
+	int norm = pmem < 0 ? -1 : parse_choice("start-norm", pl_opt_str(o, "start-norm"), norms, cause);
+	if (norm < 0) {
 		free(E);
 		return NULL;
 	}
 	E->init_kind = init;
+	E->start_absmax = norm == 1;
 	E->rel_reward = rew == 1;
 	E->accept_improve = acc == 1;
 	E->sched_rank = sched == 1;
@@ -1080,6 +1216,11 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	E->penalty = pl_opt_double(o, "mem-penalty");
 	E->max_mem = pl_opt_double(o, "max-mem");
 	E->mem_cap = pl_opt_double(o, "mem-cap");
+	/* the penalty reads the reference's peak memory unless told to use
+	 * the driver's model (what the placer reports is simulated again
+	 * with the driver's, placer_collect) */
+	if (E->penalty > 0 && pmem == 0)
+		E->sim.mem = PL_MEM_PLACETO;
 	int k = (int)pl_opt_int(o, "k"), baseline = (int)pl_opt_int(o, "baseline");
 	E->n_dev = probs[0]->n_dev;
 	for (int i = 1; i < n; i++)
@@ -1152,7 +1293,7 @@ policy_option_values(const struct pl_policy_cfg *cfg, char k[16], const char **p
 }
 
 /* Replace the engine's policy by one loaded from a file.  An option the
- * file fixes (k, pool, mp) that o gives explicitly must agree with it;
+ * file fixes (k, pool, mp, start-norm) that o gives explicitly must agree with it;
  * used (may be NULL) receives the file's values, which are the ones used. */
 static int
 engine_load_policy(struct engine *E, const char *path, const struct pl_options *o,
@@ -1171,11 +1312,15 @@ engine_load_policy(struct engine *E, const char *path, const struct pl_options *
 		free(meta);
 		return -1;
 	}
+	/* the start-time normalisation it was trained with (files without
+	 * the key predate the option and were trained with absmax) */
+	int absmax = (int)pl_policy_meta_int(meta, "start-absmax", 1) != 0;
 	free(meta);
 	char k[16];
-	const char *names[3] = { "k", "pool", "mp" }, *vals[3] = { k, NULL, NULL };
+	const char *names[4] = { "k", "pool", "mp", "start-norm" }, *vals[4] = { k, NULL, NULL,
+	    absmax ? "absmax" : "max" };
 	policy_option_values(&p->cfg, k, &vals[1], &vals[2]);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		if (pl_options_given(o, names[i]) && strcmp(pl_opt_str(o, names[i]), vals[i]) != 0) {
 			*cause = pl_xasprintf("placeto: option '%s': %s contradicts the policy %s, "
 			    "trained with %s=%s (leave the option out: the policy fixes it)",
@@ -1190,6 +1335,7 @@ engine_load_policy(struct engine *E, const char *path, const struct pl_options *
 	}
 	pl_policy_free(E->pol);
 	E->pol = p;
+	E->start_absmax = absmax;
 	for (int s = 0; s < E->workers; s++) {
 		pl_policy_ws_free(E->eps[s].pws);
 		E->eps[s].pws = pl_policy_ws_new(p, E->max_n);
@@ -1237,10 +1383,24 @@ engine_start_batch(struct engine *E)
 	return 0;
 }
 
-/* Finish a batch: backward, summed gradient, clip, Adam, baselines. */
+/* Finish a batch: returns into the baselines, backward, summed gradient,
+ * clip, Adam. */
 static void
 engine_finish_batch(struct engine *E)
 {
+	/* as the reference, the baseline at step t is the mean return at t
+	 * over the last N episodes including this batch's (slot order) */
+	for (int s = 0; s < E->workers; s++) {
+		struct episode *ep = &E->eps[s];
+		if (!ep->finished || ep->greedy)
+			continue;
+		double acc = 0;
+		for (int t = ep->t - 1; t >= 0; t--) {
+			acc += ep->rew[t];
+			ep->ret[t] = acc;
+		}
+		env_push_returns(&E->envs[ep->env_i], ep->ret, ep->t);
+	}
 	struct pool_ctx c = { E, 1 };
 	pl_pool_for(E->pool, E->workers, engine_worker, &c);
 	size_t np = E->pol->m->n_params;
@@ -1272,12 +1432,6 @@ engine_finish_batch(struct engine *E)
 			e->stall = 0;
 		} else
 			e->stall++;
-	}
-	/* baselines are updated after all gradients used the old ones */
-	for (int s = 0; s < E->workers; s++) {
-		struct episode *ep = &E->eps[s];
-		if (ep->finished && !ep->greedy)
-			env_push_returns(&E->envs[ep->env_i], ep->ret, ep->t);
 	}
 	if (cnt == 0)
 		return;
@@ -1317,7 +1471,7 @@ episode_log(const struct episode *ep)
 		.episode = ep->id, .graph = ep->env_i, .greedy = ep->greedy,
 		.init_us = ep->init_us, .final_us = ep->res.makespan_us, .best_us = ep->best_us,
 		.entropy = ep->t > 0 ? ep->ent_sum / ep->t : 0,
-		.ret = ep->t > 0 ? ep->ret[0] : 0,
+		.ret = ep->t > 0 ? ep->dec[ep->t - 1].ret : 0,	/* the whole return */
 	};
 }
 
@@ -1609,7 +1763,8 @@ pl_placeto_relation(const struct pl_placer *pl, int cur, int v)
 		return 0;
 	const struct env *e = &P->E->envs[0];
 	size_t k = (size_t)cur * e->n + v;
-	return e->anc[k] ? 'a' : e->desc[k] ? 'd' : e->par[k] ? 'p' : 0;
+	return e->anc[k] && e->desc[k] ? 'c' : e->anc[k] ? 'a' : e->desc[k] ? 'd' :
+	    e->par[k] ? 'p' : 0;
 }
 
 /* Feature width. */
@@ -1638,6 +1793,19 @@ pl_placeto_decisions(const struct pl_placer *pl, int *n)
 		return NULL;
 	*n = P->E->eps[0].t;
 	return P->E->eps[0].dec;
+}
+
+/* Worker 0's feature matrix at step t of its episode. */
+const float *
+pl_placeto_state(const struct pl_placer *pl, int t, int *n)
+{
+	const struct priv *P = get_priv(pl);
+	*n = 0;
+	if (P == NULL || t < 0 || t >= P->E->eps[0].t)
+		return NULL;
+	const struct episode *ep = &P->E->eps[0];
+	*n = P->E->envs[ep->env_i].n;
+	return ep->x0s + (size_t)t * (size_t)*n * (size_t)P->E->d;
 }
 
 /* Worker 0's last decision. */
@@ -1682,7 +1850,8 @@ pl_placeto_get_stats(const struct pl_placer *pl, struct pl_placeto_stats *st)
 static char *
 policy_note(const struct engine *E, const char *note)
 {
-	return pl_xasprintf("mem-feature=%d groups=%d%s%s", E->memf, E->groups,
+	return pl_xasprintf("mem-feature=%d groups=%d start-absmax=%d%s%s", E->memf, E->groups,
+	    E->start_absmax,
 	    note != NULL && *note ? " " : "", note != NULL ? note : "");
 }
 

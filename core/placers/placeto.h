@@ -101,7 +101,8 @@ const char *pl_placeto_group_name(const struct pl_placer *pl, int i);
 const int *pl_placeto_group_ops(const struct pl_placer *pl, int i, int *n);
 const int *pl_placeto_group_of(const struct pl_placer *pl);
 /* How grouped node v relates to node cur in the grouped graph the policy
- * sees: 'a' ancestor, 'd' descendant, 'p' parallel, 0 for cur itself. */
+ * sees: 'a' ancestor, 'd' descendant, 'c' both (on a cycle with cur),
+ * 'p' parallel (neither), 0 for cur itself. */
 int pl_placeto_relation(const struct pl_placer *pl, int cur, int v);
 /* Feature width and the name of feature column j. */
 int pl_placeto_n_feat(const struct pl_placer *pl);
@@ -112,6 +113,10 @@ const struct pl_placeto_decision *pl_placeto_decisions(const struct pl_placer *p
     int *n);
 /* The last decision of worker 0, or NULL. */
 const struct pl_placeto_decision *pl_placeto_last(const struct pl_placer *pl);
+/* Worker 0's state at decision t of its current episode: n x
+ * pl_placeto_n_feat() features, a row per grouped node; NULL when it has
+ * not made decision t. */
+const float *pl_placeto_state(const struct pl_placer *pl, int t, int *n);
 /* Every episode finished so far, in order: each training batch's
  * `workers` episodes, then the final greedy one; *n gets their count.
  * For learning curves (one point per episode). */
