@@ -76,6 +76,50 @@ canon_cluster(void)
 	return c;
 }
 
+/* An op of a hand-made graph: its time on P0, P1, P2 and the one device it
+ * is pinned to (NULL: any). */
+struct mini_op {
+	const char *name;
+	double cost[3];
+	const char *pin;
+};
+
+/* An edge of a hand-made graph: output `out` of src carries bytes (= us
+ * between distinct processors of canon_cluster()). */
+struct mini_edge {
+	int src, dst, out;
+	int64_t bytes;
+};
+
+/* A hand-made graph for canon_cluster(). */
+static struct pl_graph *
+mini_graph(const struct mini_op *ops, int n, const struct mini_edge *edges, int n_edges)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("mini");
+	char *dn[3] = { "P0", "P1", "P2" };
+	for (int i = 0; i < n; i++) {
+		struct pl_dev_time dt[3];
+		for (int d = 0; d < 3; d++)
+			dt[d] = (struct pl_dev_time){ dn[d], ops[i].cost[d] };
+		struct pl_op op = { .name = (char *)ops[i].name, .type = "Task", .scope = "",
+			.n_dev_times = 3, .dev_times = dt };
+		for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
+			op.measured_us[k] = -1;
+		if (ops[i].pin != NULL) {
+			op.cons.kind = PL_CONS_DEVICE;
+			op.cons.device = (char *)ops[i].pin;
+		}
+		pl_graph_add_op(b, &op, NULL);
+	}
+	for (int e = 0; e < n_edges; e++)
+		pl_graph_add_edge(b, edges[e].src, edges[e].dst, edges[e].out, edges[e].bytes);
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_build(b, &cause);
+	if (g == NULL)
+		fail_msg("hand-made graph: %s", cause);
+	return g;
+}
+
 /* Check a schedule: durations, precedence with transfers, no overlap. */
 static void
 check_schedule(const struct pl_problem *p, const struct pl_heft_sched *s)
@@ -138,6 +182,94 @@ test_canonical(void **state)
 	pl_problem_free(p);
 	pl_cluster_free(c);
 	pl_graph_free(g);
+}
+
+/* A hand-made graph on canon_cluster(), its problem and HEFT schedule. */
+struct mini {
+	struct pl_graph *g;
+	struct pl_cluster *c;
+	struct pl_problem *p;
+	struct pl_heft_sched *s;
+};
+
+/* Build and schedule a hand-made graph; check the schedule and that ops are
+ * scheduled in the order given (n ids). */
+static void
+mini_run(struct mini *m, const struct mini_op *ops, int n, const struct mini_edge *edges,
+    int n_edges, const int *order)
+{
+	m->g = mini_graph(ops, n, edges, n_edges);
+	m->c = canon_cluster();
+	char *cause = NULL;
+	m->p = pl_problem_new(m->g, m->c, &cause);
+	if (m->p == NULL)
+		fail_msg("hand-made problem: %s", cause);
+	m->s = pl_heft_schedule(m->p);
+	check_schedule(m->p, m->s);
+	for (int i = 0; i < n; i++)
+		if (m->s->order[i] != order[i])
+			fail_msg("scheduled %s at position %d, expected %s",
+			    m->g->ops[m->s->order[i]].name, i, m->g->ops[order[i]].name);
+}
+
+/* Free what mini_run() built. */
+static void
+mini_free(struct mini *m)
+{
+	pl_heft_sched_free(m->s);
+	pl_problem_free(m->p);
+	pl_cluster_free(m->c);
+	pl_graph_free(m->g);
+}
+
+/* Assert op v runs on processor d from start to finish. */
+static void
+expect_slot(const struct mini *m, int v, int d, double start, double finish)
+{
+	const struct pl_heft_sched *s = m->s;
+	if (s->dev[v] != d || s->start[v] != start || s->finish[v] != finish)
+		fail_msg("%s: P%d %g-%g, expected P%d %g-%g", m->g->ops[v].name, s->dev[v],
+		    s->start[v], s->finish[v], d, start, finish);
+}
+
+/*
+ * Insertion: a later op goes into an idle gap before the last op of its
+ * processor when it fits there, and past the tail when it does not.
+ *
+ *   A (P0, 10) --10 B--> B (P1, 10)      C (P1, 5)     D (P1, 4)
+ *   A --8 B--> E (P1, 3)
+ *
+ * Upward ranks: B 10, C 5, D 4, E 3, A = 10 + max(10 + 10, 8 + 3) = 30, so
+ * the order is A, B, C, D, E.  A runs on P0 0-10; B's input reaches P1 at
+ * 20, so B runs 20-30 and leaves P1 idle in [0, 20).  C (ready at 0) takes
+ * 0-5 of that gap, D 5-9 of what is left, [9, 20); E is ready at 18 and
+ * 18 + 3 > 20, so it goes after B, 30-33.  Makespan 33.  Scheduling at the
+ * tail only would give C 30-35, D 35-39, E 39-42, makespan 42.
+ */
+static void
+test_insertion(void **state)
+{
+	(void)state;
+	static const struct mini_op ops[] = {
+		{ "A", { 10, 10, 10 }, "P0" },
+		{ "B", { 10, 10, 10 }, "P1" },
+		{ "C", { 5, 5, 5 }, "P1" },
+		{ "D", { 4, 4, 4 }, "P1" },
+		{ "E", { 3, 3, 3 }, "P1" },
+	};
+	static const struct mini_edge edges[] = {
+		{ 0, 1, 0, 10 }, { 0, 4, 1, 8 },
+	};
+	static const int order[] = { 0, 1, 2, 3, 4 };
+	struct mini m;
+	mini_run(&m, ops, 5, edges, 2, order);
+	expect_slot(&m, 0, 0, 0, 10);
+	expect_slot(&m, 1, 1, 20, 30);
+	expect_slot(&m, 2, 1, 0, 5);
+	expect_slot(&m, 3, 1, 5, 9);
+	expect_slot(&m, 4, 1, 30, 33);
+	assert_true(m.s->makespan_us == 33);
+	mini_free(&m);
 }
 
 /* Colocation groups: a group follows its first scheduled op. */
@@ -205,6 +337,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_canonical),
+		cmocka_unit_test(test_insertion),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_placer),
 	};
