@@ -272,6 +272,55 @@ test_insertion(void **state)
 	mini_free(&m);
 }
 
+/*
+ * A zero-length op fits a gap that ends exactly when it is ready:
+ *
+ *   W (P1, 5) --0 B--> Y (P0, 10)
+ *   W --0 B--> Z (P0, 0) --0 B--> Q (P1, 1)
+ *
+ * Ranks: Y 10, Q 1, Z 0 + 0 + 1 = 1 (ties with Q; Z comes first in
+ * topological order), W 5 + 10 = 15; order W, Y, Z, Q.  W runs on P1 0-5,
+ * Y on P0 5-15, leaving P0 idle in [0, 5).  Z is ready at 5 and takes no
+ * time: it fits that gap at 5 (5 + 0 <= 5), and Q then runs on P1 5-6.
+ * Makespan 15 (Y).  Putting Z after Y (15) would delay Q to 15-16.
+ *
+ * The placer's priorities put Z before Y on P0 (both start at 5, Z ends
+ * first), so the simulator reproduces the schedule: makespan 15.
+ */
+static void
+test_zero_length_at_gap_end(void **state)
+{
+	(void)state;
+	static const struct mini_op ops[] = {
+		{ "W", { 5, 5, 5 }, "P1" },
+		{ "Y", { 10, 10, 10 }, "P0" },
+		{ "Z", { 0, 0, 0 }, "P0" },
+		{ "Q", { 1, 1, 1 }, "P1" },
+	};
+	static const struct mini_edge edges[] = {
+		{ 0, 1, 0, 0 }, { 0, 2, 0, 0 }, { 2, 3, 0, 0 },
+	};
+	static const int order[] = { 0, 1, 2, 3 };
+	struct mini m;
+	mini_run(&m, ops, 4, edges, 3, order);
+	expect_slot(&m, 0, 1, 0, 5);
+	expect_slot(&m, 1, 0, 5, 15);
+	expect_slot(&m, 2, 0, 5, 5);
+	expect_slot(&m, 3, 1, 5, 6);
+	assert_true(m.s->makespan_us == 15);
+
+	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
+	char *cause = NULL;
+	struct pl_placer *pl = pl_placer_new(&pl_placer_heft, m.p, NULL, &run, &cause);
+	assert_non_null(pl);
+	assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+	assert_true(pl->best->prio[2] > pl->best->prio[1]);
+	if (pl->best_res.makespan_us != 15)
+		fail_msg("simulated makespan %g, expected 15", pl->best_res.makespan_us);
+	pl_placer_free(pl);
+	mini_free(&m);
+}
+
 /* Colocation groups: a group follows its first scheduled op. */
 static void
 test_groups(void **state)
@@ -338,6 +387,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_canonical),
 		cmocka_unit_test(test_insertion),
+		cmocka_unit_test(test_zero_length_at_gap_end),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_placer),
 	};
