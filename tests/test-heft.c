@@ -321,6 +321,51 @@ test_zero_length_at_gap_end(void **state)
 	mini_free(&m);
 }
 
+/*
+ * A zero-length op holds its instant on its processor: nothing scheduled
+ * later runs across it (the processor could not run it then).
+ *
+ *   W (P1, 8) --12 B--> Y (P0, y)
+ *   W --0 B--> Z (P0, 0) --1 B--> R (P2, 20)      V (P0, 9)
+ *
+ * Ranks: R 20, Z 0 + 1 + 20 = 21, V 9, Y y, W = 8 + max(12 + y, 21).
+ * With y = 10 the order is W, Z, R, Y, V: W on P1 0-8; Z is ready on P0 at
+ * 8 and goes to P0's (empty) tail at 8; R runs on P2 9-29; Y's input
+ * reaches P0 at 20, so Y runs 20-30, P0 being idle in [0, 8) and [8, 20).
+ * V (ready at 0) does not fit [0, 8) and takes 8-17.  Makespan 30.
+ * With y = 25 the order is W, Y, Z, R, V: Y runs 20-45 first, Z splits
+ * P0's gap [0, 20) at 8, and V again takes 8-17.  Makespan 45.
+ * V at 0-9 would run across Z.
+ */
+static void
+test_zero_length_point(void **state)
+{
+	(void)state;
+	static const struct mini_edge edges[] = {
+		{ 0, 1, 0, 12 }, { 0, 2, 1, 0 }, { 2, 3, 0, 1 },
+	};
+	static const int order[2][5] = { { 0, 2, 3, 1, 4 }, { 0, 1, 2, 3, 4 } };
+	for (int k = 0; k < 2; k++) {
+		double y = k == 0 ? 10 : 25;
+		const struct mini_op ops[] = {
+			{ "W", { 8, 8, 8 }, "P1" },
+			{ "Y", { y, y, y }, "P0" },
+			{ "Z", { 0, 0, 0 }, "P0" },
+			{ "R", { 20, 20, 20 }, "P2" },
+			{ "V", { 9, 9, 9 }, "P0" },
+		};
+		struct mini m;
+		mini_run(&m, ops, 5, edges, 3, order[k]);
+		expect_slot(&m, 0, 1, 0, 8);
+		expect_slot(&m, 1, 0, 20, 20 + y);
+		expect_slot(&m, 2, 0, 8, 8);
+		expect_slot(&m, 3, 2, 9, 29);
+		expect_slot(&m, 4, 0, 8, 17);
+		assert_true(m.s->makespan_us == 20 + y);
+		mini_free(&m);
+	}
+}
+
 /* Colocation groups: a group follows its first scheduled op. */
 static void
 test_groups(void **state)
@@ -388,6 +433,7 @@ main(void)
 		cmocka_unit_test(test_canonical),
 		cmocka_unit_test(test_insertion),
 		cmocka_unit_test(test_zero_length_at_gap_end),
+		cmocka_unit_test(test_zero_length_point),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_placer),
 	};

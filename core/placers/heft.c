@@ -16,7 +16,8 @@
  *
  * Invariant: every op starts no earlier than each predecessor's finish plus
  * the transfer time between their devices, and no two ops overlap on a
- * device.
+ * device; a zero-length op holds its instant, so no op placed later runs
+ * across it, and the ops of a device are ordered by (start, finish).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -80,12 +81,12 @@ earliest_slot(const struct dev_sched *ds, double ready, double dur, int *gi)
 	return ds->tail > ready ? ds->tail : ready;
 }
 
-/* Occupy [t, t + dur) on a device (in gap gi, or at the tail). */
+/* Occupy [t, t + dur) on a device (in gap gi, or at the tail).  A
+ * zero-length op occupies the instant t: it splits its gap there, or moves
+ * the tail to t, so that nothing placed later runs across it. */
 static void
 occupy(struct dev_sched *ds, int gi, double t, double dur)
 {
-	if (dur <= 0)
-		return;
 	if (gi < 0) {
 		if (t > ds->tail) {
 			if (ds->n == ds->cap) {
