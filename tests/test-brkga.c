@@ -1,6 +1,7 @@
 /*
  * test-brkga — the BRKGA placer: decoder (groups, constraints, priorities),
- * crossover with rho = 1, Beta sampling of new chromosomes, monotone best,
+ * crossover with rho = 1, children's parents (one elite, one not) and the
+ * elite bias, Beta sampling of new chromosomes, monotone best,
  * thread-count independence, budgets, objectives, options and Beta files.
  *
  * Every test builds its own small random DAG and cluster, so it depends on
@@ -296,6 +297,126 @@ test_crossover_rho1(void **state)
 	assert_int_equal(pl_placer_step(pl), PL_STEP_MORE);
 	assert_int_equal(count_copies(pl, 30, elite, L.n_elite, L.n_genes), 6);
 	free(elite);
+	pl_placer_free(pl);
+	fixture_free(&f);
+}
+
+/* Genes of x equal to those of y (the same chromosome: all G). */
+static long
+count_same(const float *x, const float *y, long G)
+{
+	long n = 0;
+	for (long i = 0; i < G; i++)
+		n += x[i] == y[i];
+	return n;
+}
+
+/* Whether every gene of x is that of e or of o (1) or not (0); of the genes
+ * where e and o differ, *from_e and *from_o count those x has from each. */
+static int
+split_genes(const float *x, const float *e, const float *o, long G, long *from_e,
+    long *from_o)
+{
+	for (long i = 0; i < G; i++) {
+		if (x[i] != e[i] && x[i] != o[i])
+			return 0;
+		if (e[i] != o[i]) {
+			*from_e += x[i] == e[i];
+			*from_o += x[i] == o[i];
+		}
+	}
+	return 1;
+}
+
+/*
+ * Children and their parents, over three generations: each chromosome of
+ * the next generation is an elite copied unchanged, a mutant (sharing
+ * hardly any gene with the previous generation), or a child whose genes
+ * all come from exactly one pair of previous chromosomes, one of them of
+ * the elite (rank < n_elite) and the other not.  Of the genes where the
+ * two parents differ, the share taken from the elite parent is rho = 0.7:
+ * over 3 x 35 children of 572 genes (about 58,000 such genes, standard
+ * deviation about 0.002) it must lie within 0.03 of 0.7, some 15 standard
+ * deviations; an unbiased crossover gives 0.5, a bias towards the wrong
+ * parent 0.3.
+ */
+static void
+test_crossover_parents(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 60, 3, (int64_t)8 << 30);
+	struct pl_placer *pl = new_brkga(&f, "pop=50,elite=0.2,mutants=0.1,evals=0", 1, 11);
+	struct pl_brkga_layout L;
+	pl_brkga_layout(pl, &L);
+	int p = L.pop_size, ne = L.n_elite, nm = L.n_mutants;
+	long G = L.n_genes;
+	assert_int_equal(ne, 10);
+	assert_int_equal(nm, 5);
+	assert_int_equal(G, 572);
+	long from_e = 0, from_o = 0;
+	long *same = malloc(sizeof *same * (size_t)p);
+	assert_int_equal(pl_placer_step(pl), PL_STEP_MORE);
+	for (int gen = 1; gen <= 3; gen++) {
+		float *prev = snapshot(pl, 0, p, G);
+		assert_int_equal(pl_placer_step(pl), PL_STEP_MORE);
+		int copies = 0, mutants = 0, children = 0;
+		for (int r = 0; r < p; r++) {
+			const float *x = pl_brkga_chromosome(pl, 0, r, NULL, NULL);
+			long most = 0;
+			int copy_of = -1;
+			for (int j = 0; j < p; j++) {
+				same[j] = count_same(x, prev + (long)j * G, G);
+				if (same[j] > most)
+					most = same[j];
+				if (same[j] == G)
+					copy_of = j;
+			}
+			if (copy_of >= 0) {
+				if (copy_of >= ne)
+					fail_msg("generation %d, rank %d: a copy of non-elite rank %d",
+					    gen, r, copy_of);
+				copies++;
+				continue;
+			}
+			if (most < G / 10) {
+				mutants++;
+				continue;
+			}
+			/* the only pair of previous chromosomes x can come from */
+			int pe = -1, po = -1, pairs = 0;
+			long ce = 0, co = 0;
+			for (int a = 0; a < p; a++)
+				for (int b = a + 1; b < p; b++) {
+					long e1 = 0, o1 = 0;
+					if (same[a] + same[b] < G || !split_genes(x, prev + (long)a * G,
+					    prev + (long)b * G, G, &e1, &o1))
+						continue;
+					pairs++;
+					pe = a;
+					po = b;
+					ce = e1;
+					co = o1;
+				}
+			if (pairs != 1)
+				fail_msg("generation %d, rank %d: %d pairs of parents", gen, r, pairs);
+			if (pe >= ne || po < ne)
+				fail_msg("generation %d, rank %d: parents of ranks %d and %d "
+				    "(elite: below %d)", gen, r, pe, po, ne);
+			from_e += ce;
+			from_o += co;
+			children++;
+		}
+		assert_int_equal(copies, ne);
+		assert_int_equal(mutants, nm);
+		assert_int_equal(children, p - ne - nm);
+		free(prev);
+	}
+	double share = (double)from_e / (double)(from_e + from_o);
+	if (from_e + from_o < 30000 || fabs(share - 0.7) > 0.03)
+		fail_msg("%ld genes from the elite parent, %ld from the other: share %.4f, "
+		    "expected 0.7", from_e, from_o, share);
+	free(same);
 	pl_placer_free(pl);
 	fixture_free(&f);
 }
@@ -737,6 +858,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decoder),
 		cmocka_unit_test(test_crossover_rho1),
+		cmocka_unit_test(test_crossover_parents),
 		cmocka_unit_test(test_beta_sampling),
 		cmocka_unit_test(test_beta_file),
 		cmocka_unit_test(test_best_monotone),

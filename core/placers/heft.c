@@ -8,12 +8,16 @@
  * ordered pairs of distinct allowed devices.  Ops are scheduled by rank,
  * highest first (ties: topological order), each on the device giving the
  * earliest finish time, inserted into the earliest idle gap that holds it.
+ * An op of length dur ready at r fits an idle gap [a, b) when
+ * max(a, r) + dur <= b, so a zero-length op may take a gap's very end.
  * Colocation groups follow the device chosen for their first scheduled op.
- * The schedule's start order becomes the placement's priorities.
+ * The schedule's order (start, then finish) becomes the placement's
+ * priorities.
  *
  * Invariant: every op starts no earlier than each predecessor's finish plus
  * the transfer time between their devices, and no two ops overlap on a
- * device.
+ * device; a zero-length op holds its instant, so no op placed later runs
+ * across it, and the ops of a device are ordered by (start, finish).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -56,11 +60,12 @@ mean_xfer(const struct pl_problem *p, uint64_t ma, uint64_t mb, int64_t bytes)
 static double
 earliest_slot(const struct dev_sched *ds, double ready, double dur, int *gi)
 {
-	/* first gap ending after ready */
+	/* first gap ending at or after ready (a zero-length op fits at the
+	 * very end of a gap) */
 	int lo = 0, hi = ds->n;
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
-		if (ds->gaps[mid].e <= ready)
+		if (ds->gaps[mid].e < ready)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -76,12 +81,12 @@ earliest_slot(const struct dev_sched *ds, double ready, double dur, int *gi)
 	return ds->tail > ready ? ds->tail : ready;
 }
 
-/* Occupy [t, t + dur) on a device (in gap gi, or at the tail). */
+/* Occupy [t, t + dur) on a device (in gap gi, or at the tail).  A
+ * zero-length op occupies the instant t: it splits its gap there, or moves
+ * the tail to t, so that nothing placed later runs across it. */
 static void
 occupy(struct dev_sched *ds, int gi, double t, double dur)
 {
-	if (dur <= 0)
-		return;
 	if (gi < 0) {
 		if (t > ds->tail) {
 			if (ds->n == ds->cap) {
@@ -114,6 +119,7 @@ occupy(struct dev_sched *ds, int gi, double t, double dur)
 /* Keys for sorting op ids. */
 struct sort_keys {
 	const double *val;
+	const double *val2;	/* second key (cmp_start), or NULL */
 	const int *tie;
 };
 
@@ -157,7 +163,7 @@ pl_heft_schedule(const struct pl_problem *p)
 	}
 	for (int v = 0; v < n; v++)
 		s->order[v] = v;
-	struct sort_keys rk = { s->rank, g->topo_pos };
+	struct sort_keys rk = { s->rank, NULL, g->topo_pos };
 	qsort_r(s->order, n, sizeof *s->order, cmp_rank, &rk);
 
 	struct dev_sched *ds = pl_xcalloc(nd, sizeof *ds);
@@ -221,7 +227,8 @@ pl_heft_sched_free(struct pl_heft_sched *s)
 	free(s);
 }
 
-/* Start time, then scheduling position. */
+/* Start time, then finish time (a zero-length op before an op that starts
+ * at the same instant), then scheduling position. */
 static int
 cmp_start(const void *a, const void *b, void *ctx)
 {
@@ -229,6 +236,8 @@ cmp_start(const void *a, const void *b, void *ctx)
 	int x = *(const int *)a, y = *(const int *)b;
 	if (k->val[x] != k->val[y])
 		return k->val[x] < k->val[y] ? -1 : 1;
+	if (k->val2[x] != k->val2[y])
+		return k->val2[x] < k->val2[y] ? -1 : 1;
 	return k->tie[x] - k->tie[y];
 }
 
@@ -248,7 +257,7 @@ heft_step(struct pl_placer *pl)
 		pos[s->order[i]] = i;
 		by_start[i] = i;
 	}
-	struct sort_keys sk = { s->start, pos };
+	struct sort_keys sk = { s->start, s->finish, pos };
 	qsort_r(by_start, n, sizeof *by_start, cmp_start, &sk);
 	for (int i = 0; i < n; i++)
 		cand->prio[by_start[i]] = (double)(n - i);
