@@ -62,13 +62,18 @@ open_temp(const char *path, char **tmp, char **cause)
 		const char *slash = strrchr(path, '/');
 		int dlen = slash == NULL ? 1 : slash == path ? 1 : (int)(slash - path);
 		const char *dir = slash == NULL ? "." : path;
-		if (err == ENOENT)	/* say which folder */
+		char *d = pl_xasprintf("%.*s", dlen, dir);
+		struct stat ds;
+		int exists = stat(d, &ds) == 0, isdir = exists && S_ISDIR(ds.st_mode);
+		free(d);
+		if (err == ENOENT && !exists)	/* say which folder */
 			*cause = pl_xasprintf("%s: cannot create it: the folder %.*s does not exist",
 			    path, dlen, dir);
-		else if (err == ENOTDIR)
+		else if (err == ENOTDIR && !isdir)
 			*cause = pl_xasprintf("%s: cannot create it: %.*s is not a folder", path, dlen, dir);
 		else
-			*cause = pl_xasprintf("%s: cannot create a temporary file: %s", path, strerror(err));
+			*cause = pl_xasprintf("%s: cannot create a file in %.*s: %s", path, dlen, dir,
+			    strerror(err));
 		free(*tmp);
 		*tmp = NULL;
 	}
@@ -97,14 +102,60 @@ write_target(const char *path)
 	return pl_xasprintf("%.*s/%s", (int)(slash - path), path, buf);	/* relative to the link */
 }
 
-/* Check that path can be written atomically: not a directory, and its
- * directory takes a new file (one is created and removed). */
+/* Whether path names something that exists and is not a regular file or
+ * a directory (a device such as /dev/null or /dev/stdout, a FIFO, a
+ * socket): written in place, never replaced. */
+static int
+is_special(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* Write data into special file path in place.  0, or -1 + *cause. */
+static int
+write_special(const char *path, const void *data, size_t len, char **cause)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY);
+	if (fd < 0) {
+		*cause = pl_xasprintf("%s: cannot open it for writing: %s", path, strerror(errno));
+		return -1;
+	}
+	const char *p = data;
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (close(fd) != 0) {
+		*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Check that path can be written: not a directory, and its directory
+ * takes a new file (one is created and removed); a device or FIFO only
+ * needs write permission. */
 int
 pl_file_check_writable(const char *path, char **cause)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		*cause = pl_xasprintf("%s: is a directory (expected a file name)", path);
+		return -1;
+	}
+	if (is_special(path)) {
+		if (access(path, W_OK) == 0)
+			return 0;
+		*cause = pl_xasprintf("%s: cannot write to it: %s", path, strerror(errno));
 		return -1;
 	}
 	char *target = write_target(path), *tmp;
@@ -119,10 +170,13 @@ pl_file_check_writable(const char *path, char **cause)
 }
 
 /* Write data to path through a temporary file and rename; a file that
- * exists keeps its permissions, a new one gets 0644. */
+ * exists keeps its permissions, a new one gets 0644; a device or FIFO is
+ * written in place. */
 int
 pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause)
 {
+	if (is_special(path))
+		return write_special(path, data, len, cause);
 	char *target = write_target(path), *tmp;
 	struct stat st;
 	mode_t mode = stat(target, &st) == 0 ? st.st_mode & 07777 : 0644;

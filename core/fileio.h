@@ -4,7 +4,9 @@
  * Invariant: pl_file_write_atomic() never leaves a partial file at `path`:
  * it writes a temporary file in the directory of the file it replaces (a
  * symbolic link's target: the link stays), fsyncs it and renames it over
- * that file, so a crash leaves either the old or the new content.
+ * that file, so a crash leaves either the old or the new content.  What
+ * is not a regular file (/dev/null, /dev/stdout, a FIFO) is written in
+ * place, never replaced.
  */
 #ifndef PL_FILEIO_H
 #define PL_FILEIO_H

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "fileio.h"
@@ -441,6 +443,56 @@ test_load_any(void **state)
 	free(cause);
 }
 
+/* A device or FIFO as the output (/dev/null, /dev/stdout, a named pipe,
+ * also through a symbolic link) is written in place, never replaced by a
+ * regular file; a missing folder is named, an existing one is not said to
+ * be missing. */
+static void
+test_write_special(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-io-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *fifo = NULL, *link = NULL, *cause = NULL;
+	assert_true(asprintf(&fifo, "%s/pipe", dir) > 0);
+	assert_true(asprintf(&link, "%s/link", dir) > 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(symlink(fifo, link), 0);
+	int rd = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	assert_int_equal(pl_file_check_writable(link, &cause), 0);
+	assert_int_equal(pl_file_write_atomic(link, "hello", 5, &cause), 0);
+	assert_int_equal(pl_file_write_atomic(fifo, " pipe", 5, &cause), 0);
+	char buf[16] = { 0 };
+	assert_int_equal(read(rd, buf, sizeof buf - 1), 10);
+	assert_string_equal(buf, "hello pipe");
+	close(rd);
+	struct stat st;
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(pl_file_write_atomic("/dev/null", "x", 1, &cause), 0);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	/* the folder exists, the file cannot be made there: not "missing" */
+	char *bad = NULL;
+	assert_true(asprintf(&bad, "%s/nofolder/x.json", dir) > 0);
+	assert_int_equal(pl_file_write_atomic(bad, "x", 1, &cause), -1);
+	assert_non_null(strstr(cause, "does not exist"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(pl_file_write_atomic("/proc/placelab-x.json", "x", 1, &cause), -1);
+	assert_null(strstr(cause, "does not exist"));
+	free(cause);
+	free(bad);
+	unlink(link);
+	unlink(fifo);
+	rmdir(dir);
+	free(fifo);
+	free(link);
+}
+
 int
 main(void)
 {
@@ -452,6 +504,7 @@ main(void)
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),
 		cmocka_unit_test(test_load_any),
+		cmocka_unit_test(test_write_special),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
