@@ -230,8 +230,9 @@ settings_path(struct export_view *e)
 		return;
 	}
 	static const char *const stem[W_COUNT] = { "placement", "timeline", "compare", "placement" };
-	snprintf(e->path, sizeof e->path, "%s-%s-%s.%s", e->ex->g->name, e->ex->c->name,
-	    stem[e->what], ext);
+	char *base = explore_file_stem(e->ex);	/* one safe name, as w's */
+	snprintf(e->path, sizeof e->path, "%s-%s.%s", base, stem[e->what], ext);
+	free(base);
 }
 
 /* Create the view with the defaults. */
@@ -607,6 +608,10 @@ static void
 do_write(struct export_view *e)
 {
 	struct stat st;
+	if (stat(e->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		explore_message(e->ex, 1, "not written: %s is a folder (expected a file name)", e->path);
+		return;
+	}
 	char *why = write_refusal(e);
 	int ask = why == NULL && stat(e->path, &st) == 0;
 	free(why);
