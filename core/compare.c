@@ -105,14 +105,13 @@ new_row(struct pl_compare *cmp)
 	return r;
 }
 
-/* Fill row r's result from placement pl simulated as res (memory modelled
- * unless mem_known is 0); the peak is the fullest device's. */
+/* Fill row r's figures from a simulation res (memory modelled unless
+ * mem_known is 0); the peak is the fullest device's. */
 static void
 fill_result(struct pl_compare_row *r, const struct pl_cluster *c,
-    const struct pl_placement *pl, const struct pl_sim_result *res, int mem_known)
+    const struct pl_sim_result *res, int mem_known)
 {
 	r->has_result = 1;
-	r->best = pl_placement_clone(pl);
 	r->makespan_us = res->makespan_us;
 	r->bytes_moved = res->bytes_moved;
 	r->mem_known = mem_known;
@@ -149,16 +148,17 @@ pl_compare_add_placer(struct pl_compare *cmp, const struct pl_placer *pl)
 	r->evals = pl->evals;
 	r->steps = pl->n_steps;
 	r->peak_dev = pl_xstrdup("");
-	if (pl->best != NULL)
-		fill_result(r, pl->prob->c, pl->best, &pl->best_res,
-		    pl->run.sim.mem != PL_MEM_NONE);
+	if (pl->best != NULL) {
+		r->best = pl_placement_clone(pl->best);
+		fill_result(r, pl->prob->c, &pl->best_res, pl->run.sim.mem != PL_MEM_NONE);
+	}
 	pl_compare_update(cmp);
 }
 
 /* The row of a placement no method of the table found. */
 void
 pl_compare_current_row(const struct pl_compare *cmp, const char *title, const char *status,
-    const struct pl_placement *pl, const struct pl_sim_result *res, struct pl_compare_row *r)
+    const struct pl_sim_result *res, struct pl_compare_row *r)
 {
 	memset(r, 0, sizeof *r);
 	r->current = 1;
@@ -167,7 +167,7 @@ pl_compare_current_row(const struct pl_compare *cmp, const char *title, const ch
 	r->status = pl_xstrdup(status);
 	r->peak_dev = pl_xstrdup("");
 	r->search_s = NAN;
-	fill_result(r, cmp->prob->c, pl, res, strcmp(cmp->mem, "none") != 0);
+	fill_result(r, cmp->prob->c, res, strcmp(cmp->mem, "none") != 0);
 	pl_compare_derive(cmp, r);
 }
 

@@ -114,14 +114,14 @@ void pl_compare_update(struct pl_compare *cmp);
  * explorer's current placement). */
 void pl_compare_derive(const struct pl_compare *cmp, struct pl_compare_row *r);
 /*
- * Fill r (its strings allocated; pl_compare_row_free()) as the row of
- * placement pl, simulated as res, that no method of the table found (the
- * explorer's current one): method "current", the given title and status,
- * derived against the table's rows without changing them.  cmp must have
- * its problem (not parsed back).
+ * Fill r (its strings allocated; pl_compare_row_free()) as the row of a
+ * placement no method of the table found (the explorer's current one),
+ * from its simulation res: method "current", the given title and status,
+ * figures only (no placement kept), derived against the table's rows
+ * without changing them.  cmp must have its problem (not parsed back).
  */
 void pl_compare_current_row(const struct pl_compare *cmp, const char *title, const char *status,
-    const struct pl_placement *pl, const struct pl_sim_result *res, struct pl_compare_row *r);
+    const struct pl_sim_result *res, struct pl_compare_row *r);
 void pl_compare_row_free(struct pl_compare_row *r);
 /* Index of the best fitting row (never a current row), or -1. */
 int pl_compare_best(const struct pl_compare *cmp);

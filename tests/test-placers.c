@@ -793,7 +793,7 @@ test_compare_current(void **state)
 	pl_placer_run(h, 0, 0);
 	assert_true(h->best_res.makespan_us < cmp->rows[1].makespan_us);
 	struct pl_compare_row cur;
-	pl_compare_current_row(cmp, "current (edited)", "mine", h->best, &h->best_res, &cur);
+	pl_compare_current_row(cmp, "current (edited)", "mine", &h->best_res, &cur);
 	assert_int_equal(pl_compare_best(cmp), 1);
 	assert_true(cur.current && cur.has_result && cur.mem_known);
 	double want = (cur.makespan_us - cmp->rows[1].makespan_us) / cmp->rows[1].makespan_us * 100;

@@ -936,11 +936,12 @@ save_done(struct explore *ex, const char *path, void *arg)
 		return;
 	}
 	struct stat st;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	int exists = stat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
 		explore_message(ex, 1, "not saved: %s is a folder (expected a file name)", path);
 		return;
 	}
-	if (stat(path, &st) == 0 && (ex->save_path == NULL || !pl_file_same(path, ex->save_path))) {
+	if (exists && (ex->save_path == NULL || !pl_file_same(path, ex->save_path))) {
 		free(ex->save_asked);
 		ex->save_asked = pl_xstrdup(path);
 		char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", path);

@@ -135,7 +135,7 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 			mark = screen_utf8() ? "●" : "*";
 	} else {
 		/* the current placement, with the table's references */
-		pl_compare_current_row(cmp, "current", "", ex->cur, &ex->tr->res, &cr);
+		pl_compare_current_row(cmp, "current", "", &ex->tr->res, &cr);
 		free(cr.method);
 		cr.method = pl_xstrdup(ex->dirty ? "current*" : "current");
 		r = &cr;

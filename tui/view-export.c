@@ -345,7 +345,7 @@ render(struct export_view *e, char **data, size_t *len, char **cause)
 			char *status = pl_xasprintf("the explorer's placement: %s%s", ex->source,
 			    ex->dirty ? ", edited" : "");
 			pl_compare_current_row(ex->cmp, ex->dirty ? "current (edited)" : "current",
-			    status, ex->cur, &ex->tr->res, &cur);
+			    status, &ex->tr->res, &cur);
 			free(status);
 		}
 		pl_compare_write_with(ex->cmp, found ? NULL : &cur, (enum pl_compare_format)f, m);
@@ -608,12 +608,13 @@ static void
 do_write(struct export_view *e)
 {
 	struct stat st;
-	if (stat(e->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	int exists = stat(e->path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
 		explore_message(e->ex, 1, "not written: %s is a folder (expected a file name)", e->path);
 		return;
 	}
 	char *why = write_refusal(e);
-	int ask = why == NULL && stat(e->path, &st) == 0;
+	int ask = why == NULL && exists;
 	free(why);
 	if (ask) {
 		char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", e->path);
