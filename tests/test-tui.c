@@ -30,6 +30,7 @@
  *   expect-screen TEXT      the screen shows TEXT (for what other areas draw,
  *                           e.g. Graphviz output, whose details are theirs),
  *                           on one row or across rows joined by a space
+ *   expect-screen-lacks TEXT  the screen does not show TEXT (on one row)
  *   rm PATH
  *   gen PATH MODEL LAYERS SEQ_LEN   write a generated graph (framework-sized
  *                           ops) to PATH, e.g. one too big to lay out
@@ -386,6 +387,13 @@ run_script(const char *name)
 				fail_msg("%s:%d: '%s' not on the screen:\n%s", name, line_no, rest, s);
 			free(flowed);
 			free(s);
+		} else if (strcmp(cmd, "expect-screen-lacks") == 0) {
+			redraw(&ex);
+			char *s = dump_screen();
+			if (rest == NULL || strstr(s, rest) != NULL)
+				fail_msg("%s:%d: '%s' on the screen:\n%s", name, line_no,
+				    rest != NULL ? rest : "", s);
+			free(s);
 		} else if (strcmp(cmd, "rm") == 0) {
 			unlink(strtok_r(NULL, " ", &save));
 		} else
@@ -503,7 +511,8 @@ test_put_fields(void **state)
 	X(save_name) \
 	X(save_overwrite) \
 	X(follow) X(undo_take) X(header_pct) X(message_long) \
-	X(placeto_demo) X(timeline_zoom) X(export_big) X(export_decline) X(devices_scroll)
+	X(placeto_demo) X(timeline_zoom) X(export_big) X(export_decline) X(devices_scroll) \
+	X(searches_share)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

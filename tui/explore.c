@@ -1256,18 +1256,35 @@ explore_key(struct explore *ex, int key)
 	return explore_action(ex, a);
 }
 
-/* Time slices for the views' background work. */
+/*
+ * Time slices for the views' background work, in view order (a view may
+ * use what an earlier one did in the same slice).  A view with work may
+ * spend the rest of the slice waiting for its steps, so the views before
+ * the favoured one get none of it (they start a step, which runs on its
+ * own thread, and return), and the favour passes to the next view with
+ * work: two searches running at once take turns.
+ */
 int
 explore_tick(struct explore *ex, double deadline)
 {
-	int more = 0;
+	unsigned more = 0;
 	for (int i = 0; i < EXPLORE_N_VIEWS; i++) {
 		struct view *v = &ex->views[i];
-		if (v->cls->tick != NULL && v->cls->tick(v, deadline))
-			more = 1;
+		double d = i < ex->tick_first ? pl_now_s() : deadline;
+		if (v->cls->tick != NULL && v->cls->tick(v, d))
+			more |= 1u << i;
 	}
-	ex->busy = more;
-	return more;
+	int next = 0;	/* the next view with work after the favoured, cyclically */
+	for (int j = 1; j <= EXPLORE_N_VIEWS; j++) {
+		int i = (ex->tick_first + j) % EXPLORE_N_VIEWS;
+		if (more & 1u << i) {
+			next = i;
+			break;
+		}
+	}
+	ex->tick_first = next;
+	ex->busy = more != 0;
+	return more != 0;
 }
 
 /* The main loop. */

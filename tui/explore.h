@@ -120,6 +120,7 @@ struct explore {
 
 	int quit;
 	int busy;			/* a view reported more work last tick */
+	int tick_first;			/* the view favoured next slice (explore_tick) */
 	unsigned long redraws;
 };
 

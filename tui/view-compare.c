@@ -295,7 +295,9 @@ cv_tick(struct view *v, double deadline)
 	struct cmp_view *c = v->priv;
 	if (!c->started || c->paused)
 		return 0;
-	while (c->next < c->n_methods && pl_now_s() < deadline) {
+	/* once at least, however little of the slice is left: another view
+	 * may have taken it */
+	for (int once = 1; c->next < c->n_methods && (once || pl_now_s() < deadline); once = 0) {
 		view_run_tick(&c->run, deadline, 0);
 		if (view_run_busy(&c->run))
 			break;

@@ -272,7 +272,8 @@ view_run_adopt(struct view_run *r)
 	r->followed_us = r->pl->best_res.makespan_us;
 }
 
-/* Step on the worker until the deadline. */
+/* Step on the worker until the deadline, and leave a step in flight when
+ * there is more to do. */
 int
 view_run_tick(struct view_run *r, double deadline, int visible)
 {
@@ -287,18 +288,20 @@ view_run_tick(struct view_run *r, double deadline, int visible)
 		}
 		if (r->done || (!r->running && r->pending <= 0))
 			return 0;
-		if (pl_now_s() >= deadline)
-			return 1;
 		/* a view that draws the placer gets a fresh frame now and then */
 		if (visible && r->fresh && r->collected > 0 &&
 		    pl_now_s() - r->drawn_at > VIEW_RUN_FRAME_S)
 			return 1;
+		/* the next step goes out even when the slice is over: it runs
+		 * on its thread while other views take their turn */
 		k->outstanding = 1;
 		pthread_mutex_lock(&k->mu);
 		k->pl = r->pl;
 		k->in_flight = 1;
 		pthread_cond_broadcast(&k->cv);
 		pthread_mutex_unlock(&k->mu);
+		if (pl_now_s() >= deadline)
+			return 1;
 	}
 }
 
