@@ -146,11 +146,13 @@ push_undo(struct explore *ex)
 	if (ex->n_undo == EXPLORE_UNDO) {
 		pl_placement_free(ex->undo[0].pl);
 		free(ex->undo[0].source);
+		free(ex->undo[0].source_file);
 		memmove(ex->undo, ex->undo + 1, (EXPLORE_UNDO - 1) * sizeof ex->undo[0]);
 		ex->n_undo--;
 	}
 	ex->undo[ex->n_undo].pl = pl_placement_clone(ex->cur);
 	ex->undo[ex->n_undo].source = pl_xstrdup(ex->source);
+	ex->undo[ex->n_undo].source_file = ex->source_file != NULL ? pl_xstrdup(ex->source_file) : NULL;
 	ex->n_undo++;
 }
 
@@ -179,6 +181,8 @@ set_current(struct explore *ex, const struct pl_placement *pl, const char *sourc
 	pl_placement_copy(ex->cur, pl);
 	free(ex->source);
 	ex->source = pl_xstrdup(source);
+	free(ex->source_file);
+	ex->source_file = NULL;
 	if (!edit)
 		pl_placement_copy(ex->origin, ex->cur);
 	ex->follower = follower;
@@ -384,6 +388,7 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 		if (ex->cur == NULL)
 			goto fail;
 		ex->source = pl_xasprintf("file %s", base_name(o->placement_path));
+		ex->source_file = realpath(o->placement_path, NULL);
 		ex->save_path = pl_xstrdup(o->placement_path);
 	} else {
 		ex->cur = initial_placement(ex, &ex->source);
@@ -423,6 +428,7 @@ explore_close(struct explore *ex)
 	for (int i = 0; i < ex->n_undo; i++) {
 		pl_placement_free(ex->undo[i].pl);
 		free(ex->undo[i].source);
+		free(ex->undo[i].source_file);
 	}
 	pl_trace_free(ex->tr);
 	pl_placement_free(ex->cur);
@@ -434,6 +440,7 @@ explore_close(struct explore *ex)
 		pl_graph_free(ex->g);
 	}
 	free(ex->source);
+	free(ex->source_file);
 	free(ex->save_path);
 	free(ex->save_asked);
 	free(ex->graph_path);
@@ -888,6 +895,28 @@ search_done(struct explore *ex, const char *text, void *arg)
 	search_go(ex, 1);
 }
 
+/* The file at path now holds cur: undo steps that came from it with
+ * another placement say it no longer holds them. */
+static void
+saved_over(struct explore *ex, const char *path)
+{
+	char *rp = realpath(path, NULL);
+	if (rp == NULL)
+		return;
+	for (int i = 0; i < ex->n_undo; i++) {
+		struct explore_undo *u = &ex->undo[i];
+		if (u->source_file == NULL || strcmp(u->source_file, rp) != 0 ||
+		    pl_placement_equal(u->pl, ex->cur))
+			continue;
+		char *s = pl_xasprintf("%s (since overwritten)", u->source);
+		free(u->source);
+		u->source = s;
+		free(u->source_file);
+		u->source_file = NULL;
+	}
+	free(rp);
+}
+
 /* Write the current placement to path (quitting: then quit). */
 static void
 save_now(struct explore *ex, const char *path, int quitting)
@@ -902,6 +931,7 @@ save_now(struct explore *ex, const char *path, int quitting)
 	ex->save_path = pl_xstrdup(path);
 	pl_placement_copy(ex->clean, ex->cur);
 	ex->dirty = 0;
+	saved_over(ex, path);
 	explore_message(ex, 0, "saved the placement of %d ops to %s", ex->g->n_ops, path);
 	if (quitting)
 		ex->quit = 1;
@@ -980,6 +1010,7 @@ open_done(struct explore *ex, const char *path, void *arg)
 	char *src = pl_xasprintf("file %s", base_name(path));
 	explore_set_placement(ex, pl, src, 0);
 	free(src);
+	ex->source_file = realpath(path, NULL);
 	pl_placement_copy(ex->clean, pl);	/* what the file holds */
 	ex->dirty = edits_unsaved(ex);
 	pl_placement_free(pl);
@@ -1179,6 +1210,8 @@ explore_action(struct explore *ex, enum tui_action a)
 			pl_placement_free(u->pl);
 			free(ex->source);
 			ex->source = u->source;
+			free(ex->source_file);
+			ex->source_file = u->source_file;
 			ex->follower = NULL;
 			ex->dirty = edits_unsaved(ex);
 			resimulate(ex);

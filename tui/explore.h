@@ -73,6 +73,8 @@ struct explore {
 	struct pl_placement *cur;	/* the current placement */
 	struct pl_trace *tr;		/* its trace */
 	char *source;			/* where cur came from: "expert", "file x" */
+	char *source_file;		/* the file's real path when it came from
+					 * one and the file still holds it */
 	char *cluster_arg;		/* opts.cluster's own copy */
 	double start_us;		/* makespan of the starting placement:
 					 * the header's "vs start" */
@@ -91,6 +93,7 @@ struct explore {
 	struct explore_undo {
 		struct pl_placement *pl;
 		char *source;
+		char *source_file;
 	} undo[EXPLORE_UNDO];
 	int n_undo;
 
