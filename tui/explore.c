@@ -573,7 +573,17 @@ draw_status(struct explore *ex)
 	for (int i = 0; i < rows; i++)
 		screen_fill(stdscr, y + i, 0, COLS, ' ');
 	if (ex->prompt != PROMPT_NONE) {
-		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s", ex->prompt_label);
+		const char *label = ex->prompt_label, *more = "";
+		if (ex->prompt == PROMPT_KEY && screen_width(label) > COLS) {
+			/* a question's end holds its answers: keep that */
+			more = screen_utf8() ? "\u2026" : "...";
+			int room = COLS - screen_width(more);
+			while (*label != '\0' && screen_width(label) > room)
+				do
+					label++;
+				while ((*label & 0xC0) == 0x80);
+		}
+		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s%s", more, label);
 		if (ex->prompt == PROMPT_TEXT) {
 			const char *shown = ex->prompt_buf;
 			int room = COLS - x - 1;
@@ -738,6 +748,8 @@ explore_draw(struct explore *ex)
 		x = (COLS - (int)strlen(buf)) / 2;
 		if (y + 1 < LINES)
 			screen_put(stdscr, y + 1, x < 0 ? 0 : x, COLS, 0, buf);
+		if (ex->prompt != PROMPT_NONE && y + 2 < LINES)
+			draw_status(ex);	/* q's question, or it would go unseen */
 		wnoutrefresh(stdscr);
 		return;
 	}
