@@ -549,14 +549,37 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		    pl_placeto_group_name(pl, d->group), n_ops, n_ops == 1 ? "" : "s");
 		wattrset(w, A_NORMAL);
 		int fy = y + 1, fx = r->x;
-		int nf = pl_placeto_n_feat(pl);
+		int nf = pl_placeto_n_feat(pl) < d->n_feat ? pl_placeto_n_feat(pl) : d->n_feat;
+		/* two features a row, above at least a row of neighbours */
+		int room = 2 * (y + mid_h - fy - 2);
+		room = room < 2 ? 2 : room;
+		/* short of room, the device one-hot shows only its set column,
+		 * and a last cell says how many are not shown */
+		int zeros = 0;
+		for (int j = 0; j < nf; j++)
+			zeros += strncmp(pl_placeto_feat_name(pl, j), "on:", 3) == 0 && d->feat[j] == 0;
+		int skip_zero = nf > room;
+		int shown = nf - (skip_zero ? zeros : 0);
+		int note = skip_zero || shown > room;
+		int cut = note && shown >= room ? room - 1 : shown;
 		int frows = 0;
-		for (int j = 0; j < nf && j < d->n_feat && fy + frows < y + mid_h; j++) {
+		for (int j = 0; j < nf && frows < cut; j++) {
 			const char *name = pl_placeto_feat_name(pl, j);
-			if (strncmp(name, "dev", 3) == 0 && d->feat[j] == 0)
-				continue;	/* one-hot: show only the set column */
+			if (skip_zero && strncmp(name, "on:", 3) == 0 && d->feat[j] == 0)
+				continue;
 			int col = frows % 2;
 			screen_printf(w, fy + frows / 2, fx + col * (lw / 2), lw / 2 - 1, 1, "%-10.10s %7.3f", name, d->feat[j]);
+			frows++;
+		}
+		if (note) {
+			wattrset(w, screen_attr(SCR_DIM));
+			if (cut < shown)
+				screen_printf(w, fy + frows / 2, fx + frows % 2 * (lw / 2), lw / 2 - 1, 1,
+				    "+%d more", nf - cut);
+			else
+				screen_printf(w, fy + frows / 2, fx + frows % 2 * (lw / 2), lw / 2 - 1, 1,
+				    "on: others 0");
+			wattrset(w, A_NORMAL);
 			frows++;
 		}
 		int ny = fy + (frows + 1) / 2;
