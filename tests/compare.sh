@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..30"
+echo "1..33"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -129,6 +129,16 @@ check "run --json and sim --json agree on the figures" \
 "$PLACELAB" sim "$T/g.json" -c k80x4 -p "$T/p.json" --mem none --json > "$T/sn.json"
 check "--mem none: run and sim --json give null memory figures" \
 	test "$(jq -s 'map(.mem == "none" and .oom == null and .peak_max == null and ([.devices[] | .peak_bytes == null and .oom == null] | all)) | all' "$T/rn.json" "$T/sn.json")" = true
+
+# A method that finds no placement is named on standard error, whatever
+# the format; when none finds one, compare exits 1.
+sed 's/, "device": "cpu"//' "$T/g.json" > "$T/g-nocpu.json"
+"$PLACELAB" compare "$T/g-nocpu.json" -c h100x8 --methods single-cpu --format csv > "$T/f.csv" 2> "$T/f.err"; a=$?
+check "compare: no method found a placement exits 1 ($a)" test "$a" -eq 1
+check "compare names the method that found none, and why" grep -q "single-cpu found no placement: error: no cpu device" "$T/f.err"
+"$PLACELAB" compare "$T/g-nocpu.json" -c h100x8 --methods single-cpu,single-gpu --format csv > /dev/null 2> "$T/f2.err"; b=$?
+check "compare: one method of two found a placement exits 0 and names the other ($b)" \
+	sh -c "test $b -eq 0 && grep -q 'single-cpu found no placement' '$T/f2.err' && ! grep -q single-gpu '$T/f2.err'"
 
 # Bad usage exits 2.
 "$PLACELAB" compare "$T/g.json" --methods heft,nosuch > /dev/null 2>&1; a=$?
