@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..31"
+echo "1..35"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -68,6 +68,15 @@ check "an option out of its range: exit 2, the option and its range named" sh -c
 $PLACELAB clusters k40x4 > "$tmp/c.json"
 check "a preset saved as a file loads back" sh -c "$PLACELAB validate '$tmp/c.json' | grep -q '5 devices'"
 check "clusters lists the H100 preset" sh -c "$PLACELAB clusters | grep -q h100x8"
+$PLACELAB clusters k40x4 k80x4 >/dev/null 2>&1; rc=$?
+check "clusters with two names: usage error, exit 2 ($rc)" test "$rc" = 2
+
+# validate -c: whether the graph can run on the cluster.
+printf '{"format": "placelab-graph/1", "name": "pinned",\n "ops": [{"name": "in", "device": "cpu"},\n  {"name": "a"}],\n "edges": [["in", "a", 8]]}\n' > "$tmp/pin.json"
+check "validate -c: a graph that runs on the cluster is said to" sh -c "$PLACELAB validate -c k80x4 '$tmp/pin.json' | grep -q \"runs on cluster 'k80x4'\""
+$PLACELAB validate -c h100x8 "$tmp/pin.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "validate -c: a constraint no device meets, exit 2 ($rc)" test "$rc" = 2
+check "validate -c: file, line, op and constraint named" grep -q "pin.json:2:10: op 'in': constraint 'cpu' matches no device of cluster 'h100x8'" "$tmp/err"
 
 printf '{"format": "placelab-graph/1", "ops": [{"name": "a"}]}\n]]]garbage\n' > "$tmp/tail.json"
 $PLACELAB validate "$tmp/tail.json" >"$tmp/out" 2>"$tmp/err"; rc=$?

@@ -258,11 +258,22 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 			pl_graph_free(g);
 		}
 	} else {
+		/* a graph, and with -c whether it can run there (every op's
+		 * device constraint met, every colocation group placeable) */
 		struct pl_graph *g = cmd_load_graph(path);
-		if (g != NULL)
-			printf("%s: ok (graph '%s', %d ops, %d edges)\n", path, g->name, g->n_ops, g->n_edges);
-		else
+		struct pl_cluster *c = g != NULL && cluster_arg != NULL ? cmd_load_cluster(cluster_arg) : NULL;
+		struct pl_problem *pb = c != NULL ? pl_problem_new(g, c, &cause) : NULL;
+		if (g == NULL || (cluster_arg != NULL && c == NULL))
 			rc = 2;
+		else if (c != NULL && pb == NULL)
+			rc = cmd_fail(cause);
+		else if (c != NULL)
+			printf("%s: ok (graph '%s', %d ops, %d edges; runs on cluster '%s')\n", path,
+			    g->name, g->n_ops, g->n_edges, c->name);
+		else
+			printf("%s: ok (graph '%s', %d ops, %d edges)\n", path, g->name, g->n_ops, g->n_edges);
+		pl_problem_free(pb);
+		pl_cluster_free(c);
 		pl_graph_free(g);
 	}
 	free(tag);
@@ -290,8 +301,9 @@ cmd_validate(int argc, char **argv)
 		case 'h':
 			printf("usage: placelab validate [-g GRAPH] [-c CLUSTER] FILE...\n"
 			    "Check graph (JSON or DOT), cluster and placement files; a placement\n"
-			    "is checked against -g GRAPH on -c CLUSTER.  Every file is checked; the\n"
-			    "exit status is 2 when any is bad.\n");
+			    "is checked against -g GRAPH on -c CLUSTER, and with -c a graph is\n"
+			    "checked to run on CLUSTER (device constraints, colocation groups).\n"
+			    "Every file is checked; the exit status is 2 when any is bad.\n");
 			return 0;
 		default:
 			return cmd_error("usage: placelab validate [-g GRAPH] [-c CLUSTER] FILE...");
@@ -311,6 +323,8 @@ int
 cmd_clusters(int argc, char **argv)
 {
 	int json = argc > 1 && strcmp(argv[1], "--json") == 0;
+	if (argc > 2)
+		return cmd_error("usage: placelab clusters [--json | NAME]");
 	if (argc > 1 && !json) {
 		if (strcmp(argv[1], "--help") == 0) {
 			printf("usage: placelab clusters [--json | NAME]\nList the cluster presets, or print one as a cluster file.\n");
