@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..33"
+echo "1..38"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -139,6 +139,30 @@ check "compare names the method that found none, and why" grep -q "single-cpu fo
 "$PLACELAB" compare "$T/g-nocpu.json" -c h100x8 --methods single-cpu,single-gpu --format csv > /dev/null 2> "$T/f2.err"; b=$?
 check "compare: one method of two found a placement exits 0 and names the other ($b)" \
 	sh -c "test $b -eq 0 && grep -q 'single-cpu found no placement' '$T/f2.err' && ! grep -q single-gpu '$T/f2.err'"
+
+# A stop signal ends a long run cleanly: the best so far is written, and
+# the exit status says which signal (128 + 15 for SIGTERM).
+"$PLACELAB" run -a brkga --evals 0 --seconds 120 "$PL_SRCDIR/samples/nmt4.json" \
+	-o "$T/stopped.json" > "$T/stopped.out" 2> "$T/stopped.err" &
+pid=$!
+sleep 3
+kill -TERM $pid
+wait $pid; a=$?
+check "run stopped by SIGTERM exits 143 ($a)" test "$a" -eq 143
+check "run stopped by SIGTERM writes its best so far" sh -c "'$PLACELAB' validate -g '$PL_SRCDIR/samples/nmt4.json' '$T/stopped.json' | grep -q ': ok'"
+check "run stopped by SIGTERM says so, and prints its summary" sh -c "grep -q 'brkga stopped by signal 15 after [0-9]* steps; its best so far is written' '$T/stopped.err' && grep -q '^step time' '$T/stopped.out'"
+# training: once a batch is on the curve, so that the signal comes in the loop
+"$PLACELAB" train placeto "$PL_SRCDIR/samples/teach.json" --episodes 1000000 \
+	-o "$T/stopped.plw" --curve "$T/curve.csv" > /dev/null 2> "$T/train.err" &
+pid=$!
+i=0
+while [ $i -lt 600 ] && [ "$(cat "$T/curve.csv" 2>/dev/null | wc -l)" -lt 2 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+kill -TERM $pid
+wait $pid; b=$?
+check "train stopped by SIGTERM exits 143 ($b)" test "$b" -eq 143
+check "train stopped by SIGTERM saves the policy" sh -c "grep -q 'training stopped by signal 15' '$T/train.err' && test -s '$T/stopped.plw'"
 
 # Bad usage exits 2.
 "$PLACELAB" compare "$T/g.json" --methods heft,nosuch > /dev/null 2>&1; a=$?

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,44 @@
 #include "options.h"
 #include "viz/load.h"
 #include "xmalloc.h"
+
+static volatile sig_atomic_t stop_signal;
+
+/* The first stop signal: noted, and said (the handler is reset, so the
+ * next one has its default effect). */
+static void
+on_stop(int sig)
+{
+	static const char msg[] = "\nplacelab: stopping after this step, with what was found "
+	    "so far (again to quit at once)\n";
+	stop_signal = sig;
+	ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+	(void)w;
+}
+
+/* Catch SIGINT and SIGTERM once (see cmd.h). */
+void
+cmd_catch_stop(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction old, sa;
+		if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_stop;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESETHAND | SA_RESTART;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/* The stop signal received, or 0. */
+int
+cmd_stopped(void)
+{
+	return stop_signal;
+}
 
 /* Print and free msg; status 2. */
 int

@@ -295,12 +295,20 @@ cmd_compare(int argc, char **argv)
 		}
 	}
 	int progress = !quiet && isatty(STDERR_FILENO);
+	cmd_catch_stop();
 	for (int i = 0; i < n; i++) {
 		struct pl_placer *pl = pls[i];
 		double t0 = pl_now_s(), last = t0;
 		enum pl_step_status st = PL_STEP_MORE;
+		if (cmd_stopped()) {	/* the methods not run are left out */
+			pl_placer_free(pl);
+			pls[i] = NULL;
+			continue;
+		}
 		for (int k = 0; st == PL_STEP_MORE; k++) {
 			if (budget.max_steps > 0 && k >= budget.max_steps)
+				break;
+			if (cmd_stopped())
 				break;
 			if (budget.max_seconds > 0 && pl_now_s() - t0 >= budget.max_seconds)
 				break;
@@ -339,6 +347,11 @@ cmd_compare(int argc, char **argv)
 		pl_compare_write(cmp, fmt, stdout);
 	}
 	rc = failures(cmp);
+	if (cmd_stopped()) {
+		fprintf(stderr, "placelab: compare stopped by signal %d: %d of %d methods in the table%s\n",
+		    cmd_stopped(), cmp->n_rows, n, output != NULL ? ", written" : "");
+		rc = 128 + cmd_stopped();
+	}
 done:
 	pl_compare_free(cmp);
 	pl_problem_free(p);

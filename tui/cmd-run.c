@@ -361,8 +361,11 @@ cmd_run(int argc, char **argv)
 	int progress = !quiet && isatty(STDERR_FILENO);
 	double t0 = pl_now_s(), last = t0;
 	enum pl_step_status st = PL_STEP_MORE;
+	cmd_catch_stop();
 	for (int i = 0; st == PL_STEP_MORE; i++) {
 		if (max_steps > 0 && i >= max_steps)
+			break;
+		if (cmd_stopped())
 			break;
 		if (max_seconds > 0 && pl_now_s() - t0 >= max_seconds)
 			break;
@@ -395,6 +398,12 @@ cmd_run(int argc, char **argv)
 	if (pl->best == NULL)
 		fprintf(stderr, "placelab: %s found no placement: %s\n", cls->name,
 		    pl->error != NULL ? pl->error : pl->status);
+	if (cmd_stopped()) {
+		fprintf(stderr, "placelab: %s stopped by signal %d after %d steps%s\n", cls->name,
+		    cmd_stopped(), pl->n_steps,
+		    output != NULL && pl->best != NULL ? "; its best so far is written" : "");
+		rc = 128 + cmd_stopped();
+	}
 done:
 	pl_placer_free(pl);
 	pl_problem_free(p);

@@ -3,8 +3,9 @@
  * train one Placeto policy over a family of graphs (episodes assigned
  * round-robin), show a progress line on a terminal (as run and compare
  * do), write a learning curve (--curve)
- * and save the policy atomically (also every 30 s while training, so an
- * interrupted run keeps its last checkpoint).
+ * and save the policy atomically (also every 30 s while training, so a
+ * killed run keeps its last checkpoint; SIGINT or SIGTERM stops it after
+ * the batch, and the policy is saved as at the end).
  *
  * Every Placeto option is also a command-line option (`--KEY VALUE`), next
  * to `--opt k=v,...`; --seed, --threads and --sim are the run flags.
@@ -216,9 +217,10 @@ cmd_train(int argc, char **argv)
 	struct pl_placeto_stats st;
 	char *note = pl_xasprintf("graphs=%d episodes=%ld seed=%llu", n_graphs, budget,
 	    (unsigned long long)run.seed);
+	cmd_catch_stop();
 	for (;;) {
 		pl_placeto_trainer_stats(tr, &st);
-		if (st.episodes >= budget)
+		if (st.episodes >= budget || cmd_stopped())
 			break;
 		if (max_seconds > 0 && pl_now_s() - t0 >= max_seconds)
 			break;
@@ -276,6 +278,11 @@ cmd_train(int argc, char **argv)
 	}
 	printf("policy     %s\n", output);
 	rc = 0;
+	if (cmd_stopped()) {
+		fprintf(stderr, "placelab: training stopped by signal %d after %ld episodes; the policy so far is saved\n",
+		    cmd_stopped(), st.episodes);
+		rc = 128 + cmd_stopped();
+	}
 out:
 	if (cf != NULL && fclose(cf) != 0 && rc == 0)
 		rc = cmd_error("--curve %s: %s", curve, strerror(errno));

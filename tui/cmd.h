@@ -78,6 +78,14 @@ int cmd_check_method_files(const struct cmd_file *f, int n,
 /* A graph's parameter bytes and its optimizer state's (the slots an
  * update op "<owner>/update" carries as its param_bytes, docs/SAMPLES.md). */
 void cmd_param_bytes(const struct pl_graph *g, int64_t *params, int64_t *optimizer);
+/* A long command stops cleanly on the first SIGINT or SIGTERM: after
+ * cmd_catch_stop(), cmd_stopped() is that signal's number (0: none) and
+ * the command finishes as at the end of its budget (writing what it was
+ * asked to, its best so far), then exits 128 + the number; a second one
+ * ends it at once.  A signal ignored when the program started stays
+ * ignored. */
+void cmd_catch_stop(void);
+int cmd_stopped(void);
 /* The default cluster when -c is not given. */
 #define PL_DEFAULT_CLUSTER "k80x4"
 
