@@ -9,7 +9,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..17"
+echo "1..20"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -72,4 +72,16 @@ check "an output in a missing folder: the folder named" \
 $PLACELAB run -a heft g2.json -c k80x4 -o mode.svg/p.json -q >/dev/null 2>err; rc=$?
 check "an output under a file: the file named as no folder" \
     'test $rc != 0 && grep -qF "mode.svg/p.json: cannot create it: mode.svg is not a folder" err'
+
+# an output that is standard output's file: it alone goes there, and what
+# the command prints goes to standard error
+$PLACELAB run -a heft g2.json -c k80x4 -o /dev/stdout >so.json 2>se; rc=$?
+check "run -o /dev/stdout > file: the file holds the placement, the summary on stderr" \
+    'test $rc = 0 && $PLACELAB validate -g g2.json so.json >/dev/null && grep -q "^step time" se'
+$PLACELAB run -a heft g2.json -c k80x4 -o same.json >same.json 2>se; rc=$?
+check "run -o F > F: F holds the placement, the summary on stderr" \
+    'test $rc = 0 && $PLACELAB validate -g g2.json same.json >/dev/null && grep -q "^step time" se'
+$PLACELAB sim g2.json -c k80x4 --place round-robin --trace /dev/stdout >tr.json 2>se; rc=$?
+check "sim --trace /dev/stdout > file: the file holds the trace, the text on stderr" \
+    'test $rc = 0 && python3 -c "import json; assert \"ops\" in json.load(open(\"tr.json\"))" && grep -q "^makespan" se'
 exit $fail

@@ -59,6 +59,17 @@ cmd_stopped(void)
 	return stop_signal;
 }
 
+/* stderr when path is standard output's file (see cmd.h). */
+FILE *
+cmd_report_stream(const char *path)
+{
+	struct stat a, b;
+	if (path != NULL && stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return stderr;
+	return stdout;
+}
+
 /* Print and free msg; status 2. */
 int
 cmd_fail(char *msg)

@@ -172,31 +172,31 @@ write_history(const struct pl_placer *pl, const char *path)
 	return 0;
 }
 
-/* Human summary on stdout. */
+/* Human summary on f. */
 static void
-print_summary(const struct pl_placer *pl)
+print_summary(const struct pl_placer *pl, FILE *f)
 {
 	const struct pl_problem *p = pl->prob;
 	const double gib = 1024.0 * 1024 * 1024;
-	printf("method     %s (%s)\n", pl->cls->name, pl->cls->title);
-	printf("problem    %s on %s, %s simulator\n", p->g->name, p->c->name,
+	fprintf(f, "method     %s (%s)\n", pl->cls->name, pl->cls->title);
+	fprintf(f, "problem    %s on %s, %s simulator\n", p->g->name, p->c->name,
 	    pl_sim_kind_name(pl->run.sim.kind));
-	printf("status     %s\n", pl->status != NULL ? pl->status : "");
+	fprintf(f, "status     %s\n", pl->status != NULL ? pl->status : "");
 	if (pl->error != NULL)
-		printf("error      %s\n", pl->error);
-	printf("search     %.3f s, %d steps, %ld evaluations\n", pl->search_s, pl->n_steps, pl->evals);
+		fprintf(f, "error      %s\n", pl->error);
+	fprintf(f, "search     %.3f s, %d steps, %ld evaluations\n", pl->search_s, pl->n_steps, pl->evals);
 	if (pl->best == NULL) {
-		printf("result     no placement\n");
+		fprintf(f, "result     no placement\n");
 		return;
 	}
 	const struct pl_sim_result *r = &pl->best_res;
 	struct pl_bounds b;
 	pl_bounds_compute(p, &b);
-	printf("step time  %.3f ms (lower bound %.3f ms, gap %.1f%%)\n", r->makespan_us / 1000,
+	fprintf(f, "step time  %.3f ms (lower bound %.3f ms, gap %.1f%%)\n", r->makespan_us / 1000,
 	    b.best_us / 1000, b.best_us > 0 ? (r->makespan_us - b.best_us) / b.best_us * 100 : 0);
-	printf("memory     %s\n", pl->run.sim.mem == PL_MEM_NONE ? "not modelled (--mem none)" :
+	fprintf(f, "memory     %s\n", pl->run.sim.mem == PL_MEM_NONE ? "not modelled (--mem none)" :
 	    r->oom_mask ? "OUT OF MEMORY" : "fits");
-	printf("moved      %.1f MB in %d transfers\n", (double)r->bytes_moved / 1e6, r->n_transfers);
+	fprintf(f, "moved      %.1f MB in %d transfers\n", (double)r->bytes_moved / 1e6, r->n_transfers);
 	for (int d = 0; d < p->n_dev; d++) {
 		int n = 0;
 		for (int v = 0; v < p->n_ops; v++)
@@ -204,7 +204,7 @@ print_summary(const struct pl_placer *pl)
 		char peak[32] = "      -";	/* not modelled */
 		if (pl->run.sim.mem != PL_MEM_NONE)
 			snprintf(peak, sizeof peak, "%7.2f", (double)r->peak_bytes[d] / gib);
-		printf("  %-10s %6d ops  busy %10.3f ms  peak %s / %.2f GiB%s\n", p->c->dev[d].name, n,
+		fprintf(f, "  %-10s %6d ops  busy %10.3f ms  peak %s / %.2f GiB%s\n", p->c->dev[d].name, n,
 		    r->busy_us[d] / 1000, peak, (double)p->c->dev[d].mem_bytes / gib,
 		    (r->oom_mask >> d) & 1 ? "  OOM" : "");
 	}
@@ -379,6 +379,9 @@ cmd_run(int argc, char **argv)
 	if (progress && last > t0)
 		fputc('\n', stderr);
 	rc = pl->best != NULL ? 0 : 1;
+	/* -o standard output's file: the placement alone goes there (asked
+	 * before the file is replaced) */
+	FILE *out = cmd_report_stream(output);
 	if (output != NULL && pl->best != NULL &&
 	    pl_placement_save_json(pl->best, g, c, output, &cause) != 0) {
 		rc = cmd_fail(cause);
@@ -390,10 +393,10 @@ cmd_run(int argc, char **argv)
 	}
 	if (json) {
 		char *s = pl_result_to_json(pl);
-		printf("%s\n", s);
+		fprintf(out, "%s\n", s);
 		free(s);
 	} else {
-		print_summary(pl);
+		print_summary(pl, out);
 	}
 	if (pl->best == NULL)
 		fprintf(stderr, "placelab: %s found no placement: %s\n", cls->name,

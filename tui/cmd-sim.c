@@ -179,26 +179,26 @@ fmt_bytes(int64_t b, char *buf, size_t len)
 static void
 print_text(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_sim_opts *o, const struct pl_trace *tr,
-    const struct pl_bounds *b)
+    const struct pl_bounds *b, FILE *f)
 {
 	const struct pl_sim_result *r = &tr->res;
 	const struct pl_cluster *c = p->c;
 	char s1[32], s2[32], s3[32], s4[32];
-	printf("graph      %s (%d ops, %d edges)\n", p->g->name, p->n_ops, p->g->n_edges);
-	printf("cluster    %s (%d devices, %s)\n", c->name, c->n_dev,
+	fprintf(f, "graph      %s (%d ops, %d edges)\n", p->g->name, p->n_ops, p->g->n_edges);
+	fprintf(f, "cluster    %s (%d devices, %s)\n", c->name, c->n_dev,
 	    c->shared_bus ? "shared bus" : "per-pair links");
-	printf("simulator  %s, memory model %s\n", pl_sim_kind_name(o->kind),
+	fprintf(f, "simulator  %s, memory model %s\n", pl_sim_kind_name(o->kind),
 	    pl_mem_model_name(o->mem));
-	printf("makespan   %.3f us\n", r->makespan_us);
-	printf("bound      %.3f us (critical path %.3f, work %.3f); gap to bound %.1f%%\n",
+	fprintf(f, "makespan   %.3f us\n", r->makespan_us);
+	fprintf(f, "bound      %.3f us (critical path %.3f, work %.3f); gap to bound %.1f%%\n",
 	    b->best_us, b->critical_path_us, b->work_us, 100 * pl_bounds_gap(b, r->makespan_us));
 	fmt_bytes(r->bytes_moved, s1, sizeof s1);
-	printf("transfers  %d (%s)\n", r->n_transfers, s1);
-	printf("critical   %d ops", tr->n_critical);
+	fprintf(f, "transfers  %d (%s)\n", r->n_transfers, s1);
+	fprintf(f, "critical   %d ops", tr->n_critical);
 	if (tr->n_critical > 0)
-		printf(": %s ... %s", p->g->ops[tr->critical[0]].name,
+		fprintf(f, ": %s ... %s", p->g->ops[tr->critical[0]].name,
 		    p->g->ops[tr->critical[tr->n_critical - 1]].name);
-	printf("\n\n%-16s %6s %14s %6s %11s %11s %11s %11s\n", "device", "ops", "busy_us",
+	fprintf(f, "\n\n%-16s %6s %14s %6s %11s %11s %11s %11s\n", "device", "ops", "busy_us",
 	    "util", "peak", "capacity", "in", "out");
 	for (int d = 0; d < c->n_dev; d++) {
 		int n = 0;
@@ -211,13 +211,13 @@ print_text(const struct pl_problem *p, const struct pl_placement *pl,
 		fmt_bytes(c->dev[d].mem_bytes, s2, sizeof s2);
 		fmt_bytes(r->bytes_in[d], s3, sizeof s3);
 		fmt_bytes(r->bytes_out[d], s4, sizeof s4);
-		printf("%-16s %6d %14.3f %5.1f%% %11s %11s %11s %11s%s\n", c->dev[d].name, n,
+		fprintf(f, "%-16s %6d %14.3f %5.1f%% %11s %11s %11s %11s%s\n", c->dev[d].name, n,
 		    r->busy_us[d], r->makespan_us > 0 ? 100 * r->busy_us[d] / r->makespan_us : 0.0,
 		    s1, s2, s3, s4, (r->oom_mask >> d) & 1 ? "  OOM" : "");
 	}
 	if (r->oom_mask != 0) {
 		fmt_bytes(r->oom_excess, s1, sizeof s1);
-		printf("\nout of memory: %s over capacity in total\n", s1);
+		fprintf(f, "\nout of memory: %s over capacity in total\n", s1);
 	}
 }
 
@@ -305,6 +305,9 @@ cmd_sim(int argc, char **argv)
 	}
 	struct pl_bounds b;
 	pl_bounds_compute(p, &b);
+	/* --trace standard output's file: the trace alone goes there (asked
+	 * before the file is replaced) */
+	FILE *out = cmd_report_stream(trace_path);
 	if (trace_path != NULL) {
 		char *s = pl_sim_result_to_json(p, pl, &o, &tr->res, &b, tr);
 		size_t len = strlen(s);
@@ -319,10 +322,10 @@ cmd_sim(int argc, char **argv)
 	}
 	if (json) {
 		char *s = pl_sim_result_to_json(p, pl, &o, &tr->res, &b, NULL);
-		printf("%s\n", s);
+		fprintf(out, "%s\n", s);
 		free(s);
 	} else
-		print_text(p, pl, &o, tr, &b);
+		print_text(p, pl, &o, tr, &b, out);
 	rc = 0;
 out:
 	pl_trace_free(tr);

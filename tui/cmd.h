@@ -10,6 +10,8 @@
 #ifndef PL_CMD_H
 #define PL_CMD_H
 
+#include <stdio.h>
+
 #include "cluster.h"
 #include "graph.h"
 #include "sim.h"
@@ -86,6 +88,10 @@ void cmd_param_bytes(const struct pl_graph *g, int64_t *params, int64_t *optimiz
  * ignored. */
 void cmd_catch_stop(void);
 int cmd_stopped(void);
+/* The stream for what a command prints: stdout, or stderr when the file
+ * given for an output (path, NULL: none) is standard output's, e.g.
+ * -o /dev/stdout, so that the output is all that goes there. */
+FILE *cmd_report_stream(const char *path);
 /* The default cluster when -c is not given. */
 #define PL_DEFAULT_CLUSTER "k80x4"
 
