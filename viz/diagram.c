@@ -900,7 +900,10 @@ static int
 layout_work(Agraph_t *g, const char *engine, long *work, char **cause)
 {
 	char *list = NULL;
-	if (!have_plugin(shared_context(), "layout", engine, &list)) {
+	struct gv_call call;
+	int known = have_plugin(gv_begin(&call), "layout", engine, &list);
+	gv_end(&call);
+	if (!known) {
 		*cause = pl_xasprintf("layout '%s': unknown (Graphviz here has: %s)", engine, list);
 		free(list);
 		return -1;
@@ -964,13 +967,15 @@ plv_too_many_nodes(int nodes, const char *fewer)
 
 /*
  * Lay out and render.  A refusal says how to draw less (fewer, or NULL
- * when drawing less is no remedy) and, when cli, names the command line's
- * --force and --dpi (other front ends have neither).
+ * when drawing less is no remedy) and, for the command line (no o->fewer
+ * of a front end's own), names its --force and --dpi (other front ends
+ * have neither).
  */
 static int
-render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, int cli, char **data,
+render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **data,
     size_t *len, char **cause)
 {
+	int cli = o->fewer == NULL;
 	*data = NULL;
 	*len = 0;
 	if (o->format == PLV_FMT_DOT)
@@ -983,17 +988,11 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, int cli, 
 	if (layout_work(g, engine, &work, cause) != 0)
 		return -1;
 	if (work > PLV_MAX_WORK && !o->force) {
-		if (cli)
-			*cause = pl_xasprintf("%d nodes are too much for dot to lay out: %s, "
-			    "write DOT, or lay it out anyway with --force (with the ranks their "
-			    "edges and device clusters span, %ld layout nodes: minutes or more; "
-			    "at most %d, about half a minute)", agnnodes(g),
-			    fewer != NULL ? fewer : "draw less", work, PLV_MAX_WORK);
-		else
-			*cause = pl_xasprintf("%d nodes are too much for dot to lay out: %s "
-			    "(with the ranks their edges and device clusters span, %ld layout "
-			    "nodes: minutes or more; at most %d, about half a minute)",
-			    agnnodes(g), fewer != NULL ? fewer : "draw less", work, PLV_MAX_WORK);
+		*cause = pl_xasprintf("%d nodes are too much for dot to lay out: %s%s "
+		    "(with the ranks their edges and device clusters span, %ld layout "
+		    "nodes: minutes or more; at most %d, about half a minute)", agnnodes(g),
+		    fewer != NULL ? fewer : "draw less",
+		    cli ? ", write DOT, or lay it out anyway with --force" : "", work, PLV_MAX_WORK);
 		return -1;
 	}
 	struct gv_call call;
@@ -1023,8 +1022,7 @@ plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *l
 {
 	static const char cli_fewer[] = "draw fewer nodes (--max-nodes 200, --level; "
 	    "in the explorer a smaller Detail)";
-	return render_graph(g, o, o->fewer != NULL ? o->fewer : cli_fewer, o->fewer == NULL,
-	    data, len, cause);
+	return render_graph(g, o, o->fewer != NULL ? o->fewer : cli_fewer, data, len, cause);
 }
 
 /* Lay out g with engine and report its drawing's width / height. */
@@ -1088,7 +1086,7 @@ plv_image_render(const char *image_path, double width_in, double height_in,
 	struct plv_opts oo = *o;
 	oo.layout = "neato";
 	oo.format = o->format;
-	int rc = render_graph(g, &oo, NULL, o->fewer == NULL, data, len, cause);
+	int rc = render_graph(g, &oo, NULL, data, len, cause);
 	agclose(g);
 	return rc;
 }

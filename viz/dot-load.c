@@ -660,23 +660,22 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 			free(m);
 			goto out;
 		}
-		for (Agedge_t *e = agfstout(dg, nodes[v]); e != NULL; e = agnxtout(dg, e))
-			n_edges++;
 	}
+	n_edges = agnedges(dg);
 	refs = pl_xmalloc(sizeof *refs * (n_edges ? n_edges : 1));
 	int k = 0;
 	for (v = 0; v < n_nodes; v++)
 		for (Agedge_t *e = agfstout(dg, nodes[v]); e != NULL; e = agnxtout(dg, e))
 			refs[k++] = (struct edge_ref){ e, AGSEQ(e) };
 	qsort(refs, n_edges, sizeof *refs, edge_cmp);
+	char outputs[48];
+	snprintf(outputs, sizeof outputs, "an output index 0..%d", PL_MAX_OUTPUTS - 1);
 	for (int i = 0; i < n_edges; i++) {
 		Agedge_t *e = refs[i].e;
 		double bytes = 0, out = 0;
 		const char *s = agnameof(agtail(e)), *d = agnameof(aghead(e));
 		int u = pl_graph_builder_find(b, s), w = pl_graph_builder_find(b, d);
 		int line = edge_line(&L, u, w);
-		char outputs[48];
-		snprintf(outputs, sizeof outputs, "an output index 0..%d", PL_MAX_OUTPUTS - 1);
 		char *m = num_attr(e, "bytes", 0, (double)PL_MAX_BYTES, 1, "a whole number of bytes in [0, 2^50]", &bytes);
 		if (m == NULL)
 			m = num_attr(e, "output", 0, PL_MAX_OUTPUTS - 1, 1, outputs, &out);
