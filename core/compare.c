@@ -369,20 +369,20 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 	if (!r->has_result) {
 		for (int i = 1; i < 8; i++)
 			snprintf(cells[i], PL_COMPARE_CELL, "n/a");
-		return;
-	}
-	snprintf(cells[1], PL_COMPARE_CELL, "%.3f", r->makespan_us / 1000);
-	pct_cell(cells[2], PL_COMPARE_CELL, r->time_vs_expert_pct, 1);
-	pct_cell(cells[3], PL_COMPARE_CELL, r->gap_best_pct, 0);
-	pct_cell(cells[4], PL_COMPARE_CELL, r->gap_bound_pct, 0);
-	if (r->mem_known) {
-		snprintf(cells[5], PL_COMPARE_CELL, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
-		snprintf(cells[6], PL_COMPARE_CELL, "%s", r->oom ? "OOM" : "no");
 	} else {
-		snprintf(cells[5], PL_COMPARE_CELL, "n/a");
-		snprintf(cells[6], PL_COMPARE_CELL, "n/a");
+		snprintf(cells[1], PL_COMPARE_CELL, "%.3f", r->makespan_us / 1000);
+		pct_cell(cells[2], PL_COMPARE_CELL, r->time_vs_expert_pct, 1);
+		pct_cell(cells[3], PL_COMPARE_CELL, r->gap_best_pct, 0);
+		pct_cell(cells[4], PL_COMPARE_CELL, r->gap_bound_pct, 0);
+		if (r->mem_known) {
+			snprintf(cells[5], PL_COMPARE_CELL, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
+			snprintf(cells[6], PL_COMPARE_CELL, "%s", r->oom ? "OOM" : "no");
+		} else {
+			snprintf(cells[5], PL_COMPARE_CELL, "n/a");
+			snprintf(cells[6], PL_COMPARE_CELL, "n/a");
+		}
+		snprintf(cells[7], PL_COMPARE_CELL, "%.1f", (double)r->bytes_moved / 1e6);
 	}
-	snprintf(cells[7], PL_COMPARE_CELL, "%.1f", (double)r->bytes_moved / 1e6);
 	for (int i = 0; i < PL_COMPARE_NCOLS; i++)
 		no_ctl(cells[i]);
 }

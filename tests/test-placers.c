@@ -1053,6 +1053,14 @@ test_compare_unknown_memory(void **state)
 		assert_string_equal(cells[6], "n/a");
 	}
 	assert_true(back->rows[0].has_result);
+	/* a title parsed back may hold control characters: none reaches a
+	 * cell, with a placement or without */
+	for (int i = 0; i < 2; i++) {
+		free(back->rows[i].title);
+		back->rows[i].title = pl_xstrdup("a\tb\nc");
+		pl_compare_row_cells(&back->rows[i], cells);
+		assert_string_equal(cells[0], "a b c");
+	}
 	free(buf);
 	pl_compare_free(back);
 	pl_compare_free(cmp);
