@@ -275,9 +275,7 @@ cmd_compare(int argc, char **argv)
 		goto done;
 	}
 	cmp = pl_compare_new(p, &run);
-	int n = 0;
-	while (cls[n] != NULL)
-		n++;
+	int n = n_cls;
 	/* every method is set up before any runs: one that cannot start
 	 * (a bad option value, a policy for another cluster) is an error
 	 * of the command, as for `run` */

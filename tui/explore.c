@@ -577,11 +577,15 @@ draw_status(struct explore *ex)
 		if (ex->prompt == PROMPT_KEY && screen_width(label) > COLS) {
 			/* a question's end holds its answers: keep that */
 			more = screen_utf8() ? "\u2026" : "...";
-			int room = COLS - screen_width(more);
-			while (*label != '\0' && screen_width(label) > room)
+			int room = COLS - screen_width(more), width = screen_width(label);
+			while (*label != '\0' && width > room) {
+				char ch[8] = "";	/* drop one character */
+				int k = 0;
 				do
-					label++;
-				while ((*label & 0xC0) == 0x80);
+					ch[k++] = *label++;
+				while ((*label & 0xC0) == 0x80 && k < 7);
+				width -= screen_width(ch);
+			}
 		}
 		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s%s", more, label);
 		if (ex->prompt == PROMPT_TEXT) {
@@ -664,7 +668,9 @@ explore_print_keys(FILE *f)
 		action_views(&tui_actions[i], where, sizeof where);
 		fprintf(f, "%-12s %-16s %-7s %s\n", keys, tui_actions[i].name, where, tui_actions[i].help);
 	}
-	fprintf(f, "\nViews: 1 Ops, 2 Timeline, 3 Devices, 4 Placeto, 5 BRKGA, 6 Compare, 7 Export.\n");
+	fprintf(f, "\nViews:");
+	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
+		fprintf(f, " %d %s%s", i + 1, view_list[i]->title, i + 1 < EXPLORE_N_VIEWS ? "," : ".\n");
 }
 
 /* The help screen: every row of the action table, its text wrapped. */
@@ -1024,7 +1030,7 @@ open_done(struct explore *ex, const char *path, void *arg)
 	free(src);
 	ex->source_file = realpath(path, NULL);
 	pl_placement_copy(ex->clean, pl);	/* what the file holds */
-	ex->dirty = edits_unsaved(ex);
+	ex->dirty = 0;	/* cur is what the file holds */
 	pl_placement_free(pl);
 	free(ex->save_path);
 	ex->save_path = pl_xstrdup(path);
