@@ -112,6 +112,24 @@ is_special(const char *path)
 	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* Write all of data to fd (a write cut by a signal goes on); 0, or -1
+ * with errno set. */
+static int
+write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
 /* Write data into special file path in place.  0, or -1 + *cause. */
 static int
 write_special(const char *path, const void *data, size_t len, char **cause)
@@ -121,18 +139,10 @@ write_special(const char *path, const void *data, size_t len, char **cause)
 		*cause = pl_xasprintf("%s: cannot open it for writing: %s", path, strerror(errno));
 		return -1;
 	}
-	const char *p = data;
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
+	if (write_all(fd, data, len) != 0) {
+		*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
+		close(fd);
+		return -1;
 	}
 	if (close(fd) != 0) {
 		*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
@@ -185,18 +195,8 @@ pl_file_write_atomic(const char *path, const void *data, size_t len, char **caus
 		free(target);
 		return -1;
 	}
-	const char *p = data;
-	size_t left = len;
-	while (left > 0) {
-		ssize_t w = write(fd, p, left);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		p += w;
-		left -= (size_t)w;
-	}
+	if (write_all(fd, data, len) != 0)
+		goto fail;
 	if (fsync(fd) != 0 || fchmod(fd, mode) != 0)
 		goto fail;
 	if (close(fd) != 0) {
