@@ -679,6 +679,20 @@ pl_graph_total_params(const struct pl_graph *g)
 	return s;
 }
 
+/* Parameters and optimizer state apart: update ops hold the slots. */
+void
+pl_graph_param_bytes(const struct pl_graph *g, int64_t *params, int64_t *optimizer)
+{
+	*params = *optimizer = 0;
+	for (int v = 0; v < g->n_ops; v++) {
+		size_t l = strlen(g->ops[v].name);
+		if (l >= 7 && strcmp(g->ops[v].name + l - 7, "/update") == 0)
+			*optimizer += g->ops[v].param_bytes;
+		else
+			*params += g->ops[v].param_bytes;
+	}
+}
+
 /* Sum of output bytes. */
 int64_t
 pl_graph_total_activations(const struct pl_graph *g)

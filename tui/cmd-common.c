@@ -167,20 +167,6 @@ cmd_print_options(FILE *f, const struct pl_option_def *defs, const struct pl_opt
 	}
 }
 
-/* Parameters and optimizer state: update ops hold the slots. */
-void
-cmd_param_bytes(const struct pl_graph *g, int64_t *params, int64_t *optimizer)
-{
-	*params = *optimizer = 0;
-	for (int v = 0; v < g->n_ops; v++) {
-		size_t l = strlen(g->ops[v].name);
-		if (l >= 7 && strcmp(g->ops[v].name + l - 7, "/update") == 0)
-			*optimizer += g->ops[v].param_bytes;
-		else
-			*params += g->ops[v].param_bytes;
-	}
-}
-
 /* Whether path is a directory. */
 static int
 is_dir(const char *path)

@@ -95,7 +95,7 @@ table(int argc, char **argv)
 		if (g == NULL)
 			return cmd_fail(cause);
 		int64_t pb, slots;
-		cmd_param_bytes(g, &pb, &slots);
+		pl_graph_param_bytes(g, &pb, &slots);
 		const char *file = strrchr(argv[i], '/');
 		file = file != NULL ? file + 1 : argv[i];
 		const char *dir = strstr(argv[i], "samples/");

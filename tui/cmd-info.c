@@ -80,7 +80,7 @@ info_text(const struct pl_graph *g, const struct pl_problem *p)
 	printf("edges      %d (%d tensors)\n", g->n_edges, g->n_tensors);
 	printf("compute    %.3f GFLOPs per step\n", pl_graph_total_flops(g) / 1e9);
 	int64_t params, slots;
-	cmd_param_bytes(g, &params, &slots);
+	pl_graph_param_bytes(g, &params, &slots);
 	printf("params     %.2f MB\n", (double)params / 1e6);
 	if (slots > 0)
 		printf("optimizer  %.2f MB (slots the update ops keep, not parameters)\n",
@@ -125,7 +125,7 @@ info_json(const struct pl_graph *g, const struct pl_problem *p)
 	cJSON_AddNumberToObject(o, "tensors", g->n_tensors);
 	cJSON_AddNumberToObject(o, "gflops", pl_graph_total_flops(g) / 1e9);
 	int64_t params, slots;
-	cmd_param_bytes(g, &params, &slots);
+	pl_graph_param_bytes(g, &params, &slots);
 	cJSON_AddNumberToObject(o, "param_mb", (double)params / 1e6);
 	cJSON_AddNumberToObject(o, "optimizer_mb", (double)slots / 1e6);
 	cJSON_AddNumberToObject(o, "activation_mb", (double)pl_graph_total_activations(g) / 1e6);

@@ -77,9 +77,6 @@ void cmd_print_options(FILE *f, const struct pl_option_def *defs,
  * e.g. a policy to read) counted as inputs too; opts[i] may be NULL. */
 int cmd_check_method_files(const struct cmd_file *f, int n,
     const struct pl_options *const *opts, int n_opts);
-/* A graph's parameter bytes and its optimizer state's (the slots an
- * update op "<owner>/update" carries as its param_bytes, docs/SAMPLES.md). */
-void cmd_param_bytes(const struct pl_graph *g, int64_t *params, int64_t *optimizer);
 /* A long command stops cleanly on the first SIGINT or SIGTERM: after
  * cmd_catch_stop(), cmd_stopped() is that signal's number (0: none) and
  * the command finishes as at the end of its budget (writing what it was
