@@ -42,6 +42,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,6 +283,7 @@ run_script(const char *name)
 			sp = newterm(term, out, in);
 			assert_non_null(sp);
 			screen_start(sp);
+			screen_catch_interrupt();	/* as placelab explore does */
 			if (strcmp(term, "xterm") == 0 && !nocolor)
 				assert_int_equal(screen_mode(), SCR_COLOR8);
 			else if (!nocolor)
@@ -326,6 +328,13 @@ run_script(const char *name)
 			if (act == ACT_NONE)
 				fail_msg("%s:%d: unknown action '%s'", name, line_no, a);
 			explore_action(&ex, act);
+			explore_tick(&ex, pl_now_s());
+			redraw(&ex);
+		} else if (strcmp(cmd, "interrupt") == 0) {
+			/* ^C: a real SIGINT, answered as the main loop does */
+			raise(SIGINT);
+			if (screen_interrupted())
+				explore_interrupt(&ex);
 			explore_tick(&ex, pl_now_s());
 			redraw(&ex);
 		} else if (strcmp(cmd, "resize") == 0) {
@@ -512,7 +521,7 @@ test_put_fields(void **state)
 	X(save_overwrite) \
 	X(follow) X(undo_take) X(header_pct) X(message_long) \
 	X(placeto_demo) X(timeline_zoom) X(export_big) X(export_decline) X(devices_scroll) \
-	X(searches_share) X(undo_overwritten) X(quit_small)
+	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

@@ -29,7 +29,7 @@
 #define ACT_CTRL(c) ((c) & 0x1f)
 
 #define TUI_ACTIONS(X) \
-	X(QUIT, "quit", AV_ALL, 'q', 0, "quit (asks first when the placement is in no file: hand edits, or a method's best not saved)") \
+	X(QUIT, "quit", AV_ALL, 'q', 0, "quit (asks first when the placement is in no file: hand edits, or a method's best not saved); ^C too") \
 	X(HELP, "help", AV_ALL, '?', KEY_F(1), "show every key") \
 	X(NEXT_VIEW, "next-view", AV_ALL, '\t', 0, "next view") \
 	X(PREV_VIEW, "prev-view", AV_ALL, KEY_BTAB, 0, "previous view") \

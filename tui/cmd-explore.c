@@ -96,6 +96,7 @@ cmd_explore(int argc, char **argv)
 		return cmd_error("the explorer needs a terminal (try 'placelab info' or 'placelab --help')");
 	}
 	screen_start(NULL);
+	screen_catch_interrupt();
 	int rc = explore_run(&ex);
 	screen_stop();
 	explore_close(&ex);

@@ -1098,6 +1098,38 @@ quit_done(struct explore *ex, const char *text, void *arg)
 	}
 }
 
+/* Quit, or ask first when something would be lost. */
+static void
+ask_quit(struct explore *ex)
+{
+	if (ex->dirty)
+		explore_prompt(ex, PROMPT_KEY,
+		    "Unsaved edits: (s)ave, (d)iscard and quit, Esc cancel? ", NULL, quit_done, NULL);
+	else if (explore_unsaved(ex)) {
+		char *q = pl_xasprintf("The placement from %s is not saved: (s)ave, (d)iscard and quit, Esc cancel? ",
+		    ex->source);
+		explore_prompt(ex, PROMPT_KEY, q, NULL, quit_done, NULL);
+		free(q);
+	} else
+		ex->quit = 1;
+}
+
+/* ^C: quit as q does (asking first when something would be lost),
+ * whatever prompt or help is open; ^C at the quit question quits. */
+void
+explore_interrupt(struct explore *ex)
+{
+	if (ex->prompt != PROMPT_NONE && ex->prompt_done == quit_done) {
+		ex->quit = 1;
+		return;
+	}
+	if (ex->prompt != PROMPT_NONE)
+		prompt_finish(ex, NULL);
+	ex->help = 0;
+	if (!ex->quit)
+		ask_quit(ex);
+}
+
 /* ---- actions ----------------------------------------------------------------- */
 
 /* Switch views. */
@@ -1145,16 +1177,7 @@ explore_action(struct explore *ex, enum tui_action a)
 		return 1;
 	switch (a) {
 	case ACT_QUIT:
-		if (ex->dirty)
-			explore_prompt(ex, PROMPT_KEY,
-			    "Unsaved edits: (s)ave, (d)iscard and quit, Esc cancel? ", NULL, quit_done, NULL);
-		else if (explore_unsaved(ex)) {
-			char *q = pl_xasprintf("The placement from %s is not saved: (s)ave, (d)iscard and quit, Esc cancel? ",
-			    ex->source);
-			explore_prompt(ex, PROMPT_KEY, q, NULL, quit_done, NULL);
-			free(q);
-		} else
-			ex->quit = 1;
+		ask_quit(ex);
 		return 1;
 	case ACT_HELP:
 		ex->help = 1;
@@ -1354,8 +1377,14 @@ explore_run(struct explore *ex)
 		if (ch != ERR) {
 			need_draw |= explore_key(ex, ch);
 			busy = 1;
+		}
+		if (screen_interrupted()) {	/* ^C */
+			explore_interrupt(ex);
+			need_draw = 1;
 			continue;
 		}
+		if (ch != ERR)
+			continue;
 		if (busy) {
 			/* a slice of background work, then show what it did */
 			busy = explore_tick(ex, pl_now_s() + EXPLORE_SLICE_S);

@@ -143,6 +143,9 @@ void explore_draw(struct explore *ex);
 int explore_key(struct explore *ex, int key);
 /* Perform a named action as if its key had been pressed. */
 int explore_action(struct explore *ex, enum tui_action a);
+/* ^C: quit as q does, asking first when something would be lost; ^C at
+ * that question quits. */
+void explore_interrupt(struct explore *ex);
 /* Give views background time until deadline; 1 if work remains. */
 int explore_tick(struct explore *ex, double deadline);
 /* Handle a terminal resize (the one place that does). */

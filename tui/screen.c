@@ -49,6 +49,41 @@ on_signal(int sig)
 	raise(sig);
 }
 
+/* ^C while interrupts are caught: counted for the main loop to answer
+ * (screen_interrupted()); a second one before it has, restore and die as
+ * on_signal does (a loop too busy to answer can still be left). */
+static volatile sig_atomic_t interrupts;
+
+static void
+on_interrupt(int sig)
+{
+	if (interrupts++ > 0)
+		on_signal(sig);
+}
+
+/* Catch SIGINT for the main loop instead of dying of it (see screen.h).
+ * No SA_RESTART: a wait for a key returns early. */
+void
+screen_catch_interrupt(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	interrupts = 0;
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* Whether ^C came since the last call (and forget it). */
+int
+screen_interrupted(void)
+{
+	if (interrupts == 0)
+		return 0;
+	interrupts = 0;
+	return 1;
+}
+
 /* Restore at exit. */
 static void
 on_exit_hook(void)

@@ -65,6 +65,11 @@ enum scr_mode { SCR_MONO, SCR_COLOR8, SCR_COLOR256 };
 void screen_start(SCREEN *sp);
 /* Restore the terminal (idempotent, async-signal tolerant). */
 void screen_stop(void);
+/* After screen_start(): ^C no longer restores and dies but is counted,
+ * and screen_interrupted() says (once) that it came; a second ^C before
+ * that restores and dies as before. */
+void screen_catch_interrupt(void);
+int screen_interrupted(void);
 /* Re-read the colour mode (e.g. after NO_COLOR changes in a test). */
 void screen_colours(void);
 enum scr_mode screen_mode(void);
