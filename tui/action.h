@@ -57,6 +57,7 @@
 	X(DEV_NEXT, "device-next", AV_OPS | AV_TIMELINE, 'd', 0, "move the selected op's group (or scope) to the next device") \
 	X(DEV_PREV, "device-prev", AV_OPS | AV_TIMELINE, 'D', 0, "move it to the previous device") \
 	X(UNDO, "undo", AV_ALL, 'u', 0, "undo the last change of the placement: a hand edit, or one taken with a, o or a Compare row") \
+	X(REDO, "redo", AV_ALL, ACT_CTRL('r'), 'U', "redo what undo undid (until the next change)") \
 	X(SAVE, "save", AV_ALL, 'w', ACT_CTRL('s'), "save the current placement (atomic write; asks before replacing a file it was not opened from or saved to)") \
 	X(OPEN, "open", AV_ALL, 'o', 0, "open a placement file") \
 	X(CRIT_NEXT, "critical-next", AV_OPS | AV_TIMELINE, 'c', 0, "next op on the critical path") \

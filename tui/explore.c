@@ -139,21 +139,42 @@ explore_select(struct explore *ex, int op)
 /* explore.follower of the starting placement: any search may replace it */
 static const char any_search;
 
-/* Push the current placement on the undo stack. */
+/* Free a stack's entries. */
+static void
+steps_free(struct explore_undo *st, int *n)
+{
+	for (int i = 0; i < *n; i++) {
+		pl_placement_free(st[i].pl);
+		free(st[i].source);
+		free(st[i].source_file);
+	}
+	*n = 0;
+}
+
+/* Push the current placement on a stack (undo or redo), dropping its
+ * oldest entry when full. */
+static void
+steps_push(struct explore *ex, struct explore_undo *st, int *n)
+{
+	if (*n == EXPLORE_UNDO) {
+		int one = 1;
+		steps_free(st, &one);
+		memmove(st, st + 1, (EXPLORE_UNDO - 1) * sizeof *st);
+		(*n)--;
+	}
+	st[*n].pl = pl_placement_clone(ex->cur);
+	st[*n].source = pl_xstrdup(ex->source);
+	st[*n].source_file = ex->source_file != NULL ? pl_xstrdup(ex->source_file) : NULL;
+	(*n)++;
+}
+
+/* A new change: the current placement becomes an undo step, and what
+ * was undone before can no longer be redone. */
 static void
 push_undo(struct explore *ex)
 {
-	if (ex->n_undo == EXPLORE_UNDO) {
-		pl_placement_free(ex->undo[0].pl);
-		free(ex->undo[0].source);
-		free(ex->undo[0].source_file);
-		memmove(ex->undo, ex->undo + 1, (EXPLORE_UNDO - 1) * sizeof ex->undo[0]);
-		ex->n_undo--;
-	}
-	ex->undo[ex->n_undo].pl = pl_placement_clone(ex->cur);
-	ex->undo[ex->n_undo].source = pl_xstrdup(ex->source);
-	ex->undo[ex->n_undo].source_file = ex->source_file != NULL ? pl_xstrdup(ex->source_file) : NULL;
-	ex->n_undo++;
+	steps_push(ex, ex->undo, &ex->n_undo);
+	steps_free(ex->redo, &ex->n_redo);
 }
 
 /* Whether cur holds hand edits not saved (see the invariant). */
@@ -425,11 +446,8 @@ explore_close(struct explore *ex)
 		if (ex->views[i].cls != NULL && ex->views[i].cls->free != NULL)
 			ex->views[i].cls->free(ex->views[i].priv);
 	free(ex->cluster_arg);
-	for (int i = 0; i < ex->n_undo; i++) {
-		pl_placement_free(ex->undo[i].pl);
-		free(ex->undo[i].source);
-		free(ex->undo[i].source_file);
-	}
+	steps_free(ex->undo, &ex->n_undo);
+	steps_free(ex->redo, &ex->n_redo);
 	pl_trace_free(ex->tr);
 	pl_placement_free(ex->cur);
 	pl_placement_free(ex->clean);
@@ -913,16 +931,16 @@ search_done(struct explore *ex, const char *text, void *arg)
 	search_go(ex, 1);
 }
 
-/* The file at path now holds cur: undo steps that came from it with
- * another placement say it no longer holds them. */
+/* The file at path now holds cur: undo and redo steps that came from it
+ * with another placement say it no longer holds them. */
 static void
 saved_over(struct explore *ex, const char *path)
 {
 	char *rp = realpath(path, NULL);
 	if (rp == NULL)
 		return;
-	for (int i = 0; i < ex->n_undo; i++) {
-		struct explore_undo *u = &ex->undo[i];
+	for (int i = 0; i < ex->n_undo + ex->n_redo; i++) {
+		struct explore_undo *u = i < ex->n_undo ? &ex->undo[i] : &ex->redo[i - ex->n_undo];
 		if (u->source_file == NULL || strcmp(u->source_file, rp) != 0 ||
 		    pl_placement_equal(u->pl, ex->cur))
 			continue;
@@ -1238,27 +1256,35 @@ explore_action(struct explore *ex, enum tui_action a)
 		}
 		return 1;
 	case ACT_UNDO:
-		if (ex->n_undo == 0) {
-			explore_message(ex, 0, "nothing to undo");
+	case ACT_REDO: {
+		int undo = a == ACT_UNDO;
+		struct explore_undo *from = undo ? ex->undo : ex->redo;
+		int *n_from = undo ? &ex->n_undo : &ex->n_redo;
+		if (*n_from == 0) {
+			explore_message(ex, 0, undo ? "nothing to undo" : "nothing to redo");
 			return 1;
 		}
-		{
-			/* back to the placement before the last change (an edit
-			 * or a take); clean and origin stay as they were, and no
-			 * search replaces what undo brought back */
-			struct explore_undo *u = &ex->undo[--ex->n_undo];
-			pl_placement_copy(ex->cur, u->pl);
-			pl_placement_free(u->pl);
-			free(ex->source);
-			ex->source = u->source;
-			free(ex->source_file);
-			ex->source_file = u->source_file;
-			ex->follower = NULL;
-			ex->dirty = edits_unsaved(ex);
-			resimulate(ex);
-			explore_message(ex, 0, "undone: the placement from %s (%d more)", ex->source, ex->n_undo);
-		}
+		/* the current placement goes on the other stack, the step
+		 * becomes current; clean and origin stay as they were, and no
+		 * search replaces what undo or redo brought back */
+		if (undo)
+			steps_push(ex, ex->redo, &ex->n_redo);
+		else
+			steps_push(ex, ex->undo, &ex->n_undo);
+		struct explore_undo *u = &from[--*n_from];
+		pl_placement_copy(ex->cur, u->pl);
+		pl_placement_free(u->pl);
+		free(ex->source);
+		ex->source = u->source;
+		free(ex->source_file);
+		ex->source_file = u->source_file;
+		ex->follower = NULL;
+		ex->dirty = edits_unsaved(ex);
+		resimulate(ex);
+		explore_message(ex, 0, "%s: the placement from %s (%d more)", undo ? "undone" : "redone",
+		    ex->source, *n_from);
 		return 1;
+	}
 	case ACT_SAVE: {
 		char *path = default_save_path(ex);
 		explore_prompt(ex, PROMPT_TEXT, "Save placement to: ", path, save_done, NULL);

@@ -90,12 +90,13 @@ struct explore {
 	char *graph_path;		/* the graph file loaded */
 	int sel_op;			/* -1: none */
 
-	struct explore_undo {
+	struct explore_undo {		/* a placement and where it came from */
 		struct pl_placement *pl;
 		char *source;
 		char *source_file;
-	} undo[EXPLORE_UNDO];
-	int n_undo;
+	} undo[EXPLORE_UNDO], redo[EXPLORE_UNDO];
+	int n_undo, n_redo;		/* redo: the steps undone since the
+					 * last change, latest last */
 
 	struct view views[EXPLORE_N_VIEWS];
 	int view;			/* index of the current view */
