@@ -229,9 +229,10 @@ settings_path(struct export_view *e)
 		snprintf(e->path + stem, sizeof e->path - stem, "%s", ext);
 		return;
 	}
-	static const char *const stem[W_COUNT] = { "placement", "timeline", "compare", "placement" };
-	char *base = explore_file_stem(e->ex);	/* one safe name, as w's */
-	snprintf(e->path, sizeof e->path, "%s-%s.%s", base, stem[e->what], ext);
+	/* one safe name, as w's; a placement file is named as w names it */
+	static const char *const stem[W_COUNT] = { "-placement", "-timeline", "-compare", ".placement" };
+	char *base = explore_file_stem(e->ex);
+	snprintf(e->path, sizeof e->path, "%s%s.%s", base, stem[e->what], ext);
 	free(base);
 }
 
