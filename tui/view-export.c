@@ -48,7 +48,8 @@ static const char *const formats[W_COUNT][6] = {
 	{ "md", "tex", "csv", "json", "table", NULL },
 	{ "json", NULL },
 };
-static const int details[] = { 200, 0, 50, 100, 400 };	/* max nodes; 0 = full */
+/* max nodes (0: every op); the first, the default, is the command line's */
+static const int details[] = { PLV_DEFAULT_MAX_NODES, 0, 100, 200, 400 };
 #define N_DETAILS ((int)(sizeof details / sizeof details[0]))
 
 enum field { F_WHAT, F_FORMAT, F_DETAIL, F_PATH, F_WRITE, F_COUNT };
@@ -480,7 +481,9 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	while (formats[e->what][nf] != NULL)
 		nf++;
 	draw_field(e, w, y++, r->x, r->w, F_FORMAT, "Format", formats[e->what], nf, e->format);
-	static const char *const dnames[N_DETAILS] = { "<=200 nodes", "every op", "<=50", "<=100", "<=400" };
+	char first[32];
+	snprintf(first, sizeof first, "<=%d nodes", details[0]);
+	const char *const dnames[N_DETAILS] = { first, "every op", "<=100", "<=200", "<=400" };
 	if (e->what == W_DIAGRAM)
 		draw_field(e, w, y, r->x, r->w, F_DETAIL, "Detail", dnames, N_DETAILS, e->detail);
 	else {

@@ -32,7 +32,7 @@ plv_opts_init(struct plv_opts *o)
 	memset(o, 0, sizeof *o);
 	o->format = PLV_FMT_SVG;
 	o->level = -1;
-	o->max_nodes = 60;
+	o->max_nodes = PLV_DEFAULT_MAX_NODES;
 	o->layout = "dot";
 	o->rankdir = NULL;
 	o->legend = 1;

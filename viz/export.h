@@ -58,8 +58,12 @@ struct plv_opts {
 				 * (no --force, no --dpi) */
 };
 
-/* Defaults: SVG diagram, at most 60 nodes, dot, auto rank direction,
- * legend. */
+/* A diagram's default size: at most this many nodes (the command line's
+ * and the explorer's). */
+#define PLV_DEFAULT_MAX_NODES 60
+
+/* Defaults: SVG diagram, at most PLV_DEFAULT_MAX_NODES nodes, dot, auto
+ * rank direction, legend. */
 void plv_opts_init(struct plv_opts *o);
 
 /* Format name ("svg") and back; the format of a path by its suffix (".gv"
