@@ -231,7 +231,10 @@ void
 explore_take_best(struct explore *ex, const struct pl_placement *pl,
     const char *source, const void *who)
 {
-	int same = ex->follower == who && pl_placement_equal(ex->cur, ex->origin);
+	/* no undo step when nothing changes, or when the search replaces
+	 * its own best */
+	int same = pl_placement_equal(ex->cur, pl) ||
+	    (ex->follower == who && pl_placement_equal(ex->cur, ex->origin));
 	set_current(ex, pl, source, 0, !same, who);
 }
 

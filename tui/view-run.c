@@ -266,10 +266,20 @@ view_run_adopt(struct view_run *r)
 	}
 	if (explore_edits_block(r->ex))
 		return;
+	struct explore *ex = r->ex;
 	char *src = pl_xasprintf("%s best", r->cls->name);
-	explore_take_best(r->ex, r->pl->best, src, r);
-	free(src);
+	int already = pl_placement_equal(ex->cur, r->pl->best);
+	double was = ex->tr != NULL ? ex->tr->res.makespan_us : 0;
+	explore_take_best(ex, r->pl->best, src, r);	/* followed from now on */
 	r->followed_us = r->pl->best_res.makespan_us;
+	char a[32], b[32];
+	if (already)
+		explore_message(ex, 0, "the current placement is already %s", src);
+	else
+		explore_message(ex, 0, "the current placement is now %s: step %s (was %s); u undoes", src,
+		    screen_fmt_us(a, sizeof a, ex->tr != NULL ? ex->tr->res.makespan_us : 0),
+		    screen_fmt_us(b, sizeof b, was));
+	free(src);
 }
 
 /* Step on the worker until the deadline, and leave a step in flight when
