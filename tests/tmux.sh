@@ -11,7 +11,7 @@ set -u
 : "${PLACELAB:?PLACELAB not set}"
 : "${PL_SRCDIR:?PL_SRCDIR not set}"
 GOLD="$PL_SRCDIR/tests/tui"
-N=9
+N=10
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "1..0 # SKIP tmux is not installed"
@@ -137,11 +137,25 @@ if wait_for "Save placement to:" && { $T send-keys -t t Escape q; wait_for "EXIT
 	ok "^S reaches the explorer (save prompt)"
 else notok "^S reaches the explorer (save prompt)" "$(capture | tail -3)"; fi
 
-# 9. ^C still interrupts and restores the terminal.
+# 9. ^C with nothing to lose quits at once, restores the terminal and
+# ends as interrupted (status 130), so a calling script stops too.
 start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
 wait_for "scope / op" >/dev/null
 $T send-keys -t t C-c
 if wait_for "EXITED 130" && ! capture | grep -qF "1 Ops"; then ok "^C interrupts and restores the terminal"
 else notok "^C interrupts and restores the terminal" "$(capture | tail -3)"; fi
+
+# 10. ^C with unsaved edits asks as q does; Esc keeps the explorer, and
+# ^C at the question quits.
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
+wait_for "scope / op" >/dev/null
+$T send-keys -t t E Down Down Down d
+if wait_for "[edited]" && { $T send-keys -t t C-c; wait_for "Unsaved edits"; } &&
+    { $T send-keys -t t Escape; wait_for "? help"; } && ! capture | grep -qF "EXITED" &&
+    { $T send-keys -t t C-c; wait_for "Unsaved edits"; } &&
+    { $T send-keys -t t C-c; wait_for "EXITED 130"; } && ! capture | grep -qF "1 Ops"; then
+	ok "^C with unsaved edits asks first; ^C again quits"
+else notok "^C with unsaved edits asks first; ^C again quits" "$(capture | tail -3)"; fi
+
 $T kill-server >/dev/null 2>&1
 exit 0

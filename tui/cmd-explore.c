@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,11 @@ cmd_explore(int argc, char **argv)
 	screen_catch_interrupt();
 	int rc = explore_run(&ex);
 	screen_stop();
+	int interrupted = ex.interrupted;
 	explore_close(&ex);
+	if (interrupted) {	/* so that a calling script stops too */
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
 	return rc;
 }

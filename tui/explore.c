@@ -1141,7 +1141,7 @@ void
 explore_interrupt(struct explore *ex)
 {
 	if (ex->prompt != PROMPT_NONE && ex->prompt_done == quit_done) {
-		ex->quit = 1;
+		ex->quit = ex->interrupted = 1;
 		return;
 	}
 	if (ex->prompt != PROMPT_NONE)
@@ -1149,6 +1149,7 @@ explore_interrupt(struct explore *ex)
 	ex->help = 0;
 	if (!ex->quit)
 		ask_quit(ex);
+	ex->interrupted = ex->quit;
 }
 
 /* ---- actions ----------------------------------------------------------------- */

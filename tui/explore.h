@@ -123,6 +123,8 @@ struct explore {
 	int keep_inputs;		/* a worker still reads g, c and p: leave them */
 
 	int quit;
+	int interrupted;		/* quit by ^C (placelab explore then
+					 * dies of SIGINT, as a shell expects) */
 	int busy;			/* a view reported more work last tick */
 	int tick_first;			/* the view favoured next slice (explore_tick) */
 	unsigned long redraws;
