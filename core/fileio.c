@@ -253,6 +253,60 @@ pl_file_same(const char *a, const char *b)
 	return same;
 }
 
+/* The first byte that is not well-formed UTF-8 (Unicode's table 3-7). */
+size_t
+pl_utf8_check(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0;
+	while (i < len) {
+		unsigned c = s[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		int n;			/* continuation bytes */
+		unsigned lo = 0x80, hi = 0xBF;	/* the range of the first one */
+		if (c >= 0xC2 && c <= 0xDF)
+			n = 1;
+		else if (c >= 0xE0 && c <= 0xEF) {
+			n = 2;
+			if (c == 0xE0)
+				lo = 0xA0;	/* no overlong forms */
+			else if (c == 0xED)
+				hi = 0x9F;	/* no surrogates */
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			n = 3;
+			if (c == 0xF0)
+				lo = 0x90;
+			else if (c == 0xF4)
+				hi = 0x8F;	/* nothing above U+10FFFF */
+		} else
+			return i;
+		if (len - i <= (size_t)n || s[i + 1] < lo || s[i + 1] > hi)
+			return i;
+		for (int k = 2; k <= n; k++)
+			if (s[i + k] < 0x80 || s[i + k] > 0xBF)
+				return i;
+		i += (size_t)n + 1;
+	}
+	return len;
+}
+
+/* The error for a file that is not UTF-8, or NULL. */
+char *
+pl_utf8_error(const char *name, const char *text, size_t len)
+{
+	size_t bad = pl_utf8_check(text, len);
+	if (bad == len)
+		return NULL;
+	int line, col;
+	pl_text_position(text, bad, &line, &col);
+	return pl_xasprintf("%s:%d:%d: byte 0x%02X is not UTF-8 (expected UTF-8 text; "
+	    "a file in another encoding can be converted with iconv)", name, line, col,
+	    (unsigned char)text[bad]);
+}
+
 /* 1-based line and column of a byte offset. */
 void
 pl_text_position(const char *text, size_t off, int *line, int *col)

@@ -24,6 +24,13 @@ int pl_file_write_atomic(const char *path, const void *data, size_t len, char **
 /* Whether paths a and b name one file (the same inode when both exist;
  * the same absolute name when neither does, e.g. two outputs). */
 int pl_file_same(const char *a, const char *b);
+/* The offset of the first byte of text[0..len) that is not well-formed
+ * UTF-8 (a stray or missing continuation byte, an overlong form, a
+ * surrogate, above U+10FFFF), or len when all of it is. */
+size_t pl_utf8_check(const char *text, size_t len);
+/* NULL when text[0..len) is UTF-8, else the error to give for file name:
+ * "NAME:LINE:COL: byte 0xFF is not UTF-8 (...)". */
+char *pl_utf8_error(const char *name, const char *text, size_t len);
 /* Line and column (1-based) of byte offset off in text. */
 void pl_text_position(const char *text, size_t off, int *line, int *col);
 

@@ -358,6 +358,8 @@ parse_text(struct ctx *x)
 		x->err = pl_xasprintf("%s: empty file (expected a JSON object)", x->name);
 		return NULL;
 	}
+	if ((x->err = pl_utf8_error(x->name, x->text, x->len)) != NULL)
+		return NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(x->text, x->len, &end, 0);
 	if (root == NULL) {
 		const char *at = cJSON_GetErrorPtr();
@@ -755,7 +757,7 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 		x.err = pl_xasprintf("%s:1:1: expected a JSON object at the top level", name);
 		goto out;
 	}
-	if (check_nul_escape(&x) != 0)
+	if (check_nul_escape(&x) != 0 || (x.err = pl_utf8_error(name, text, n)) != NULL)
 		goto out;
 	i = skip_ws(s, i + 1, n);
 	/* The edges refer to ops by name, so they are read after all ops:

@@ -139,6 +139,19 @@ test_nul_escape(void **state)
 	pl_graph_free(g);
 }
 
+/* Text that is not UTF-8 (here Latin-1) is refused where it stands: it
+ * would reach JSON and SVG outputs as bytes no reader accepts. */
+static void
+test_not_utf8(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"},\n {\"name\": \"caf\xe9\"}]}",
+	    "t.json:3:15: byte 0xE9 is not UTF-8", "iconv");
+	struct pl_graph *g = parse_ok(HDR "\"ops\": [{\"name\": \"caf\xc3\xa9\"}]}");
+	assert_string_equal(g->ops[0].name, "caf\xc3\xa9");
+	pl_graph_free(g);
+}
+
 /* A second "ops" or "edges" array is an error at its key, not a silent
  * replacement (the first array's positions used to leak). */
 static void
@@ -370,6 +383,7 @@ main(void)
 		cmocka_unit_test(test_unknown_op),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_nul_escape),
+		cmocka_unit_test(test_not_utf8),
 		cmocka_unit_test(test_key_twice),
 		cmocka_unit_test(test_unknown_field),
 		cmocka_unit_test(test_duplicate_key),

@@ -113,6 +113,8 @@ test_cluster_parse(void **state)
 		{ CL DEV("a") "], \"links\": {\"bw\": 1}}", "c.json:2:81: links: unknown field 'bw' (expected shared_bus, bandwidth, latency_us)" },
 		{ CL DEV("a") "], \"placeto\": {\"delta\": 1}}", "c.json:2:83: placeto: unknown field 'delta' (expected delta1, delta2, transfer_speed, init_offset)" },
 		{ CL DEV("a") "], \"name\": \"x\", \"name\": \"y\"}", "c.json:2:84: field 'name' given a second time" },
+		/* not UTF-8 (Latin-1) */
+		{ CL DEV("caf\xe9") "]}", "c.json:2:14: byte 0xE9 is not UTF-8 (expected UTF-8 text" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		cause = NULL;
@@ -322,6 +324,7 @@ test_dot(void **state)
 		{ "digraph g { a -> b [bytes=\"-1\"]; }", "edge 'a' -> 'b'" },
 		{ "digraph g { a -> ; }", "t.dot:1: DOT syntax error near" },
 		{ "digraph g { }", "no ops" },
+		{ "digraph g {\n a -> \"b\xff\"; }", "t.dot:2:9: byte 0xFF is not UTF-8" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		cause = NULL;
@@ -330,6 +333,41 @@ test_dot(void **state)
 		assert_has(cause, "t.dot");
 		free(cause);
 	}
+}
+
+/* Well-formed UTF-8 passes; each kind of ill-formed sequence is found at
+ * its first byte (Unicode's table 3-7). */
+static void
+test_utf8_check(void **state)
+{
+	(void)state;
+	static const char *const good[] = {
+		"", "plain", "caf\xc3\xa9", "\xe2\x82\xac", "\xed\x9f\xbf", "\xee\x80\x80",
+		"\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf", "\xef\xbb\xbf{}",
+	};
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+		assert_int_equal(pl_utf8_check(good[i], strlen(good[i])), strlen(good[i]));
+	static const struct { const char *s; size_t at; } bad[] = {
+		{ "ab\x80", 2 },		/* a stray continuation byte */
+		{ "a\xc3", 1 },		/* cut short */
+		{ "a\xc3(", 1 },		/* no continuation */
+		{ "\xc0\xaf", 0 },		/* overlong (2 bytes) */
+		{ "\xe0\x80\xaf", 0 },	/* overlong (3 bytes) */
+		{ "\xf0\x80\x80\xaf", 0 },	/* overlong (4 bytes) */
+		{ "x\xed\xa0\x80", 1 },	/* a surrogate */
+		{ "\xf4\x90\x80\x80", 0 },	/* above U+10FFFF */
+		{ "\xf5\x80\x80\x80", 0 },
+		{ "\xe2\x82", 0 },		/* cut short at the end */
+		{ "\xe2\x82x", 0 },		/* a bad third byte */
+		{ "ok \xff", 3 },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(pl_utf8_check(bad[i].s, strlen(bad[i].s)), bad[i].at);
+	char *e = pl_utf8_error("f.json", "{\n  \"\xe9\"", 6);
+	assert_string_equal(e, "f.json:2:4: byte 0xE9 is not UTF-8 (expected UTF-8 text; "
+	    "a file in another encoding can be converted with iconv)");
+	free(e);
+	assert_null(pl_utf8_error("f.json", "{}", 2));
 }
 
 /* Parse DOT text expecting an error containing frag. */
@@ -501,6 +539,7 @@ main(void)
 		cmocka_unit_test(test_cluster_parse),
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_placement_names),
+		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),
 		cmocka_unit_test(test_load_any),

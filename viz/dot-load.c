@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "io.h"
 #include "strmap.h"
 #include "xmalloc.h"
@@ -602,6 +603,8 @@ read_node(struct pl_graph_builder *b, Agnode_t *n)
 struct pl_graph *
 plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause)
 {
+	if ((*cause = pl_utf8_error(name, text, strnlen(text, len))) != NULL)
+		return NULL;
 	dot_err[0] = '\0';
 	agseterr(AGERR);
 	agseterrf(capture_error);
