@@ -499,7 +499,12 @@ read_times(struct ctx *x, const char *name, const cJSON *m, struct pl_op *op,
 	const cJSON *it;
 	cJSON_ArrayForEach(it, m) {
 		if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0 || it->valuedouble > 1e12) {
-			fail_item(x, it, 0, "op '%s': measured_us.%s (expected a finite time >= 0 in us)", name, it->string);
+			if (cJSON_IsNumber(it))
+				fail_item(x, it, 0, "op '%s': measured_us.%s %g (expected a time in us in [0, 1e12])",
+				    name, it->string, it->valuedouble);
+			else
+				fail_item(x, it, 0, "op '%s': measured_us.%s is not a number (expected a time in us in [0, 1e12])",
+				    name, it->string);
 			return -1;
 		}
 		int k = pl_dev_kind_parse(it->string), dup = k >= 0 && op->measured_us[k] >= 0;

@@ -232,7 +232,12 @@ test_bad_numbers(void **state)
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"out_bytes\": 1.5}]}", "out_bytes", "whole number");
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"param_bytes\": 1e17}]}", "param_bytes", NULL);
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": \"many\"}]}", "flops", NULL);
-	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"measured_us\": {\"gpu\": -3}}]}", "measured_us", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"measured_us\": {\"gpu\": -3}}]}",
+	    "op 'a': measured_us.gpu -3 (expected a time in us in [0, 1e12])", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"measured_us\": {\"gpu\": 2e12}}]}",
+	    "op 'a': measured_us.gpu 2e+12 (expected a time in us in [0, 1e12])", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"measured_us\": {\"gpu\": \"3\"}}]}",
+	    "op 'a': measured_us.gpu is not a number", NULL);
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}], \"edges\": [[\"a\", \"b\", -5]]}", "bytes", NULL);
 	/* NaN cannot be written in JSON; the builder rejects it from other sources */
 	struct pl_graph_builder *b = pl_graph_builder_new("nan");
