@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "strbuf.h"
@@ -1314,7 +1315,12 @@ pl_cluster_from_arg(const char *arg, char **cause)
 		size_t used = 0;
 		for (const struct pl_cluster_preset *p = pl_cluster_presets; p->name && used < sizeof names - 32; p++)
 			used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", p->name);
-		*cause = pl_xasprintf("no cluster preset '%s' (expected one of %s, or a cluster file)", arg, names);
+		if (access(arg, F_OK) == 0)	/* a bare name is a preset's */
+			*cause = pl_xasprintf("no cluster preset '%s' (expected one of %s; for the file "
+			    "%s write ./%s)", arg, names, arg, arg);
+		else
+			*cause = pl_xasprintf("no cluster preset '%s' (expected one of %s, or a cluster file)",
+			    arg, names);
 		return NULL;
 	}
 	return pl_cluster_load_json(arg, cause);

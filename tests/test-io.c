@@ -129,6 +129,15 @@ test_cluster_parse(void **state)
 	assert_null(pl_cluster_from_arg("/nonexistent/c.json", &cause));
 	assert_has(cause, "/nonexistent/c.json");
 	free(cause);
+	/* a bare name is a preset's even when a file has it: the message
+	 * says how to name the file */
+	FILE *f = fopen("test-io-bare-cluster", "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_null(pl_cluster_from_arg("test-io-bare-cluster", &cause));
+	assert_has(cause, "for the file test-io-bare-cluster write ./test-io-bare-cluster");
+	free(cause);
+	unlink("test-io-bare-cluster");
 }
 
 static const char graph_json[] = "{\"format\": \"placelab-graph/1\", \"name\": \"g\",\n"
