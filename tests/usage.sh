@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..27"
+echo "1..29"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -112,4 +112,25 @@ done
 check "export flags that do not apply to the output: exit 2, said (bad:$bad)" 'test -z "$bad"'
 $PLACELAB export "$G" -c k80x4 -a heft --timeline --width 5 --title x -o "$T/t.svg" >/dev/null 2>"$T/err"; rc=$?
 check "export flags that apply are taken (--timeline --width --title)" 'test $rc = 0 && test -s "$T/t.svg"'
+# One rule for seeds in every command: a whole number in [0, 2^53].
+bad=""
+for c in "run -a random $G" "compare $G --methods random" "train placeto $G -o $T/s.plw" \
+    "export $G -a random -o $T/s.svg" "gen nmt" "explore $G"; do
+	for s in -1 1.5 abc 9007199254740993 ""; do
+		# shellcheck disable=SC2086
+		$PLACELAB $c --seed "$s" >/dev/null 2>"$T/err" </dev/null
+		rc=$?
+		test $rc = 2 && grep -q "^placelab: --seed '$s': expected a whole number in \[0, 9007199254740992\]" "$T/err" ||
+		    bad="$bad [$c --seed '$s' -> $rc]"
+	done
+done
+check "--seed: a whole number in [0, 2^53] in every command, else exit 2 (bad:$bad)" 'test -z "$bad"'
+bad=""
+for s in random:-1 random:x random: random:9007199254740993; do
+	$PLACELAB sim "$G" --place "$s" >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "expected random:SEED with a whole number" "$T/err" || bad="$bad [$s -> $rc]"
+done
+$PLACELAB sim "$G" --place random:9007199254740992 >/dev/null 2>&1 || bad="$bad [2^53 refused]"
+check "sim --place random:SEED takes the same seeds (bad:$bad)" 'test -z "$bad"'
 exit $fail

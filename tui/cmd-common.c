@@ -127,6 +127,30 @@ cmd_parse_num(const char *flag, const char *s, double lo, double hi, double *out
 	return 0;
 }
 
+/* A seed's value (see cmd.h). */
+int
+cmd_seed_value(const char *s, unsigned long long *out)
+{
+	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno != 0 || v > PL_SEED_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A seed flag. */
+int
+cmd_parse_seed(const char *flag, const char *s, unsigned long long *out)
+{
+	if (cmd_seed_value(s, out) != 0)
+		return cmd_error("--%s '%s': expected a whole number in [0, %llu]", flag, s, PL_SEED_MAX);
+	return 0;
+}
+
 /* The simulator flag. */
 int
 cmd_parse_sim(const char *value, struct pl_sim_opts *o)

@@ -119,6 +119,7 @@ cmd_compare(int argc, char **argv)
 	struct method_opt *mo = pl_xcalloc((size_t)argc + 1, sizeof *mo);
 	int n_mo = 0, quiet = 0, ch, rc = 2;
 	double v;
+	unsigned long long seed;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:o:qh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -154,9 +155,9 @@ cmd_compare(int argc, char **argv)
 			break;
 		}
 		case OPT_SEED:
-			if (cmd_parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
+			if (cmd_parse_seed("seed", optarg, &seed) != 0)
 				goto out;
-			run.seed = (uint64_t)v;
+			run.seed = seed;
 			break;
 		case OPT_THREADS:
 			if (cmd_parse_num("threads", optarg, 1, 1024, &v) != 0)

@@ -52,6 +52,7 @@ cmd_explore(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct explore_opts o = { .seed = 1, .threads = 0 };
+	unsigned long long seed;
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:p:h", longopts, NULL)) != -1) {
@@ -62,9 +63,9 @@ cmd_explore(int argc, char **argv)
 		case 'D': o.demo = 1; break;
 		case 'S': o.sim = optarg; break;
 		case 's':
-			o.seed = strtoull(optarg, &end, 10);
-			if (*end != '\0')
-				return cmd_error("--seed: expected a number, got '%s'", optarg);
+			if (cmd_parse_seed("seed", optarg, &seed) != 0)
+				return 2;
+			o.seed = seed;
 			break;
 		case 't':
 			o.threads = (int)strtol(optarg, &end, 10);

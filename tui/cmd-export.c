@@ -286,7 +286,10 @@ cmd_export(int argc, char **argv)
 			so.mem = k == PL_SIM_PLACETO ? PL_MEM_PLACETO : PL_MEM_NATIVE;
 			break;
 		}
-		case OPT_SEED: seed = strtoull(optarg, NULL, 10); break;
+		case OPT_SEED:
+			if (cmd_parse_seed("seed", optarg, &seed) != 0)
+				return 2;
+			break;
 		case OPT_SECONDS:
 			seconds = strtod(optarg, NULL);
 			if (!(seconds > 0 && seconds < 1e9))

@@ -195,11 +195,9 @@ cmd_gen(int argc, char **argv)
 		case 'n': ip = &count; break;
 		case 'O': o.optimizer = optarg; break;
 		case 's': {
-			char *end;
-			errno = 0;
-			unsigned long long v = strtoull(optarg, &end, 10);
-			if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-')
-				return cmd_error("gen: --seed '%s' (expected a whole number)", optarg);
+			unsigned long long v;
+			if (cmd_parse_seed("seed", optarg, &v) != 0)
+				return 2;
 			o.seed = v;
 			o.seeded = 1;
 			break;

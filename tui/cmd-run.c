@@ -236,6 +236,7 @@ cmd_run(int argc, char **argv)
 	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = pl_ncores() };
 	int max_steps = 0, json = 0, quiet = 0, ch, rc = 2;
 	double max_seconds = 0, v;
+	unsigned long long seed;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "a:c:o:qh", longopts, NULL)) != -1) {
 		const char *flag = NULL;
@@ -246,9 +247,9 @@ cmd_run(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case OPT_OPT: spec_raw(&spec, optarg); break;
 		case OPT_SEED:
-			if (cmd_parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
+			if (cmd_parse_seed("seed", optarg, &seed) != 0)
 				goto out;
-			run.seed = (uint64_t)v;
+			run.seed = seed;
 			flag = "seed";
 			break;
 		case OPT_THREADS:

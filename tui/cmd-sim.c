@@ -108,10 +108,10 @@ place_rule(const struct pl_problem *p, const char *rule, int *moved, char **caus
 	else if (strcmp(rule, "fastest") == 0)
 		;
 	else if (strcmp(rule, "random") == 0 || strncmp(rule, "random:", 7) == 0) {
-		char *end = NULL;
-		unsigned long long seed = rule[6] == ':' ? strtoull(rule + 7, &end, 10) : 1;
-		if (end != NULL && (*end != '\0' || end == rule + 7)) {
-			*cause = pl_xasprintf("--place '%s': expected random:SEED with an integer seed", rule);
+		unsigned long long seed = 1;
+		if (rule[6] == ':' && cmd_seed_value(rule + 7, &seed) != 0) {
+			*cause = pl_xasprintf("--place '%s': expected random:SEED with a whole number "
+			    "in [0, %llu]", rule, PL_SEED_MAX);
 			return NULL;
 		}
 		pl_rng_seed(&r, seed);

@@ -103,6 +103,7 @@ cmd_train(int argc, char **argv)
 	const char *cluster = NULL, *output = NULL, *curve = NULL;
 	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
 	double max_seconds = 0, v;
+	unsigned long long seed;
 	int quiet = 0, ch, rc = 2, n_graphs = 0;
 	struct pl_graph **graphs = NULL;
 	struct pl_problem **probs = NULL;
@@ -122,9 +123,9 @@ cmd_train(int argc, char **argv)
 			}
 			break;
 		case OPT_SEED:
-			if (cmd_parse_num("seed", optarg, 0, 9007199254740992.0, &v) != 0)
+			if (cmd_parse_seed("seed", optarg, &seed) != 0)
 				goto out;
-			run.seed = (uint64_t)v;
+			run.seed = seed;
 			break;
 		case OPT_THREADS:
 			if (cmd_parse_num("threads", optarg, 1, 1024, &v) != 0)

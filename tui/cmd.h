@@ -52,6 +52,13 @@ const char *cmd_datadir(void);
 char *cmd_data_path(const char *rel);
 /* Parse --FLAG's number in [lo, hi]; 0, or 2 after printing the error. */
 int cmd_parse_num(const char *flag, const char *s, double lo, double hi, double *out);
+/* A seed: a whole number in [0, PL_SEED_MAX] (2^53, as JSON keeps it
+ * exactly), digits only.  0, or -1 for anything else. */
+#define PL_SEED_MAX 9007199254740992ULL
+int cmd_seed_value(const char *s, unsigned long long *out);
+/* Parse --FLAG's seed (cmd_seed_value); 0, or 2 after printing the
+ * error. */
+int cmd_parse_seed(const char *flag, const char *s, unsigned long long *out);
 /* Parse --sim (native|placeto) / --mem (native|placeto|none) into o;
  * 0, or 2 after printing the error. */
 int cmd_parse_sim(const char *value, struct pl_sim_opts *o);
