@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..29"
+echo "1..31"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -133,4 +133,23 @@ for s in random:-1 random:x random: random:9007199254740993; do
 done
 $PLACELAB sim "$G" --place random:9007199254740992 >/dev/null 2>&1 || bad="$bad [2^53 refused]"
 check "sim --place random:SEED takes the same seeds (bad:$bad)" 'test -z "$bad"'
+# Whole-number flags take digits only; number flags take the whole text.
+bad=""
+for a in "run -a random $G --threads 1.5" "compare $G --methods random --steps 1e3" \
+    "train placeto $G -o $T/s.plw --threads -1" "explore $G --threads x" "run -a random $G --steps ''"; do
+	# shellcheck disable=SC2086
+	eval "\$PLACELAB $a" >/dev/null 2>"$T/err" </dev/null
+	rc=$?
+	test $rc = 2 && grep -q "^placelab: --[a-z]* '.*': expected a whole number in \[" "$T/err" || bad="$bad [$a -> $rc]"
+done
+check "--threads, --steps: whole numbers only, else exit 2 (bad:$bad)" 'test -z "$bad"'
+bad=""
+for a in "--width 5in --timeline -o $T/w.svg" "--dpi 300x -o $T/w.png" "--seconds 2s -o $T/w.svg" "--sim foo -o $T/w.svg"; do
+	# shellcheck disable=SC2086
+	$PLACELAB export "$G" -a random $a >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "^placelab: --[a-z]* '[^']*': expected " "$T/err" && ! test -e "$T/w.svg" &&
+	    ! test -e "$T/w.png" || bad="$bad [$a -> $rc]"
+done
+check "export --width, --dpi, --seconds, --sim: the whole value or exit 2 (bad:$bad)" 'test -z "$bad"'
 exit $fail

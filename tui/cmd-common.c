@@ -127,6 +127,19 @@ cmd_parse_num(const char *flag, const char *s, double lo, double hi, double *out
 	return 0;
 }
 
+/* A whole-number flag within bounds. */
+int
+cmd_parse_int(const char *flag, const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (*s == '\0' || strspn(s, "0123456789") != strlen(s) || errno != 0 || v < lo || v > hi)
+		return cmd_error("--%s '%s': expected a whole number in [%d, %d]", flag, s, lo, hi);
+	*out = (int)v;
+	return 0;
+}
+
 /* A seed's value (see cmd.h). */
 int
 cmd_seed_value(const char *s, unsigned long long *out)

@@ -141,9 +141,8 @@ cmd_compare(int argc, char **argv)
 			budget.max_seconds = v;
 			break;
 		case OPT_STEPS:
-			if (cmd_parse_num("steps", optarg, 0, 2e9, &v) != 0)
+			if (cmd_parse_int("steps", optarg, 0, 2000000000, &budget.max_steps) != 0)
 				goto out;
-			budget.max_steps = (int)v;
 			break;
 		case OPT_OPT: {
 			const char *colon = strchr(optarg, ':');
@@ -160,9 +159,8 @@ cmd_compare(int argc, char **argv)
 			run.seed = seed;
 			break;
 		case OPT_THREADS:
-			if (cmd_parse_num("threads", optarg, 1, 1024, &v) != 0)
+			if (cmd_parse_int("threads", optarg, 1, 1024, &run.threads) != 0)
 				goto out;
-			run.threads = (int)v;
 			break;
 		case OPT_SIM:
 			if (cmd_parse_sim(optarg, &run.sim) != 0)

@@ -56,7 +56,6 @@ cmd_explore(int argc, char **argv)
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:p:h", longopts, NULL)) != -1) {
-		char *end;
 		switch (ch) {
 		case 'c': o.cluster = optarg; break;
 		case 'p': o.placement_path = optarg; break;
@@ -68,9 +67,8 @@ cmd_explore(int argc, char **argv)
 			o.seed = seed;
 			break;
 		case 't':
-			o.threads = (int)strtol(optarg, &end, 10);
-			if (*end != '\0' || o.threads < 0)
-				return cmd_error("--threads: expected a count, got '%s'", optarg);
+			if (cmd_parse_int("threads", optarg, 0, 1024, &o.threads) != 0)
+				return 2;
 			break;
 		case 'K':
 			explore_print_keys(stdout);

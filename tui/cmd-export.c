@@ -267,33 +267,27 @@ cmd_export(int argc, char **argv)
 		case OPT_TITLE: o.title = optarg; title_set = 1; break;
 		case OPT_NOLEGEND: o.legend = 0; nolegend_set = 1; break;
 		case OPT_WIDTH:
-			o.width_in = strtod(optarg, NULL);
-			if (!(o.width_in >= 1 && o.width_in <= 100))
-				return cmd_error("--width: expected inches between 1 and 100, got '%s'", optarg);
+			if (cmd_parse_num("width", optarg, 1, 100, &o.width_in) != 0)	/* inches */
+				return 2;
 			width_set = 1;
 			break;
 		case OPT_DPI:
-			o.dpi = strtod(optarg, NULL);
-			if (!(o.dpi >= 10 && o.dpi <= 2400))
-				return cmd_error("--dpi: expected 10..2400, got '%s'", optarg);
+			if (cmd_parse_num("dpi", optarg, 10, 2400, &o.dpi) != 0)
+				return 2;
 			dpi_set = 1;
 			break;
-		case OPT_SIM: {
-			int k = pl_sim_kind_parse(optarg);
-			if (k < 0)
-				return cmd_error("--sim: expected native or placeto, got '%s'", optarg);
-			so.kind = (enum pl_sim_kind)k;
-			so.mem = k == PL_SIM_PLACETO ? PL_MEM_PLACETO : PL_MEM_NATIVE;
+		case OPT_SIM:
+			if (cmd_parse_sim(optarg, &so) != 0)
+				return 2;
+			so.mem = so.kind == PL_SIM_PLACETO ? PL_MEM_PLACETO : PL_MEM_NATIVE;
 			break;
-		}
 		case OPT_SEED:
 			if (cmd_parse_seed("seed", optarg, &seed) != 0)
 				return 2;
 			break;
 		case OPT_SECONDS:
-			seconds = strtod(optarg, NULL);
-			if (!(seconds > 0 && seconds < 1e9))
-				return cmd_error("--seconds: expected a positive number, got '%s'", optarg);
+			if (cmd_parse_num("seconds", optarg, 1e-6, 1e9, &seconds) != 0)
+				return 2;
 			break;
 		case OPT_FORCE: o.force = 1; break;
 		case OPT_HELP:

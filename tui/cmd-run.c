@@ -253,9 +253,8 @@ cmd_run(int argc, char **argv)
 			flag = "seed";
 			break;
 		case OPT_THREADS:
-			if (cmd_parse_num("threads", optarg, 1, 1024, &v) != 0)
+			if (cmd_parse_int("threads", optarg, 1, 1024, &run.threads) != 0)
 				goto out;
-			run.threads = (int)v;
 			flag = "threads";
 			break;
 		case OPT_SIM:
@@ -269,9 +268,8 @@ cmd_run(int argc, char **argv)
 			flag = "mem";
 			break;
 		case OPT_STEPS:
-			if (cmd_parse_num("steps", optarg, 0, 2e9, &v) != 0)
+			if (cmd_parse_int("steps", optarg, 0, 2000000000, &max_steps) != 0)
 				goto out;
-			max_steps = (int)v;
 			flag = "steps";
 			break;
 		case OPT_SECONDS:

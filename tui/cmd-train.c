@@ -128,9 +128,8 @@ cmd_train(int argc, char **argv)
 			run.seed = seed;
 			break;
 		case OPT_THREADS:
-			if (cmd_parse_num("threads", optarg, 1, 1024, &v) != 0)
+			if (cmd_parse_int("threads", optarg, 1, 1024, &run.threads) != 0)
 				goto out;
-			run.threads = (int)v;
 			break;
 		case OPT_SIM:
 			if (cmd_parse_sim(optarg, &run.sim) != 0)
