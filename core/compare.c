@@ -387,13 +387,18 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 		no_ctl(cells[i]);
 }
 
-/* One line naming what was compared. */
+/* One line naming what was compared: graph, cluster, simulator, memory
+ * model (peaks differ between models) and the bound. */
 static void
 caption(const struct pl_compare *cmp, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s on %s, %s simulator, lower bound %.3f ms%s", cmp->graph,
-	    cmp->cluster, cmp->sim, cmp->bound_us / 1000,
-	    strcmp(cmp->mem, "none") == 0 ? ", memory not modelled (--mem none)" : "");
+	char mem[64];
+	if (strcmp(cmp->mem, "none") == 0)
+		snprintf(mem, sizeof mem, "memory not modelled (--mem none)");
+	else
+		snprintf(mem, sizeof mem, "%s memory model", cmp->mem);
+	snprintf(buf, len, "%s on %s, %s simulator, %s, lower bound %.3f ms", cmp->graph,
+	    cmp->cluster, cmp->sim, mem, cmp->bound_us / 1000);
 	no_ctl(buf);
 }
 

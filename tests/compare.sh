@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..38"
+echo "1..39"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -87,6 +87,17 @@ check "Markdown: the caption on one line, then only table rows" \
 check "CSV: a header and 3 rows of 15 fields" awk -F, 'NF != 15 { bad = 1 } END { exit bad || NR != 4 }' "$T/nl.csv"
 check "table: the caption on one line, header, rule and 3 rows" \
 	awk 'NR == 1 && !/^toy join/ { bad = 1 } END { exit bad || NR != 6 }' "$T/nl.table"
+
+# The caption names the memory model the peaks come from.
+bad=""
+for m in "native:--sim native:native simulator, native memory model" \
+    "placeto:--sim placeto --mem placeto:placeto simulator, placeto memory model"; do
+	flags=$(echo "$m" | cut -d: -f2) want=$(echo "$m" | cut -d: -f3)
+	# shellcheck disable=SC2086
+	"$PLACELAB" compare "$PL_SRCDIR/samples/teach.json" --methods heft $flags --format md > "$T/cap.md" 2>/dev/null
+	head -1 "$T/cap.md" | grep -q "^teach on k80x4, $want, lower bound " || bad="$bad [$flags: $(head -1 "$T/cap.md")]"
+done
+check "the caption names the simulator and the memory model (bad:$bad)" test -z "$bad"
 
 # --mem none: memory is not modelled, so no format shows a peak or an
 # OOM verdict (the graph's expert row would otherwise say OOM on k80x4).
