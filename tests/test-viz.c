@@ -940,6 +940,9 @@ test_units(void **state)
 	assert_int_equal(plv_format_from_path("a.d/x"), -1);
 	assert_string_equal(plv_path_suffix("a.d/fig.1.svg"), "svg");
 	assert_null(plv_path_suffix("a.d/fig"));
+	assert_null(plv_path_suffix("a.d/.svg"));	/* a hidden name, no suffix */
+	assert_null(plv_path_suffix(".md"));
+	assert_string_equal(plv_path_suffix(".d/.fig.md"), "md");
 }
 
 int

@@ -22,6 +22,7 @@
 #include "fileio.h"
 #include "io.h"
 #include "options.h"
+#include "viz/export.h"
 #include "pool.h"
 #include "xmalloc.h"
 
@@ -61,13 +62,12 @@ spec_for(const struct method_opt *mo, int n, const char *method)
 static int
 suffix_format(const char *path)
 {
-	const char *slash = strrchr(path, '/'), *base = slash != NULL ? slash + 1 : path;
-	const char *dot = strrchr(base, '.');
-	if (dot == NULL || dot == base)
+	const char *ext = plv_path_suffix(path);
+	if (ext == NULL)
 		return NO_SUFFIX;
-	if (strcasecmp(dot + 1, "txt") == 0)
+	if (strcasecmp(ext, "txt") == 0)
 		return PL_CMP_TABLE;
-	return pl_compare_format_parse(dot + 1);
+	return pl_compare_format_parse(ext);
 }
 
 /* Say which methods found no placement, on stderr whatever the format

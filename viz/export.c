@@ -63,9 +63,9 @@ plv_format_parse(const char *s)
 const char *
 plv_path_suffix(const char *path)
 {
-	const char *dot = strrchr(path, '.');
-	const char *slash = strrchr(path, '/');
-	if (dot == NULL || (slash != NULL && dot < slash))
+	const char *slash = strrchr(path, '/'), *base = slash != NULL ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+	if (dot == NULL || dot == base)	/* ".name" is a name, not a suffix */
 		return NULL;
 	return dot + 1;
 }

@@ -72,7 +72,7 @@ const char *plv_format_name(enum plv_format f);
 int plv_format_parse(const char *s);
 int plv_format_from_path(const char *path);
 /* The suffix of a path's last component, after its last '.' ("svg" for
- * "a.b/fig.svg"), or NULL when it has none. */
+ * "a.b/fig.svg"), or NULL when it has none (".svg" alone is a name). */
 const char *plv_path_suffix(const char *path);
 
 /*
