@@ -21,7 +21,9 @@
  * hand edits not yet saved; cur differing from clean alone is a
  * placement not saved (a method's), which quitting asks about too.
  * Every change of cur (a hand edit, a placement taken from elsewhere) is
- * one undo step, except a search replacing its own best as it improves.
+ * one undo step, except a search replacing its own best as it improves
+ * and a take of the placement cur already is; the redo stack holds only
+ * steps undone since the last such change.
  * A running search may replace cur only while follower says so (see
  * explore_may_follow).
  *
