@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,7 +263,12 @@ pl_utf8_check(const char *text, size_t len)
 	while (i < len) {
 		unsigned c = s[i];
 		if (c < 0x80) {
-			i++;
+			/* ASCII, most of any file: 8 bytes at a time */
+			uint64_t w;
+			while (len - i >= 8 && (memcpy(&w, s + i, 8), (w & 0x8080808080808080ULL) == 0))
+				i += 8;
+			if (i < len && s[i] < 0x80)
+				i++;
 			continue;
 		}
 		int n;			/* continuation bytes */

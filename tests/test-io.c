@@ -353,6 +353,7 @@ test_utf8_check(void **state)
 	static const char *const good[] = {
 		"", "plain", "caf\xc3\xa9", "\xe2\x82\xac", "\xed\x9f\xbf", "\xee\x80\x80",
 		"\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf", "\xef\xbb\xbf{}",
+		"0123456789abcdef\xc3\xa9 and some more ASCII after it",
 	};
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
 		assert_int_equal(pl_utf8_check(good[i], strlen(good[i])), strlen(good[i]));
@@ -369,6 +370,8 @@ test_utf8_check(void **state)
 		{ "\xe2\x82", 0 },		/* cut short at the end */
 		{ "\xe2\x82x", 0 },		/* a bad third byte */
 		{ "ok \xff", 3 },
+		{ "0123456789abcdefghij\xff", 20 },	/* after the 8-byte steps */
+		{ "01234567\x80", 8 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(pl_utf8_check(bad[i].s, strlen(bad[i].s)), bad[i].at);
