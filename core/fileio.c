@@ -50,6 +50,16 @@ pl_file_read(const char *path, size_t *len, char **cause)
 	return buf;
 }
 
+/* The folder of a path: "." without a slash, "/" for a file at the
+ * root.  Caller frees. */
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash == NULL ? pl_xstrdup(".") :
+	    slash == path ? pl_xstrdup("/") : pl_xstrndup(path, (size_t)(slash - path));
+}
+
 /* Create the temporary file that will replace path (its name in *tmp);
  * the descriptor, or -1 + *cause (naming the folder when it is missing
  * or not a folder). */
@@ -60,21 +70,16 @@ open_temp(const char *path, char **tmp, char **cause)
 	int fd = mkstemp(*tmp);
 	if (fd < 0) {
 		int err = errno;
-		const char *slash = strrchr(path, '/');
-		int dlen = slash == NULL ? 1 : slash == path ? 1 : (int)(slash - path);
-		const char *dir = slash == NULL ? "." : path;
-		char *d = pl_xasprintf("%.*s", dlen, dir);
+		char *d = dir_of(path);
 		struct stat ds;
 		int exists = stat(d, &ds) == 0, isdir = exists && S_ISDIR(ds.st_mode);
-		free(d);
 		if (err == ENOENT && !exists)	/* say which folder */
-			*cause = pl_xasprintf("%s: cannot create it: the folder %.*s does not exist",
-			    path, dlen, dir);
+			*cause = pl_xasprintf("%s: cannot create it: the folder %s does not exist", path, d);
 		else if (err == ENOTDIR && !isdir)
-			*cause = pl_xasprintf("%s: cannot create it: %.*s is not a folder", path, dlen, dir);
+			*cause = pl_xasprintf("%s: cannot create it: %s is not a folder", path, d);
 		else
-			*cause = pl_xasprintf("%s: cannot create a file in %.*s: %s", path, dlen, dir,
-			    strerror(err));
+			*cause = pl_xasprintf("%s: cannot create a file in %s: %s", path, d, strerror(err));
+		free(d);
 		free(*tmp);
 		*tmp = NULL;
 	}
@@ -227,8 +232,7 @@ static char *
 absolute_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash == NULL ? pl_xstrdup(".") :
-	    slash == path ? pl_xstrdup("/") : pl_xstrndup(path, (size_t)(slash - path));
+	char *dir = dir_of(path);
 	char *rd = realpath(dir, NULL);
 	free(dir);
 	if (rd == NULL)

@@ -323,9 +323,7 @@ check_end(struct ctx *x, size_t off)
 int
 pl_text_is_json_object(const char *text, size_t len)
 {
-	size_t i = bom_len(text, len);
-	while (i < len && strchr(" \t\r\n", text[i]) != NULL && text[i] != '\0')
-		i++;
+	size_t i = skip_ws(text, bom_len(text, len), len);
 	return i < len && text[i] == '{';
 }
 
@@ -348,6 +346,16 @@ check_nul_escape(struct ctx *x)
 	return 0;
 }
 
+/* What every loader refuses in the text before reading it: bytes that
+ * are not UTF-8, then a \u0000 escape.  0, or -1 with the error set. */
+static int
+check_text(struct ctx *x)
+{
+	if ((x->err = pl_utf8_error(x->name, x->text, x->len)) != NULL)
+		return -1;
+	return check_nul_escape(x);
+}
+
 /* Parse the text with cJSON, reporting syntax errors with a position. */
 static cJSON *
 parse_text(struct ctx *x)
@@ -359,7 +367,7 @@ parse_text(struct ctx *x)
 		x->err = pl_xasprintf("%s: empty file (expected a JSON object)", x->name);
 		return NULL;
 	}
-	if ((x->err = pl_utf8_error(x->name, x->text, x->len)) != NULL)
+	if (check_text(x) != 0)
 		return NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(x->text, x->len, &end, 0);
 	if (root == NULL) {
@@ -371,10 +379,6 @@ parse_text(struct ctx *x)
 			x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, eof_msg(x));
 		else
 			x->err = pl_xasprintf("%s:%d:%d: JSON syntax error near '%.12s'", x->name, line, col, x->text + off);
-		return NULL;
-	}
-	if (check_nul_escape(x) != 0) {
-		cJSON_Delete(root);
 		return NULL;
 	}
 	if (!cJSON_IsObject(root)) {
@@ -763,7 +767,7 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 		x.err = pl_xasprintf("%s:1:1: expected a JSON object at the top level", name);
 		goto out;
 	}
-	if (check_nul_escape(&x) != 0 || (x.err = pl_utf8_error(name, text, n)) != NULL)
+	if (check_text(&x) != 0)
 		goto out;
 	i = skip_ws(s, i + 1, n);
 	/* The edges refer to ops by name, so they are read after all ops:

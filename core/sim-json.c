@@ -87,14 +87,25 @@ add_trace(cJSON *root, const struct pl_problem *p, const struct pl_trace *tr)
 		cJSON_AddItemToArray(cp, cJSON_CreateString(g->ops[tr->critical[i]].name));
 }
 
-/* item where memory is modelled (known), else null (item deleted). */
-static cJSON *
-mem_item(cJSON *item, int known)
+/* A memory figure: the number where memory is modelled (known), else
+ * null. */
+static void
+add_mem_num(cJSON *obj, const char *key, double v, int known)
 {
 	if (known)
-		return item;
-	cJSON_Delete(item);
-	return cJSON_CreateNull();
+		cJSON_AddNumberToObject(obj, key, v);
+	else
+		cJSON_AddNullToObject(obj, key);
+}
+
+/* A memory verdict: true/false where memory is modelled, else null. */
+static void
+add_mem_bool(cJSON *obj, const char *key, int v, int known)
+{
+	if (known)
+		cJSON_AddBoolToObject(obj, key, v);
+	else
+		cJSON_AddNullToObject(obj, key);
 }
 
 /* The document as an object; caller deletes. */
@@ -125,11 +136,10 @@ pl_sim_result_json(const struct pl_problem *p, const struct pl_placement *pl,
 		else
 			cJSON_AddNullToObject(root, "gap_to_bound");
 	}
-	cJSON_AddItemToObject(root, "oom", mem_item(cJSON_CreateBool(pl != NULL && r->oom_mask), mem));
-	cJSON_AddItemToObject(root, "oom_excess",
-	    mem_item(cJSON_CreateNumber(pl != NULL ? (double)r->oom_excess : 0), mem));
-	cJSON_AddItemToObject(root, "peak_max",
-	    mem_item(cJSON_CreateNumber(pl != NULL ? (double)r->peak_max : 0), mem));
+	/* (mem is 0 without a placement, where r may hold nothing) */
+	add_mem_bool(root, "oom", mem && r->oom_mask, mem);
+	add_mem_num(root, "oom_excess", mem ? (double)r->oom_excess : 0, mem);
+	add_mem_num(root, "peak_max", mem ? (double)r->peak_max : 0, mem);
 	if (pl == NULL) {
 		cJSON_AddNullToObject(root, "bytes_moved");
 		cJSON_AddNullToObject(root, "transfers");
@@ -149,10 +159,9 @@ pl_sim_result_json(const struct pl_problem *p, const struct pl_placement *pl,
 		cJSON_AddNumberToObject(dv, "busy_us", r->busy_us[d]);
 		cJSON_AddNumberToObject(dv, "utilisation",
 		    r->makespan_us > 0 ? r->busy_us[d] / r->makespan_us : 0);
-		cJSON_AddItemToObject(dv, "peak_bytes",
-		    mem_item(cJSON_CreateNumber((double)r->peak_bytes[d]), mem));
+		add_mem_num(dv, "peak_bytes", (double)r->peak_bytes[d], mem);
 		cJSON_AddNumberToObject(dv, "capacity", (double)c->dev[d].mem_bytes);
-		cJSON_AddItemToObject(dv, "oom", mem_item(cJSON_CreateBool((r->oom_mask >> d) & 1), mem));
+		add_mem_bool(dv, "oom", (int)((r->oom_mask >> d) & 1), mem);
 		cJSON_AddNumberToObject(dv, "bytes_in", (double)r->bytes_in[d]);
 		cJSON_AddNumberToObject(dv, "bytes_out", (double)r->bytes_out[d]);
 		cJSON_AddItemToArray(devs, dv);
