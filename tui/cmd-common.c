@@ -131,10 +131,8 @@ cmd_parse_num(const char *flag, const char *s, double lo, double hi, double *out
 int
 cmd_parse_int(const char *flag, const char *s, int lo, int hi, int *out)
 {
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (*s == '\0' || strspn(s, "0123456789") != strlen(s) || errno != 0 || v < lo || v > hi)
+	unsigned long long v;	/* lo >= 0, hi < PL_SEED_MAX: digits as a seed's */
+	if (cmd_seed_value(s, &v) != 0 || v < (unsigned long long)lo || v > (unsigned long long)hi)
 		return cmd_error("--%s '%s': expected a whole number in [%d, %d]", flag, s, lo, hi);
 	*out = (int)v;
 	return 0;

@@ -69,17 +69,6 @@ static const char export_usage[] =
     "      --force            lay out a diagram however long dot would take (one\n"
     "                         beyond about half a minute is refused otherwise)\n";
 
-/* Parse a non-negative int; -1 if malformed. */
-static int
-parse_count(const char *s)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || v < 0 || v > 1000000000)
-		return -1;
-	return (int)v;
-}
-
 /* Run a placer with its defaults and return a copy of its best placement. */
 static struct pl_placement *
 run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opts *so,
@@ -244,13 +233,13 @@ cmd_export(int argc, char **argv)
 		case 'l':
 			if (strcmp(optarg, "full") == 0)
 				o.level = PL_COARSE_FULL;
-			else if ((o.level = parse_count(optarg)) < 0)
-				return cmd_error("--level: expected a number >= 0 or 'full', got '%s'", optarg);
+			else if (cmd_parse_int("level", optarg, 0, 1000000000, &o.level) != 0)
+				return 2;
 			level_set = 1;
 			break;
 		case 'm':
-			if ((o.max_nodes = parse_count(optarg)) <= 0)
-				return cmd_error("--max-nodes: expected a number >= 1, got '%s'", optarg);
+			if (cmd_parse_int("max-nodes", optarg, 1, 1000000000, &o.max_nodes) != 0)
+				return 2;
 			max_set = 1;
 			break;
 		case 't': o.timeline = 1; break;

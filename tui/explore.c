@@ -95,19 +95,6 @@ base_name(const char *path)
 	return s != NULL ? s + 1 : path;
 }
 
-/* The change from `from` to `to` in percent, "+12.3%" or "-4.5%", or
- * "0.0%" when it rounds to nothing (never "-0.0%"). */
-static const char *
-fmt_change(char *buf, int len, double to, double from)
-{
-	double pct = from > 0 ? (to - from) / from * 100 : 0;
-	if (!(fabs(pct) >= 0.05))
-		snprintf(buf, len, "0.0%%");
-	else
-		snprintf(buf, len, "%+.1f%%", pct);
-	return buf;
-}
-
 /* Resimulate the current placement. */
 static void
 resimulate(struct explore *ex)
@@ -248,8 +235,8 @@ explore_edits_block(struct explore *ex)
 	return 1;
 }
 
-/* The graph or cluster file path names, if any (a save never replaces
- * an input). */
+/* Why path must not be written: it names the graph or cluster file (a
+ * save never replaces an input) or a folder. */
 char *
 explore_input_clash(const struct explore *ex, const char *path)
 {
@@ -258,6 +245,9 @@ explore_input_clash(const struct explore *ex, const char *path)
 	const char *cfile = pl_cluster_arg_file(ex->opts.cluster);
 	if (cfile != NULL && pl_file_same(path, cfile))
 		return pl_xasprintf("%s is the cluster file (choose another name)", path);
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return pl_xasprintf("%s is a folder (expected a file name)", path);
 	return NULL;
 }
 
@@ -323,7 +313,7 @@ explore_move_ops(struct explore *ex, const int *ops, int n, int d)
 		    moved == 1 ? "" : "s", explore_dev_label(ex, d),
 		    screen_fmt_us(a, sizeof a, before),
 		    screen_fmt_us(b, sizeof b, ex->tr->res.makespan_us),
-		    fmt_change(c, sizeof c, ex->tr->res.makespan_us, before),
+		    screen_fmt_change(c, sizeof c, ex->tr->res.makespan_us, before),
 		    ex->tr->res.oom_mask ? "  OUT OF MEMORY" : "");
 	}
 	return moved;
@@ -537,7 +527,7 @@ draw_info(struct explore *ex)
 	/* the step time against the session's starting placement, when
 	 * they differ by 0.1% or more */
 	char pct[32];
-	if (ex->start_us > 0 && fmt_change(pct, sizeof pct, r->makespan_us, ex->start_us)[0] != '0') {
+	if (ex->start_us > 0 && screen_fmt_change(pct, sizeof pct, r->makespan_us, ex->start_us)[0] != '0') {
 		attrset(screen_attr(pct[0] == '-' ? SCR_GOOD : SCR_BAD));
 		x += screen_printf(stdscr, 1, x, COLS - x, 0, " %s vs start", pct);
 		attrset(A_NORMAL);
@@ -1006,10 +996,6 @@ save_done(struct explore *ex, const char *path, void *arg)
 	}
 	struct stat st;
 	int exists = stat(path, &st) == 0;
-	if (exists && S_ISDIR(st.st_mode)) {
-		explore_message(ex, 1, "not saved: %s is a folder (expected a file name)", path);
-		return;
-	}
 	if (exists && (ex->save_path == NULL || !pl_file_same(path, ex->save_path))) {
 		free(ex->save_asked);
 		ex->save_asked = pl_xstrdup(path);
@@ -1050,8 +1036,8 @@ open_done(struct explore *ex, const char *path, void *arg)
 	explore_set_placement(ex, pl, src, 0);
 	free(src);
 	ex->source_file = realpath(path, NULL);
-	pl_placement_copy(ex->clean, pl);	/* what the file holds */
-	ex->dirty = 0;	/* cur is what the file holds */
+	pl_placement_copy(ex->clean, pl);	/* what the file holds (dirty is
+						 * 0: a take is origin too) */
 	pl_placement_free(pl);
 	free(ex->save_path);
 	ex->save_path = pl_xstrdup(path);

@@ -183,7 +183,7 @@ int explore_unsaved(const struct explore *ex);
  * the way of a placement from elsewhere (a method's, a file's); else 0. */
 int explore_edits_block(struct explore *ex);
 /* Why path must not be written (caller frees): it is the graph or the
- * cluster file the explorer reads; NULL when it may be. */
+ * cluster file the explorer reads, or a folder; NULL when it may be. */
 char *explore_input_clash(const struct explore *ex, const char *path);
 /* The stem of default file names, "GRAPH-CLUSTER", each name reduced to
  * one safe file name component (no '/', no leading '.', no control

@@ -533,6 +533,19 @@ screen_fmt_us_res(char *buf, int len, double us, double res)
 	return buf;
 }
 
+/* The change from `from` to `to` in percent, "+12.3%" or "-4.5%", or
+ * "0.0%" when it rounds to nothing (never "-0.0%"). */
+const char *
+screen_fmt_change(char *buf, int len, double to, double from)
+{
+	double pct = from > 0 ? (to - from) / from * 100 : 0;
+	if (!(fabs(pct) >= 0.05))
+		snprintf(buf, len, "0.0%%");
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+	return buf;
+}
+
 /* Time with a unit and the usual decimals. */
 const char *
 screen_fmt_us(char *buf, int len, double us)

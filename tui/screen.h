@@ -121,6 +121,9 @@ int screen_utf8(void);
 
 /* "12.3 us", "4.56 ms", "1.23 s" into buf. */
 const char *screen_fmt_us(char *buf, int len, double us);
+/* The change from `from` to `to` in percent: "+12.3%", "-4.5%", or
+ * "0.0%" when it rounds to nothing. */
+const char *screen_fmt_change(char *buf, int len, double to, double from);
 /* The same with at least the decimals that tell apart times res apart
  * (a zoomed axis: "512.62005 ms", "512.62010 ms"). */
 const char *screen_fmt_us_res(char *buf, int len, double us, double res);

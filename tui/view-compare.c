@@ -136,8 +136,6 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 	} else {
 		/* the current placement, with the table's references */
 		pl_compare_current_row(cmp, "current", "", &ex->tr->res, &cr);
-		free(cr.method);
-		cr.method = pl_xstrdup(ex->dirty ? "current*" : "current");
 		r = &cr;
 		mark = ">";
 	}
@@ -145,7 +143,7 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 	wattrset(w, base);
 	screen_fill(w, y, x, width, ' ');
 	screen_printf(w, y, x, 2, 1, "%s", mark);
-	screen_printf(w, y, x + 2, 14, 1, "%s", r->method);
+	screen_printf(w, y, x + 2, 14, 1, "%s", r == &cr && ex->dirty ? "current*" : r->method);
 	if (!r->has_result) {
 		screen_printf(w, y, x + 16, width - 16, 1, "no placement: %s", r->status != NULL ? r->status : "?");
 		wattrset(w, A_NORMAL);

@@ -612,13 +612,8 @@ static void
 do_write(struct export_view *e)
 {
 	struct stat st;
-	int exists = stat(e->path, &st) == 0;
-	if (exists && S_ISDIR(st.st_mode)) {
-		explore_message(e->ex, 1, "not written: %s is a folder (expected a file name)", e->path);
-		return;
-	}
 	char *why = write_refusal(e);
-	int ask = why == NULL && exists;
+	int ask = why == NULL && stat(e->path, &st) == 0;
 	free(why);
 	if (ask) {
 		char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", e->path);
