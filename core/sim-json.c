@@ -87,26 +87,8 @@ add_trace(cJSON *root, const struct pl_problem *p, const struct pl_trace *tr)
 		cJSON_AddItemToArray(cp, cJSON_CreateString(g->ops[tr->critical[i]].name));
 }
 
-/* A memory figure: the number where memory is modelled (known), else
- * null. */
-static void
-add_mem_num(cJSON *obj, const char *key, double v, int known)
-{
-	if (known)
-		cJSON_AddNumberToObject(obj, key, v);
-	else
-		cJSON_AddNullToObject(obj, key);
-}
-
-/* A memory verdict: true/false where memory is modelled, else null. */
-static void
-add_mem_bool(cJSON *obj, const char *key, int v, int known)
-{
-	if (known)
-		cJSON_AddBoolToObject(obj, key, v);
-	else
-		cJSON_AddNullToObject(obj, key);
-}
+/* A memory figure: item where memory is modelled (known), else null. */
+#define MEM_ITEM(known, item) ((known) ? (item) : cJSON_CreateNull())
 
 /* The document as an object; caller deletes. */
 cJSON *
@@ -137,9 +119,9 @@ pl_sim_result_json(const struct pl_problem *p, const struct pl_placement *pl,
 			cJSON_AddNullToObject(root, "gap_to_bound");
 	}
 	/* (mem is 0 without a placement, where r may hold nothing) */
-	add_mem_bool(root, "oom", mem && r->oom_mask, mem);
-	add_mem_num(root, "oom_excess", mem ? (double)r->oom_excess : 0, mem);
-	add_mem_num(root, "peak_max", mem ? (double)r->peak_max : 0, mem);
+	cJSON_AddItemToObject(root, "oom", MEM_ITEM(mem, cJSON_CreateBool(r->oom_mask != 0)));
+	cJSON_AddItemToObject(root, "oom_excess", MEM_ITEM(mem, cJSON_CreateNumber((double)r->oom_excess)));
+	cJSON_AddItemToObject(root, "peak_max", MEM_ITEM(mem, cJSON_CreateNumber((double)r->peak_max)));
 	if (pl == NULL) {
 		cJSON_AddNullToObject(root, "bytes_moved");
 		cJSON_AddNullToObject(root, "transfers");
@@ -159,9 +141,9 @@ pl_sim_result_json(const struct pl_problem *p, const struct pl_placement *pl,
 		cJSON_AddNumberToObject(dv, "busy_us", r->busy_us[d]);
 		cJSON_AddNumberToObject(dv, "utilisation",
 		    r->makespan_us > 0 ? r->busy_us[d] / r->makespan_us : 0);
-		add_mem_num(dv, "peak_bytes", (double)r->peak_bytes[d], mem);
+		cJSON_AddItemToObject(dv, "peak_bytes", MEM_ITEM(mem, cJSON_CreateNumber((double)r->peak_bytes[d])));
 		cJSON_AddNumberToObject(dv, "capacity", (double)c->dev[d].mem_bytes);
-		add_mem_bool(dv, "oom", (int)((r->oom_mask >> d) & 1), mem);
+		cJSON_AddItemToObject(dv, "oom", MEM_ITEM(mem, cJSON_CreateBool((r->oom_mask >> d) & 1)));
 		cJSON_AddNumberToObject(dv, "bytes_in", (double)r->bytes_in[d]);
 		cJSON_AddNumberToObject(dv, "bytes_out", (double)r->bytes_out[d]);
 		cJSON_AddItemToArray(devs, dv);
