@@ -342,9 +342,85 @@ native_only(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * `bench-sim placeto-dump FILE`: the Placeto benchmark's problem (the
+ * 2,000-op random DAG on 4 devices), its random placements and the
+ * makespan of each under the Placeto model, as JSON for
+ * bench/placeto-spec.py, which times a Python implementation of the
+ * reference's event loop on it and checks it gives the same makespans.
+ */
+static int
+placeto_dump(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: bench-sim placeto-dump FILE\n");
+		return 2;
+	}
+	FILE *f = fopen(argv[2], "w");
+	if (f == NULL) {
+		perror(argv[2]);
+		return 1;
+	}
+	struct pl_rng r;
+	pl_rng_seed(&r, 2019);
+	struct pl_graph *g = bench_random_dag(&r, 2000, 1.4);
+	struct pl_cluster *c = bench_placeto_cluster();
+	struct pl_problem *p = tu_problem(g, c);
+	pl_rng_seed(&r, 42);
+	struct pl_placement *pl[BENCH_N_PLACEMENTS];
+	bench_placements(&r, p, pl);
+	const struct pl_placeto_params *pp = &c->placeto;
+	fprintf(f, "{\"delta1\": %.17g, \"delta2\": %.17g, \"transfer_speed\": %.17g, "
+	    "\"init_offset\": %.17g,\n \"devices\": [", pp->delta1, pp->delta2,
+	    pp->transfer_speed, pp->init_offset);
+	for (int d = 0; d < c->n_dev; d++)
+		fprintf(f, "%s\"%s\"", d ? ", " : "", c->dev[d].name);
+	fprintf(f, "],\n \"nodes\": [\n");
+	for (int v = 0; v < g->n_ops; v++) {
+		const struct pl_op *op = &g->ops[v];
+		fprintf(f, "  {\"name\": \"%s\", \"cost\": [", op->name);
+		for (int d = 0; d < c->n_dev; d++)
+			fprintf(f, "%s%.17g", d ? ", " : "", pl_problem_op_us(p, v, d));
+		fprintf(f, "], \"sizes\": [");
+		for (int i = 0; i < op->n_tensors; i++)
+			fprintf(f, "%s%lld", i ? ", " : "",
+			    (long long)g->tensors[op->first_tensor + i].bytes);
+		fprintf(f, "], \"inputs\": [");
+		for (int k = g->in_off[v]; k < g->in_off[v + 1]; k++) {
+			const struct pl_edge *e = &g->edges[g->in_edge[k]];
+			fprintf(f, "%s[\"%s\", %d]", k > g->in_off[v] ? ", " : "",
+			    g->ops[e->src].name, g->tensors[e->tensor].index);
+		}
+		fprintf(f, "]}%s\n", v + 1 < g->n_ops ? "," : "");
+	}
+	fprintf(f, " ],\n \"placements\": [\n");
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	const struct pl_sim_opts o = { PL_SIM_PLACETO, PL_MEM_NONE };
+	for (int i = 0; i < BENCH_N_PLACEMENTS; i++) {
+		struct pl_sim_result res;
+		pl_sim_eval(ws, pl[i], &o, &res);
+		fprintf(f, "  {\"makespan\": %.17g, \"dev\": [", res.makespan_us);
+		for (int v = 0; v < g->n_ops; v++)
+			fprintf(f, "%s%d", v ? "," : "", pl[i]->dev[v]);
+		fprintf(f, "]}%s\n", i + 1 < BENCH_N_PLACEMENTS ? "," : "");
+	}
+	fprintf(f, " ]}\n");
+	int bad = fclose(f) != 0;
+	if (bad)
+		perror(argv[2]);
+	pl_sim_ws_free(ws);
+	bench_placements_free(pl);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+	return bad;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "placeto-dump") == 0)
+		return placeto_dump(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "profile") == 0)
 		return profile(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "native") == 0)
@@ -362,7 +438,7 @@ main(int argc, char **argv)
 	const struct pl_sim_opts po = { PL_SIM_PLACETO, PL_MEM_PLACETO };
 	struct figure f = time_evals(p, &po, 1.0);
 	printf("placeto  random DAG %d ops %d edges, 4 devices, placeto memory: %.1f us/eval "
-	    "(cpu %.1f, best round %.1f; target <= 50, the Python reference ~10 ms), ws %.2f MiB, allocs/eval %.2f\n",
+	    "(cpu %.1f, best round %.1f; target <= 50; in Python: make bench's last row), ws %.2f MiB, allocs/eval %.2f\n",
 	    g->n_ops, g->n_edges, f.per_eval_s * 1e6, f.cpu_per_eval_s * 1e6,
 	    f.best_cpu_per_eval_s * 1e6, (double)f.ws_bytes / 1048576.0, f.allocs_per_eval);
 	const struct pl_sim_opts pz = { PL_SIM_PLACETO, PL_MEM_NONE };
