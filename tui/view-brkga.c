@@ -137,7 +137,7 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 			/* the run time's change, as everywhere: negative is
 			 * faster; shown whole or not at all */
 			char vs[48], pct[16];
-			snprintf(vs, sizeof vs, " (%s time vs start)",
+			snprintf(vs, sizeof vs, " (%s vs run start)",
 			    screen_fmt_change(pct, sizeof pct, pl->best_res.makespan_us, b->start_us));
 			if (b->start_us > 0 && screen_width(vs) <= r->w - x)
 				screen_put(w, y, r->x + x, r->w - x, 0, vs);
