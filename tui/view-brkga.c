@@ -153,12 +153,21 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	memset(&lay, 0, sizeof lay);
 	if (pl != NULL) {
 		pl_brkga_layout(pl, &lay);
-		wattrset(w, screen_attr(SCR_DIM));
-		screen_printf(w, y++, r->x, r->w, 1,
+		/* the seed last, and kept: a narrow screen gets the short
+		 * form rather than losing it */
+		const char *obj = pl_options_has(pl->opts, "objective") ?
+		    pl_opt_str(pl->opts, "objective") : "runtime";
+		char line[256];
+		snprintf(line, sizeof line,
 		    "%d population%s of %d (elite %d, mutants %d), %ld genes, objective %s, seed %llu",
 		    lay.n_pops, lay.n_pops == 1 ? "" : "s", lay.pop_size, lay.n_elite, lay.n_mutants,
-		    lay.n_genes, pl_options_has(pl->opts, "objective") ? pl_opt_str(pl->opts, "objective") : "runtime",
-		    (unsigned long long)ex->opts.seed);
+		    lay.n_genes, obj, (unsigned long long)ex->opts.seed);
+		if (screen_width(line) > r->w)
+			snprintf(line, sizeof line, "%d pop. of %d (elite %d, mutants %d), %ld genes, %s, seed %llu",
+			    lay.n_pops, lay.pop_size, lay.n_elite, lay.n_mutants, lay.n_genes, obj,
+			    (unsigned long long)ex->opts.seed);
+		wattrset(w, screen_attr(SCR_DIM));
+		screen_put(w, y++, r->x, r->w, 1, line);
 		wattrset(w, A_NORMAL);
 	}
 	/* chart (left) and elite (right) */
