@@ -118,8 +118,9 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	if (pl == NULL)
 		x += screen_put(w, y, r->x + x, r->w - x, 0, "not started: n steps one generation, Space runs");
 	else {
-		const char *state = pl->done ? "done" : b->run.running ? "running" : "paused";
-		wattrset(w, screen_attr(pl->done ? SCR_GOOD : b->run.running ? SCR_KEY : SCR_DIM));
+		int role;
+		const char *state = view_run_state(&b->run, pl->done, &role);
+		wattrset(w, screen_attr(role));
 		x += screen_printf(w, y, r->x + x, r->w - x, 0, "[%s] ", state);
 		wattrset(w, A_NORMAL);
 		x += screen_printf(w, y, r->x + x, r->w - x, 0, "generation %d  %ld evals  %s",

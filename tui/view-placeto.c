@@ -392,8 +392,9 @@ draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
 	const struct pl_placeto_decision *d = pl_placeto_last(pl);
 	struct pl_placeto_stats st;
 	pl_placeto_get_stats(pl, &st);
-	hdr_add(&l, 0, screen_attr(pl->done ? SCR_GOOD : p->run.running ? SCR_KEY : SCR_DIM), 1,
-	    "[%s]", pl->done ? "done" : p->run.running ? "running" : "paused");
+	int role;
+	const char *state = view_run_state(&p->run, pl->done, &role);
+	hdr_add(&l, 0, screen_attr(role), 1, "[%s]", state);
 	/* before the first decision the placer's phase says which comes */
 	int greedy = d != NULL ? d->greedy : st.phase != 0;
 	hdr_add(&l, 0, A_NORMAL, 1, "episode %ld (%s)", d != NULL ? d->episode + 1 : 0,

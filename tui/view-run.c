@@ -88,6 +88,18 @@ view_run_busy(struct view_run *r)
 	return r->worker != NULL && r->worker->outstanding;
 }
 
+/* The run's state for a header, and its colour role. */
+const char *
+view_run_state(const struct view_run *r, int placer_done, int *role)
+{
+	if (placer_done) {
+		*role = SCR_GOOD;
+		return "done";
+	}
+	*role = r->running || r->pending > 0 ? SCR_KEY : SCR_DIM;
+	return r->running ? "running" : r->pending > 0 ? "stepping" : "paused";
+}
+
 /* Wait for the step in flight until the deadline (<= 0: no limit); 1 when
  * the worker is idle. */
 static int

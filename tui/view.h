@@ -123,6 +123,10 @@ void view_run_free(struct view_run *r);
 int view_run_tick(struct view_run *r, double deadline, int visible);
 /* Whether a step is in flight (the placer must not be read). */
 int view_run_busy(struct view_run *r);
+/* The run's state as its header names it: "done" (placer_done), "running",
+ * "stepping" (steps requested by n or e still to come, between slices)
+ * or "paused"; *role is its colour role. */
+const char *view_run_state(const struct view_run *r, int placer_done, int *role);
 /* Wait until no step is in flight. */
 void view_run_sync(struct view_run *r);
 /* Make the placer's best the explorer's current placement. */
