@@ -343,9 +343,12 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		screen_put(w, y, r->x, r->w, 1, "Left/Right select a block, Up/Down a row");
 	wattrset(w, screen_attr(SCR_DIM));
 	int fancy = screen_utf8() && screen_mode() != SCR_MONO;
+	/* the window's end, but never past the step: the whole-step span
+	 * has a hair of room after the last block */
+	double end = t->t0 + t->span < tr->res.makespan_us ? t->t0 + t->span : tr->res.makespan_us;
 	snprintf(buf, sizeof buf, "%s .. %s of %s\t%s critical\t%s transfer\t+/- zoom\t</> pan\tz fit",
 	    screen_fmt_us_res(a, sizeof a, t->t0, t->span / 10),
-	    screen_fmt_us_res(b, sizeof b, t->t0 + t->span, t->span / 10),
+	    screen_fmt_us_res(b, sizeof b, end, t->span / 10),
 	    screen_fmt_us(c, sizeof c, tr->res.makespan_us), screen_utf8() ? "━" : "=",
 	    fancy ? "»" : ">");
 	screen_put_fields(w, y + 1, r->x, r->w, 1, "  ", buf);
