@@ -404,9 +404,12 @@ draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
 	hdr_add(&l, 5, A_NORMAL, 2, "%ld placement%s", st.placements, plural(st.placements));
 	char a[32];
 	if (pl->best != NULL)
-		/* the best placement any decision tried, not the curve's (*) */
-		hdr_add(&l, 1, A_NORMAL, 2, "best tried %s",
-		    screen_fmt_us(a, sizeof a, pl->best_res.makespan_us));
+		/* the best placement any decision tried, not the curve's (*):
+		 * placements that fit first, so it rises when the first one
+		 * that fits replaces a faster one that did not, which says OOM */
+		hdr_add(&l, 1, pl->best_res.oom_mask ? screen_attr(SCR_OOM) : A_NORMAL, 2,
+		    "best tried %s%s", screen_fmt_us(a, sizeof a, pl->best_res.makespan_us),
+		    pl->best_res.oom_mask ? " OOM" : "");
 	int rows = hdr_draw(&l, w, y, x, width);
 
 	l = (struct hdr_line){ .max_rows = 2,
