@@ -59,6 +59,8 @@
 #include "io.h"
 #include "tui/explore.h"
 #include "tui/screen.h"
+#include "tui/view.h"
+#include "viz/export.h"
 #include "xmalloc.h"
 
 #ifndef PL_SRCDIR
@@ -504,6 +506,24 @@ test_put_fields(void **state)
 	fclose(in);
 }
 
+/* The Export view's advice to draw fewer nodes names a smaller Detail
+ * than the current one, and only the dot format from the smallest. */
+static void
+test_export_fewer(void **state)
+{
+	(void)state;
+	assert_string_equal(view_export_fewer(0),
+	    "pick a Detail of <=400 nodes or fewer, or the dot format");
+	assert_string_equal(view_export_fewer(400), "pick a Detail of <=200 nodes, or the dot format");
+	assert_string_equal(view_export_fewer(200), "pick a Detail of <=100 nodes, or the dot format");
+	char want[96];
+	snprintf(want, sizeof want, "pick a Detail of <=%d nodes, or the dot format",
+	    PLV_DEFAULT_MAX_NODES);
+	assert_string_equal(view_export_fewer(100), want);
+	assert_string_equal(view_export_fewer(PLV_DEFAULT_MAX_NODES), "pick the dot format");
+	assert_null(view_export_fewer(7));
+}
+
 #define SCRIPT_TEST(n) \
 	static void test_##n(void **state) { (void)state; run_script(#n); }
 #define SCRIPTS(X) \
@@ -537,6 +557,7 @@ main(void)
 		cmocka_unit_test(test_screen_width),
 		cmocka_unit_test(test_fmt_us_res),
 		cmocka_unit_test(test_put_fields),
+		cmocka_unit_test(test_export_fewer),
 #define SCRIPT_ENTRY(n) cmocka_unit_test(test_##n),
 		SCRIPTS(SCRIPT_ENTRY)
 	};

@@ -100,8 +100,51 @@ mark_stale(struct export_view *e)
 	e->preview_nodes = 0;
 }
 
-/* How to draw fewer nodes, in the explorer's terms (the Detail setting). */
-static const char fewer_nodes[] = "pick a Detail of <=400 nodes or fewer, or the dot format";
+/*
+ * How to draw fewer nodes, in the explorer's terms, from each Detail: the
+ * next smaller node budget, or only the dot format from the smallest.
+ * Filled once (fewer_once) and read by the render jobs.
+ */
+static char fewer_text[N_DETAILS][96];
+static pthread_once_t fewer_once = PTHREAD_ONCE_INIT;
+
+/* Fill fewer_text. */
+static void
+fewer_init(void)
+{
+	for (int i = 0; i < N_DETAILS; i++) {
+		int next = 0;	/* the largest budget below Detail i's */
+		for (int j = 0; j < N_DETAILS; j++)
+			if (details[j] > 0 && (details[i] == 0 || details[j] < details[i]) &&
+			    details[j] > next)
+				next = details[j];
+		if (next > 0)
+			snprintf(fewer_text[i], sizeof fewer_text[i],
+			    "pick a Detail of <=%d nodes%s, or the dot format", next,
+			    details[i] == 0 ? " or fewer" : "");
+		else
+			snprintf(fewer_text[i], sizeof fewer_text[i], "pick the dot format");
+	}
+}
+
+/* How to draw fewer nodes than Detail i does. */
+static const char *
+fewer_nodes(int i)
+{
+	pthread_once(&fewer_once, fewer_init);
+	return fewer_text[i];
+}
+
+/* How to draw fewer nodes than the Detail of max_nodes (0: every op)
+ * does; NULL when no Detail has that budget. */
+const char *
+view_export_fewer(int max_nodes)
+{
+	for (int i = 0; i < N_DETAILS; i++)
+		if (details[i] == max_nodes)
+			return fewer_nodes(i);
+	return NULL;
+}
 
 /* The worker: trace its placement and render. */
 static void *
@@ -281,7 +324,7 @@ viz_opts(const struct export_view *e, struct plv_opts *o, int for_preview)
 		o->format = PLV_FMT_SVG;
 	o->timeline = e->what == W_TIMELINE;
 	o->max_nodes = details[e->detail];
-	o->fewer = fewer_nodes;
+	o->fewer = fewer_nodes(e->detail);
 }
 
 /*
@@ -545,7 +588,7 @@ write_refusal(const struct export_view *e)
 	if (known_suffix(e->path) && format_of_path(e->what, e->path) != e->format)
 		return pl_xasprintf("%s does not end in .%s", e->path, format_ext(e->what, e->format));
 	char *big = !e->stale && e->what == W_DIAGRAM && strcmp(formats[e->what][e->format], "dot") != 0 ?
-	    plv_too_many_nodes(e->preview_nodes, fewer_nodes) : NULL;
+	    plv_too_many_nodes(e->preview_nodes, fewer_nodes(e->detail)) : NULL;
 	if (big != NULL)
 		return big;
 	char *progress = e->what == W_TABLE && e->ex->cmp != NULL ? table_progress(e->ex->cmp) : NULL;

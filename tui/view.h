@@ -148,6 +148,11 @@ void view_chart_from(WINDOW *w, const struct view_rect *r, int n_series,
     const double *const *ys, int n, const int *roles, const char *glyphs,
     int times, int x0);
 
+/* How to draw fewer nodes than the Export view's Detail of max_nodes
+ * (0: every op) does, as its refusals advise; NULL when no Detail has
+ * that budget. */
+const char *view_export_fewer(int max_nodes);
+
 extern const struct view_class view_ops_class;
 extern const struct view_class view_timeline_class;
 extern const struct view_class view_devices_class;
