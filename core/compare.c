@@ -235,21 +235,27 @@ pl_compare_best(const struct pl_compare *cmp)
 	return best;
 }
 
-/* A row's derived columns against the table's expert, best and bound
- * (the row need not be one of the table's). */
-void
-pl_compare_derive(const struct pl_compare *cmp, struct pl_compare_row *r)
+/* The table's expert run time (NAN: none that fits). */
+static double
+expert_us(const struct pl_compare *cmp)
 {
-	r->time_vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
-	if (!r->has_result)
-		return;
 	double expert = NAN;
 	for (int i = 0; i < cmp->n_rows; i++) {
 		const struct pl_compare_row *e = &cmp->rows[i];
 		if (strcmp(e->method, "expert") == 0 && e->has_result && !e->oom)
 			expert = e->makespan_us;
 	}
-	int best = pl_compare_best(cmp);
+	return expert;
+}
+
+/* Row r's derived columns against the expert's run time, the best row
+ * and the table's bound. */
+static void
+derive(const struct pl_compare *cmp, struct pl_compare_row *r, double expert, int best)
+{
+	r->time_vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
+	if (!r->has_result)
+		return;
 	if (expert > 0)
 		r->time_vs_expert_pct = (r->makespan_us - expert) / expert * 100;
 	if (best >= 0 && cmp->rows[best].makespan_us > 0)
@@ -259,12 +265,22 @@ pl_compare_derive(const struct pl_compare *cmp, struct pl_compare_row *r)
 		r->gap_bound_pct = (r->makespan_us - cmp->bound_us) / cmp->bound_us * 100;
 }
 
-/* Derived columns. */
+/* A row's derived columns against the table's expert, best and bound
+ * (the row need not be one of the table's). */
+void
+pl_compare_derive(const struct pl_compare *cmp, struct pl_compare_row *r)
+{
+	derive(cmp, r, expert_us(cmp), pl_compare_best(cmp));
+}
+
+/* Derived columns of every row (the expert and the best found once). */
 void
 pl_compare_update(struct pl_compare *cmp)
 {
+	double expert = expert_us(cmp);
+	int best = pl_compare_best(cmp);
 	for (int i = 0; i < cmp->n_rows; i++)
-		pl_compare_derive(cmp, &cmp->rows[i]);
+		derive(cmp, &cmp->rows[i], expert, best);
 }
 
 /* Methods from a list. */
