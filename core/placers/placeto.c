@@ -517,8 +517,6 @@ env_init(struct env *e, const struct pl_problem *p, int max_groups,
 	}
 	int *perm = pl_xcalloc((size_t)nb, sizeof(int));
 	grouped_topo_order(nb, key, bm, bsrc, bdst, perm);
-	free(bsrc);
-	free(bdst);
 	free(bof);
 	e->nops_off = pl_xcalloc((size_t)nb + 1, sizeof(int));
 	e->nops = pl_xcalloc((size_t)(g->n_ops ? g->n_ops : 1), sizeof(int));
@@ -557,24 +555,27 @@ env_init(struct env *e, const struct pl_problem *p, int max_groups,
 	for (int i = 0; i < nb; i++)
 		free(b[i].cg);
 	free(b);
-	free(perm);
 	free(key);
-	/* grouped edges */
+	/* grouped edges: the buckets' edges (in edge order) renumbered by
+	 * node, in place */
+	int *node = pl_xcalloc((size_t)nb + 1, sizeof(int));	/* of each bucket */
+	for (int v = 0; v < nb; v++)
+		node[perm[v]] = v;
+	free(perm);
 	int m = 0;
-	int *src = pl_xcalloc((size_t)(g->n_edges ? g->n_edges : 1), sizeof(int));
-	int *dst = pl_xcalloc((size_t)(g->n_edges ? g->n_edges : 1), sizeof(int));
-	for (int i = 0; i < g->n_edges; i++) {
-		int a = e->node_of[g->edges[i].src], z = e->node_of[g->edges[i].dst];
-		if (a != z && (!forward_only || a < z)) {
-			src[m] = a;
-			dst[m] = z;
+	for (int i = 0; i < bm; i++) {
+		int a = node[bsrc[i]], z = node[bdst[i]];
+		if (!forward_only || a < z) {
+			bsrc[m] = a;
+			bdst[m] = z;
 			m++;
 		}
 	}
-	csr_build(nb, m, src, dst, &e->pred_off, &e->pred_idx);
-	csr_build(nb, m, dst, src, &e->succ_off, &e->succ_idx);
-	free(src);
-	free(dst);
+	free(node);
+	csr_build(nb, m, bsrc, bdst, &e->pred_off, &e->pred_idx);
+	csr_build(nb, m, bdst, bsrc, &e->succ_off, &e->succ_idx);
+	free(bsrc);
+	free(bdst);
 	e->adj[0] = (struct pl_nn_csr){ nb, e->pred_off, e->pred_idx };
 	e->adj[1] = (struct pl_nn_csr){ nb, e->succ_off, e->succ_idx };
 	/* reachability: desc[c][v] = v reachable from c */
