@@ -1384,7 +1384,8 @@ struct place_ctx {
 };
 
 /* Read "devices": every op of the graph once, on a device of the cluster
- * its constraint allows, with its colocation group.  -1 after an error. */
+ * (what the placement means, constraints and colocation, is
+ * pl_placement_check_op's, after).  -1 after an error. */
 static int
 read_devices(struct place_ctx *pc)
 {
@@ -1413,12 +1414,6 @@ read_devices(struct place_ctx *pc)
 			    it->valuestring, c->name, pc->chint);
 			return -1;
 		}
-		if (!pl_constraint_allows(&g->ops[v].cons, c, d)) {
-			const struct pl_constraint *k = &g->ops[v].cons;
-			fail_item(x, it, 0, "op '%s': placed on '%s', which its device constraint '%s' forbids", it->string,
-			    it->valuestring, k->kind == PL_CONS_DEVICE ? k->device : pl_dev_kind_name(k->dev_kind));
-			return -1;
-		}
 		pc->entry[v] = it;
 		pc->p->dev[v] = d;
 		count++;
@@ -1429,19 +1424,6 @@ read_devices(struct place_ctx *pc)
 			    g->ops[v].name, g->name, pc->ghint);
 			return -1;
 		}
-	for (int k = 0; k < g->n_groups; k++) {
-		const struct pl_group *gr = &g->groups[k];
-		int v0 = g->group_ops[gr->first];
-		for (int i = 1; i < gr->count; i++) {
-			int v = g->group_ops[gr->first + i];
-			if (pc->p->dev[v] != pc->p->dev[v0]) {
-				fail_item(x, pc->entry[v], 0, "op '%s': on '%s' but its colocation group '%s' is on '%s' (where op '%s' is)",
-				    g->ops[v].name, c->dev[pc->p->dev[v]].name, gr->name ? gr->name : "?",
-				    c->dev[pc->p->dev[v0]].name, g->ops[v0].name);
-				return -1;
-			}
-		}
-	}
 	return 0;
 }
 
@@ -1587,9 +1569,15 @@ pl_placement_parse_json(const char *text, size_t len, const char *name,
 	if (read_devices(&pc) != 0 || (prio != NULL && read_priorities(&pc) != 0) ||
 	    (pc.f[PK_TPRIO] != NULL && read_tensor_priorities(&pc) != 0))
 		goto out;
+	/* what the placement means (constraints, colocation), at the
+	 * op's entry */
 	char *verr = NULL;
-	if (pl_placement_check(pc.p, g, c, &verr) != 0) {
-		x.err = pl_xasprintf("%s: %s", name, verr);
+	int bad;
+	if (pl_placement_check_op(pc.p, g, c, &verr, &bad) != 0) {
+		if (bad >= 0 && pc.entry[bad] != NULL)
+			fail_item(&x, pc.entry[bad], 0, "%s", verr);
+		else
+			x.err = pl_xasprintf("%s: %s", name, verr);
 		free(verr);
 		goto out;
 	}

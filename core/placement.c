@@ -104,24 +104,28 @@ pl_constraint_allows(const struct pl_constraint *cons, const struct pl_cluster *
 	return 0;
 }
 
-/* Check a placement against a graph and a cluster. */
+/* Check a placement (see placement.h); *op is the op named, or -1. */
 int
-pl_placement_check(const struct pl_placement *p, const struct pl_graph *g,
-    const struct pl_cluster *c, char **cause)
+pl_placement_check_op(const struct pl_placement *p, const struct pl_graph *g,
+    const struct pl_cluster *c, char **cause, int *op)
 {
+	*op = -1;
 	if (p->n_ops != g->n_ops) {
 		*cause = pl_xasprintf("placement has %d ops, graph '%s' has %d", p->n_ops, g->name, g->n_ops);
 		return -1;
 	}
 	for (int v = 0; v < g->n_ops; v++) {
 		int d = p->dev[v];
+		*op = v;
 		if (d < 0 || d >= c->n_dev) {
 			*cause = pl_xasprintf("op '%s': device %d (expected 0..%d)", g->ops[v].name, d, c->n_dev - 1);
 			return -1;
 		}
-		if (!pl_constraint_allows(&g->ops[v].cons, c, d)) {
-			*cause = pl_xasprintf("op '%s': placed on '%s', which its device constraint forbids",
-			    g->ops[v].name, c->dev[d].name);
+		const struct pl_constraint *k = &g->ops[v].cons;
+		if (!pl_constraint_allows(k, c, d)) {
+			*cause = pl_xasprintf("op '%s': placed on '%s', which its device constraint '%s' forbids",
+			    g->ops[v].name, c->dev[d].name,
+			    k->kind == PL_CONS_DEVICE ? k->device : pl_dev_kind_name(k->dev_kind));
 			return -1;
 		}
 		if (p->prio != NULL && !isfinite(p->prio[v])) {
@@ -129,6 +133,7 @@ pl_placement_check(const struct pl_placement *p, const struct pl_graph *g,
 			return -1;
 		}
 	}
+	*op = -1;
 	if (p->tprio != NULL && p->n_tensors != g->n_tensors) {
 		*cause = pl_xasprintf("placement has tensor priorities for %d tensors, graph '%s' has %d",
 		    p->n_tensors, g->name, g->n_tensors);
@@ -136,18 +141,28 @@ pl_placement_check(const struct pl_placement *p, const struct pl_graph *g,
 	}
 	for (int k = 0; k < g->n_groups; k++) {
 		const struct pl_group *gr = &g->groups[k];
-		int d0 = p->dev[g->group_ops[gr->first]];
+		int v0 = g->group_ops[gr->first], d0 = p->dev[v0];
 		for (int i = 1; i < gr->count; i++) {
 			int v = g->group_ops[gr->first + i];
 			if (p->dev[v] != d0) {
-				*cause = pl_xasprintf("op '%s': on '%s' but its colocation group '%s' is on '%s'",
+				*op = v;
+				*cause = pl_xasprintf("op '%s': on '%s' but its colocation group '%s' is on '%s' (where op '%s' is)",
 				    g->ops[v].name, c->dev[p->dev[v]].name, gr->name ? gr->name : "?",
-				    c->dev[d0].name);
+				    c->dev[d0].name, g->ops[v0].name);
 				return -1;
 			}
 		}
 	}
 	return 0;
+}
+
+/* Check a placement (see placement.h). */
+int
+pl_placement_check(const struct pl_placement *p, const struct pl_graph *g,
+    const struct pl_cluster *c, char **cause)
+{
+	int op;
+	return pl_placement_check_op(p, g, c, cause, &op);
 }
 
 /* Same devices and priorities. */

@@ -46,6 +46,10 @@ void pl_placement_ensure_tprio(struct pl_placement *p, int n_tensors);
  */
 int pl_placement_check(const struct pl_placement *p, const struct pl_graph *g,
     const struct pl_cluster *c, char **cause);
+/* The same, and *op is the op the cause names (-1: none), for a loader to
+ * point at where that op is placed. */
+int pl_placement_check_op(const struct pl_placement *p, const struct pl_graph *g,
+    const struct pl_cluster *c, char **cause, int *op);
 
 /* Whether device d satisfies op's constraint. */
 int pl_constraint_allows(const struct pl_constraint *cons,
