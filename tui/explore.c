@@ -800,6 +800,22 @@ explore_resize(struct explore *ex)
 
 /* ---- prompts, search, files ---------------------------------------------- */
 
+/* Ask before replacing path. */
+void
+explore_ask_overwrite(struct explore *ex, const char *path, explore_prompt_fn *done, void *arg)
+{
+	char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", path);
+	explore_prompt(ex, PROMPT_KEY, q, NULL, done, arg);
+	free(q);
+}
+
+/* Whether a key prompt's answer is yes. */
+int
+explore_said_yes(const char *text)
+{
+	return text != NULL && (*text == 'y' || *text == 'Y');
+}
+
 /* Open a prompt on the status line. */
 void
 explore_prompt(struct explore *ex, enum explore_prompt_kind kind,
@@ -972,7 +988,7 @@ overwrite_done(struct explore *ex, const char *text, void *arg)
 {
 	char *path = ex->save_asked;
 	ex->save_asked = NULL;
-	if (text != NULL && (*text == 'y' || *text == 'Y'))
+	if (explore_said_yes(text))
 		save_now(ex, path, arg != NULL);
 	else
 		explore_message(ex, 0, "not saved: %s kept as it was", path);
@@ -999,9 +1015,7 @@ save_done(struct explore *ex, const char *path, void *arg)
 	if (exists && (ex->save_path == NULL || !pl_file_same(path, ex->save_path))) {
 		free(ex->save_asked);
 		ex->save_asked = pl_xstrdup(path);
-		char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", path);
-		explore_prompt(ex, PROMPT_KEY, q, NULL, overwrite_done, arg);
-		free(q);
+		explore_ask_overwrite(ex, path, overwrite_done, arg);
 		return;
 	}
 	save_now(ex, path, arg != NULL);

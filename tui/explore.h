@@ -203,6 +203,12 @@ void explore_message(struct explore *ex, int error, const char *fmt, ...)
  * the text (NULL when cancelled). */
 void explore_prompt(struct explore *ex, enum explore_prompt_kind kind,
     const char *label, const char *initial, explore_prompt_fn *done, void *arg);
+/* Ask "PATH exists: overwrite? (y/n)"; done gets the key typed (NULL
+ * when cancelled), to read with explore_said_yes(). */
+void explore_ask_overwrite(struct explore *ex, const char *path,
+    explore_prompt_fn *done, void *arg);
+/* Whether a key prompt's answer is yes (y or Y). */
+int explore_said_yes(const char *text);
 /* Switch to view i. */
 void explore_show(struct explore *ex, int i);
 /* Wall-clock seconds as text ("-" in fixed-clock mode). */

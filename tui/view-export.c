@@ -644,7 +644,7 @@ static void
 overwrite_done(struct explore *ex, const char *text, void *arg)
 {
 	struct export_view *e = arg;
-	if (text != NULL && (*text == 'y' || *text == 'Y'))
+	if (explore_said_yes(text))
 		write_now(e);
 	else	/* the last "wrote" must not stand for this answer */
 		explore_message(ex, 0, "not written: %s kept as it was", e->path);
@@ -659,9 +659,7 @@ do_write(struct export_view *e)
 	int ask = why == NULL && stat(e->path, &st) == 0;
 	free(why);
 	if (ask) {
-		char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", e->path);
-		explore_prompt(e->ex, PROMPT_KEY, q, NULL, overwrite_done, e);
-		free(q);
+		explore_ask_overwrite(e->ex, e->path, overwrite_done, e);
 		return;
 	}
 	write_now(e);		/* says why when it must not write */
