@@ -22,8 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "io.h"
 #include "sim.h"
+#include "strbuf.h"
 #include "bench/bench-util.h"
 #include "tests/sim-testutil.h"
 #include "xmalloc.h"
@@ -343,71 +345,90 @@ native_only(int argc, char **argv)
 }
 
 /*
- * `bench-sim placeto-dump FILE`: the Placeto benchmark's problem (the
- * 2,000-op random DAG on 4 devices), its random placements and the
- * makespan of each under the Placeto model, as JSON for
- * bench/placeto-spec.py, which times a Python implementation of the
- * reference's event loop on it and checks it gives the same makespans.
+ * `bench-sim placeto-dump FILE [ties]`: the Placeto benchmark's problem
+ * (the 2,000-op random DAG on 4 devices; with `ties`, a tie-heavy one of
+ * 400 ops instead: integer costs, many zero-cost ops, three outputs per
+ * op read by repeated edges, sizes that are multiples of transfer_speed),
+ * its random placements and the makespan of each under the Placeto model,
+ * as JSON for bench/placeto-spec.py, which times a Python implementation
+ * of the reference's event loop on it and checks it gives the same
+ * makespans.
  */
 static int
 placeto_dump(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: bench-sim placeto-dump FILE\n");
+	int ties = argc == 4 && strcmp(argv[3], "ties") == 0;
+	if (argc != 3 && !ties) {
+		fprintf(stderr, "usage: bench-sim placeto-dump FILE [ties]\n");
 		return 2;
-	}
-	FILE *f = fopen(argv[2], "w");
-	if (f == NULL) {
-		perror(argv[2]);
-		return 1;
 	}
 	struct pl_rng r;
 	pl_rng_seed(&r, 2019);
-	struct pl_graph *g = bench_random_dag(&r, 2000, 1.4);
+	struct pl_graph *g = ties ? tu_random_dag(&r, 400, 3, 4, 3, 0.4, 7600, 3) :
+	    bench_random_dag(&r, 2000, 1.4);
 	struct pl_cluster *c = bench_placeto_cluster();
 	struct pl_problem *p = tu_problem(g, c);
 	pl_rng_seed(&r, 42);
 	struct pl_placement *pl[BENCH_N_PLACEMENTS];
 	bench_placements(&r, p, pl);
 	const struct pl_placeto_params *pp = &c->placeto;
-	fprintf(f, "{\"delta1\": %.17g, \"delta2\": %.17g, \"transfer_speed\": %.17g, "
+	struct pl_strbuf b = { 0 };
+	pl_sb_printf(&b, "{\"delta1\": %.17g, \"delta2\": %.17g, \"transfer_speed\": %.17g, "
 	    "\"init_offset\": %.17g,\n \"devices\": [", pp->delta1, pp->delta2,
 	    pp->transfer_speed, pp->init_offset);
-	for (int d = 0; d < c->n_dev; d++)
-		fprintf(f, "%s\"%s\"", d ? ", " : "", c->dev[d].name);
-	fprintf(f, "],\n \"nodes\": [\n");
+	for (int d = 0; d < c->n_dev; d++) {
+		pl_sb_printf(&b, "%s", d ? ", " : "");
+		pl_sb_json_str(&b, c->dev[d].name);
+	}
+	pl_sb_printf(&b, "],\n \"nodes\": [\n");
 	for (int v = 0; v < g->n_ops; v++) {
 		const struct pl_op *op = &g->ops[v];
-		fprintf(f, "  {\"name\": \"%s\", \"cost\": [", op->name);
+		pl_sb_printf(&b, "  {\"name\": ");
+		pl_sb_json_str(&b, op->name);
+		pl_sb_printf(&b, ", \"cost\": [");
 		for (int d = 0; d < c->n_dev; d++)
-			fprintf(f, "%s%.17g", d ? ", " : "", pl_problem_op_us(p, v, d));
-		fprintf(f, "], \"sizes\": [");
+			pl_sb_printf(&b, "%s%.17g", d ? ", " : "", pl_problem_op_us(p, v, d));
+		/* sizes by output index (the graph keeps tensors only for
+		 * outputs something reads; the others are 0 bytes) */
+		pl_sb_printf(&b, "], \"sizes\": [");
+		int n_out = 0;
 		for (int i = 0; i < op->n_tensors; i++)
-			fprintf(f, "%s%lld", i ? ", " : "",
-			    (long long)g->tensors[op->first_tensor + i].bytes);
-		fprintf(f, "], \"inputs\": [");
+			if (g->tensors[op->first_tensor + i].index + 1 > n_out)
+				n_out = g->tensors[op->first_tensor + i].index + 1;
+		for (int k = 0; k < n_out; k++) {
+			int64_t bytes = 0;
+			for (int i = 0; i < op->n_tensors; i++)
+				if (g->tensors[op->first_tensor + i].index == k)
+					bytes = g->tensors[op->first_tensor + i].bytes;
+			pl_sb_printf(&b, "%s%lld", k ? ", " : "", (long long)bytes);
+		}
+		pl_sb_printf(&b, "], \"inputs\": [");
 		for (int k = g->in_off[v]; k < g->in_off[v + 1]; k++) {
 			const struct pl_edge *e = &g->edges[g->in_edge[k]];
-			fprintf(f, "%s[\"%s\", %d]", k > g->in_off[v] ? ", " : "",
-			    g->ops[e->src].name, g->tensors[e->tensor].index);
+			pl_sb_printf(&b, "%s[", k > g->in_off[v] ? ", " : "");
+			pl_sb_json_str(&b, g->ops[e->src].name);
+			pl_sb_printf(&b, ", %d]", g->tensors[e->tensor].index);
 		}
-		fprintf(f, "]}%s\n", v + 1 < g->n_ops ? "," : "");
+		pl_sb_printf(&b, "]}%s\n", v + 1 < g->n_ops ? "," : "");
 	}
-	fprintf(f, " ],\n \"placements\": [\n");
+	pl_sb_printf(&b, " ],\n \"placements\": [\n");
 	struct pl_sim_ws *ws = pl_sim_ws_new(p);
 	const struct pl_sim_opts o = { PL_SIM_PLACETO, PL_MEM_NONE };
 	for (int i = 0; i < BENCH_N_PLACEMENTS; i++) {
 		struct pl_sim_result res;
 		pl_sim_eval(ws, pl[i], &o, &res);
-		fprintf(f, "  {\"makespan\": %.17g, \"dev\": [", res.makespan_us);
+		pl_sb_printf(&b, "  {\"makespan\": %.17g, \"dev\": [", res.makespan_us);
 		for (int v = 0; v < g->n_ops; v++)
-			fprintf(f, "%s%d", v ? "," : "", pl[i]->dev[v]);
-		fprintf(f, "]}%s\n", i + 1 < BENCH_N_PLACEMENTS ? "," : "");
+			pl_sb_printf(&b, "%s%d", v ? "," : "", pl[i]->dev[v]);
+		pl_sb_printf(&b, "]}%s\n", i + 1 < BENCH_N_PLACEMENTS ? "," : "");
 	}
-	fprintf(f, " ]}\n");
-	int bad = fclose(f) != 0;
+	pl_sb_printf(&b, " ]}\n");
+	char *text = pl_sb_take(&b), *cause = NULL;
+	int bad = pl_file_write_atomic(argv[2], text, strlen(text), &cause) != 0;
 	if (bad)
-		perror(argv[2]);
+		fprintf(stderr, "bench-sim: %s\n", cause);
+	free(cause);
+	free(text);
 	pl_sim_ws_free(ws);
 	bench_placements_free(pl);
 	pl_problem_free(p);

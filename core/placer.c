@@ -136,7 +136,9 @@ pl_placer_evaluate(struct pl_placer *pl, const struct pl_placement *cand,
 	pl->evals++;
 }
 
-/* Result ordering: fits first, then makespan, then memory excess. */
+/* Result ordering: a result that fits first; between two that fit, the
+ * smaller makespan; between two that do not, the smaller memory excess,
+ * then the smaller makespan. */
 int
 pl_result_better(const struct pl_sim_result *a, const struct pl_sim_result *b)
 {

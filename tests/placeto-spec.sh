@@ -2,19 +2,25 @@
 # placeto-spec — bench/placeto-spec.py, Placeto's event loop written in
 # Python from docs/SIMULATION.md section 3, gives the Placeto model's run
 # times bit for bit on the benchmark's random placements (2,000 ops, 4
-# devices), and reports a run time that differs.  Prints TAP.
+# devices) and on a tie-heavy graph (integer costs, zero-cost ops, three
+# outputs an op, repeated edges), and reports a run time that differs.
+# Prints TAP.
 : "${PLACELAB:?}" "${PL_SRCDIR:?}"
 BENCH="$(dirname "$PLACELAB")/bench/bench-sim"
 PY="$PL_SRCDIR/bench/placeto-spec.py"
 . "$PL_SRCDIR/tests/tap-check.sh"
-echo "1..3"
+echo "1..5"
 
 check "bench-sim writes the problem, placements and run times" \
 	'"$BENCH" placeto-dump "$T/d.json" && grep -q "\"makespan\": [0-9]" "$T/d.json"'
 check "the Python loop gives the same run times" \
 	'python3 "$PY" "$T/d.json" 1 >"$T/o" 2>&1 && grep -q "run times equal placelab" "$T/o"'
-# one run time off by a digit must be reported, with the placement
-sed '0,/"makespan": \([0-9]\)/s//"makespan": 9\1/' "$T/d.json" >"$T/bad.json"
+check "a tie-heavy problem with several outputs an op is written" \
+	'"$BENCH" placeto-dump "$T/t.json" ties && grep -q "\"sizes\": \[[0-9]*, [0-9]*, [0-9]*\]" "$T/t.json"'
+check "the Python loop gives the same run times on it" \
+	'python3 "$PY" "$T/t.json" 1 >"$T/to" 2>&1 && grep -q "run times equal placelab" "$T/to"'
+# one run time off by a leading digit must be reported, with the placement
+awk '!done && sub(/"makespan": /, "&9") { done = 1 } { print }' "$T/d.json" >"$T/bad.json"
 check "a run time that differs is an error" \
 	'! cmp -s "$T/d.json" "$T/bad.json" && ! python3 "$PY" "$T/bad.json" 1 >"$T/b" 2>&1 && grep -q "placement 0: run time" "$T/b"'
 exit $fail

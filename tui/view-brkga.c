@@ -154,8 +154,8 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	memset(&lay, 0, sizeof lay);
 	if (pl != NULL) {
 		pl_brkga_layout(pl, &lay);
-		/* the seed last, and kept: a narrow screen gets the short
-		 * form rather than losing it */
+		/* the seed comes last: a screen too narrow for the whole line
+		 * gets a short form, which keeps it down to about 70 columns */
 		const char *obj = pl_options_has(pl->opts, "objective") ?
 		    pl_opt_str(pl->opts, "objective") : "runtime";
 		char line[256];
