@@ -89,6 +89,13 @@ pl_placement_ensure_tprio(struct pl_placement *p, int n_tensors)
 	p->n_tensors = n_tensors;
 }
 
+/* A constraint's name in messages. */
+const char *
+pl_constraint_name(const struct pl_constraint *cons)
+{
+	return cons->kind == PL_CONS_DEVICE ? cons->device : pl_dev_kind_name(cons->dev_kind);
+}
+
 /* Whether device d satisfies a constraint. */
 int
 pl_constraint_allows(const struct pl_constraint *cons, const struct pl_cluster *c, int d)
@@ -124,8 +131,7 @@ pl_placement_check_op(const struct pl_placement *p, const struct pl_graph *g,
 		const struct pl_constraint *k = &g->ops[v].cons;
 		if (!pl_constraint_allows(k, c, d)) {
 			*cause = pl_xasprintf("op '%s': placed on '%s', which its device constraint '%s' forbids",
-			    g->ops[v].name, c->dev[d].name,
-			    k->kind == PL_CONS_DEVICE ? k->device : pl_dev_kind_name(k->dev_kind));
+			    g->ops[v].name, c->dev[d].name, pl_constraint_name(k));
 			return -1;
 		}
 		if (p->prio != NULL && !isfinite(p->prio[v])) {

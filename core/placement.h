@@ -54,5 +54,7 @@ int pl_placement_check_op(const struct pl_placement *p, const struct pl_graph *g
 /* Whether device d satisfies op's constraint. */
 int pl_constraint_allows(const struct pl_constraint *cons,
     const struct pl_cluster *c, int d);
+/* A constraint as messages name it: its device name or its kind. */
+const char *pl_constraint_name(const struct pl_constraint *cons);
 
 #endif

@@ -31,10 +31,8 @@ pl_problem_new(const struct pl_graph *g, const struct pl_cluster *c, char **caus
 				mask |= (uint64_t)1 << d;
 		}
 		if (mask == 0) {
-			const struct pl_constraint *k = &g->ops[v].cons;
 			*cause = pl_graph_op_message(g, v, "op '%s': constraint '%s' matches no device of cluster '%s'",
-			    g->ops[v].name, k->kind == PL_CONS_DEVICE ? k->device : pl_dev_kind_name(k->dev_kind),
-			    c->name);
+			    g->ops[v].name, pl_constraint_name(&g->ops[v].cons), c->name);
 			pl_problem_free(p);
 			return NULL;
 		}

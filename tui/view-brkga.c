@@ -159,14 +159,15 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		const char *obj = pl_options_has(pl->opts, "objective") ?
 		    pl_opt_str(pl->opts, "objective") : "runtime";
 		char line[256];
-		snprintf(line, sizeof line,
-		    "%d population%s of %d (elite %d, mutants %d), %ld genes, objective %s, seed %llu",
-		    lay.n_pops, lay.n_pops == 1 ? "" : "s", lay.pop_size, lay.n_elite, lay.n_mutants,
-		    lay.n_genes, obj, (unsigned long long)ex->opts.seed);
-		if (screen_width(line) > r->w)
-			snprintf(line, sizeof line, "%d pop. of %d (elite %d, mutants %d), %ld genes, %s, seed %llu",
-			    lay.n_pops, lay.pop_size, lay.n_elite, lay.n_mutants, lay.n_genes, obj,
-			    (unsigned long long)ex->opts.seed);
+		for (int shortf = 0; shortf < 2; shortf++) {
+			snprintf(line, sizeof line, shortf ?
+			    "%d pop%s of %d (elite %d, mutants %d), %ld genes, %s, seed %llu" :
+			    "%d population%s of %d (elite %d, mutants %d), %ld genes, objective %s, seed %llu",
+			    lay.n_pops, lay.n_pops == 1 ? "" : "s", lay.pop_size, lay.n_elite, lay.n_mutants,
+			    lay.n_genes, obj, (unsigned long long)ex->opts.seed);
+			if (screen_width(line) <= r->w)
+				break;
+		}
 		wattrset(w, screen_attr(SCR_DIM));
 		screen_put(w, y++, r->x, r->w, 1, line);
 		wattrset(w, A_NORMAL);
