@@ -349,10 +349,11 @@ native_only(int argc, char **argv)
  * (the 2,000-op random DAG on 4 devices; with `ties`, a tie-heavy one of
  * 400 ops instead: integer costs, many zero-cost ops, three outputs per
  * op read by repeated edges, sizes that are multiples of transfer_speed),
- * its random placements and the makespan of each under the Placeto model,
- * as JSON for bench/placeto-spec.py, which times a Python implementation
- * of the reference's event loop on it and checks it gives the same
- * makespans.
+ * its random placements and the makespan and peaks (--mem placeto) of
+ * each under the Placeto model, as JSON for bench/placeto-spec.py, which
+ * times a Python implementation of the reference's event loop on it and
+ * checks it gives the same makespans and peaks, and for
+ * bench/placeto-ref.py, which does the same with Placeto's own code.
  */
 static int
 placeto_dump(int argc, char **argv)
@@ -402,7 +403,7 @@ placeto_dump(int argc, char **argv)
 					bytes = g->tensors[op->first_tensor + i].bytes;
 			pl_sb_printf(&b, "%s%lld", k ? ", " : "", (long long)bytes);
 		}
-		pl_sb_printf(&b, "], \"inputs\": [");
+		pl_sb_printf(&b, "], \"out_bytes\": %lld, \"inputs\": [", (long long)op->out_bytes);
 		for (int k = g->in_off[v]; k < g->in_off[v + 1]; k++) {
 			const struct pl_edge *e = &g->edges[g->in_edge[k]];
 			pl_sb_printf(&b, "%s[", k > g->in_off[v] ? ", " : "");
@@ -414,10 +415,15 @@ placeto_dump(int argc, char **argv)
 	pl_sb_printf(&b, " ],\n \"placements\": [\n");
 	struct pl_sim_ws *ws = pl_sim_ws_new(p);
 	const struct pl_sim_opts o = { PL_SIM_PLACETO, PL_MEM_NONE };
+	const struct pl_sim_opts om = { PL_SIM_PLACETO, PL_MEM_PLACETO };
 	for (int i = 0; i < BENCH_N_PLACEMENTS; i++) {
 		struct pl_sim_result res;
 		pl_sim_eval(ws, pl[i], &o, &res);
-		pl_sb_printf(&b, "  {\"makespan\": %.17g, \"dev\": [", res.makespan_us);
+		pl_sb_printf(&b, "  {\"makespan\": %.17g, \"peak_bytes\": [", res.makespan_us);
+		pl_sim_eval(ws, pl[i], &om, &res);
+		for (int d = 0; d < c->n_dev; d++)
+			pl_sb_printf(&b, "%s%lld", d ? ", " : "", (long long)res.peak_bytes[d]);
+		pl_sb_printf(&b, "], \"dev\": [");
 		for (int v = 0; v < g->n_ops; v++)
 			pl_sb_printf(&b, "%s%d", v ? "," : "", pl[i]->dev[v]);
 		pl_sb_printf(&b, "]}%s\n", i + 1 < BENCH_N_PLACEMENTS ? "," : "");

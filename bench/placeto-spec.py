@@ -11,7 +11,10 @@ docs/SIMULATION.md section 3 describes it (one heap of (time, kind, key)
 events with the reference's kind names and name keys, FIFO waiting lists
 keyed (ready, sequence number), one compute queue and one outgoing bus per
 device, REMOVE events per (parent, child)), checks that its run times equal
-placelab's bit for bit, and prints the time per evaluation.
+placelab's bit for bit and that the peak memory per device of the
+reference's estimate (section 4, `--mem placeto`) computed from its start
+times equals placelab's, and prints the time per evaluation of the event
+loop alone.
 
 It is not Placeto's own code, only the same algorithm in the same
 language, so its time is an estimate of what the reference costs on this
@@ -42,6 +45,7 @@ class Simulator:
         pos = {name: i for i, name in enumerate(self.names)}
         self.cost = {n["name"]: n["cost"] for n in nodes}
         self.sizes = {n["name"]: n["sizes"] for n in nodes}
+        self.out_bytes = {n["name"]: n["out_bytes"] for n in nodes}
         self.parents = {name: set() for name in self.names}
         self.idx = {}
         children = {name: set() for name in self.names}
@@ -53,7 +57,8 @@ class Simulator:
         self.children = {u: sorted(c, key=pos.get) for u, c in children.items()}
 
     def simulate(self, placement):
-        """Run time of a placement (device index per node, list order)."""
+        """Run time and start times of a placement (device index per node,
+        list order)."""
         dev = {name: self.devices[d] for name, d in zip(self.names, placement)}
         events = []
         waiting = {}
@@ -119,7 +124,31 @@ class Simulator:
                     offer(c, dev[c], DEV, t)
         if len(start) != len(self.names):
             raise ValueError("the graph has a cycle")
-        return run_time
+        return run_time, start
+
+    def peaks(self, placement, start):
+        """Peak memory per device of the reference's estimate (section 4,
+        `--mem placeto`): an op's output bytes count on its device from its
+        start until the latest of its start and its consumers' whole
+        start plus whole run time minus one; additions before removals."""
+        dev = {name: self.devices[d] for name, d in zip(self.names, placement)}
+        events = {d: [] for d in self.devices}
+        for v in self.names:
+            if self.out_bytes[v] == 0:
+                continue
+            done = start[v]
+            for c in self.children[v]:
+                cost = self.cost[c][self.devices.index(dev[c])]
+                done = max(done, int(start[c]) + int(cost) - 1)
+            events[dev[v]] += [(start[v], 0, self.out_bytes[v]), (done, 1, -self.out_bytes[v])]
+        out = []
+        for d in self.devices:
+            live = peak = 0
+            for _, _, b in sorted(events[d]):
+                live += b
+                peak = max(peak, live)
+            out.append(peak)
+        return out
 
 
 def main(argv):
@@ -132,10 +161,15 @@ def main(argv):
     sim = Simulator(doc)
     pls = doc["placements"]
     for i, pl in enumerate(pls):
-        got = sim.simulate(pl["dev"])
+        got, start = sim.simulate(pl["dev"])
+        peaks = sim.peaks(pl["dev"], start)
         if got != pl["makespan"]:
             sys.stderr.write("placeto-spec.py: placement %d: run time %r, placelab %r\n"
                              % (i, got, pl["makespan"]))
+            return 1
+        if peaks != pl["peak_bytes"]:
+            sys.stderr.write("placeto-spec.py: placement %d: peak memory %r, placelab %r\n"
+                             % (i, peaks, pl["peak_bytes"]))
             return 1
     best = None
     for _ in range(rounds):
@@ -146,7 +180,7 @@ def main(argv):
         best = per if best is None or per < best else best
     edges = sum(len(p) for p in sim.parents.values())
     print("placeto  the same algorithm in Python (bench/placeto-spec.py, %d ops, %d dependencies, "
-          "%d placements, run times equal placelab's): %.2f ms/eval (cpu, best of %d rounds)"
+          "%d placements, run times and peaks equal placelab's): %.2f ms/eval (cpu, best of %d rounds)"
           % (len(sim.names), edges, len(pls), best * 1e3, rounds))
     return 0
 

@@ -611,43 +611,57 @@ pl_sim_buckets(double *s, int m, int *tab, double *k, int *B)
 	*B = last;
 }
 
+/* x truncated toward zero, as Python's int() does to a float (doubles of
+ * 2^52 and more are whole already). */
+static inline double
+trunc_int(double x)
+{
+	return fabs(x) < 4503599627370496.0 ? (double)(int64_t)x : x;
+}
+
 /*
- * Placeto's model: op u's outputs count on its device from its start until
- * F(u) = the latest end of u and its consumers, additions before removals
- * at equal times.
+ * Placeto's model, as the reference code computes it
+ * (`ImportantOpsSimulator.simulate(sim_mem_usage=True)`): op u's outputs
+ * count on its device from its start s(u) until
+ *   F(u) = max(s(u), max over consumers c of int(s(c)) + int(cost(c)) - 1)
+ * (whole microseconds, truncated, minus one: a consumer's end as that code
+ * takes it), additions before removals at equal times; an op nobody reads
+ * counts only at its start.
  *
  * A device runs its ops one after the other, so their starts s[] are
  * sorted in execution order.  u's free takes effect at its device's first
- * allocation that starts after F(u): the number of starts <= F(u) (never
- * u's own place or before, since u starts before F(u)).  Adding the freed
- * bytes there and sweeping the allocations once gives the live bytes after
- * each allocation, hence the peak.  The place comes from buckets of time
+ * allocation that starts after F(u): the number of starts <= F(u) (always
+ * after u's own place, since s(u) <= F(u)).  Adding the freed bytes there
+ * and sweeping the allocations once gives the live bytes after each
+ * allocation, hence the peak.  The place comes from buckets of time
  * (pl_sim_buckets()), with no search.  The trace's memory curve is built
  * separately (it may sort).
  */
 void
 pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
-    const int *count)
+    const int *dev, const int *count)
 {
-	const double *end = ws->end, *start = ws->start;
+	const double *start = ws->start, *tt = ws->p->time_us;
 	const int64_t *ob = ws->ob;
 	double *F = ws->maxend, *s = ws->m_s;
 	int64_t *diff = ws->m_diff;
 	int *tab = ws->m_tab;
-	int n = ws->n, total = 0;
-	for (int d = 0; d < ws->n_dev; d++) {
+	int n = ws->n, D = ws->n_dev, total = 0;
+	for (int d = 0; d < D; d++) {
 		total += count[d];
 		r->peak_bytes[d] = 0;
 	}
 	if (total != n)
 		return;		/* an incomplete run: nothing sensible to say */
-	for (int u = 0; u < n; u++) {
-		double f = end[u];
-		for (int k = ws->ch_off[u]; k < ws->ch_off[u + 1]; k++)
-			f = end[ws->ch[k]] > f ? end[ws->ch[k]] : f;
-		F[u] = f;
+	memcpy(F, start, sizeof *F * (size_t)n);
+	for (int c = 0; c < n; c++) {	/* each op's end as a consumer, to its producers */
+		double ce = trunc_int(start[c]) + trunc_int(tt[(size_t)c * D + dev[c]]) - 1;
+		for (int k = ws->par_off[c]; k < ws->par_off[c + 1]; k++) {
+			int u = ws->par[k];
+			F[u] = ce > F[u] ? ce : F[u];
+		}
 	}
-	for (int d = 0; d < ws->n_dev; d++) {
+	for (int d = 0; d < D; d++) {
 		const int *ops = ws->qitem + ws->q_off[d];
 		int m = count[d];
 		for (int i = 0; i < m; i++) {

@@ -267,11 +267,12 @@ void pl_sim_pto_gather(struct pl_sim_ws *ws);
 void pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
     enum pl_mem_model mem, const int *dev);
 /*
- * Placeto's peak-memory model, after a run: device d executed the ops
- * qitem[q_off[d] .. q_off[d] + count[d]) in that order.
+ * Placeto's peak-memory model, after a run of placement dev (by op id):
+ * device d executed the ops qitem[q_off[d] .. q_off[d] + count[d]) in that
+ * order.
  */
 void pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
-    const int *count);
+    const int *dev, const int *count);
 
 /*
  * Places in a sorted list of times s[0 .. m) without a search: buckets of

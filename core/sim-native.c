@@ -636,7 +636,7 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		for (int d = 0; d < D; d++)
 			for (int i = 0; i < ran[d]; i++)
 				R.qitem[R.q_off[d] + i] = R.perm[R.qitem[R.q_off[d] + i]];
-		pl_sim_mem_placeto(ws, r, ran);
+		pl_sim_mem_placeto(ws, r, pl->dev, ran);
 	}
 	r->makespan_us = ms;
 	return done == n ? 0 : -1;

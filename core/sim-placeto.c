@@ -687,7 +687,7 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		}
 	}
 	if (mem == PL_MEM_PLACETO)
-		pl_sim_mem_placeto(ws, r, ran);
+		pl_sim_mem_placeto(ws, r, pl->dev, ran);
 	else if (mem == PL_MEM_NATIVE && done == n)
 		mem_native_post(&R, r);
 	return done == n ? 0 : -1;

@@ -312,7 +312,9 @@ test_memory(void **state)
 	assert_int_equal(tr->mem[1][tr->n_mem[1] - 1].live, 0);
 	assert_int_equal(tr->res.oom_mask, 0);
 	pl_trace_free(tr);
-	/* Placeto's model: outputs only, until the consumers' latest end */
+	/* Placeto's model: outputs only, a's until its consumers' latest end
+	 * as the reference takes it (int(60) + int(3) - 1 = 62), b's (read by
+	 * none) at its start only, after a's: 50 + 20 at 10 */
 	struct pl_sim_opts po = { PL_SIM_NATIVE, PL_MEM_PLACETO };
 	tr = trace(f.p, pl, &po);
 	assert_int_equal(tr->res.peak_bytes[0], 70);

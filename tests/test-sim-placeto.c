@@ -9,6 +9,7 @@
  * Invariant: every comparison of times is exact (==); tie-heavy cases use
  * integer costs and sizes that are multiples of transfer_speed.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -555,8 +556,9 @@ check_case(const struct pl_problem *p, const struct pl_placement *pl,
 		assert_true(ref >= en[v]);
 	/*
 	 * Placeto's peak memory by brute force: u's outputs count at the start
-	 * s of any op of its device when start(u) <= s <= F(u), F(u) the latest
-	 * end of u and its consumers (additions before removals).
+	 * s of any op of its device when start(u) <= s <= F(u), F(u) the
+	 * latest of start(u) and its consumers' int(start) + int(cost) - 1
+	 * (additions before removals), as the reference code computes it.
 	 */
 	for (int d = 0; d < p->n_dev; d++) {
 		int64_t peak = 0;
@@ -567,10 +569,14 @@ check_case(const struct pl_problem *p, const struct pl_placement *pl,
 			for (int u = 0; u < n; u++) {
 				if (pl->dev[u] != d || st[u] > st[v])
 					continue;
-				double F = en[u];
-				for (int e = 0; e < g->n_edges; e++)
-					if (g->edges[e].src == u && en[g->edges[e].dst] > F)
-						F = en[g->edges[e].dst];
+				double F = st[u];
+				for (int e = 0; e < g->n_edges; e++) {
+					int c = g->edges[e].dst;
+					double ce = trunc(st[c]) +
+					    trunc(pl_problem_op_us(p, c, pl->dev[c])) - 1;
+					if (g->edges[e].src == u && ce > F)
+						F = ce;
+				}
 				if (F >= st[v])
 					live += g->ops[u].out_bytes;
 			}
