@@ -3,11 +3,12 @@
 
 Usage: placeto-ref.py DUMP DIR [ROUNDS]
 
-DUMP is written by `bench-sim placeto-dump FILE [ties]`.  DIR is the
-directory `sim/tf_placement_sim` of a checkout of Placeto's public code
-(github.com/aravic/generalizable-device-placement), which placelab does
-not ship: this script imports its `tf_sim.py` and `tf_pl_simulator.py`
-(not the package's `__init__.py`, which wants TensorFlow), hands them the
+DUMP is written by `bench-sim placeto-dump FILE [ties]`.  DIR is a
+directory holding Placeto's simulator, which placelab does not ship:
+`tf_sim.py` and `tf_pl_simulator.py` of `sim/tf_placement_sim` in
+github.com/aravic/generalizable-device-placement (where a copy lacks
+`tf_sim.py`, forks carry it).  This script imports those two files (not a
+package's `__init__.py`, which wants TensorFlow), hands them the
 dump's graph in the shape they read (`graph_def.node` with names and
 `"op:index"` inputs, one run time per op, output sizes by index), and
 
@@ -22,10 +23,13 @@ bytes (the op's `out_bytes` less the sizes read) are given to the reference
 as one more output index, which no input names, so they count in its memory
 sum and move on no bus, as in placelab.
 
-Invariant: any difference in a run time or a peak is an error (exit 1).
+Invariant: any difference in a run time or a peak is an error (exit 1);
+a DIR without the two files, or a dump they cannot take, exits 2 with a
+message.
 """
 import importlib
 import json
+import os
 import sys
 import time
 import types
@@ -34,6 +38,11 @@ import warnings
 
 def load_reference(path):
     """The reference's two modules, imported from path as one package."""
+    for name in ("tf_sim.py", "tf_pl_simulator.py"):
+        if not os.path.isfile(os.path.join(path, name)):
+            raise ImportError("%s: no %s (DIR must hold Placeto's tf_sim.py and "
+                              "tf_pl_simulator.py)" % (path, name))
+    sys.dont_write_bytecode = True  # nothing written into the user's copy
     pkg = types.ModuleType("placeto_reference")
     pkg.__path__ = [path]
     sys.modules["placeto_reference"] = pkg
@@ -82,14 +91,19 @@ def best_time(run, rounds, count):
 
 
 def main(argv):
-    if len(argv) not in (3, 4):
-        sys.stderr.write("usage: placeto-ref.py DUMP DIR [ROUNDS]\n")
+    if len(argv) not in (3, 4) or (len(argv) == 4 and not argv[3].isdigit()) \
+            or (len(argv) == 4 and int(argv[3]) < 1):
+        sys.stderr.write("usage: placeto-ref.py DUMP DIR [ROUNDS >= 1]\n")
         return 2
-    with open(argv[1], encoding="utf-8") as f:
-        doc = json.load(f)
     rounds = int(argv[3]) if len(argv) == 4 else 3
-    base, important = load_reference(argv[2])
-    sim = reference_simulator(doc, base, important)
+    try:
+        with open(argv[1], encoding="utf-8") as f:
+            doc = json.load(f)
+        base, important = load_reference(argv[2])
+        sim = reference_simulator(doc, base, important)
+    except (OSError, ValueError, KeyError, ImportError) as e:
+        sys.stderr.write("placeto-ref.py: %s\n" % e)
+        return 2
     names = [n["name"] for n in doc["nodes"]]
     pls = doc["placements"]
     by_index = [dict(zip(names, pl["dev"])) for pl in pls]

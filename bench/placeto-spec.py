@@ -152,8 +152,9 @@ class Simulator:
 
 
 def main(argv):
-    if len(argv) not in (2, 3):
-        sys.stderr.write("usage: placeto-spec.py DUMP [ROUNDS]\n")
+    if len(argv) not in (2, 3) or (len(argv) == 3 and not argv[2].isdigit()) \
+            or (len(argv) == 3 and int(argv[2]) < 1):
+        sys.stderr.write("usage: placeto-spec.py DUMP [ROUNDS >= 1]\n")
         return 2
     with open(argv[1], encoding="utf-8") as f:
         doc = json.load(f)

@@ -202,7 +202,8 @@ struct pl_sim_ws {
 	int *prev_on_dev;		/* op that ran before on its device, or -1 */
 	double *ready;
 	int *ref;			/* Placeto: the op's memory log entry */
-	double *maxend;
+	double *maxend;			/* per op: when its outputs are freed
+					 * (the memory models, after a run) */
 	uint64_t slot_gen;		/* Placeto: ops run (pto_slot's stamp) */
 	int *xfer_of;			/* Placeto: copy owner per ch entry */
 	/* transfers (at most one per t_cons / ch entry) */
@@ -267,9 +268,9 @@ void pl_sim_pto_gather(struct pl_sim_ws *ws);
 void pl_sim_mem_begin(struct pl_sim_ws *ws, struct pl_sim_result *r,
     enum pl_mem_model mem, const int *dev);
 /*
- * Placeto's peak-memory model, after a run of placement dev (by op id):
- * device d executed the ops qitem[q_off[d] .. q_off[d] + count[d]) in that
- * order.
+ * Placeto's peak-memory model, after a run of placement dev (by op id)
+ * whose starts are in ws->start (by op id): device d executed the ops
+ * qitem[q_off[d] .. q_off[d] + count[d]) in that order.
  */
 void pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
     const int *dev, const int *count);

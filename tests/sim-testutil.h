@@ -9,6 +9,7 @@
 #ifndef PL_SIM_TESTUTIL_H
 #define PL_SIM_TESTUTIL_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,45 @@ tu_random_placement(struct pl_rng *r, const struct pl_problem *p)
 	for (int v = 0; v < p->n_ops; v++)
 		pl->dev[v] = (int)pl_rng_below(r, (uint64_t)p->n_dev);
 	return pl;
+}
+
+/*
+ * Placeto's peak memory (--mem placeto) by brute force from the start
+ * times st[]: u's outputs count at the start s of any op of its device
+ * when start(u) <= s <= F(u), F(u) the latest of start(u) and its
+ * consumers' int(start) + int(cost) - 1 (additions before removals), as
+ * the reference code computes it.  peak[] by device.
+ */
+static inline void
+tu_placeto_peaks(const struct pl_problem *p, const int *dev, const double *st,
+    int64_t *peak)
+{
+	const struct pl_graph *g = p->g;
+	int n = g->n_ops;
+	for (int d = 0; d < p->n_dev; d++) {
+		peak[d] = 0;
+		for (int v = 0; v < n; v++) {
+			if (dev[v] != d || g->ops[v].out_bytes == 0)
+				continue;
+			int64_t live = 0;
+			for (int u = 0; u < n; u++) {
+				if (dev[u] != d || st[u] > st[v])
+					continue;
+				double F = st[u];
+				for (int e = 0; e < g->n_edges; e++) {
+					int c = g->edges[e].dst;
+					double ce = trunc(st[c]) +
+					    trunc(pl_problem_op_us(p, c, dev[c])) - 1;
+					if (g->edges[e].src == u && ce > F)
+						F = ce;
+				}
+				if (F >= st[v])
+					live += g->ops[u].out_bytes;
+			}
+			if (live > peak[d])
+				peak[d] = live;
+		}
+	}
 }
 
 #endif

@@ -554,36 +554,21 @@ check_case(const struct pl_problem *p, const struct pl_placement *pl,
 		}
 	for (int v = 0; v < n; v++)
 		assert_true(ref >= en[v]);
-	/*
-	 * Placeto's peak memory by brute force: u's outputs count at the start
-	 * s of any op of its device when start(u) <= s <= F(u), F(u) the
-	 * latest of start(u) and its consumers' int(start) + int(cost) - 1
-	 * (additions before removals), as the reference code computes it.
-	 */
+	/* Placeto's peak memory by brute force, and its curve: never
+	 * negative, in time order, at most the peak, back to 0 */
+	int64_t ppeak[PL_MAX_DEVICES];
+	tu_placeto_peaks(p, pl->dev, st, ppeak);
 	for (int d = 0; d < p->n_dev; d++) {
-		int64_t peak = 0;
-		for (int v = 0; v < n; v++) {
-			if (pl->dev[v] != d || g->ops[v].out_bytes == 0)
-				continue;
-			int64_t live = 0;
-			for (int u = 0; u < n; u++) {
-				if (pl->dev[u] != d || st[u] > st[v])
-					continue;
-				double F = st[u];
-				for (int e = 0; e < g->n_edges; e++) {
-					int c = g->edges[e].dst;
-					double ce = trunc(st[c]) +
-					    trunc(pl_problem_op_us(p, c, pl->dev[c])) - 1;
-					if (g->edges[e].src == u && ce > F)
-						F = ce;
-				}
-				if (F >= st[v])
-					live += g->ops[u].out_bytes;
-			}
-			if (live > peak)
-				peak = live;
+		assert_int_equal(tr->res.peak_bytes[d], ppeak[d]);
+		int64_t top = 0;
+		for (int i = 0; i < tr->n_mem[d]; i++) {
+			assert_true(tr->mem[d][i].live >= 0);
+			top = tr->mem[d][i].live > top ? tr->mem[d][i].live : top;
+			if (i > 0)
+				assert_true(tr->mem[d][i].t >= tr->mem[d][i - 1].t);
 		}
-		assert_int_equal(tr->res.peak_bytes[d], peak);
+		assert_int_equal(top, ppeak[d]);
+		assert_int_equal(tr->mem[d][tr->n_mem[d] - 1].live, 0);
 	}
 	pl_trace_free(tr);
 	/* Native memory: lean = trace, the curve peaks at the peak, never

@@ -53,7 +53,7 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ "mem-penalty", PL_OPT_DOUBLE, "0", "seconds per GB above max-mem on the worst device" },
 	{ "max-mem", PL_OPT_DOUBLE, "8", "memory limit (GB) of the penalty" },
 	{ "mem-cap", PL_OPT_DOUBLE, "10", "with a penalty, the most a run time plus its penalty counts (seconds)" },
-	{ "penalty-mem", PL_OPT_STRING, "placeto", "peak memory of the penalty: placeto (reference: each output from its op's start to its last consumer's end) or run (the driver's memory model)" },
+	{ "penalty-mem", PL_OPT_STRING, "placeto", "peak memory of the penalty: placeto (reference: each output from its op's start to the latest of that start and its consumers' int(start) + int(cost) - 1) or run (the driver's memory model)" },
 	{ "start-norm", PL_OPT_STRING, "max", "start-time feature: max (reference: offsets from the current node divided by their maximum, left as they are when it is 0) or absmax (divided by the largest |offset|, within [-1, 1])" },
 	{ "edges", PL_OPT_STRING, "all", "grouped-graph edges for message passing and node sets: all (reference) or forward (acyclic: only edges forward in topological order)" },
 	{ "accept", PL_OPT_STRING, "all", "moves kept: all (reference) or improve (a move that does not lower the run time is undone)" },
