@@ -28,10 +28,9 @@ a DIR without the two files, or a dump they cannot take, exits 2 with a
 message.
 """
 import importlib
-import json
+import importlib.util
 import os
 import sys
-import time
 import types
 import warnings
 
@@ -42,7 +41,6 @@ def load_reference(path):
         if not os.path.isfile(os.path.join(path, name)):
             raise ImportError("%s: no %s (DIR must hold Placeto's tf_sim.py and "
                               "tf_pl_simulator.py)" % (path, name))
-    sys.dont_write_bytecode = True  # nothing written into the user's copy
     pkg = types.ModuleType("placeto_reference")
     pkg.__path__ = [path]
     sys.modules["placeto_reference"] = pkg
@@ -78,30 +76,28 @@ def reference_simulator(doc, base, important):
     return sim
 
 
-def best_time(run, rounds, count):
-    """CPU seconds of one call, best of rounds rounds of count calls."""
-    best = None
-    for _ in range(rounds):
-        t0 = time.process_time()
-        for i in range(count):
-            run(i)
-        per = (time.process_time() - t0) / count
-        best = per if best is None or per < best else best
-    return best
+def load_spec():
+    """bench/placeto-spec.py, beside this script: its dump reader and timer."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "placeto-spec.py")
+    spec = importlib.util.spec_from_file_location("placeto_spec", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def main(argv):
-    if len(argv) not in (3, 4) or (len(argv) == 4 and not argv[3].isdigit()) \
-            or (len(argv) == 4 and int(argv[3]) < 1):
+    sys.dont_write_bytecode = True  # nothing written beside either script
+    ps = load_spec()
+    rounds = ps.parse_rounds(argv[3]) if len(argv) == 4 else 3
+    if len(argv) not in (3, 4) or rounds is None:
         sys.stderr.write("usage: placeto-ref.py DUMP DIR [ROUNDS >= 1]\n")
         return 2
-    rounds = int(argv[3]) if len(argv) == 4 else 3
+    best_time = ps.best_time
     try:
-        with open(argv[1], encoding="utf-8") as f:
-            doc = json.load(f)
+        doc = ps.read_dump(argv[1])
         base, important = load_reference(argv[2])
         sim = reference_simulator(doc, base, important)
-    except (OSError, ValueError, KeyError, ImportError) as e:
+    except (OSError, ValueError, ImportError) as e:
         sys.stderr.write("placeto-ref.py: %s\n" % e)
         return 2
     names = [n["name"] for n in doc["nodes"]]

@@ -21,7 +21,8 @@ language, so its time is an estimate of what the reference costs on this
 machine: the figure placelab's speed is compared with.
 
 Invariant: the run times it prints are compared with `==` on doubles;
-any difference is an error (exit status 1).
+any difference is an error (exit status 1); a file that is not a dump, or
+a bad ROUNDS, exits 2 with a message.
 """
 import heapq
 import json
@@ -151,14 +152,64 @@ class Simulator:
         return out
 
 
+def read_dump(path):
+    """The dump at path, its shape checked; ValueError or OSError, naming
+    the file and what was expected, when it is not one."""
+    expected = "expected a dump written by `bench-sim placeto-dump FILE`"
+    with open(path, encoding="utf-8") as f:
+        try:
+            doc = json.load(f)
+        except ValueError as e:
+            raise ValueError("%s: %s (%s)" % (path, e, expected)) from None
+    try:
+        n = len(doc["nodes"])
+        ok = isinstance(doc["devices"], list) and len(doc["placements"]) > 0
+        for pl in doc["placements"]:
+            ok = ok and len(pl["dev"]) == n and isinstance(pl["makespan"], (int, float)) \
+                and len(pl["peak_bytes"]) == len(doc["devices"])
+        for node in doc["nodes"]:
+            ok = ok and isinstance(node["name"], str) and len(node["cost"]) == len(doc["devices"]) \
+                and isinstance(node["sizes"], list) and isinstance(node["inputs"], list) \
+                and isinstance(node["out_bytes"], int)
+        for key in ("delta1", "delta2", "transfer_speed", "init_offset"):
+            ok = ok and isinstance(doc[key], (int, float))
+    except KeyError as e:
+        raise ValueError("%s: no field %s where one was due (%s)" % (path, e, expected)) from None
+    except TypeError:
+        raise ValueError("%s: a value of the wrong type (%s)" % (path, expected)) from None
+    if not ok:
+        raise ValueError("%s: fields of the wrong type or length (%s)" % (path, expected))
+    return doc
+
+
+def parse_rounds(text):
+    """ROUNDS from the command line, or None when it is not a whole number
+    of at least 1."""
+    return int(text) if text.isascii() and text.isdecimal() and int(text) >= 1 else None
+
+
+def best_time(run, rounds, count):
+    """CPU seconds of one call, best of rounds rounds of count calls."""
+    best = None
+    for _ in range(rounds):
+        t0 = time.process_time()
+        for i in range(count):
+            run(i)
+        per = (time.process_time() - t0) / count
+        best = per if best is None or per < best else best
+    return best
+
+
 def main(argv):
-    if len(argv) not in (2, 3) or (len(argv) == 3 and not argv[2].isdigit()) \
-            or (len(argv) == 3 and int(argv[2]) < 1):
+    rounds = parse_rounds(argv[2]) if len(argv) == 3 else 3
+    if len(argv) not in (2, 3) or rounds is None:
         sys.stderr.write("usage: placeto-spec.py DUMP [ROUNDS >= 1]\n")
         return 2
-    with open(argv[1], encoding="utf-8") as f:
-        doc = json.load(f)
-    rounds = int(argv[2]) if len(argv) == 3 else 3
+    try:
+        doc = read_dump(argv[1])
+    except (OSError, ValueError) as e:
+        sys.stderr.write("placeto-spec.py: %s\n" % e)
+        return 2
     sim = Simulator(doc)
     pls = doc["placements"]
     for i, pl in enumerate(pls):
@@ -172,13 +223,7 @@ def main(argv):
             sys.stderr.write("placeto-spec.py: placement %d: peak memory %r, placelab %r\n"
                              % (i, peaks, pl["peak_bytes"]))
             return 1
-    best = None
-    for _ in range(rounds):
-        t0 = time.process_time()
-        for pl in pls:
-            sim.simulate(pl["dev"])
-        per = (time.process_time() - t0) / len(pls)
-        best = per if best is None or per < best else best
+    best = best_time(lambda i: sim.simulate(pls[i]["dev"]), rounds, len(pls))
     edges = sum(len(p) for p in sim.parents.values())
     print("placeto  the same algorithm in Python (bench/placeto-spec.py, %d ops, %d dependencies, "
           "%d placements, run times and peaks equal placelab's): %.2f ms/eval (cpu, best of %d rounds)"

@@ -11,7 +11,7 @@
 BENCH="$(dirname "$PLACELAB")/bench/bench-sim"
 PY="$PL_SRCDIR/bench/placeto-spec.py"
 . "$PL_SRCDIR/tests/tap-check.sh"
-echo "1..6"
+echo "1..8"
 
 check "bench-sim writes the problem, placements and run times" \
 	'"$BENCH" placeto-dump "$T/d.json" && grep -q "\"makespan\": [0-9]" "$T/d.json"'
@@ -29,4 +29,10 @@ check "a run time that differs is an error" \
 awk '!done && sub(/"peak_bytes": \[/, "&9") { done = 1 } { print }' "$T/d.json" >"$T/badp.json"
 check "a peak that differs is an error" \
 	'! cmp -s "$T/d.json" "$T/badp.json" && ! python3 "$PY" "$T/badp.json" 1 >"$T/p" 2>&1 && grep -q "placement 0: peak memory" "$T/p"'
+# not a dump, or a bad ROUNDS: a message naming the file, exit 2
+echo '{"nodes": [], "placements": []}' >"$T/empty.json"
+check "a file that is not a dump is refused, named" \
+	'python3 "$PY" "$T/empty.json" 1 >"$T/e" 2>&1; test $? = 2 && grep -q "empty.json: .*expected a dump" "$T/e"'
+check "ROUNDS must be a whole number of at least 1" \
+	'python3 "$PY" "$T/d.json" 0 >"$T/r" 2>&1; test $? = 2 && grep -q "usage: .*ROUNDS >= 1" "$T/r"'
 exit $fail
