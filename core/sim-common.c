@@ -612,7 +612,8 @@ pl_sim_buckets(double *s, int m, int *tab, double *k, int *B)
 }
 
 /* x truncated toward zero, as Python's int() does to a float (doubles of
- * 2^52 and more are whole already). */
+ * 2^52 and more are whole already); two conversions rather than trunc(),
+ * which without SSE4.1 may be a call into the maths library. */
 static inline double
 trunc_int(double x)
 {
@@ -641,7 +642,7 @@ void
 pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
     const int *dev, const int *count)
 {
-	const double *start = ws->start, *tt = ws->p->time_us;
+	const double *start = ws->start;
 	const int64_t *ob = ws->ob;
 	double *F = ws->maxend, *s = ws->m_s;
 	int64_t *diff = ws->m_diff;
@@ -655,7 +656,7 @@ pl_sim_mem_placeto(struct pl_sim_ws *ws, struct pl_sim_result *r,
 		return;		/* an incomplete run: nothing sensible to say */
 	memcpy(F, start, sizeof *F * (size_t)n);
 	for (int c = 0; c < n; c++) {	/* each op's end as a consumer, to its producers */
-		double ce = trunc_int(start[c]) + trunc_int(tt[(size_t)c * D + dev[c]]) - 1;
+		double ce = trunc_int(start[c]) + trunc_int(pl_problem_op_us(ws->p, c, dev[c])) - 1;
 		for (int k = ws->par_off[c]; k < ws->par_off[c + 1]; k++) {
 			int u = ws->par[k];
 			F[u] = ce > F[u] ? ce : F[u];

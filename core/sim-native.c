@@ -471,8 +471,9 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	int nq = D + (shared ? 1 : D * D);
 	int last[PL_MAX_DEVICES], exec[PL_MAX_DEVICES];
 	const int has_prio = pl->prio != NULL, has_tprio = pl->tprio != NULL;
-	/* start and end times as arrays: for a trace and the Placeto memory
-	 * model; the lean path leaves the starts in the op records */
+	/* starts as an array: for a trace and the Placeto memory model (a
+	 * trace keeps the ends too); the lean path leaves the starts in the
+	 * op records */
 	const int arrays = trace || mem == PL_MEM_PLACETO;
 	struct nrun R = { .ws = ws, .pl = pl, .c = c, .r = r, .op = ws->nat_op,
 	    .perm = ws->nat_perm, .X = ws->nat_x,
@@ -569,13 +570,12 @@ run_native(struct pl_sim_ws *ws, const struct pl_placement *pl,
 				}
 				double e = t + o->cost;
 				o->start = t;
-				if (arrays) {
+				if (arrays)
 					ws->start[R.perm[v]] = t;
-					ws->end[R.perm[v]] = e;
-				}
 				if (e > ms)
 					ms = e;
 				if (R.trace) {
+					ws->end[R.perm[v]] = e;
 					ws->prev_on_dev[R.perm[v]] = last[q];
 					last[q] = R.perm[v];
 				}

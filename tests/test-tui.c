@@ -458,6 +458,11 @@ test_screen_width(void **state)
 	assert_int_equal(screen_width("\xe6\xbc\xa2x"), 3);	/* a wide CJK character */
 	assert_int_equal(screen_width("a\xff" "b"), 3);
 	assert_int_equal(screen_width(""), 0);
+	/* the end that fits drops whole characters from the start */
+	assert_string_equal(screen_tail("\xe6\xbc\xa2xyz", 3), "xyz");
+	assert_string_equal(screen_tail("\xe6\xbc\xa2xyz", 4), "xyz");
+	assert_string_equal(screen_tail("\xe6\xbc\xa2xyz", 5), "\xe6\xbc\xa2xyz");
+	assert_string_equal(screen_tail("abc", 0), "");
 }
 
 /* Times a tick apart read differently however small the tick; without a

@@ -588,15 +588,7 @@ draw_status(struct explore *ex)
 		if (ex->prompt == PROMPT_KEY && screen_width(label) > COLS) {
 			/* a question's end holds its answers: keep that */
 			more = screen_utf8() ? "\u2026" : "...";
-			int room = COLS - screen_width(more), width = screen_width(label);
-			while (*label != '\0' && width > room) {
-				char ch[8] = "";	/* drop one character */
-				int k = 0;
-				do
-					ch[k++] = *label++;
-				while ((*label & 0xC0) == 0x80 && k < 7);
-				width -= screen_width(ch);
-			}
+			label = screen_tail(label, COLS - screen_width(more));
 		}
 		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s%s", more, label);
 		if (ex->prompt == PROMPT_TEXT) {
@@ -1271,20 +1263,12 @@ explore_action(struct explore *ex, enum tui_action a)
 		/* the current placement goes on the other stack, the step
 		 * becomes current; clean and origin stay as they were, and no
 		 * search replaces what undo or redo brought back */
-		if (undo)
-			steps_push(ex, ex->redo, &ex->n_redo);
-		else
-			steps_push(ex, ex->undo, &ex->n_undo);
+		steps_push(ex, undo ? ex->redo : ex->undo, undo ? &ex->n_redo : &ex->n_undo);
 		struct explore_undo *u = &from[--*n_from];
-		pl_placement_copy(ex->cur, u->pl);
+		set_current(ex, u->pl, u->source, 1, 0, NULL);
+		ex->source_file = u->source_file;	/* set_current cleared it */
 		pl_placement_free(u->pl);
-		free(ex->source);
-		ex->source = u->source;
-		free(ex->source_file);
-		ex->source_file = u->source_file;
-		ex->follower = NULL;
-		ex->dirty = edits_unsaved(ex);
-		resimulate(ex);
+		free(u->source);
 		explore_message(ex, 0, "%s: the placement from %s (%d more)", undo ? "undone" : "redone",
 		    ex->source, *n_from);
 		return 1;

@@ -305,6 +305,22 @@ screen_width(const char *s)
 	return used;
 }
 
+/* The shortest end of UTF-8 text s that fits in width columns (s itself
+ * when it fits): whole characters are dropped from its start. */
+const char *
+screen_tail(const char *s, int width)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	const char *p = s;
+	size_t left = strlen(p);
+	wchar_t wc;
+	int used = screen_width(s), cw;
+	while (used > width && (cw = next_char(&p, &left, &st, &wc)) >= 0)
+		used -= cw;
+	return p;
+}
+
 /* Draw UTF-8 text clipped to width columns. */
 int
 screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)

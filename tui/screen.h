@@ -97,6 +97,8 @@ int screen_put_fields(WINDOW *w, int y, int x, int width, int pad, const char *s
     const char *text);
 /* Columns UTF-8 text takes on the screen. */
 int screen_width(const char *s);
+/* The shortest end of s that fits in width columns. */
+const char *screen_tail(const char *s, int width);
 /* printf version of screen_put. */
 int screen_printf(WINDOW *w, int y, int x, int width, int pad,
     const char *fmt, ...) __attribute__((format(printf, 6, 7)));

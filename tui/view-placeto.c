@@ -500,6 +500,14 @@ draw_policy(const struct explore *ex, const struct pl_placeto_decision *d, WINDO
 	return used;
 }
 
+/* Whether feature j of decision d is a column of the device one-hot
+ * ("on:DEVICE") that is not set. */
+static int
+unset_device_feat(const struct pl_placer *pl, const struct pl_placeto_decision *d, int j)
+{
+	return strncmp(pl_placeto_feat_name(pl, j), "on:", 3) == 0 && d->feat[j] == 0;
+}
+
 /* Draw the view. */
 static void
 pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
@@ -561,16 +569,16 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		 * and a last cell says how many are not shown */
 		int zeros = 0;
 		for (int j = 0; j < nf; j++)
-			zeros += strncmp(pl_placeto_feat_name(pl, j), "on:", 3) == 0 && d->feat[j] == 0;
+			zeros += unset_device_feat(pl, d, j);
 		int skip_zero = nf > room;
 		int shown = nf - (skip_zero ? zeros : 0);
 		int note = skip_zero || shown > room;
 		int cut = note && shown >= room ? room - 1 : shown;
 		int frows = 0;
 		for (int j = 0; j < nf && frows < cut; j++) {
-			const char *name = pl_placeto_feat_name(pl, j);
-			if (skip_zero && strncmp(name, "on:", 3) == 0 && d->feat[j] == 0)
+			if (skip_zero && unset_device_feat(pl, d, j))
 				continue;
+			const char *name = pl_placeto_feat_name(pl, j);
 			int col = frows % 2;
 			screen_printf(w, fy + frows / 2, fx + col * (lw / 2), lw / 2 - 1, 1, "%-10.10s %7.3f", name, d->feat[j]);
 			frows++;

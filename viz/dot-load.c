@@ -603,7 +603,8 @@ read_node(struct pl_graph_builder *b, Agnode_t *n)
 struct pl_graph *
 plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause)
 {
-	if ((*cause = pl_utf8_error(name, text, strnlen(text, len))) != NULL)
+	size_t text_len = strnlen(text, len);	/* up to a NUL byte */
+	if ((*cause = pl_utf8_error(name, text, text_len)) != NULL)
 		return NULL;
 	dot_err[0] = '\0';
 	agseterr(AGERR);
@@ -623,7 +624,7 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 	for (Agnode_t *n = agfstnode(dg); n != NULL; n = agnxtnode(dg, n))
 		nodes[v++] = n;
 	struct dot_lines L;
-	find_lines(&L, text, strnlen(text, len), nodes, n_nodes);
+	find_lines(&L, text, text_len, nodes, n_nodes);
 	int gline = L.graph_line > 0 ? L.graph_line : 1;
 	/* anonymous graphs ("digraph { }", "%1" to cgraph) and "" take the
 	 * file's name */

@@ -556,22 +556,17 @@ env_init(struct env *e, const struct pl_problem *p, int max_groups,
 		free(b[i].cg);
 	free(b);
 	free(key);
-	/* grouped edges: the buckets' edges (in edge order) renumbered by
-	 * node, in place */
-	int *node = pl_xcalloc((size_t)nb + 1, sizeof(int));	/* of each bucket */
-	for (int v = 0; v < nb; v++)
-		node[perm[v]] = v;
 	free(perm);
+	/* grouped edges, in edge order, by node (in the buckets' arrays) */
 	int m = 0;
-	for (int i = 0; i < bm; i++) {
-		int a = node[bsrc[i]], z = node[bdst[i]];
-		if (!forward_only || a < z) {
+	for (int i = 0; i < g->n_edges; i++) {
+		int a = e->node_of[g->edges[i].src], z = e->node_of[g->edges[i].dst];
+		if (a != z && (!forward_only || a < z)) {
 			bsrc[m] = a;
 			bdst[m] = z;
 			m++;
 		}
 	}
-	free(node);
 	csr_build(nb, m, bsrc, bdst, &e->pred_off, &e->pred_idx);
 	csr_build(nb, m, bdst, bsrc, &e->succ_off, &e->succ_idx);
 	free(bsrc);
