@@ -346,14 +346,87 @@ check_nul_escape(struct ctx *x)
 	return 0;
 }
 
+/* What is wrong with the number s[0..n) by JSON's grammar
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, or NULL. */
+static const char *
+number_error(const char *s, size_t n)
+{
+	size_t i = 0;
+	if (i < n && s[i] == '-')
+		i++;
+	if (i == n || s[i] < '0' || s[i] > '9')
+		return "no digit at its start";
+	if (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')
+		return "a leading zero";
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i < n && s[i] == '.') {
+		if (++i == n || s[i] < '0' || s[i] > '9')
+			return "no digit after the point";
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (i == n || s[i] < '0' || s[i] > '9')
+			return "no digit in the exponent";
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	}
+	return i == n ? NULL : "characters after its end";
+}
+
+/* Refuse numbers that cJSON reads but JSON does not allow ("01", "1.",
+ * "-.5", "1.e3"): another reader of the same file would refuse it.  A
+ * number is a run of [-+.0-9eE] outside strings that starts a value.
+ * 0, or -1 with the error set at it. */
+static int
+check_numbers(struct ctx *x)
+{
+	const char *s = x->text;
+	size_t n = x->len;
+	char prev = '[';	/* the last structural character */
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '"') {
+			for (i++; i < n && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			prev = '"';
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+			continue;
+		if ((c == '-' || (c >= '0' && c <= '9')) &&
+		    (prev == '[' || prev == ',' || prev == ':')) {
+			size_t j = i;
+			while (j < n && strchr("+-.0123456789eE", s[j]) != NULL && s[j] != '\0')
+				j++;
+			const char *why = number_error(s + i, j - i);
+			if (why != NULL) {
+				fail_pos(x, i, "number '%.*s' is not valid JSON (%s; expected e.g. 0.5, 12 or -3e-4)",
+				    (int)(j - i > 24 ? 24 : j - i), s + i, why);
+				return -1;
+			}
+			i = j - 1;
+		}
+		prev = c;
+	}
+	return 0;
+}
+
 /* What every loader refuses in the text before reading it: bytes that
- * are not UTF-8, then a \u0000 escape.  0, or -1 with the error set. */
+ * are not UTF-8, a \u0000 escape, then numbers JSON does not allow.  0,
+ * or -1 with the error set. */
 static int
 check_text(struct ctx *x)
 {
 	if ((x->err = pl_utf8_error(x->name, x->text, x->len)) != NULL)
 		return -1;
-	return check_nul_escape(x);
+	if (check_nul_escape(x) != 0)
+		return -1;
+	return check_numbers(x);
 }
 
 /* Parse the text with cJSON, reporting syntax errors with a position. */

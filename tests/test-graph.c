@@ -139,6 +139,33 @@ test_nul_escape(void **state)
 	pl_graph_free(g);
 }
 
+/* Numbers JSON does not allow, which cJSON alone would read, are refused
+ * where they stand; valid forms, and the same characters inside strings,
+ * are read. */
+static void
+test_strict_numbers(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": 01}]}",
+	    "t.json:2:32: number '01' is not valid JSON (a leading zero;", "expected e.g. 0.5");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\",\n\"flops\": 1.}]}",
+	    "t.json:3:10: number '1.'", "no digit after the point");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": -.5}]}",
+	    "number '-.5'", "no digit at its start");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": 1.e3}]}",
+	    "number '1.e3'", "no digit after the point");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n"
+	    "\"edges\": [[\"a\", \"b\", 00]]}", "t.json:3:22: number '00'", NULL);
+	struct pl_graph *g = parse_ok(HDR "\"ops\": [{\"name\": \"01 1. -.5\", \"flops\": 0.5e+1},\n"
+	    " {\"name\": \"b\\\"01\", \"flops\": -0E-0}, {\"name\": \"c\", \"flops\": 1E2}],\n"
+	    " \"edges\": [[\"01 1. -.5\", \"c\", 0]]}");
+	assert_string_equal(g->ops[0].name, "01 1. -.5");
+	assert_string_equal(g->ops[1].name, "b\"01");
+	assert_true(g->ops[0].flops == 5.0);
+	assert_true(g->ops[2].flops == 100.0);
+	pl_graph_free(g);
+}
+
 /* Text that is not UTF-8 (here Latin-1) is refused where it stands: it
  * would reach JSON and SVG outputs as bytes no reader accepts. */
 static void
@@ -388,6 +415,7 @@ main(void)
 		cmocka_unit_test(test_unknown_op),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_nul_escape),
+		cmocka_unit_test(test_strict_numbers),
 		cmocka_unit_test(test_not_utf8),
 		cmocka_unit_test(test_key_twice),
 		cmocka_unit_test(test_unknown_field),
