@@ -5,13 +5,14 @@
 # rewrites them).  Every wait is on a condition (text on the screen, a
 # golden match), polled, with a deadline; nothing waits a fixed time.
 # Also checks that the terminal is restored on q, on SIGTERM and after the
-# unsaved-edits question.
+# unsaved-edits question, and that what a library writes to stderr stays
+# off the screen.
 set -u
 
 : "${PLACELAB:?PLACELAB not set}"
 : "${PL_SRCDIR:?PL_SRCDIR not set}"
 GOLD="$PL_SRCDIR/tests/tui"
-N=10
+N=11
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "1..0 # SKIP tmux is not installed"
@@ -156,6 +157,24 @@ if wait_for "[edited]" && { $T send-keys -t t C-c; wait_for "Unsaved edits"; } &
     { $T send-keys -t t C-c; wait_for "EXITED 130"; } && ! capture | grep -qF "1 Ops"; then
 	ok "^C with unsaved edits asks first; ^C again quits"
 else notok "^C with unsaved edits asks first; ^C again quits" "$(capture | tail -3)"; fi
+
+# 11. What a library writes to stderr (fontconfig, without its
+# configuration, when the export preview lays text out) stays off the
+# screen: the status line says it, it is printed in full once the
+# terminal is restored, and the file that held it is gone.
+mkdir -p "$WORK/tmp"
+export FONTCONFIG_FILE=/nonexistent TMPDIR="$WORK/tmp"
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
+unset FONTCONFIG_FILE TMPDIR
+wait_for "scope / op" >/dev/null
+$T send-keys -t t 7
+if wait_for "stderr: Fontconfig error" &&
+    [ "$(capture | grep -c 'Cannot load default config')" = 1 ] &&
+    { $T send-keys -t t q; wait_for "EXITED 0"; } &&
+    capture | grep -q '^Fontconfig error: Cannot load default config' &&
+    [ -z "$(ls -A "$WORK/tmp")" ]; then
+	ok "stderr of libraries stays off the screen, printed on exit"
+else notok "stderr of libraries stays off the screen, printed on exit" "$(capture | tail -5)" "$(ls -A "$WORK/tmp")"; fi
 
 $T kill-server >/dev/null 2>&1
 exit 0

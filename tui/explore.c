@@ -1404,6 +1404,11 @@ explore_run(struct explore *ex)
 			busy = explore_tick(ex, pl_now_s() + EXPLORE_SLICE_S);
 			need_draw = 1;
 		}
+		char said[200];
+		if (screen_stderr_news(said, sizeof said)) {
+			explore_message(ex, 1, "stderr: %s (printed in full on exit)", said);
+			need_draw = 1;
+		}
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "screen.h"
 
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -24,6 +26,16 @@
 
 static volatile sig_atomic_t started;
 static int hooks_installed;
+
+/* fd 2 while curses owns a real terminal: what libraries write there
+ * (fontconfig, pango, Graphviz's path planner) would land on the screen,
+ * so it goes to a file of its own instead (mkstemp in TMPDIR), which
+ * screen_stderr_news() reads for the status line and screen_stop() copies
+ * to the real stderr and removes: nothing is lost, and a process that
+ * dies without restoring leaves the file behind. */
+static int err_saved = -1, err_fd = -1;
+static off_t err_shown;
+static char err_path[4096];
 static enum scr_mode mode = SCR_MONO;
 static int utf8;
 
@@ -157,6 +169,83 @@ no_flow_control(void)
 		def_prog_mode();
 }
 
+/* Send fd 2 to a file of its own (nothing changes when that fails or
+ * when stderr is not a terminal: then it cannot reach the screen). */
+static void
+stderr_capture(void)
+{
+	if (err_saved >= 0 || !isatty(STDERR_FILENO))
+		return;
+	const char *dir = getenv("TMPDIR");
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	int n = snprintf(err_path, sizeof err_path, "%s/placelab-stderr-XXXXXX", dir);
+	if (n < 0 || (size_t)n >= sizeof err_path)
+		return;
+	int fd = mkstemp(err_path);
+	if (fd < 0)
+		return;
+	fflush(stderr);
+	int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (saved < 0 || dup2(fd, STDERR_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		close(fd);
+		unlink(err_path);
+		return;
+	}
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	err_saved = saved;
+	err_fd = fd;
+	err_shown = 0;
+}
+
+/* fd 2 back, with what the file caught copied to it; the file removed.
+ * Only async-signal-safe calls: a signal handler restores through here. */
+static void
+stderr_release(void)
+{
+	if (err_saved < 0)
+		return;
+	dup2(err_saved, STDERR_FILENO);
+	close(err_saved);
+	err_saved = -1;
+	char buf[4096];
+	ssize_t got;
+	for (off_t off = 0; (got = pread(err_fd, buf, sizeof buf, off)) > 0; off += got)
+		for (ssize_t put = 0, w; put < got; put += w)
+			if ((w = write(STDERR_FILENO, buf + put, (size_t)(got - put))) <= 0)
+				goto done;
+done:
+	close(err_fd);
+	err_fd = -1;
+	unlink(err_path);
+}
+
+/* Whether something was written to stderr since the last call; if so its
+ * first non-blank line (cut to fit) in buf. */
+int
+screen_stderr_news(char *buf, size_t len)
+{
+	struct stat st;
+	if (err_fd < 0 || len == 0 || fstat(err_fd, &st) != 0 || st.st_size <= err_shown)
+		return 0;
+	char chunk[512];
+	ssize_t got = pread(err_fd, chunk, sizeof chunk - 1, err_shown);
+	err_shown = st.st_size;
+	if (got <= 0)
+		return 0;
+	chunk[got] = '\0';
+	char *line = chunk;
+	while (*line == '\n' || *line == '\r' || *line == ' ' || *line == '\t')
+		line++;
+	line[strcspn(line, "\r\n")] = '\0';
+	if (*line == '\0')
+		return 0;
+	snprintf(buf, len, "%s", line);
+	return 1;
+}
+
 /* Start curses and install the restore hooks. */
 void
 screen_start(SCREEN *sp)
@@ -172,6 +261,8 @@ screen_start(SCREEN *sp)
 	} else
 		set_term(sp);
 	started = 1;
+	if (sp == NULL)
+		stderr_capture();
 	if (!hooks_installed) {
 		hooks_installed = 1;
 		atexit(on_exit_hook);
@@ -204,6 +295,7 @@ screen_stop(void)
 		return;
 	started = 0;
 	endwin();
+	stderr_release();
 }
 
 /* Attribute of a role. */

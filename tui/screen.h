@@ -13,12 +13,14 @@
  * Invariant: after screen_start() returns, the terminal is restored by
  * screen_stop(), by exit() (atexit), by SIGINT/SIGTERM/SIGHUP and by an
  * allocation failure (pl_alloc_set_fail_hook) — whichever comes first; a
- * second restore is a no-op.
+ * second restore is a no-op.  Meanwhile fd 2 (when it is a terminal)
+ * writes to a file that the restore copies back to it.
  */
 #ifndef TUI_SCREEN_H
 #define TUI_SCREEN_H
 
 #include <curses.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Semantic roles: X(enum, fg, bg, mono attribute). */
@@ -65,6 +67,10 @@ enum scr_mode { SCR_MONO, SCR_COLOR8, SCR_COLOR256 };
 void screen_start(SCREEN *sp);
 /* Restore the terminal (idempotent, async-signal tolerant). */
 void screen_stop(void);
+/* While curses owns a real terminal, stderr goes to a file, copied back
+ * to stderr when the screen stops; this says whether something was
+ * written since the last call, with its first line in buf. */
+int screen_stderr_news(char *buf, size_t len);
 /* After screen_start(): ^C no longer restores and dies but is counted,
  * and screen_interrupted() says (once) that it came; a second ^C before
  * that restores and dies as before. */
