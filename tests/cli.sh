@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..35"
+echo "1..38"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -54,6 +54,14 @@ $PLACELAB info >/dev/null 2>&1; rc=$?
 check "bad usage: exit 2" test "$rc" = 2
 $PLACELAB frobnicate >/dev/null 2>&1; rc=$?
 check "unknown command: exit 2" test "$rc" = 2
+$PLACELAB simm >/dev/null 2>"$tmp/err"; rc=$?
+check "a mistyped command: exit 2, the command it is close to named" sh -c "test $rc = 2 && grep -q \"unknown command 'simm' (did you mean 'sim'?\" '$tmp/err'"
+# what a command writes to stdout and cannot (a full disk, a closed
+# descriptor) is an error, not a silent success
+$PLACELAB clusters k80x4 >/dev/full 2>"$tmp/err"; rc=$?
+check "stdout on a full disk: exit 2 and said" sh -c "test $rc = 2 && grep -q 'write error on standard output: No space left on device' '$tmp/err'"
+$PLACELAB info "$tmp/g.json" --json >&- 2>"$tmp/err"; rc=$?
+check "stdout closed: exit 2 and said" sh -c "test $rc = 2 && grep -q 'write error on standard output' '$tmp/err'"
 $PLACELAB run -a brkga "$tmp/g.json" --patience -4 >/dev/null 2>"$tmp/err"; rc=$?
 check "a negative budget: exit 2 and the option named" sh -c "test $rc = 2 && grep -q \"option 'patience': -4 is not in \\[0, inf)\" '$tmp/err'"
 $PLACELAB run -a brkga "$tmp/g.json" --generations 4294967297 >/dev/null 2>"$tmp/err"; rc=$?

@@ -7,9 +7,11 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "xmalloc.h"
@@ -47,17 +49,83 @@ usage(FILE *f)
 	    "('placelab clusters') or a cluster file.\n");
 }
 
+/* Edit distance of a and b (insertions, deletions, replacements), up to
+ * 3: more is reported as 3. */
+static int
+edits(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	if (na > 15 || nb > 15)
+		return 3;
+	int row[16];
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= na; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= nb; j++) {
+			int up = row[j];
+			int best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[nb] < 3 ? row[nb] : 3;
+}
+
+/* A word that is neither a command nor a file but close to a command
+ * ("simm", "exprot"): the command it is close to, else NULL. */
+static const char *
+near_command(const char *word)
+{
+	if (strchr(word, '/') != NULL || strchr(word, '.') != NULL || strlen(word) < 3 ||
+	    access(word, F_OK) == 0)
+		return NULL;
+	const char *best = NULL;
+	int best_d = 3;
+	for (const struct pl_command *c = pl_commands; c->name != NULL; c++) {
+		int d = edits(word, c->name);
+		if (strncmp(word, c->name, strlen(word)) == 0)
+			d = 1;	/* a prefix: "comp" */
+		if (d < best_d && d <= (strlen(c->name) > 4 ? 2 : 1)) {
+			best_d = d;
+			best = c->name;
+		}
+	}
+	return best;
+}
+
+/* The command's status, unless what it wrote to stdout was lost (a full
+ * disk, a closed pipe or descriptor): then an error and 2. */
+static int
+finish(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno != 0)
+			fprintf(stderr, "placelab: write error on standard output: %s\n", strerror(errno));
+		else
+			fprintf(stderr, "placelab: write error on standard output\n");
+		return rc != 0 ? rc : 2;
+	}
+	return rc;
+}
+
 /* Dispatch. */
 int
 main(int argc, char **argv)
 {
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		usage(stdout);
-		return 0;
+		return finish(0);
 	}
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		printf("placelab %s\n", PACKAGE_VERSION);
-		return 0;
+		return finish(0);
 	}
 	if (argc >= 2 && argv[1][0] != '-') {
 		for (const struct pl_command *c = pl_commands; c->name != NULL; c++)
@@ -67,8 +135,14 @@ main(int argc, char **argv)
 				argv[1] = name;
 				int rc = c->run(argc - 1, argv + 1);
 				free(name);
-				return rc;
+				return finish(rc);
 			}
+		const char *near = near_command(argv[1]);
+		if (near != NULL) {
+			fprintf(stderr, "placelab: unknown command '%s' (did you mean '%s'? "
+			    "'placelab --help' lists the commands)\n", argv[1], near);
+			return 2;
+		}
 	}
 	const struct pl_command *explore = NULL;
 	for (const struct pl_command *c = pl_commands; c->name != NULL; c++)
@@ -77,7 +151,7 @@ main(int argc, char **argv)
 	if (explore != NULL) {
 		/* placelab [GRAPH] [-c CLUSTER] [--demo]: the explorer. */
 		argv[0] = (char *)"placelab";
-		return explore->run(argc, argv);
+		return finish(explore->run(argc, argv));
 	}
 	if (argc == 1) {
 		/* No explorer in this build: summarise the default sample. */
@@ -85,7 +159,7 @@ main(int argc, char **argv)
 		char *args[] = { (char *)"info", path, NULL };
 		int rc = cmd_info(2, args);
 		free(path);
-		return rc;
+		return finish(rc);
 	}
 	fprintf(stderr, "placelab: unknown command '%s'\n", argv[1]);
 	usage(stderr);
