@@ -225,6 +225,88 @@ fail:
 	return -1;
 }
 
+/* Open a growing file (see fileio.h). */
+int
+pl_grow_open(struct pl_grow *g, const char *path, char **cause)
+{
+	memset(g, 0, sizeof *g);
+	if (is_special(path)) {
+		if ((g->f = fopen(path, "w")) == NULL) {
+			*cause = pl_xasprintf("%s: cannot open it for writing: %s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	g->target = write_target(path);
+	struct stat st;
+	int exists = stat(g->target, &st) == 0;
+	g->mode = exists ? (int)(st.st_mode & 07777) : 0644;
+	int fd = open_temp(g->target, &g->tmp, cause);
+	if (fd < 0 || (g->f = fdopen(fd, "w")) == NULL) {
+		if (fd >= 0) {
+			*cause = pl_xasprintf("%s: %s", path, strerror(errno));
+			close(fd);
+			unlink(g->tmp);
+		}
+		free(g->tmp);
+		free(g->target);
+		memset(g, 0, sizeof *g);
+		return -1;
+	}
+	if (!exists && pl_grow_commit(g, cause) != 0) {
+		pl_grow_close(g, 0, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* Flush, sync, and rename the temporary file over the target once. */
+int
+pl_grow_commit(struct pl_grow *g, char **cause)
+{
+	if (fflush(g->f) != 0)
+		goto fail;
+	if (g->tmp == NULL)
+		return 0;
+	if (fchmod(fileno(g->f), (mode_t)g->mode) != 0 || fsync(fileno(g->f)) != 0 ||
+	    rename(g->tmp, g->target) != 0)
+		goto fail;
+	free(g->tmp);
+	g->tmp = NULL;
+	return 0;
+fail:
+	*cause = pl_xasprintf("%s: write failed: %s", g->target != NULL ? g->target : "(stream)",
+	    strerror(errno));
+	return -1;
+}
+
+/* Close a growing file: commit it, or drop what was never committed. */
+int
+pl_grow_close(struct pl_grow *g, int commit, char **cause)
+{
+	if (g->f == NULL)
+		return 0;
+	int rc = 0;
+	char *why = NULL;
+	if (commit && pl_grow_commit(g, &why) != 0)
+		rc = -1;
+	if (fclose(g->f) != 0 && rc == 0 && commit) {
+		why = pl_xasprintf("%s: write failed: %s", g->target != NULL ? g->target : "(stream)",
+		    strerror(errno));
+		rc = -1;
+	}
+	if (g->tmp != NULL)
+		unlink(g->tmp);
+	free(g->tmp);
+	free(g->target);
+	memset(g, 0, sizeof *g);
+	if (cause != NULL)
+		*cause = why;
+	else
+		free(why);
+	return rc;
+}
+
 /* The absolute name of a file that need not exist: its directory
  * resolved, then its base name (path as given when the directory does
  * not resolve).  Caller frees. */

@@ -12,6 +12,7 @@
 #define PL_FILEIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Read a whole file (NUL-terminated, *len without the NUL).  NULL + *cause. */
 char *pl_file_read(const char *path, size_t *len, char **cause);
@@ -21,6 +22,29 @@ int pl_file_check_writable(const char *path, char **cause);
 /* Write data atomically (through a symbolic link to its target; an
  * existing file keeps its permissions).  0, or -1 + *cause. */
 int pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause);
+/*
+ * A file that grows while a run goes (a CSV row per episode), which must
+ * not cost the user an existing file when the run fails: it is written
+ * into a temporary file next to the file it replaces (a symbolic link's
+ * target), and the first pl_grow_commit() renames that over it; a new
+ * file is committed at once, so it grows in place; a device or FIFO is
+ * written in place.
+ */
+struct pl_grow {
+	FILE *f;	/* append here */
+	char *tmp;	/* the temporary file until the first commit, else NULL */
+	char *target;	/* the file it replaces */
+	int mode;	/* the permissions it gets */
+};
+/* Open path so.  0, or -1 + *cause. */
+int pl_grow_open(struct pl_grow *g, const char *path, char **cause);
+/* Make what was written so far the file's content (flushed to disk; the
+ * first call on a replacing file renames it over the old one).  0, or -1
+ * + *cause. */
+int pl_grow_commit(struct pl_grow *g, char **cause);
+/* Close; committed first when commit is set, else a file never committed
+ * is removed (the old one stays).  0, or -1 + *cause. */
+int pl_grow_close(struct pl_grow *g, int commit, char **cause);
 /* Whether paths a and b name one file (the same inode when both exist;
  * the same absolute name when neither does, e.g. two outputs). */
 int pl_file_same(const char *a, const char *b);

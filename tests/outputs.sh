@@ -9,7 +9,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..20"
+echo "1..23"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -40,6 +40,28 @@ check "run -o a hard link to GRAPH" 'refused g.json "-o hard.json: the same file
 $PLACELAB train placeto g.json -c k80x4 --episodes 1 -o pol.plw --curve pol.plw >/dev/null 2>err; rc=$?
 check "train -o X --curve X: refused before any episode" \
     'test $rc = 2 && grep -qF -- "--curve pol.plw: the same file as -o pol.plw" err && ! test -e pol.plw'
+
+# train --curve grows as training goes, but an existing curve is replaced
+# only with the policy (every 30 s and at the end): a run killed before
+# then leaves it as it was
+printf 'old curve\n' > cur.csv
+chmod 640 cur.csv
+$PLACELAB train placeto g.json -c k80x4 --episodes 1000000 -o killed.plw --curve cur.csv >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 600 ] && [ "$(cat cur.csv.tmp.* 2>/dev/null | wc -l)" -lt 2 ]; do sleep 0.1; i=$((i + 1)); done
+kill -KILL $pid 2>/dev/null
+wait $pid 2>/dev/null
+check "train --curve OLD killed before its first save: OLD as it was" \
+    'test $i -lt 600 && test "$(cat cur.csv)" = "old curve"'
+rm -f cur.csv.tmp.*
+$PLACELAB train placeto g.json -c k80x4 --episodes 2 -o done.plw --curve cur.csv >/dev/null 2>&1; rc=$?
+check "train --curve OLD that ends: the new curve, OLD's permissions, no file left over" \
+    'test $rc = 0 && head -1 cur.csv | grep -q "^episode,graph" && test "$(wc -l < cur.csv)" -ge 3 &&
+     test "$(stat -c %a cur.csv)" = 640 && ! ls cur.csv.tmp.* >/dev/null 2>&1'
+$PLACELAB train placeto g.json -c k80x4 --episodes 2 -o new.plw --curve /dev/stdout >sc.csv 2>se; rc=$?
+check "train --curve /dev/stdout > file: the file holds the curve, the summary on stderr" \
+    'test $rc = 0 && head -1 sc.csv | grep -q "^episode,graph" && ! grep -q "^policy " sc.csv && grep -q "^policy *new.plw" se'
 
 # through a symbolic link: the target is written, the link stays
 cp g.orig g2.json

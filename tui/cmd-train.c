@@ -109,6 +109,7 @@ cmd_train(int argc, char **argv)
 	struct pl_problem **probs = NULL;
 	struct pl_cluster *c = NULL;
 	struct pl_placeto_trainer *tr = NULL;
+	struct pl_grow cg = { 0 };	/* the --curve file */
 	FILE *cf = NULL;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:o:qh", longopts, NULL)) != -1) {
@@ -203,10 +204,12 @@ cmd_train(int argc, char **argv)
 		goto out;
 	}
 	if (curve != NULL) {
-		if ((cf = fopen(curve, "w")) == NULL) {
-			cmd_error("--curve %s: %s", curve, strerror(errno));
+		if (pl_grow_open(&cg, curve, &cause) != 0) {
+			cmd_error("--curve %s", cause);
+			free(cause);
 			goto out;
 		}
+		cf = cg.f;
 		fprintf(cf, "episode,graph,graph_name,init_us,final_us,episode_best_us,graph_best_us,entropy,return,lr,wall_s\n");
 	}
 	long budget = pl_opt_int(opts, "episodes");
@@ -239,6 +242,8 @@ cmd_train(int argc, char **argv)
 			    l->graph, graphs[l->graph]->name, l->init_us, l->final_us, l->best_us,
 			    pl_placeto_trainer_best(tr, l->graph), l->entropy, l->ret, st.lr, now - t0);
 		}
+		if (cf != NULL)
+			fflush(cf);	/* rows appear as training goes */
 		if (progress && (now - last >= 1.0 || st.episodes >= budget)) {
 			last = now;
 			fprintf(stderr, "\repisode %ld/%ld  mean %.3f ms  best %.3f ms  entropy %.3f  lr %.2g  %.0f s\033[K",
@@ -246,7 +251,8 @@ cmd_train(int argc, char **argv)
 			    st.last_entropy, st.lr, now - t0);
 		}
 		if (now - saved >= 30) {
-			if (pl_placeto_trainer_save(tr, output, note, &cause) != 0) {
+			if (pl_placeto_trainer_save(tr, output, note, &cause) != 0 ||
+			    (cf != NULL && pl_grow_commit(&cg, &cause) != 0)) {
 				free(logs);
 				free(note);
 				cmd_fail(cause);
@@ -258,14 +264,17 @@ cmd_train(int argc, char **argv)
 	free(logs);
 	if (progress)
 		fputc('\n', stderr);
-	if (pl_placeto_trainer_save(tr, output, note, &cause) != 0) {
+	if (pl_placeto_trainer_save(tr, output, note, &cause) != 0 ||
+	    (cf != NULL && pl_grow_commit(&cg, &cause) != 0)) {
 		free(note);
 		cmd_fail(cause);
 		goto out;
 	}
 	free(note);
 	pl_placeto_trainer_stats(tr, &st);
-	printf("trained    %ld episodes (%ld updates, %ld placements) on %d graphs in %.1f s\n",
+	/* a report beside an output that is stdout's file goes to stderr */
+	FILE *out = cmd_report_stream(output) == stderr ? stderr : cmd_report_stream(curve);
+	fprintf(out, "trained    %ld episodes (%ld updates, %ld placements) on %d graphs in %.1f s\n",
 	    st.episodes, st.updates, st.placements, n_graphs, pl_now_s() - t0);
 	for (int i = 0; i < n_graphs; i++) {
 		double greedy;
@@ -273,10 +282,10 @@ cmd_train(int argc, char **argv)
 			cmd_fail(cause);
 			goto out;
 		}
-		printf("  %-28s best seen %10.3f ms   greedy %10.3f ms\n", graphs[i]->name,
+		fprintf(out, "  %-28s best seen %10.3f ms   greedy %10.3f ms\n", graphs[i]->name,
 		    pl_placeto_trainer_best(tr, i) / 1000, greedy / 1000);
 	}
-	printf("policy     %s\n", output);
+	fprintf(out, "policy     %s\n", output);
 	rc = 0;
 	if (cmd_stopped()) {
 		fprintf(stderr, "placelab: training stopped by signal %d after %ld episodes; the policy so far is saved\n",
@@ -284,8 +293,10 @@ cmd_train(int argc, char **argv)
 		rc = 128 + cmd_stopped();
 	}
 out:
-	if (cf != NULL && fclose(cf) != 0 && rc == 0)
-		rc = cmd_error("--curve %s: %s", curve, strerror(errno));
+	/* committed with the policy; a run that failed before leaves an
+	 * existing curve as it was */
+	if (pl_grow_close(&cg, rc == 0 || cmd_stopped(), &cause) != 0 && rc == 0)
+		rc = cmd_fail(cause);
 	pl_placeto_trainer_free(tr);
 	for (int i = 0; i < n_graphs; i++) {
 		if (probs != NULL)
