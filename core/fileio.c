@@ -164,6 +164,10 @@ int
 pl_file_check_writable(const char *path, char **cause)
 {
 	struct stat st;
+	if (*path == '\0') {
+		*cause = pl_xstrdup("\"\": an empty file name (expected the name of a file to write)");
+		return -1;
+	}
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		*cause = pl_xasprintf("%s: is a directory (expected a file name)", path);
 		return -1;
@@ -191,6 +195,8 @@ pl_file_check_writable(const char *path, char **cause)
 int
 pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause)
 {
+	if (*path == '\0')
+		return pl_file_check_writable(path, cause);	/* says why */
 	if (is_special(path))
 		return write_special(path, data, len, cause);
 	char *target = write_target(path), *tmp;

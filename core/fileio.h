@@ -17,7 +17,8 @@
 /* Read a whole file (NUL-terminated, *len without the NUL).  NULL + *cause. */
 char *pl_file_read(const char *path, size_t *len, char **cause);
 /* Check before a long run that path can be written later: 0, or -1 +
- * *cause (a directory, or no new file can be made next to it). */
+ * *cause (an empty name, a directory, or no new file can be made next to
+ * it). */
 int pl_file_check_writable(const char *path, char **cause);
 /* Write data atomically (through a symbolic link to its target; an
  * existing file keeps its permissions).  0, or -1 + *cause. */

@@ -9,7 +9,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..23"
+echo "1..25"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -62,6 +62,13 @@ check "train --curve OLD that ends: the new curve, OLD's permissions, no file le
 $PLACELAB train placeto g.json -c k80x4 --episodes 2 -o new.plw --curve /dev/stdout >sc.csv 2>se; rc=$?
 check "train --curve /dev/stdout > file: the file holds the curve, the summary on stderr" \
     'test $rc = 0 && head -1 sc.csv | grep -q "^episode,graph" && ! grep -q "^policy " sc.csv && grep -q "^policy *new.plw" se'
+
+# an empty output name is refused before any work (it failed after it)
+$PLACELAB train placeto g.json -c k80x4 --episodes 100000 -o "" >/dev/null 2>err; rc=$?
+check "train -o \"\": refused before any episode" \
+    'test $rc = 2 && grep -qF -- "-o \"\": an empty file name (expected the name of a file to write)" err && ! ls .tmp.* >/dev/null 2>&1'
+$PLACELAB run -a heft g.json -c k80x4 --history "" >/dev/null 2>err; rc=$?
+check "run --history \"\": refused" 'test $rc = 2 && grep -qF -- "--history \"\": an empty file name" err'
 
 # through a symbolic link: the target is written, the link stays
 cp g.orig g2.json
