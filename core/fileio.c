@@ -405,6 +405,22 @@ pl_utf8_error(const char *name, const char *text, size_t len)
 	    (unsigned char)text[bad]);
 }
 
+/* The error for a text file holding a NUL byte or bytes that are not
+ * UTF-8, or NULL. */
+char *
+pl_text_error(const char *name, const char *text, size_t len)
+{
+	const char *nul = memchr(text, '\0', len);
+	if (nul == NULL)
+		return pl_utf8_error(name, text, len);
+	char *err = pl_utf8_error(name, text, (size_t)(nul - text));
+	if (err != NULL)
+		return err;
+	int line, col;
+	pl_text_position(text, (size_t)(nul - text), &line, &col);
+	return pl_xasprintf("%s:%d:%d: a NUL byte (expected text)", name, line, col);
+}
+
 /* 1-based line and column of a byte offset. */
 void
 pl_text_position(const char *text, size_t off, int *line, int *col)

@@ -56,6 +56,9 @@ size_t pl_utf8_check(const char *text, size_t len);
 /* NULL when text[0..len) is UTF-8, else the error to give for file name:
  * "NAME:LINE:COL: byte 0xFF is not UTF-8 (...)". */
 char *pl_utf8_error(const char *name, const char *text, size_t len);
+/* The same for a text file, which holds no NUL byte either:
+ * "NAME:LINE:COL: a NUL byte (expected text)". */
+char *pl_text_error(const char *name, const char *text, size_t len);
 /* Line and column (1-based) of byte offset off in text. */
 void pl_text_position(const char *text, size_t off, int *line, int *col);
 

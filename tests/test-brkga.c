@@ -623,6 +623,18 @@ test_beta_file(void **state)
 		free(path);
 	}
 	expect_create_error(&f, "beta-file=/nonexistent/beta.txt", "/nonexistent/beta.txt");
+	/* what follows a NUL byte was never read: refused at the NUL */
+	char *path = temp_file("placelab-beta/1\ndefault 1 1");
+	FILE *fp = fopen(path, "ab");
+	assert_non_null(fp);
+	fwrite("\0\nfrobnicate 1 2\n", 1, 18, fp);
+	fclose(fp);
+	if (asprintf(&spec, "beta-file=%s", path) < 0)
+		fail();
+	expect_create_error(&f, spec, ":2:12: a NUL byte (expected text)");
+	free(spec);
+	unlink(path);
+	free(path);
 	fixture_free(&f);
 }
 

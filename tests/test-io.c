@@ -413,6 +413,12 @@ test_dot_errors(void **state)
 	dot_bad("digraph g {\n a -> b [bytes=4];\n c;\n a -> b [bytes=5];\n}", "t.dot:4: edge 'a' -> 'b': output 0 of 'a' carries 5 bytes here but 4");
 	dot_bad("digraph g {\n a -> b;\n b -> c;\n subgraph cluster_x { c:p1 -> a:n; }\n}", "t.dot:2: the graph has a cycle of 3 ops");
 	dot_bad("digraph g {\n a -> ;\n}", "t.dot:2: DOT syntax error near");
+	/* what follows a NUL byte was never read: refused at the NUL */
+	static const char nul[] = "digraph g { a }\n\0}junk";
+	char *why = NULL;
+	assert_null(plv_graph_parse_dot(nul, sizeof nul - 1, "t.dot", &why));
+	assert_has(why, "t.dot:2:1: a NUL byte (expected text)");
+	free(why);
 	/* an unquoted exponent is a syntax error for DOT: say how to write it */
 	dot_bad("digraph g {\n a [label=x];\n b [flops=2e9];\n}", "t.dot:3: DOT syntax error near ']' (a number with an exponent or a '+' must be quoted in DOT: flops=\"1e9\")");
 	/* Graphviz ignores attributes it does not know: placelab-like ones that

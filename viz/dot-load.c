@@ -603,8 +603,7 @@ read_node(struct pl_graph_builder *b, Agnode_t *n)
 struct pl_graph *
 plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause)
 {
-	size_t text_len = strnlen(text, len);	/* up to a NUL byte */
-	if ((*cause = pl_utf8_error(name, text, text_len)) != NULL)
+	if ((*cause = pl_text_error(name, text, len)) != NULL)
 		return NULL;
 	dot_err[0] = '\0';
 	agseterr(AGERR);
@@ -624,7 +623,7 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 	for (Agnode_t *n = agfstnode(dg); n != NULL; n = agnxtnode(dg, n))
 		nodes[v++] = n;
 	struct dot_lines L;
-	find_lines(&L, text, text_len, nodes, n_nodes);
+	find_lines(&L, text, len, nodes, n_nodes);
 	int gline = L.graph_line > 0 ? L.graph_line : 1;
 	/* anonymous graphs ("digraph { }", "%1" to cgraph) and "" take the
 	 * file's name */

@@ -1148,6 +1148,10 @@ pl_brkga_load_beta(struct pl_placer *pl, const char *path, char **cause)
 	char *text = pl_file_read(path, &len, cause);
 	if (text == NULL)
 		return -1;
+	if ((*cause = pl_text_error(path, text, len)) != NULL) {
+		free(text);
+		return -1;
+	}
 	long G = b->lay.n_genes;
 	double *al = pl_xmalloc(sizeof *al * (size_t)(G ? G : 1));
 	double *be = pl_xmalloc(sizeof *be * (size_t)(G ? G : 1));
