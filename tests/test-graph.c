@@ -166,6 +166,18 @@ test_strict_numbers(void **state)
 	pl_graph_free(g);
 }
 
+/* An empty device or group is no constraint and no group: refused, not
+ * read as "any" and "none". */
+static void
+test_empty_device_group(void **state)
+{
+	(void)state;
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"device\": \"\"}]}",
+	    "t.json:2:33: op 'a': field 'device'", "expected \"any\"");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"group\": \"\"}]}",
+	    "op 'a': field 'group'", "leave it out for none");
+}
+
 /* Text that is not UTF-8 (here Latin-1) is refused where it stands: it
  * would reach JSON and SVG outputs as bytes no reader accepts. */
 static void
@@ -416,6 +428,7 @@ main(void)
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_nul_escape),
 		cmocka_unit_test(test_strict_numbers),
+		cmocka_unit_test(test_empty_device_group),
 		cmocka_unit_test(test_not_utf8),
 		cmocka_unit_test(test_key_twice),
 		cmocka_unit_test(test_unknown_field),
