@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..38"
+echo "1..43"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -56,6 +56,17 @@ $PLACELAB frobnicate >/dev/null 2>&1; rc=$?
 check "unknown command: exit 2" test "$rc" = 2
 $PLACELAB simm >/dev/null 2>"$tmp/err"; rc=$?
 check "a mistyped command: exit 2, the command it is close to named" sh -c "test $rc = 2 && grep -q \"unknown command 'simm' (did you mean 'sim'?\" '$tmp/err'"
+# options as getopt reads them: bundled and abbreviated forms of -a find
+# the method (and its own options); a second method, an option for -a
+# next to -p, and a generator option the model does not read are refused
+check "run -qa heft: the method found in a bundle" sh -c "$PLACELAB run -qa heft '$tmp/g.json' | grep -q '^method *heft'"
+check "run --alg brkga --pop 8: an abbreviation, with the method's options" sh -c "$PLACELAB run --alg brkga --pop 8 --evals 40 '$tmp/g.json' -q | grep -q '^method *brkga'"
+$PLACELAB run -a heft -a brkga "$tmp/g.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "run -a twice: exit 2, compare suggested" sh -c "test $rc = 2 && grep -q \"run: -a heft and -a brkga: one method per run ('placelab compare --methods heft,brkga' runs both)\" '$tmp/err'"
+$PLACELAB export "$tmp/g.json" -p "$tmp/none.json" -o "$tmp/x.svg" --seed 5 >/dev/null 2>"$tmp/err"; rc=$?
+check "export -p with --seed: exit 2, the flag named" sh -c "test $rc = 2 && grep -q 'export: --seed applies to -a PLACER only' '$tmp/err' && ! test -e '$tmp/x.svg'"
+$PLACELAB gen heft --layers 5 >/dev/null 2>"$tmp/err"; rc=$?
+check "gen heft --layers: exit 2, not ignored" sh -c "test $rc = 2 && grep -q 'heft: --layers does not apply (heft takes no options)' '$tmp/err'"
 # what a command writes to stdout and cannot (a full disk, a closed
 # descriptor) is an error, not a silent success
 $PLACELAB clusters k80x4 >/dev/full 2>"$tmp/err"; rc=$?

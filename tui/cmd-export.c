@@ -219,6 +219,7 @@ cmd_export(int argc, char **argv)
 	int nolegend_set = 0, width_set = 0, dpi_set = 0;
 	unsigned long long seed = 1;
 	double seconds = 0;
+	const char *run_flag = NULL;	/* --seed or --seconds given */
 	struct plv_opts o;
 	plv_opts_init(&o);
 	struct pl_sim_opts so = { .kind = PL_SIM_NATIVE, .mem = PL_MEM_NATIVE };
@@ -273,10 +274,12 @@ cmd_export(int argc, char **argv)
 		case OPT_SEED:
 			if (cmd_parse_seed("seed", optarg, &seed) != 0)
 				return 2;
+			run_flag = "--seed";
 			break;
 		case OPT_SECONDS:
 			if (cmd_parse_num("seconds", optarg, 1e-6, 1e9, &seconds) != 0)
 				return 2;
+			run_flag = "--seconds";
 			break;
 		case OPT_FORCE: o.force = 1; break;
 		case OPT_HELP:
@@ -298,6 +301,9 @@ cmd_export(int argc, char **argv)
 		return 2;
 	if ((place_path == NULL) == (placer == NULL))
 		return cmd_error("export: give exactly one of -p PLACEMENT and -a PLACER");
+	if (place_path != NULL && run_flag != NULL)
+		return cmd_error("export: %s applies to -a PLACER only (-p draws a placement as it is)",
+		    run_flag);
 	if (level_set && max_set)
 		return cmd_error("export: --level and --max-nodes exclude each other");
 	if (level_set)

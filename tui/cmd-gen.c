@@ -64,6 +64,7 @@ list_models(void)
 	for (const struct pl_gen_model *m = pl_gen_models; m->name != NULL; m++) {
 		printf("%-13s %s%s\n", m->name, m->summary, m->family ? " [family: --seed]" : "");
 		printf("%-13s   defaults: %s\n", "", m->source);
+		printf("%-13s   options:  %s\n", "", *m->options ? m->options : "none");
 	}
 }
 
@@ -237,6 +238,10 @@ cmd_gen(int argc, char **argv)
 			return cmd_error("gen family: -o DIR is required");
 		if (count < 1 || count > 10000)
 			return cmd_error("gen family: --count %d (expected 1..10000)", count);
+		char *why = NULL;
+		const struct pl_gen_model *fm = pl_gen_model_find(argv[1]);
+		if (fm != NULL && pl_gen_check_applies(fm, &o, &why) != 0)
+			return cmd_fail(why);
 		if (mkdir(out, 0777) != 0 && errno != EEXIST)
 			return cmd_error("gen family: cannot create directory '%s': %s", out, strerror(errno));
 		for (int i = 0; i < count; i++) {
@@ -256,6 +261,9 @@ cmd_gen(int argc, char **argv)
 	if (argc != 1)
 		return cmd_error("gen: expected one model (try 'placelab gen --list')");
 	char *cause = NULL;
+	const struct pl_gen_model *gm = pl_gen_model_find(argv[0]);
+	if (gm != NULL && pl_gen_check_applies(gm, &o, &cause) != 0)
+		return cmd_fail(cause);
 	struct pl_gen_stats st;
 	struct pl_graph *g = pl_gen(argv[0], &o, &st, &cause);
 	if (g == NULL)

@@ -60,25 +60,23 @@ static const struct option fixed_opts[] = {
 };
 #define N_FIXED ((int)(sizeof fixed_opts / sizeof *fixed_opts))
 
-/* The method named by -a / --algorithm, found before option parsing. */
+/* The method named by -a / --algorithm, found before option parsing (the
+ * method's own options are known only once it is): getopt over the fixed
+ * options alone, silent, in order and without moving anything, so that
+ * bundled (-qa heft) and abbreviated (--alg heft) forms are read as the
+ * real pass reads them.  The first one given, or NULL. */
 static const char *
 prescan_algo(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0)
-			break;
-		if ((strcmp(a, "-a") == 0 || strcmp(a, "--algorithm") == 0 || strcmp(a, "--algo") == 0) &&
-		    i + 1 < argc)
-			return argv[i + 1];
-		if (strncmp(a, "-a", 2) == 0 && a[2] != '\0' && a[1] != '-')
-			return a + 2;
-		if (strncmp(a, "--algorithm=", 12) == 0)
-			return a + 12;
-		if (strncmp(a, "--algo=", 7) == 0)
-			return a + 7;
-	}
-	return NULL;
+	const char *algo = NULL;
+	int saved = opterr, ch;
+	opterr = 0;
+	optind = 0;	/* a fresh scan (glibc) */
+	while ((ch = getopt_long(argc, argv, "-a:c:o:qh", fixed_opts, NULL)) != -1)
+		if (ch == 'a' && algo == NULL)
+			algo = optarg;
+	opterr = saved;
+	return algo;
 }
 
 /* placelab run --list */
@@ -237,11 +235,18 @@ cmd_run(int argc, char **argv)
 	int max_steps = 0, json = 0, quiet = 0, ch, rc = 2;
 	double max_seconds = 0, v;
 	unsigned long long seed;
-	optind = 1;
+	optind = 0;	/* a fresh scan after the prescan's */
 	while ((ch = getopt_long(argc, argv, "a:c:o:qh", longopts, NULL)) != -1) {
 		const char *flag = NULL;
 		switch (ch) {
-		case 'a': break;
+		case 'a':
+			if (algo == NULL || strcmp(optarg, algo) != 0) {
+				cmd_error("run: -a %s and -a %s: one method per run "
+				    "('placelab compare --methods %s,%s' runs both)", algo ? algo : "?", optarg,
+				    algo ? algo : "?", optarg);
+				goto out;
+			}
+			break;
 		case 'c': cluster = optarg; break;
 		case 'o': output = optarg; break;
 		case 'q': quiet = 1; break;

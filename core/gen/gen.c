@@ -16,35 +16,50 @@
 #include "rng.h"
 #include "xmalloc.h"
 
+/* The options every framework model reads (the training step's shape). */
+#define TRAINING_OPTS " --dtype-bytes --optimizer --granularity --forward-only"
+
 const struct pl_gen_model pl_gen_models[] = {
 	{ "nmt", "encoder-decoder LSTM NMT with attention, unrolled over time",
 	  "GNMT (Wu et al. 2016) and the TensorFlow NMT tutorial: 1024 units, bidirectional bottom "
 	  "layer, residual from layer 3, max length 50, Adam; 2/4/8 layers as in Mirhoseini et al. 2018; "
-	  "batch 128 and 32k vocabulary our choice", 1 },
+	  "batch 128 and 32k vocabulary our choice", 1,
+	  "--batch --seq-len --hidden --layers --vocab" TRAINING_OPTS },
 	{ "rnnlm", "LSTM language model (2 layers)",
 	  "the 2-layer RNNLM benchmark of Mirhoseini et al. 2017; 2048 units, batch 64, 20 steps, "
-	  "40k vocabulary our choice", 0 },
+	  "40k vocabulary our choice", 0,
+	  "--batch --seq-len --hidden --layers --vocab" TRAINING_OPTS },
 	{ "inception_v3", "Inception-V3 (299x299)",
-	  "Szegedy et al. 2016; Keras/TF-slim layer shapes; batch 32", 0 },
+	  "Szegedy et al. 2016; Keras/TF-slim layer shapes; batch 32", 0,
+	  "--batch --image" TRAINING_OPTS },
 	{ "resnet50", "ResNet-50 v1.5 (224x224)",
-	  "He et al. 2016, stride on the 3x3 conv as in torchvision; batch 32", 0 },
+	  "He et al. 2016, stride on the 3x3 conv as in torchvision; batch 32", 0,
+	  "--batch --image" TRAINING_OPTS },
 	{ "nasnet_a", "NASNet-A Large (6@4032, 331x331)",
 	  "Zoph et al. 2018 (NASNet-A cells of TF-slim nasnet_utils.py); batch 8, our choice so that "
-	  "the whole model fits one 12 GB K80 like the papers' single-GPU expert placement", 0 },
+	  "the whole model fits one 12 GB K80 like the papers' single-GPU expert placement", 0,
+	  "--batch --image --cells --hidden" TRAINING_OPTS },
 	{ "transformer", "Transformer base (6+6 layers, d_model 512)",
-	  "Vaswani et al. 2017 base model: d_model 512, 8 heads, d_ff 2048, 37k shared vocabulary; 32x128 tokens", 0 },
+	  "Vaswani et al. 2017 base model: d_model 512, 8 heads, d_ff 2048, 37k shared vocabulary; 32x128 tokens", 0,
+	  "--batch --seq-len --hidden --layers --vocab" TRAINING_OPTS },
 	{ "enas-cnn", "random ENAS micro-search-space CNN (CIFAR-10)",
-	  "Pham et al. 2018 micro search space (5 blocks, 5 ops); shapes drawn from --seed", 1 },
+	  "Pham et al. 2018 micro search space (5 blocks, 5 ops); shapes drawn from --seed", 1,
+	  "--batch --image --cells --hidden" TRAINING_OPTS },
 	{ "enas-rnn", "random ENAS recurrent cell network (PTB)",
-	  "Pham et al. 2018 recurrent cell (tanh/relu/identity/sigmoid, highway); shapes drawn from --seed", 1 },
+	  "Pham et al. 2018 recurrent cell (tanh/relu/identity/sigmoid, highway); shapes drawn from --seed", 1,
+	  "--batch --seq-len --hidden --layers --cells --vocab" TRAINING_OPTS },
 	{ "chain", "toy: a chain of 10 equal ops",
-	  "named after Placeto's toy chain (Addanki et al. 2019); sizes ours (--layers: length)", 0 },
+	  "named after Placeto's toy chain (Addanki et al. 2019); sizes ours (--layers: length)", 0,
+	  "--layers" },
 	{ "crown", "toy: 4 parallel points with a band, base and top",
-	  "named after Placeto's toy crown (Addanki et al. 2019); shape and sizes ours (--layers: points, --seq-len: depth)", 0 },
+	  "named after Placeto's toy crown (Addanki et al. 2019); shape and sizes ours (--layers: points, --seq-len: depth)", 0,
+	  "--layers --seq-len" },
 	{ "heft", "toy: the canonical HEFT example (10 tasks, 3 processors)",
-	  "Topcuoglu, Hariri & Wu 2002, Fig. 2 (samples/clusters/heft3.json)", 0 },
-	{ "teach", "toy: 14 ops, two towers, one clear best placement (k80x2)", "placelab", 0 },
-	{ NULL, NULL, NULL, 0 },
+	  "Topcuoglu, Hariri & Wu 2002, Fig. 2 (samples/clusters/heft3.json)", 0,
+	  "" },
+	{ "teach", "toy: 14 ops, two towers, one clear best placement (k80x2)", "placelab", 0,
+	  "" },
+	{ NULL, NULL, NULL, 0, NULL },
 };
 
 /* A model by name. */
@@ -139,6 +154,40 @@ fill_defaults(const char *m, struct pl_gen_opts *o, struct pl_rng *r)
 		dflt(&o->layers, 6);
 		dflt(&o->vocab, 37000);
 	}
+}
+
+/* Refuse an option the model does not read (see gen.h). */
+int
+pl_gen_check_applies(const struct pl_gen_model *mm, const struct pl_gen_opts *o, char **cause)
+{
+	const struct {
+		const char *flag;
+		int set;
+	} f[] = {
+		{ "--batch", o->batch != 0 }, { "--seq-len", o->seq_len != 0 },
+		{ "--hidden", o->hidden != 0 }, { "--layers", o->layers != 0 },
+		{ "--vocab", o->vocab != 0 }, { "--image", o->image != 0 },
+		{ "--cells", o->cells != 0 }, { "--dtype-bytes", o->dtype_bytes != 0 },
+		{ "--optimizer", o->optimizer != NULL },
+		{ "--granularity", o->granularity != PL_GEN_OP },
+		{ "--forward-only", o->forward_only != 0 },
+	};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+		if (!f[i].set)
+			continue;
+		const char *at = strstr(mm->options, f[i].flag);
+		size_t n = strlen(f[i].flag);
+		if (at != NULL && (at[n] == ' ' || at[n] == '\0'))
+			continue;
+		if (*mm->options == '\0')
+			*cause = pl_xasprintf("%s: %s does not apply (%s takes no options)", mm->name,
+			    f[i].flag, mm->name);
+		else
+			*cause = pl_xasprintf("%s: %s does not apply (expected one of %s)", mm->name,
+			    f[i].flag, mm->options);
+		return -1;
+	}
+	return 0;
 }
 
 /* Reject options outside sane ranges. */

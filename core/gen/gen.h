@@ -61,10 +61,15 @@ struct pl_gen_model {
 	const char *summary;
 	const char *source;	/* where the defaults come from */
 	int family;		/* 1: randomised by --seed */
+	const char *options;	/* the options it reads, e.g. "--batch --image" */
 };
 /* NULL-terminated table. */
 extern const struct pl_gen_model pl_gen_models[];
 const struct pl_gen_model *pl_gen_model_find(const char *name);
+/* 0, or -1 + *cause when o sets an option model m does not read (for a
+ * user's options: pl_gen() ignores such options, so that one set of
+ * options serves every model). */
+int pl_gen_check_applies(const struct pl_gen_model *m, const struct pl_gen_opts *o, char **cause);
 
 /* Generate a model; st may be NULL.  NULL + *cause on bad options. */
 struct pl_graph *pl_gen(const char *model, const struct pl_gen_opts *o,
