@@ -17,6 +17,7 @@
 #include "fileio.h"
 #include "io.h"
 #include "viz/load.h"
+#include "xmalloc.h"
 
 /* Assert that msg contains frag. */
 static void
@@ -413,6 +414,25 @@ test_dot_errors(void **state)
 	dot_bad("digraph g {\n a -> b [bytes=4];\n c;\n a -> b [bytes=5];\n}", "t.dot:4: edge 'a' -> 'b': output 0 of 'a' carries 5 bytes here but 4");
 	dot_bad("digraph g {\n a -> b;\n b -> c;\n subgraph cluster_x { c:p1 -> a:n; }\n}", "t.dot:2: the graph has a cycle of 3 ops");
 	dot_bad("digraph g {\n a -> ;\n}", "t.dot:2: DOT syntax error near");
+	/* a long name is a node like any other: its attributes are checked at
+	 * its line (beyond 1 KiB it was not found, and nothing was) */
+	char *longname = pl_xmalloc(5001);
+	memset(longname, 'x', 5000);
+	longname[5000] = '\0';
+	char *text = pl_xasprintf("digraph g {\n \"%s\" -> b;\n \"%s\" [flop=\"1\"];\n}", longname, longname);
+	dot_bad(text, "t.dot:3: node 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...': "
+	    "unknown attribute 'flop' (expected 'flops')");
+	free(text);
+	free(longname);
+	/* a decimal number of any length (70 zeros: refused as "not a
+	 * decimal number" when it outgrew a 64-byte copy) */
+	const char *many = "digraph g { a [flops=\"1.0000000000000000000000000000000000000000000000000000000000000000000000\"]; }";
+	char *mwhy = NULL;
+	struct pl_graph *mg = plv_graph_parse_dot(many, strlen(many), "t.dot", &mwhy);
+	if (mg == NULL)
+		fail_msg("%s", mwhy);
+	assert_true(mg->ops[0].flops == 1.0);
+	pl_graph_free(mg);
 	/* what follows a NUL byte was never read: refused at the NUL */
 	static const char nul[] = "digraph g { a }\n\0}junk";
 	char *why = NULL;

@@ -132,7 +132,7 @@ struct dot_lines {
 	char empty_attr[32];
 	char empty_subject[300];	/* "node 'a'", "an edge statement", ... */
 	int odd_line;		/* first placelab-like attribute misspelt or misplaced */
-	char odd_msg[200];
+	char odd_msg[400];
 };
 
 /* placelab's attributes of nodes and of edges. */
@@ -213,7 +213,7 @@ tokenize(const char *s, size_t n, struct tok **out)
 }
 
 /* The ID's text as cgraph reads it (\" unescaped, line continuations
- * dropped) in buf; NULL when it does not fit. */
+ * dropped) in buf; NULL when it does not fit (k->n + 1 bytes always do). */
 static const char *
 tok_text(const struct tok *k, char *buf, size_t size)
 {
@@ -384,7 +384,8 @@ find_lines(struct dot_lines *L, const char *text, size_t len, Agnode_t **nodes, 
 				snprintf(subject, sizeof subject, "an edge statement");
 				who = 'e';
 			} else if (!kw && operands == 1 && prev >= 0) {
-				snprintf(subject, sizeof subject, "node '%s'", agnameof(nodes[prev]));
+				const char *nm = agnameof(nodes[prev]);	/* a long name cut */
+				snprintf(subject, sizeof subject, "node '%.80s%s'", nm, strlen(nm) > 80 ? "..." : "");
 				who = 'n';
 				if (L->attr_line[prev] == 0)
 					L->attr_line[prev] = k->line;
@@ -413,8 +414,10 @@ find_lines(struct dot_lines *L, const char *text, size_t len, Agnode_t **nodes, 
 			prev = -1;
 			operands = edge = pending = kw = 0;
 		} else {
-			const char *name = tok_text(k, buf, sizeof buf);
+			char *big = k->n >= sizeof buf ? pl_xmalloc(k->n + 1) : NULL;	/* a long name */
+			const char *name = tok_text(k, big != NULL ? big : buf, big != NULL ? k->n + 1 : sizeof buf);
 			int v = name != NULL ? pl_strmap_get(&L->nodes, name) : -1;
+			free(big);
 			while (i + 2 < n && t[i + 1].kind == ':' && t[i + 2].kind == 'i')
 				i += 2;	/* node:port:compass */
 			if (!pending && operands > 0)
@@ -513,13 +516,9 @@ decimal(const char *s, double *out)
 		p++;
 	if (*p != '\0')
 		return -1;
-	char buf[64];
-	if ((size_t)(end - start) >= sizeof buf)
-		return -1;
-	memcpy(buf, start, (size_t)(end - start));
-	buf[end - start] = '\0';
-	double d = strtod(buf, NULL);
-	if (!isfinite(d))
+	char *e;	/* strtod reads the same digits, whatever their number */
+	double d = strtod(start, &e);
+	if (e != end || !isfinite(d))
 		return -1;
 	*out = d;
 	return 0;
