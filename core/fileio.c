@@ -236,17 +236,21 @@ int
 pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 {
 	memset(g, 0, sizeof *g);
-	if (is_special(path)) {
+	struct stat st;
+	char *target = write_target(path);
+	if (is_special(path) || stat(target, &st) != 0) {
+		/* a device, or a new file: nothing to keep, written in place
+		 * (a new file as fopen makes it, under the umask) */
 		if ((g->f = fopen(path, "w")) == NULL) {
 			*cause = pl_xasprintf("%s: cannot open it for writing: %s", path, strerror(errno));
+			free(target);
 			return -1;
 		}
+		g->target = target;
 		return 0;
 	}
-	g->target = write_target(path);
-	struct stat st;
-	int exists = stat(g->target, &st) == 0;
-	g->mode = exists ? (int)(st.st_mode & 07777) : 0644;
+	g->target = target;
+	g->mode = (int)(st.st_mode & 07777);
 	int fd = open_temp(g->target, &g->tmp, cause);
 	if (fd < 0 || (g->f = fdopen(fd, "w")) == NULL) {
 		if (fd >= 0) {
@@ -259,19 +263,19 @@ pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 		memset(g, 0, sizeof *g);
 		return -1;
 	}
-	if (!exists && pl_grow_commit(g, cause) != 0) {
-		pl_grow_close(g, 0, NULL);
-		return -1;
-	}
 	return 0;
 }
 
-/* Flush, sync, and rename the temporary file over the target once. */
+/* Flush (an earlier failed write counts), then, the first time, sync
+ * and rename the temporary file over the target. */
 int
 pl_grow_commit(struct pl_grow *g, char **cause)
 {
-	if (fflush(g->f) != 0)
+	if (fflush(g->f) != 0 || ferror(g->f)) {
+		if (errno == 0)
+			errno = EIO;
 		goto fail;
+	}
 	if (g->tmp == NULL)
 		return 0;
 	if (fchmod(fileno(g->f), (mode_t)g->mode) != 0 || fsync(fileno(g->f)) != 0 ||
@@ -281,8 +285,7 @@ pl_grow_commit(struct pl_grow *g, char **cause)
 	g->tmp = NULL;
 	return 0;
 fail:
-	*cause = pl_xasprintf("%s: write failed: %s", g->target != NULL ? g->target : "(stream)",
-	    strerror(errno));
+	*cause = pl_xasprintf("%s: write failed: %s", g->target, strerror(errno));
 	return -1;
 }
 
@@ -297,7 +300,7 @@ pl_grow_close(struct pl_grow *g, int commit, char **cause)
 	if (commit && pl_grow_commit(g, &why) != 0)
 		rc = -1;
 	if (fclose(g->f) != 0 && rc == 0 && commit) {
-		why = pl_xasprintf("%s: write failed: %s", g->target != NULL ? g->target : "(stream)",
+		why = pl_xasprintf("%s: write failed: %s", g->target,
 		    strerror(errno));
 		rc = -1;
 	}

@@ -25,26 +25,27 @@ int pl_file_check_writable(const char *path, char **cause);
 int pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause);
 /*
  * A file that grows while a run goes (a CSV row per episode), which must
- * not cost the user an existing file when the run fails: it is written
- * into a temporary file next to the file it replaces (a symbolic link's
- * target), and the first pl_grow_commit() renames that over it; a new
- * file is committed at once, so it grows in place; a device or FIFO is
- * written in place.
+ * not cost the user an existing file when the run fails: over an existing
+ * file (a symbolic link's target) it is written into a temporary file next
+ * to it, and the first pl_grow_commit() renames that over it (with the old
+ * file's permissions); a new file, or a device or FIFO, is written in
+ * place from the start.
  */
 struct pl_grow {
 	FILE *f;	/* append here */
 	char *tmp;	/* the temporary file until the first commit, else NULL */
-	char *target;	/* the file it replaces */
-	int mode;	/* the permissions it gets */
+	char *target;	/* the file written (a link's target) */
+	int mode;	/* the permissions the temporary file gets */
 };
 /* Open path so.  0, or -1 + *cause. */
 int pl_grow_open(struct pl_grow *g, const char *path, char **cause);
-/* Make what was written so far the file's content (flushed to disk; the
- * first call on a replacing file renames it over the old one).  0, or -1
- * + *cause. */
+/* Make what was written so far the file's content: flushed (a write that
+ * failed earlier fails this), and on the first call over an existing file
+ * synced to disk and renamed over it.  0, or -1 + *cause (then nothing is
+ * renamed). */
 int pl_grow_commit(struct pl_grow *g, char **cause);
-/* Close; committed first when commit is set, else a file never committed
- * is removed (the old one stays).  0, or -1 + *cause. */
+/* Close; committed first when commit is set, else a temporary file never
+ * committed is removed (the old file stays).  0, or -1 + *cause. */
 int pl_grow_close(struct pl_grow *g, int commit, char **cause);
 /* Whether paths a and b name one file (the same inode when both exist;
  * the same absolute name when neither does, e.g. two outputs). */

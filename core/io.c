@@ -396,7 +396,7 @@ check_numbers(struct ctx *x)
 			prev = '"';
 			continue;
 		}
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+		if ((unsigned char)c <= 0x20)	/* white space, as cJSON skips it */
 			continue;
 		if ((c == '-' || (c >= '0' && c <= '9')) &&
 		    (prev == '[' || prev == ',' || prev == ':')) {

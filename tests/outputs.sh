@@ -9,7 +9,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..25"
+echo "1..28"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -62,6 +62,14 @@ check "train --curve OLD that ends: the new curve, OLD's permissions, no file le
 $PLACELAB train placeto g.json -c k80x4 --episodes 2 -o new.plw --curve /dev/stdout >sc.csv 2>se; rc=$?
 check "train --curve /dev/stdout > file: the file holds the curve, the summary on stderr" \
     'test $rc = 0 && head -1 sc.csv | grep -q "^episode,graph" && ! grep -q "^policy " sc.csv && grep -q "^policy *new.plw" se'
+$PLACELAB train placeto g.json -c k80x4 --episodes 2 -o same.plw --curve same.csv >same.csv 2>se; rc=$?
+check "train --curve F > F: F holds the curve, the summary on stderr" \
+    'test $rc = 0 && head -1 same.csv | grep -q "^episode,graph" && ! grep -q "^policy " same.csv && grep -q "^policy *same.plw" se'
+$PLACELAB train placeto g.json -c k80x4 --episodes 2 -o full.plw --curve /dev/full >/dev/null 2>err; rc=$?
+check "train --curve /dev/full: the write error said, exit 2" \
+    'test $rc = 2 && grep -qF -- "write failed: No space left on device" err'
+(umask 077; $PLACELAB train placeto g.json -c k80x4 --episodes 2 -o um.plw --curve um.csv >/dev/null 2>&1); rc=$?
+check "train --curve NEW under umask 077: the file is private" 'test $rc = 0 && test "$(stat -c %a um.csv)" = 600'
 
 # an empty output name is refused before any work (it failed after it)
 $PLACELAB train placeto g.json -c k80x4 --episodes 100000 -o "" >/dev/null 2>err; rc=$?

@@ -301,9 +301,6 @@ cmd_export(int argc, char **argv)
 		return 2;
 	if ((place_path == NULL) == (placer == NULL))
 		return cmd_error("export: give exactly one of -p PLACEMENT and -a PLACER");
-	if (place_path != NULL && run_flag != NULL)
-		return cmd_error("export: %s applies to -a PLACER only (-p draws a placement as it is)",
-		    run_flag);
 	if (level_set && max_set)
 		return cmd_error("export: --level and --max-nodes exclude each other");
 	if (level_set)
@@ -331,10 +328,13 @@ cmd_export(int argc, char **argv)
 	    is_table ? pl_compare_format_name((enum pl_compare_format)tf) :
 	    vf >= 0 ? plv_format_name((enum plv_format)vf) : "this", out) != 0)
 		return 2;
+	if (is_table && placer == NULL)
+		return cmd_error("export: a table compares methods: give -a LIST "
+		    "(e.g. -a expert,heft), not -p");
+	if (place_path != NULL && run_flag != NULL)
+		return cmd_error("export: %s applies to -a PLACER only (-p draws a placement as it is)",
+		    run_flag);
 	if (is_table) {
-		if (placer == NULL)
-			return cmd_error("export: a table compares methods: give -a LIST "
-			    "(e.g. -a expert,heft), not -p");
 		struct pl_graph *tg = cmd_load_graph(argv[optind]);
 		if (tg == NULL)
 			return 2;

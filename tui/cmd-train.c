@@ -110,6 +110,7 @@ cmd_train(int argc, char **argv)
 	struct pl_cluster *c = NULL;
 	struct pl_placeto_trainer *tr = NULL;
 	struct pl_grow cg = { 0 };	/* the --curve file */
+	FILE *report = stdout;
 	FILE *cf = NULL;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:o:qh", longopts, NULL)) != -1) {
@@ -186,6 +187,10 @@ cmd_train(int argc, char **argv)
 	free(files);
 	if (bad)
 		goto out;
+	/* the report goes to stderr when an output is stdout's file; asked
+	 * now, before a save replaces that file */
+	report = cmd_report_stream(output) == stderr || cmd_report_stream(curve) == stderr ?
+	    stderr : stdout;
 	if ((c = cmd_load_cluster(cluster)) == NULL)
 		goto out;
 	graphs = pl_xcalloc((size_t)n_graphs, sizeof *graphs);
@@ -242,8 +247,13 @@ cmd_train(int argc, char **argv)
 			    l->graph, graphs[l->graph]->name, l->init_us, l->final_us, l->best_us,
 			    pl_placeto_trainer_best(tr, l->graph), l->entropy, l->ret, st.lr, now - t0);
 		}
-		if (cf != NULL)
-			fflush(cf);	/* rows appear as training goes */
+		errno = 0;
+		if (cf != NULL && (fflush(cf) != 0 || ferror(cf))) {	/* rows appear as training goes */
+			free(logs);
+			free(note);
+			cmd_error("--curve %s: write failed: %s", curve, strerror(errno ? errno : EIO));
+			goto out;
+		}
 		if (progress && (now - last >= 1.0 || st.episodes >= budget)) {
 			last = now;
 			fprintf(stderr, "\repisode %ld/%ld  mean %.3f ms  best %.3f ms  entropy %.3f  lr %.2g  %.0f s\033[K",
@@ -272,9 +282,7 @@ cmd_train(int argc, char **argv)
 	}
 	free(note);
 	pl_placeto_trainer_stats(tr, &st);
-	/* a report beside an output that is stdout's file goes to stderr */
-	FILE *out = cmd_report_stream(output) == stderr ? stderr : cmd_report_stream(curve);
-	fprintf(out, "trained    %ld episodes (%ld updates, %ld placements) on %d graphs in %.1f s\n",
+	fprintf(report, "trained    %ld episodes (%ld updates, %ld placements) on %d graphs in %.1f s\n",
 	    st.episodes, st.updates, st.placements, n_graphs, pl_now_s() - t0);
 	for (int i = 0; i < n_graphs; i++) {
 		double greedy;
@@ -282,10 +290,10 @@ cmd_train(int argc, char **argv)
 			cmd_fail(cause);
 			goto out;
 		}
-		fprintf(out, "  %-28s best seen %10.3f ms   greedy %10.3f ms\n", graphs[i]->name,
+		fprintf(report, "  %-28s best seen %10.3f ms   greedy %10.3f ms\n", graphs[i]->name,
 		    pl_placeto_trainer_best(tr, i) / 1000, greedy / 1000);
 	}
-	fprintf(out, "policy     %s\n", output);
+	fprintf(report, "policy     %s\n", output);
 	rc = 0;
 	if (cmd_stopped()) {
 		fprintf(stderr, "placelab: training stopped by signal %d after %ld episodes; the policy so far is saved\n",
@@ -295,8 +303,12 @@ cmd_train(int argc, char **argv)
 out:
 	/* committed with the policy; a run that failed before leaves an
 	 * existing curve as it was */
-	if (pl_grow_close(&cg, rc == 0 || cmd_stopped(), &cause) != 0 && rc == 0)
-		rc = cmd_fail(cause);
+	if (pl_grow_close(&cg, rc == 0 || cmd_stopped(), &cause) != 0) {
+		if (rc == 0)
+			rc = cmd_fail(cause);
+		else
+			free(cause);
+	}
 	pl_placeto_trainer_free(tr);
 	for (int i = 0; i < n_graphs; i++) {
 		if (probs != NULL)

@@ -7,6 +7,7 @@
 
 #include "screen.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -169,6 +170,8 @@ no_flow_control(void)
 		def_prog_mode();
 }
 
+static void stderr_release(void);
+
 /* Send fd 2 to a file of its own (nothing changes when that fails or
  * when stderr is not a terminal: then it cannot reach the screen). */
 static void
@@ -187,17 +190,17 @@ stderr_capture(void)
 		return;
 	fflush(stderr);
 	int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (saved < 0 || dup2(fd, STDERR_FILENO) < 0) {
-		if (saved >= 0)
-			close(saved);
+	if (saved < 0) {
 		close(fd);
 		unlink(err_path);
 		return;
 	}
 	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-	err_saved = saved;
-	err_fd = fd;
+	err_fd = fd;	/* set before fd 2 moves, so a signal restores it */
 	err_shown = 0;
+	err_saved = saved;
+	if (dup2(fd, STDERR_FILENO) < 0)
+		stderr_release();
 }
 
 /* fd 2 back, with what the file caught copied to it; the file removed.
@@ -214,8 +217,13 @@ stderr_release(void)
 	ssize_t got;
 	for (off_t off = 0; (got = pread(err_fd, buf, sizeof buf, off)) > 0; off += got)
 		for (ssize_t put = 0, w; put < got; put += w)
-			if ((w = write(STDERR_FILENO, buf + put, (size_t)(got - put))) <= 0)
+			if ((w = write(STDERR_FILENO, buf + put, (size_t)(got - put))) <= 0) {
+				if (w < 0 && errno == EINTR) {
+					w = 0;
+					continue;
+				}
 				goto done;
+			}
 done:
 	close(err_fd);
 	err_fd = -1;
@@ -291,11 +299,11 @@ screen_start(SCREEN *sp)
 void
 screen_stop(void)
 {
-	if (!started)
-		return;
-	started = 0;
-	endwin();
-	stderr_release();
+	if (started) {
+		started = 0;
+		endwin();
+	}
+	stderr_release();	/* (also when a signal came mid-start) */
 }
 
 /* Attribute of a role. */
