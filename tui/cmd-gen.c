@@ -109,6 +109,16 @@ table(int argc, char **argv)
 	return 0;
 }
 
+/* Refuse an option model name does not read (an unknown name is
+ * pl_gen()'s to report).  0, or 2 after the error. */
+static int
+check_applies(const char *name, const struct pl_gen_opts *o)
+{
+	char *why = NULL;
+	const struct pl_gen_model *m = pl_gen_model_find(name);
+	return m != NULL && pl_gen_check_applies(m, o, &why) != 0 ? cmd_fail(why) : 0;
+}
+
 /* Write a graph to path, or to stdout when path is NULL. */
 static int
 emit(const struct pl_graph *g, const char *path)
@@ -238,10 +248,8 @@ cmd_gen(int argc, char **argv)
 			return cmd_error("gen family: -o DIR is required");
 		if (count < 1 || count > 10000)
 			return cmd_error("gen family: --count %d (expected 1..10000)", count);
-		char *why = NULL;
-		const struct pl_gen_model *fm = pl_gen_model_find(argv[1]);
-		if (fm != NULL && pl_gen_check_applies(fm, &o, &why) != 0)
-			return cmd_fail(why);
+		if (check_applies(argv[1], &o) != 0)
+			return 2;
 		if (mkdir(out, 0777) != 0 && errno != EEXIST)
 			return cmd_error("gen family: cannot create directory '%s': %s", out, strerror(errno));
 		for (int i = 0; i < count; i++) {
@@ -260,10 +268,9 @@ cmd_gen(int argc, char **argv)
 	}
 	if (argc != 1)
 		return cmd_error("gen: expected one model (try 'placelab gen --list')");
+	if (check_applies(argv[0], &o) != 0)
+		return 2;
 	char *cause = NULL;
-	const struct pl_gen_model *gm = pl_gen_model_find(argv[0]);
-	if (gm != NULL && pl_gen_check_applies(gm, &o, &cause) != 0)
-		return cmd_fail(cause);
 	struct pl_gen_stats st;
 	struct pl_graph *g = pl_gen(argv[0], &o, &st, &cause);
 	if (g == NULL)

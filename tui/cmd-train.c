@@ -109,9 +109,8 @@ cmd_train(int argc, char **argv)
 	struct pl_problem **probs = NULL;
 	struct pl_cluster *c = NULL;
 	struct pl_placeto_trainer *tr = NULL;
-	struct pl_grow cg = { 0 };	/* the --curve file */
+	struct pl_grow cg = { 0 };	/* the --curve file (cg.f NULL: none) */
 	FILE *report = stdout;
-	FILE *cf = NULL;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:o:qh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -214,8 +213,7 @@ cmd_train(int argc, char **argv)
 			free(cause);
 			goto out;
 		}
-		cf = cg.f;
-		fprintf(cf, "episode,graph,graph_name,init_us,final_us,episode_best_us,graph_best_us,entropy,return,lr,wall_s\n");
+		fprintf(cg.f, "episode,graph,graph_name,init_us,final_us,episode_best_us,graph_best_us,entropy,return,lr,wall_s\n");
 	}
 	long budget = pl_opt_int(opts, "episodes");
 	int workers = pl_placeto_trainer_workers(tr);
@@ -241,14 +239,14 @@ cmd_train(int argc, char **argv)
 		}
 		pl_placeto_trainer_stats(tr, &st);
 		double now = pl_now_s();
-		for (int i = 0; cf != NULL && i < n_logs; i++) {
+		for (int i = 0; cg.f != NULL && i < n_logs; i++) {
 			const struct pl_placeto_episode_log *l = &logs[i];
-			fprintf(cf, "%ld,%d,\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%.9g,%.6g,%.3f\n", l->episode,
+			fprintf(cg.f, "%ld,%d,\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%.9g,%.6g,%.3f\n", l->episode,
 			    l->graph, graphs[l->graph]->name, l->init_us, l->final_us, l->best_us,
 			    pl_placeto_trainer_best(tr, l->graph), l->entropy, l->ret, st.lr, now - t0);
 		}
 		errno = 0;
-		if (cf != NULL && (fflush(cf) != 0 || ferror(cf))) {	/* rows appear as training goes */
+		if (cg.f != NULL && (fflush(cg.f) != 0 || ferror(cg.f))) {	/* rows appear as training goes */
 			free(logs);
 			free(note);
 			cmd_error("--curve %s: write failed: %s", curve, strerror(errno ? errno : EIO));
@@ -262,7 +260,7 @@ cmd_train(int argc, char **argv)
 		}
 		if (now - saved >= 30) {
 			if (pl_placeto_trainer_save(tr, output, note, &cause) != 0 ||
-			    (cf != NULL && pl_grow_commit(&cg, &cause) != 0)) {
+			    (cg.f != NULL && pl_grow_commit(&cg, &cause) != 0)) {
 				free(logs);
 				free(note);
 				cmd_fail(cause);
@@ -275,7 +273,7 @@ cmd_train(int argc, char **argv)
 	if (progress)
 		fputc('\n', stderr);
 	if (pl_placeto_trainer_save(tr, output, note, &cause) != 0 ||
-	    (cf != NULL && pl_grow_commit(&cg, &cause) != 0)) {
+	    (cg.f != NULL && pl_grow_commit(&cg, &cause) != 0)) {
 		free(note);
 		cmd_fail(cause);
 		goto out;
