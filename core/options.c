@@ -188,10 +188,20 @@ pl_options_apply(struct pl_options *o, const char *spec, char **cause)
 	/* Items are "name=value" or "name" (a boolean); a part without '='
 	 * that is not an option name continues the previous value, so
 	 * lists such as "seed-from=heft,expert" need no quoting. */
-	char *copy = pl_xstrdup(spec), *save = NULL;
-	char *name = NULL, *val = NULL;
+	char *copy = pl_xstrdup(spec), *rest = copy;
+	char *name = NULL, *val = NULL, *prev = NULL;
 	int rc = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+	for (char *tok = strsep(&rest, ","); tok && rc == 0; prev = tok, tok = strsep(&rest, ",")) {
+		if (*tok == '\0') {
+			if (prev == NULL)
+				*cause = pl_xasprintf("options: an empty item at the start "
+				    "(expected name=value items separated by single commas)");
+			else
+				*cause = pl_xasprintf("options: an empty item after '%s' (expected "
+				    "name=value items separated by single commas)", prev);
+			rc = -1;
+			break;
+		}
 		char *eq = strchr(tok, '=');
 		if (eq == NULL && val != NULL && find(o, tok) < 0) {
 			char *joined = pl_xasprintf("%s,%s", val, tok);

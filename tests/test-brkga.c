@@ -813,6 +813,9 @@ test_budgets_objectives(void **state)
 	expect_create_error(&f, "populations=3,pop=10,exchange-count=5", "exchange-count");
 	expect_create_error(&f, "seed-from=nosuchplacer", "nosuchplacer");
 	expect_create_error(&f, "seed-from=brkga", "not another placer");
+	/* an empty name in the list is refused, not skipped */
+	expect_create_error(&f, "seed-from=heft+", "an empty name in 'heft+'");
+	expect_create_error(&f, "seed-from=heft:+expert", "an empty name");
 	fixture_free(&f);
 }
 

@@ -60,6 +60,16 @@ test_options(void **state)
 	assert_int_equal(pl_opt_int(o, "evals"), 7);
 	assert_true(pl_opt_bool(o, "bias"));
 	pl_options_free(o);
+	/* an empty item is refused, naming the item before it */
+	assert_int_equal(pl_options_parse(defs, "evals=3,", &o, &cause), -1);
+	assert_non_null(strstr(cause, "an empty item after 'evals=3'"));
+	free(cause);
+	assert_int_equal(pl_options_parse(defs, "objective=heft,,expert", &o, &cause), -1);
+	assert_non_null(strstr(cause, "an empty item after 'objective=heft'"));
+	free(cause);
+	assert_int_equal(pl_options_parse(defs, ",evals=3", &o, &cause), -1);
+	assert_non_null(strstr(cause, "an empty item at the start"));
+	free(cause);
 	assert_int_equal(pl_options_parse(defs, "evals=1.5", &o, &cause), -1);
 	assert_non_null(strstr(cause, "not an integer"));
 	free(cause);

@@ -425,26 +425,37 @@ run_seeds(struct pl_placer *pl, char **cause)
 	return 0;
 }
 
-/* Split a list on ',', '+' or ':' and look every name up. */
+/* Split a list on ',', '+' or ':' (spaces around a name allowed) and
+ * look every name up; an empty name is an error. */
 static int
 parse_seed_from(struct brkga *b, const char *spec, char **cause)
 {
-	char *copy = pl_xstrdup(spec), *save = NULL;
-	for (char *t = strtok_r(copy, ",+: ", &save); t != NULL;
-	    t = strtok_r(NULL, ",+: ", &save)) {
-		const struct pl_placer_class *cls = pl_placer_find(t);
-		if (cls == NULL || cls == &pl_placer_brkga) {
+	if (spec[strspn(spec, " ")] == '\0')
+		return 0;
+	char *copy = pl_xstrdup(spec), *rest = copy;
+	int rc = 0;
+	for (char *t = strsep(&rest, ",+:"); t != NULL && rc == 0; t = strsep(&rest, ",+:")) {
+		t += strspn(t, " ");
+		size_t len = strlen(t);
+		while (len > 0 && t[len - 1] == ' ')
+			t[--len] = '\0';
+		const struct pl_placer_class *cls = len > 0 ? pl_placer_find(t) : NULL;
+		if (len == 0) {
+			*cause = pl_xasprintf("brkga: option 'seed-from': an empty name "
+			    "in '%s' (expected names such as heft+expert)", spec);
+			rc = -1;
+		} else if (cls == NULL || cls == &pl_placer_brkga) {
 			*cause = pl_xasprintf("brkga: option 'seed-from': '%s' is "
 			    "not another placer", t);
-			free(copy);
-			return -1;
+			rc = -1;
+		} else {
+			b->seed_cls = pl_xreallocarray(b->seed_cls, b->n_seed_cls + 1,
+			    sizeof *b->seed_cls);
+			b->seed_cls[b->n_seed_cls++] = cls;
 		}
-		b->seed_cls = pl_xreallocarray(b->seed_cls, b->n_seed_cls + 1,
-		    sizeof *b->seed_cls);
-		b->seed_cls[b->n_seed_cls++] = cls;
 	}
 	free(copy);
-	return 0;
+	return rc;
 }
 
 /* ---- sorting ------------------------------------------------------------- */
