@@ -66,26 +66,49 @@ skip_value(const char *s, size_t i, size_t n)
 	return i;
 }
 
-/* Whether the text ends inside an object, array or string (truncated). */
-static int
-unclosed(const char *s, size_t n)
+/* How many objects and arrays are open at the end of s[0, n); whether a
+ * string is, in *in_str. */
+static long
+depth_at(const char *s, size_t n, int *in_str)
 {
-	int depth = 0, in_str = 0;
+	long depth = 0;
+	*in_str = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (in_str) {
+		if (*in_str) {
 			if (s[i] == '\\')
 				i++;
 			else if (s[i] == '"')
-				in_str = 0;
+				*in_str = 0;
 		} else if (s[i] == '"') {
-			in_str = 1;
+			*in_str = 1;
 		} else if (s[i] == '{' || s[i] == '[') {
 			depth++;
 		} else if (s[i] == '}' || s[i] == ']') {
 			depth--;
 		}
 	}
+	return depth;
+}
+
+/* Whether the text ends inside an object, array or string (truncated). */
+static int
+unclosed(const char *s, size_t n)
+{
+	int in_str;
+	long depth = depth_at(s, n, &in_str);
 	return in_str || depth > 0;
+}
+
+/* The message for a cJSON failure at s[off] of a value that starts at
+ * s[0]: nesting beyond cJSON's limit, or a syntax error there. */
+static char *
+syntax_msg(const char *s, size_t off)
+{
+	int in_str;
+	if (depth_at(s, off, &in_str) >= CJSON_NESTING_LIMIT)
+		return pl_xasprintf("JSON nested more than %d levels deep (expected at most %d "
+		    "objects and arrays inside each other)", CJSON_NESTING_LIMIT, CJSON_NESTING_LIMIT);
+	return pl_xasprintf("JSON syntax error near '%.12s'", s + off);
 }
 
 struct pos {
@@ -450,8 +473,11 @@ parse_text(struct ctx *x)
 		pl_text_position(x->text, off, &line, &col);
 		if (off >= x->len || unclosed(x->text, x->len))
 			x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, eof_msg(x));
-		else
-			x->err = pl_xasprintf("%s:%d:%d: JSON syntax error near '%.12s'", x->name, line, col, x->text + off);
+		else {
+			char *msg = syntax_msg(x->text, off);
+			x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, msg);
+			free(msg);
+		}
 		return NULL;
 	}
 	if (!cJSON_IsObject(root)) {
@@ -466,26 +492,35 @@ parse_text(struct ctx *x)
 	return root;
 }
 
-/* Check the format tag against "placelab-<kind>/1". */
+/* Check the format tag f (the "format" member, or NULL when missing; its
+ * value at byte at of the text) against "placelab-<kind>/1". */
 static int
-check_format(struct ctx *x, const cJSON *root, const char *want)
+check_format(struct ctx *x, const cJSON *f, size_t at, const char *want)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, "format");
 	if (!cJSON_IsString(f)) {
-		x->err = pl_xasprintf("%s: missing \"format\" field (expected \"%s\")", x->name, want);
+		fail_pos(x, at, f == NULL ? "missing \"format\" field (expected \"%s\")" :
+		    "field 'format' (expected the string \"%s\")", want);
 		return -1;
 	}
 	if (strcmp(f->valuestring, want) != 0) {
 		const char *slash = strrchr(want, '/');
 		size_t stem = (size_t)(slash - want);
 		if (strncmp(f->valuestring, want, stem) == 0 && f->valuestring[stem] == '/')
-			x->err = pl_xasprintf("%s: format version \"%s\" is not supported (expected \"%s\")",
-			    x->name, f->valuestring, want);
+			fail_pos(x, at, "format version \"%s\" is not supported (expected \"%s\")",
+			    f->valuestring, want);
 		else
-			x->err = pl_xasprintf("%s: format \"%s\" (expected \"%s\")", x->name, f->valuestring, want);
+			fail_pos(x, at, "format \"%s\" (expected \"%s\")", f->valuestring, want);
 		return -1;
 	}
 	return 0;
+}
+
+/* Check the format member of a whole document root. */
+static int
+check_root_format(struct ctx *x, const cJSON *root, const char *want)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, "format");
+	return check_format(x, f, locate(x, f, 0), want);
 }
 
 /* Optional number (it: the member or NULL); 0 ok (absent keeps *out),
@@ -748,8 +783,11 @@ parse_span(struct ctx *x, size_t a, size_t b)
 		size_t off = at != NULL && at >= x->text + a && at <= x->text + b ? (size_t)(at - x->text) : a;
 		if (off >= x->len)
 			fail_pos(x, off, "%s", eof_msg(x));
-		else
-			fail_pos(x, off, "JSON syntax error near '%.12s'", x->text + off);
+		else {
+			char *msg = syntax_msg(x->text + a, off - a);
+			fail_pos(x, off, "%s", msg);
+			free(msg);
+		}
 	}
 	return v;
 }
@@ -901,10 +939,8 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 			if (v == NULL)
 				break;
 			if (k == GRAPH_FORMAT) {
-				cJSON *o = cJSON_CreateObject();
-				cJSON_AddItemToObject(o, "format", v);
-				check_format(&x, o, PL_FORMAT_GRAPH);
-				cJSON_Delete(o);
+				check_format(&x, v, i, PL_FORMAT_GRAPH);
+				cJSON_Delete(v);
 			} else if (k == GRAPH_NAME) {
 				if (!cJSON_IsString(v))
 					fail_pos(&x, i, "field 'name' (expected a string)");
@@ -1214,7 +1250,7 @@ pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cau
 	x.root = root;
 	struct pl_cluster *c = NULL;
 	const cJSON *f[CL_NKEYS], *lf[LINK_NKEYS], *pf[PT_NKEYS], *d;
-	if (root == NULL || check_format(&x, root, PL_FORMAT_CLUSTER) != 0 ||
+	if (root == NULL || check_root_format(&x, root, PL_FORMAT_CLUSTER) != 0 ||
 	    read_members(&x, root, "", cluster_keys, CL_NKEYS, f) != 0)
 		goto out;
 	const char *cname = NULL, *desc = "";
@@ -1606,7 +1642,7 @@ pl_placement_parse_json(const char *text, size_t len, const char *name,
 	cJSON *root = parse_text(&x);
 	x.root = root;
 	const char *for_graph = NULL, *for_cluster = NULL;
-	if (root == NULL || check_format(&x, root, PL_FORMAT_PLACEMENT) != 0 ||
+	if (root == NULL || check_root_format(&x, root, PL_FORMAT_PLACEMENT) != 0 ||
 	    read_members(&x, root, "", placement_keys, PK_NKEYS, pc.f) != 0)
 		goto out;
 	const char **named[] = { &for_graph, &for_cluster };

@@ -228,7 +228,29 @@ test_unknown_field(void **state)
 	assert_int_equal(g->ops[0].n_dev_times, 2);
 	pl_graph_free(g);
 	/* a wrong format tag is named before the fields it does not know */
-	parse_bad("{\"devices\": [], \"format\": \"placelab-cluster/1\"}", "format \"placelab-cluster/1\"", NULL);
+	parse_bad("{\"devices\": [], \"format\": \"placelab-cluster/1\"}", "t.json:1:27: format \"placelab-cluster/1\"", NULL);
+}
+
+/* JSON nested beyond what cJSON reads is named as such, at its place,
+ * in an op's value and in a field the reader takes whole. */
+static void
+test_deep_nesting(void **state)
+{
+	(void)state;
+	enum { DEEP = 1100 };
+	char *text = malloc(64 + 4 * DEEP);
+	assert_non_null(text);
+	for (int which = 0; which < 2; which++) {
+		char *p = text + sprintf(text, which == 0 ? HDR "\"ops\": [" :
+		    "{\"format\": \"placelab-graph/1\",\n\"name\": ");
+		memset(p, '[', DEEP);
+		memset(p + DEEP, ']', DEEP);
+		strcpy(p + 2 * DEEP, which == 0 ? "]}" : "}");
+		parse_bad(text, "t.json:2:1009: JSON nested more than 1000 levels deep", NULL);
+	}
+	free(text);
+	/* shallow nesting gets the ordinary message */
+	parse_bad("{\"format\": \"placelab-graph/1\", \"name\": [[[]]]}", "field 'name' (expected a string)", NULL);
 }
 
 /* Every object refuses a key given twice, at the second one. */
@@ -354,7 +376,9 @@ test_format_tag(void **state)
 	(void)state;
 	parse_bad("{\"name\": \"x\", \"ops\": []}", "missing \"format\"", NULL);
 	parse_bad("{\"format\": \"placelab-graph/9\", \"ops\": []}", "version", "placelab-graph/1");
-	parse_bad("{\"format\": \"placelab-cluster/1\", \"ops\": []}", "format \"placelab-cluster/1\"", NULL);
+	parse_bad("{\"format\": \"placelab-cluster/1\", \"ops\": []}", "t.json:1:12: format \"placelab-cluster/1\"", NULL);
+	parse_bad("{\"ops\": [],\n  \"format\": \"placelab-graph/2\"}", "t.json:2:13: format version \"placelab-graph/2\" is not supported", NULL);
+	parse_bad("{\"format\": [1], \"ops\": []}", "t.json:1:12: field 'format' (expected the string", NULL);
 }
 
 /* A constraint no device satisfies is caught when the problem is built. */
@@ -434,6 +458,7 @@ main(void)
 		cmocka_unit_test(test_not_utf8),
 		cmocka_unit_test(test_key_twice),
 		cmocka_unit_test(test_unknown_field),
+		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_duplicate_key),
 		cmocka_unit_test(test_trailing_garbage),
 		cmocka_unit_test(test_bad_numbers),

@@ -105,7 +105,10 @@ test_cluster_parse(void **state)
 		{ CL DEV("a") ",\n" DEV("b") "], \"links\": {\"latency_us\": [[0, 1], [2]]}}", "c.json:3:104: links.latency_us[1] (expected a row of 2 numbers)" },
 		{ CL DEV("a") "], \"placeto\": {\"delta1\": -1}}", "c.json:2:93: placeto: delta1 -1 (expected us in [0, 1e9])" },
 		{ CL DEV("a") "], \"placeto\": {\"transfer_speed\": 0}}", "c.json:2:101: placeto: transfer_speed 0 (expected bytes/us in [1e-3, 1e15])" },
-		{ "{\"format\": \"placelab-graph/1\"}", "expected \"placelab-cluster/1\"" },
+		{ "{\"format\": \"placelab-graph/1\"}", "c.json:1:12: format \"placelab-graph/1\" (expected \"placelab-cluster/1\")" },
+		{ "{\"name\": \"x\",\n \"format\": \"placelab-cluster/2\"}", "c.json:2:12: format version \"placelab-cluster/2\" is not supported" },
+		{ "{\"format\": 1, \"devices\": []}", "c.json:1:12: field 'format' (expected the string \"placelab-cluster/1\")" },
+		{ "{\"devices\": []}", "c.json:1:1: missing \"format\" field" },
 		{ CL DEV("a") "]}\n{\"format\": \"placelab-cluster/1\"}", "c.json:3:1: '{\"format\": \"' after the JSON object (expected the end of the file)" },
 		/* unknown and repeated fields, in every object */
 		{ CL DEV("a") "], \"link\": {}}", "c.json:2:71: unknown field 'link' (expected format, name, description, devices, links, placeto)" },
@@ -123,6 +126,17 @@ test_cluster_parse(void **state)
 		assert_has(cause, bad[i][1]);
 		free(cause);
 	}
+	/* nesting beyond cJSON's limit is named, at its place */
+	char *deep = malloc(4096);
+	assert_non_null(deep);
+	char *p = deep + sprintf(deep, CL);
+	memset(p, '[', 1200);
+	memset(p + 1200, ']', 1200);
+	strcpy(p + 2400, "]}");
+	assert_null(pl_cluster_parse_json(deep, strlen(deep), "c.json", &cause));
+	assert_has(cause, "c.json:2:999: JSON nested more than 1000 levels deep");
+	free(cause);
+	free(deep);
 	/* -c takes presets or files; unknown names list the presets */
 	assert_null(pl_cluster_from_arg("k99", &cause));
 	assert_has(cause, "k80x4");
@@ -217,6 +231,7 @@ test_placement(void **state)
 		{ PH "\"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\",\n \"d\": \"/gpu:1\"}}",
 		  "p.json:3:7: op 'd': placed on '/gpu:1', which its device constraint 'cpu' forbids" },
 		{ "{\"format\": \"placelab-placement/1\"}", "p.json: missing 'devices'" },
+		{ "{\"devices\": {},\n\"format\": \"placelab-cluster/1\"}", "p.json:2:11: format \"placelab-cluster/1\" (expected \"placelab-placement/1\")" },
 		{ PH "\"devices\": []}", "p.json:2:12: 'devices' (expected an object" },
 		{ PH "\"devices\": " ALL ",\n \"tensor_priorities\": [[\"a\", 5, \"/gpu:0\", 1]]}",
 		  "p.json:3:30: tensor_priorities[0]: op 'a' has no tensor of that output index" },
