@@ -63,6 +63,8 @@ check "run -qa heft: the method found in a bundle" sh -c "$PLACELAB run -qa heft
 check "run --alg brkga --pop 8: an abbreviation, with the method's options" sh -c "$PLACELAB run --alg brkga --pop 8 --evals 40 '$tmp/g.json' -q | grep -q '^method *brkga'"
 $PLACELAB run -a heft -a brkga "$tmp/g.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "run -a twice: exit 2, compare suggested" sh -c "test $rc = 2 && grep -q \"run: -a heft and -a brkga: one method per run ('placelab compare --methods heft,brkga' runs both)\" '$tmp/err'"
+$PLACELAB run --objective -abc -a brkga "$tmp/g.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "run --objective -abc -a brkga: the value is the option's, not a second -a" sh -c "test $rc = 2 && grep -q \"brkga: option 'objective': '-abc' is not\" '$tmp/err'"
 $PLACELAB export "$tmp/g.json" -p "$tmp/none.json" -o "$tmp/x.svg" --seed 5 >/dev/null 2>"$tmp/err"; rc=$?
 check "export -p with --seed: exit 2, the flag named" sh -c "test $rc = 2 && grep -q 'export: --seed applies to -a PLACER only' '$tmp/err' && ! test -e '$tmp/x.svg'"
 $PLACELAB gen heft --layers 5 >/dev/null 2>"$tmp/err"; rc=$?

@@ -62,20 +62,38 @@ static const struct option fixed_opts[] = {
 
 /* The method named by -a / --algorithm, found before option parsing (the
  * method's own options are known only once it is): getopt over the fixed
- * options alone, silent, in order and without moving anything, so that
- * bundled (-qa heft) and abbreviated (--alg heft) forms are read as the
- * real pass reads them.  The first one given, or NULL. */
+ * options and every method's options (so that a method option's value,
+ * even one that starts with '-', is not read as options), silent, in
+ * order and without moving anything, so that bundled (-qa heft) and
+ * abbreviated (--alg heft) forms are read as the real pass reads them.
+ * The first one given, or NULL. */
 static const char *
 prescan_algo(int argc, char **argv)
 {
+	int n = N_FIXED;
+	for (int i = 0; pl_placer_classes[i] != NULL; i++)
+		for (const struct pl_option_def *d = pl_placer_classes[i]->options; d != NULL && d->name != NULL; d++)
+			n++;
+	struct option *all = pl_xcalloc((size_t)n + 1, sizeof *all);
+	memcpy(all, fixed_opts, sizeof fixed_opts);
+	n = N_FIXED;
+	for (int i = 0; pl_placer_classes[i] != NULL; i++)
+		for (const struct pl_option_def *d = pl_placer_classes[i]->options; d != NULL && d->name != NULL; d++) {
+			int known = 0;
+			for (int k = 0; k < n && !known; k++)
+				known = strcmp(all[k].name, d->name) == 0;
+			if (!known)
+				all[n++] = (struct option){ d->name, required_argument, NULL, OPT_CLASS };
+		}
 	const char *algo = NULL;
 	int saved = opterr, ch;
 	opterr = 0;
 	optind = 0;	/* a fresh scan (glibc) */
-	while ((ch = getopt_long(argc, argv, "-a:c:o:qh", fixed_opts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, "-a:c:o:qh", all, NULL)) != -1)
 		if (ch == 'a' && algo == NULL)
 			algo = optarg;
 	opterr = saved;
+	free(all);
 	return algo;
 }
 
