@@ -420,6 +420,9 @@ test_dot_errors(void **state)
 	    "  b [label=\"a [flops=1]\"];\n  a [flops=\"0x10\"];\n}\n",
 	    "t.dot:5: node 'a': attribute 'flops' is \"0x10\", not a decimal number (expected a number of FLOPs in [0, 1e18])");
 	dot_bad("digraph g {\n a [flops=\"\"];\n}", "t.dot:2: node 'a': attribute 'flops' is empty (expected a decimal number");
+	/* an empty device or group is an error, as in JSON, not taken for unset */
+	dot_bad("digraph g {\n a;\n b [flops=1,\n device=\"\"];\n}", "t.dot:4: node 'b': attribute 'device' is empty (expected a device name");
+	dot_bad("digraph g {\n a [group=\"\"];\n}", "t.dot:2: node 'a': attribute 'group' is empty (expected a colocation group's name");
 	dot_bad("digraph g {\n node [type=X];\n \"a \\\"q\\\"\" [flops=\"inf\"];\n}", "t.dot:3: node 'a \"q\"': attribute 'flops' is \"inf\", not a decimal number");
 	/* "-1" was taken for "not measured", "-2" was refused: both are refused, as in JSON */
 	dot_bad("digraph g {\n\n a [measured_gpu_us=\"-1\"];\n}", "t.dot:3: node 'a': attribute 'measured_gpu_us' is -1 (expected a time in us in [0, 1e12]; leave it out when not measured)");

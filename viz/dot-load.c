@@ -128,8 +128,9 @@ struct dot_lines {
 	int n_occ, cap_occ;
 	int graph_line;
 	int after_line;		/* a token after the graph's closing brace */
-	int empty_line;		/* first numeric attribute set to "" */
+	int empty_line;		/* first numeric, device or group attribute set to "" */
 	char empty_attr[32];
+	const char *empty_expect;	/* what it takes */
 	char empty_subject[300];	/* "node 'a'", "an edge statement", ... */
 	int odd_line;		/* first placelab-like attribute misspelt or misplaced */
 	char odd_msg[400];
@@ -325,11 +326,17 @@ scan_attrs(struct dot_lines *L, const struct tok *t, int n, int i, const char *s
 		    t[i + 2].kind != 'i' || t[i + 2].n != 0)
 			continue;
 		for (size_t a = 0; a < sizeof num_attrs / sizeof num_attrs[0]; a++)
-			if (is_word(&t[i], num_attrs[a])) {
-				L->empty_line = t[i].line;
-				snprintf(L->empty_attr, sizeof L->empty_attr, "%s", num_attrs[a]);
-				snprintf(L->empty_subject, sizeof L->empty_subject, "%s", subject);
-			}
+			if (is_word(&t[i], num_attrs[a]))
+				L->empty_expect = "a decimal number";
+		if (who == 'n' && is_word(&t[i], "device"))
+			L->empty_expect = "a device name such as /gpu:0, a kind cpu, gpu or tpu, or any";
+		else if (who == 'n' && is_word(&t[i], "group"))
+			L->empty_expect = "a colocation group's name";
+		if (L->empty_expect != NULL) {
+			L->empty_line = t[i].line;
+			snprintf(L->empty_attr, sizeof L->empty_attr, "%.*s", (int)t[i].n, t[i].s);
+			snprintf(L->empty_subject, sizeof L->empty_subject, "%s", subject);
+		}
 	}
 	return i;
 }
@@ -645,8 +652,8 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 		goto out;
 	}
 	if (L.empty_line > 0) {
-		err = pl_xasprintf("%s:%d: %s: attribute '%s' is empty (expected a decimal number, or no attribute)",
-		    name, L.empty_line, L.empty_subject, L.empty_attr);
+		err = pl_xasprintf("%s:%d: %s: attribute '%s' is empty (expected %s, or no attribute)",
+		    name, L.empty_line, L.empty_subject, L.empty_attr, L.empty_expect);
 		goto out;
 	}
 	if (L.odd_line > 0) {
