@@ -31,6 +31,8 @@
  *                           e.g. Graphviz output, whose details are theirs),
  *                           on one row or across rows joined by a space
  *   expect-screen-lacks TEXT  the screen does not show TEXT (on one row)
+ *   expect-selected TEXT    a row shows TEXT drawn as the selection (the
+ *                           cursor's row is on the screen)
  *   rm PATH
  *   gen PATH MODEL LAYERS SEQ_LEN   write a generated graph (framework-sized
  *                           ops) to PATH, e.g. one too big to lay out
@@ -95,6 +97,40 @@ dump_screen(void)
 	out[len] = '\0';
 	free(row);
 	return out;
+}
+
+/* Whether some row shows text (ASCII) with its first cell drawn in the
+ * selection's attributes. */
+static int
+selected_on_screen(const char *text)
+{
+	attr_t want = screen_attr(SCR_SELECT);
+	size_t n = strlen(text);
+	cchar_t *cells = pl_xcalloc(COLS + 1, sizeof *cells);
+	int found = 0;
+	for (int y = 0; y < LINES && !found; y++) {
+		if (mvwin_wchnstr(stdscr, y, 0, cells, COLS) == ERR)
+			continue;
+		for (int x = 0; x + (int)n <= COLS && !found; x++) {
+			size_t k = 0;
+			for (; k < n; k++) {
+				wchar_t wc[CCHARW_MAX + 1];
+				attr_t a;
+				short pair;
+				if (getcchar(&cells[x + k], wc, &a, &pair, NULL) == ERR || wc[0] != (wchar_t)text[k])
+					break;
+			}
+			if (k < n)
+				continue;
+			wchar_t wc[CCHARW_MAX + 1];
+			attr_t a;
+			short pair;
+			getcchar(&cells[x], wc, &a, &pair, NULL);
+			found = (a & ~A_COLOR) == (want & ~A_COLOR) && pair == PAIR_NUMBER(want);
+		}
+	}
+	free(cells);
+	return found;
 }
 
 /* The screen's text with its lines joined by one space, so that a phrase
@@ -405,6 +441,14 @@ run_script(const char *name)
 				fail_msg("%s:%d: '%s' on the screen:\n%s", name, line_no,
 				    rest != NULL ? rest : "", s);
 			free(s);
+		} else if (strcmp(cmd, "expect-selected") == 0) {
+			redraw(&ex);
+			if (rest == NULL || !selected_on_screen(rest)) {
+				char *s = dump_screen();
+				fail_msg("%s:%d: '%s' is not on the screen as the selection:\n%s", name,
+				    line_no, rest != NULL ? rest : "", s);
+				free(s);
+			}
 		} else if (strcmp(cmd, "rm") == 0) {
 			unlink(strtok_r(NULL, " ", &save));
 		} else
@@ -546,7 +590,7 @@ test_export_fewer(void **state)
 	X(save_overwrite) \
 	X(follow) X(undo_take) X(header_pct) X(message_long) \
 	X(placeto_demo) X(timeline_zoom) X(export_big) X(brkga_narrow) X(placeto_stepping) X(placeto_oom) X(export_decline) X(devices_scroll) \
-	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo)
+	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

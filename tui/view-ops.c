@@ -276,7 +276,7 @@ subtree_ops(struct ops_view *o, int k)
 static void
 scroll_to_cur(struct ops_view *o)
 {
-	int h = o->tree_h > 0 ? o->tree_h : 10;
+	int h = o->tree_h > 1 ? o->tree_h - 1 : 10;	/* the rows under the header */
 	if (o->cur < o->top)
 		o->top = o->cur;
 	if (o->cur >= o->top + h)
