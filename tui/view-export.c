@@ -83,7 +83,8 @@ struct export_view {
 	int stale;
 	unsigned gen;		/* bumped by every change of settings or placement */
 	struct job *job;	/* a rendering in flight, or NULL */
-	int write_pending;	/* write once the job in flight is done */
+	struct job *pending;	/* a write asked for while a job ran, not started:
+				 * the settings, placement and path of its x */
 	char *preview;		/* text, or NULL */
 	size_t preview_len;
 	char *preview_note;
@@ -173,9 +174,10 @@ job_main(void *arg)
 	return NULL;
 }
 
-/* Start a rendering of the current placement (path NULL: a preview). */
-static void
-job_start(struct export_view *e, const struct plv_opts *o, const char *path)
+/* A rendering of the current placement with options o (path NULL: a
+ * preview), not started. */
+static struct job *
+job_new(struct export_view *e, const struct plv_opts *o, const char *path)
 {
 	struct job *j = pl_xcalloc(1, sizeof *j);
 	pthread_condattr_t ca;
@@ -190,11 +192,25 @@ job_start(struct export_view *e, const struct plv_opts *o, const char *path)
 	j->o = *o;
 	j->path = path != NULL ? pl_xstrdup(path) : NULL;
 	j->gen = e->gen;
+	return j;
+}
+
+/* Start job j on the worker (no job in flight). */
+static void
+job_run(struct export_view *e, struct job *j)
+{
 	if (pthread_create(&j->th, NULL, job_main, j) != 0) {
 		fprintf(stderr, "placelab: cannot start a worker thread\n");
 		abort();
 	}
 	e->job = j;
+}
+
+/* Start a rendering of the current placement (path NULL: a preview). */
+static void
+job_start(struct export_view *e, const struct plv_opts *o, const char *path)
+{
+	job_run(e, job_new(e, o, path));
 }
 
 /* Wait for the job until the deadline; 1 when it has finished. */
@@ -213,11 +229,10 @@ job_wait(struct job *j, double deadline)
 	return done;
 }
 
-/* Free a finished job. */
+/* Free a job that never started. */
 static void
-job_free(struct job *j)
+job_discard(struct job *j)
 {
-	pthread_join(j->th, NULL);
 	pthread_mutex_destroy(&j->mu);
 	pthread_cond_destroy(&j->cv);
 	pl_placement_free(j->pl);
@@ -225,6 +240,33 @@ job_free(struct job *j)
 	free(j->data);
 	free(j->cause);
 	free(j);
+}
+
+/* Free a finished job. */
+static void
+job_free(struct job *j)
+{
+	pthread_join(j->th, NULL);
+	job_discard(j);
+}
+
+/* Say how a finished write went: on the status line, or on stderr when
+ * the explorer is closing (ex NULL). */
+static void
+report_write(struct explore *ex, const struct job *j)
+{
+	struct stat st;
+	char b[32];
+	const char *size = stat(j->path, &st) == 0 ? screen_fmt_bytes(b, sizeof b, st.st_size) : "?";
+	const char *cause = j->cause != NULL ? j->cause : "?";
+	if (ex == NULL && j->rc != 0)
+		fprintf(stderr, "placelab: %s not written: %s\n", j->path, cause);
+	else if (ex == NULL)
+		fprintf(stderr, "placelab: wrote %s (%s)\n", j->path, size);
+	else if (j->rc != 0)
+		explore_message(ex, 1, "not written: %s", cause);
+	else
+		explore_message(ex, 0, "wrote %s (%s)", j->path, size);
 }
 
 /* The suffix format i of kind `what` is written with. */
@@ -296,6 +338,21 @@ static void
 ev_free(void *priv)
 {
 	struct export_view *e = priv;
+	if (e->job != NULL && (e->job->path != NULL || e->pending != NULL)) {
+		/* a write asked for is done before the explorer goes (its
+		 * diagram is within the node budget, so Graphviz ends) */
+		while (!job_wait(e->job, pl_now_s() + 1))
+			;
+		if (e->job->path != NULL)
+			report_write(NULL, e->job);
+		job_free(e->job);
+		e->job = NULL;
+	}
+	if (e->pending != NULL) {
+		job_main(e->pending);
+		report_write(NULL, e->pending);
+		job_discard(e->pending);
+	}
 	if (e->job != NULL) {
 		if (job_wait(e->job, pl_now_s() + 0.5))
 			job_free(e->job);
@@ -612,8 +669,18 @@ write_now(struct export_view *e)
 		return;
 	}
 	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
-		/* on the worker, after the rendering in flight if any */
-		e->write_pending = 1;
+		/* on the worker, after the rendering in flight if any, with
+		 * what is shown now (later changes are for the next write) */
+		struct plv_opts o;
+		viz_opts(e, &o, 0);
+		struct job *j = job_new(e, &o, e->path);
+		if (e->job == NULL)
+			job_run(e, j);
+		else {
+			if (e->pending != NULL)
+				job_discard(e->pending);
+			e->pending = j;
+		}
 		ex->busy = 1;
 		explore_message(ex, 0, "writing %s (Graphviz lays it out; keys stay live)", e->path);
 		return;
@@ -770,13 +837,7 @@ ev_tick(struct view *v, double deadline)
 		struct job *j = e->job;
 		e->job = NULL;
 		if (j->path != NULL) {
-			struct stat st;
-			char b[32];
-			if (j->rc != 0)
-				explore_message(ex, 1, "not written: %s", j->cause != NULL ? j->cause : "?");
-			else
-				explore_message(ex, 0, "wrote %s (%s)", j->path,
-				    stat(j->path, &st) == 0 ? screen_fmt_bytes(b, sizeof b, st.st_size) : "?");
+			report_write(ex, j);
 		} else if (j->gen == e->gen) {
 			free(e->preview);
 			e->preview = NULL;
@@ -793,18 +854,10 @@ ev_tick(struct view *v, double deadline)
 		}
 		job_free(j);
 	}
-	if (e->write_pending) {
-		/* the settings may have changed since x: check them again */
-		e->write_pending = 0;
-		char *cause = write_refusal(e);
-		if (cause == NULL) {
-			struct plv_opts o;
-			viz_opts(e, &o, 0);
-			job_start(e, &o, e->path);
-			return 1;
-		}
-		explore_message(ex, 1, "not written: %s", cause);
-		free(cause);
+	if (e->pending != NULL) {
+		job_run(e, e->pending);
+		e->pending = NULL;
+		return 1;
 	}
 	check_table(e);
 	if (e->stale && &ex->views[ex->view] == v) {
