@@ -529,6 +529,22 @@ test_fmt_us_res(void **state)
 	assert_string_equal(screen_fmt_us_res(a, sizeof a, 12.25, 0.01), "12.25 us");
 }
 
+/* Every device a cluster may have gets its own printable glyph (64
+ * GPUs used to share 26 letters past the digits). */
+static void
+test_dev_glyphs(void **state)
+{
+	(void)state;
+	char seen[128] = { 0 };
+	for (int d = 0; d < PL_MAX_DEVICES; d++) {
+		int g = screen_dev_glyph(d);
+		assert_true(g > ' ' && g < 127 && g != '?');
+		assert_int_equal(seen[g], 0);
+		seen[g] = 1;
+	}
+	assert_int_equal(screen_dev_glyph(-1), '?');
+}
+
 /* Fields too wide for the line are left out whole, never cut; later
  * ones that fit still show. */
 static void
@@ -590,7 +606,7 @@ test_export_fewer(void **state)
 	X(save_overwrite) \
 	X(follow) X(undo_take) X(header_pct) X(message_long) \
 	X(placeto_demo) X(timeline_zoom) X(export_big) X(brkga_narrow) X(placeto_stepping) X(placeto_oom) X(export_decline) X(devices_scroll) \
-	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot)
+	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */
@@ -605,6 +621,7 @@ main(void)
 		cmocka_unit_test(test_action_table),
 		cmocka_unit_test(test_screen_width),
 		cmocka_unit_test(test_fmt_us_res),
+		cmocka_unit_test(test_dev_glyphs),
 		cmocka_unit_test(test_put_fields),
 		cmocka_unit_test(test_export_fewer),
 #define SCRIPT_ENTRY(n) cmocka_unit_test(test_##n),

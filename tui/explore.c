@@ -497,12 +497,25 @@ draw_tabs(struct explore *ex)
 	attrset(A_NORMAL);
 }
 
+/* Put text at row 1, column *x, in attribute a, only when it fits whole
+ * (a field cut short would read as another value); *x moves past it. */
+static void
+info_field(int *x, attr_t a, const char *text)
+{
+	if (screen_width(text) > COLS - *x)
+		return;
+	attrset(a);
+	*x += screen_put(stdscr, 1, *x, COLS - *x, 0, text);
+	attrset(A_NORMAL);
+}
+
 /* Row 1: graph, cluster, current run time and memory, most important
- * first so that a narrow terminal cuts the least useful part. */
+ * first; a narrow terminal drops whole fields from the end, never part
+ * of a number. */
 static void
 draw_info(struct explore *ex)
 {
-	char t[32], m[32];
+	char t[32], m[32], f[96];
 	int x = 0;
 	attrset(A_NORMAL);
 	screen_fill(stdscr, 1, 0, COLS, ' ');
@@ -520,39 +533,33 @@ draw_info(struct explore *ex)
 		return;
 	}
 	const struct pl_sim_result *r = &ex->tr->res;
-	x += screen_put(stdscr, 1, x, COLS - x, 0, "step ");
-	attrset(A_BOLD);
-	x += screen_printf(stdscr, 1, x, COLS - x, 0, "%s", screen_fmt_us(t, sizeof t, r->makespan_us));
-	attrset(A_NORMAL);
+	snprintf(f, sizeof f, "step %s", screen_fmt_us(t, sizeof t, r->makespan_us));
+	if (screen_width(f) <= COLS - x) {
+		x += screen_put(stdscr, 1, x, COLS - x, 0, "step ");
+		info_field(&x, A_BOLD, t);
+	}
 	/* the step time against the session's starting placement, when
 	 * they differ by 0.1% or more */
 	char pct[32];
 	if (ex->start_us > 0 && screen_fmt_change(pct, sizeof pct, r->makespan_us, ex->start_us)[0] != '0') {
-		attrset(screen_attr(pct[0] == '-' ? SCR_GOOD : SCR_BAD));
-		x += screen_printf(stdscr, 1, x, COLS - x, 0, " %s vs start", pct);
-		attrset(A_NORMAL);
+		snprintf(f, sizeof f, " %s vs start", pct);
+		info_field(&x, screen_attr(pct[0] == '-' ? SCR_GOOD : SCR_BAD), f);
 	}
-	if (r->oom_mask) {
+	if (r->oom_mask && COLS - x >= 6) {
 		x += screen_put(stdscr, 1, x, COLS - x, 0, " ");
-		attrset(screen_attr(SCR_OOM));
-		x += screen_put(stdscr, 1, x, COLS - x, 0, " OOM ");
-		attrset(A_NORMAL);
+		info_field(&x, screen_attr(SCR_OOM), " OOM ");
 	}
-	if (ex->dirty) {
-		attrset(screen_attr(SCR_KEY));
-		x += screen_put(stdscr, 1, x, COLS - x, 0, " [edited]");
-		attrset(A_NORMAL);
-	}
+	if (ex->dirty)
+		info_field(&x, screen_attr(SCR_KEY), " [edited]");
+	snprintf(f, sizeof f, "  peak %s", screen_fmt_bytes(m, sizeof m, r->peak_max));
+	info_field(&x, A_NORMAL, f);
 	double gap = ex->bounds.best_us > 0 ? (r->makespan_us / ex->bounds.best_us - 1) * 100 : 0;
-	x += screen_printf(stdscr, 1, x, COLS - x, 0, "  bound +%.0f%%  peak %s  ", gap,
-	    screen_fmt_bytes(m, sizeof m, r->peak_max));
+	snprintf(f, sizeof f, "  bound +%.0f%%", gap);
+	info_field(&x, A_NORMAL, f);
 	/* where it came from, when it fits whole (the status line says it
 	 * too when the placement changes) */
-	char *from = pl_xasprintf("from %s", ex->source);
-	attrset(screen_attr(SCR_DIM));
-	if (screen_width(from) <= COLS - x)
-		screen_put(stdscr, 1, x, COLS - x, 0, from);
-	attrset(A_NORMAL);
+	char *from = pl_xasprintf("  from %s", ex->source);
+	info_field(&x, screen_attr(SCR_DIM), from);
 	free(from);
 }
 
@@ -744,20 +751,25 @@ explore_draw(struct explore *ex)
 	ex->redraws++;
 	erase();
 	if (!screen_big_enough()) {
-		attrset(screen_attr(SCR_ERROR));
-		char buf[128];
-		snprintf(buf, sizeof buf, "terminal too small: %dx%d", COLS, LINES);
-		int y = LINES / 2 - 1;
+		/* two lines, centred; on a very narrow terminal each is
+		 * wrapped at its words, so that the size and "q quits" stay
+		 * in sight */
+		char said[128], need[128];
+		snprintf(said, sizeof said, "terminal too small: %dx%d", COLS, LINES);
+		snprintf(need, sizeof need, "placelab needs %dx%d; q quits", SCR_MIN_COLS, SCR_MIN_ROWS);
+		int wrap = (int)strlen(said) > COLS || (int)strlen(need) > COLS;
+		int rows = wrap ? screen_wrap(NULL, 0, 0, LINES, COLS, said) +
+		    screen_wrap(NULL, 0, 0, LINES, COLS, need) : 2;
+		int y = (LINES - rows) / 2;
 		if (y < 0)
 			y = 0;
-		int x = (COLS - (int)strlen(buf)) / 2;
-		screen_put(stdscr, y, x < 0 ? 0 : x, COLS, 0, buf);
+		int xs = wrap ? 0 : (COLS - (int)strlen(said)) / 2, xn = wrap ? 0 : (COLS - (int)strlen(need)) / 2;
+		attrset(screen_attr(SCR_ERROR));
+		int used = screen_wrap(stdscr, y, xs, LINES - y, COLS - xs, said);
 		attrset(A_NORMAL);
-		snprintf(buf, sizeof buf, "placelab needs %dx%d; q quits", SCR_MIN_COLS, SCR_MIN_ROWS);
-		x = (COLS - (int)strlen(buf)) / 2;
-		if (y + 1 < LINES)
-			screen_put(stdscr, y + 1, x < 0 ? 0 : x, COLS, 0, buf);
-		if (ex->prompt != PROMPT_NONE && y + 2 < LINES)
+		if (y + used < LINES)
+			used += screen_wrap(stdscr, y + used, xn, LINES - y - used, COLS - xn, need);
+		if (ex->prompt != PROMPT_NONE && y + used < LINES)
 			draw_status(ex);	/* q's question, or it would go unseen */
 		wnoutrefresh(stdscr);
 		return;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "cluster.h"
 #include "viz/palette.h"
 #include "xmalloc.h"
 
@@ -341,15 +342,17 @@ screen_dev_block(int d)
 	return COLOR_PAIR(PAIR_DEV_BG + d % PLV_PALETTE_SIZE);
 }
 
-/* Monochrome device glyph. */
+/* The device's one-character name in bars and columns: 0-9, a-z, A-Z,
+ * @, &: distinct for every device a cluster may have. */
 int
 screen_dev_glyph(int d)
 {
 	if (d < 0)
 		return '?';
-	if (d < 10)
-		return '0' + d;
-	return 'a' + (d - 10) % 26;
+	static const char glyphs[] = "0123456789abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ@&";	/* one per device, PL_MAX_DEVICES */
+	_Static_assert(sizeof glyphs - 1 == PL_MAX_DEVICES, "a glyph per device");
+	return d < PL_MAX_DEVICES ? glyphs[d] : '?';
 }
 
 /* Minimum size check. */
