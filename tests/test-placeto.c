@@ -250,6 +250,47 @@ test_episode_log(void **state)
 	fixture_free(&f);
 }
 
+/* A budget that is not a multiple of the workers is trained exactly: the
+ * last batch plays only the episodes left (3 with 2 workers: 2 + 1), in
+ * a run and in the trainer, and a slot that sits out offers no best. */
+static void
+test_episodes_exact(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 4, 3);
+	struct pl_placer *pl = make(f.p, "episodes=3,workers=2,k=2", 1, 5);
+	assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+	long n;
+	const struct pl_placeto_episode_log *lg = pl_placeto_episodes(pl, &n);
+	assert_int_equal(n, 4);		/* 3 trained, then the greedy one */
+	assert_int_equal(lg[3].greedy, 1);
+	struct pl_placeto_stats ps;
+	pl_placeto_get_stats(pl, &ps);
+	assert_int_equal(ps.episodes, 3);
+	assert_int_equal(ps.updates, 2);
+	pl_placer_free(pl);
+
+	const struct pl_problem *probs[1] = { f.p };
+	struct pl_options *o = NULL;
+	char *cause = NULL;
+	assert_int_equal(pl_options_parse(pl_placeto_options, "episodes=1,workers=4,k=2", &o, &cause), 0);
+	struct pl_run_opts run = { .sim = { .kind = PL_SIM_NATIVE }, .seed = 4, .threads = 2 };
+	struct pl_placeto_trainer *tr = pl_placeto_trainer_new(probs, 1, o, &run, &cause);
+	assert_non_null(tr);
+	struct pl_placeto_episode_log logs[4];
+	int nl;
+	assert_int_equal(pl_placeto_trainer_batch(tr, logs, &nl, &cause), 0);
+	assert_int_equal(nl, 1);
+	struct pl_placeto_stats st;
+	pl_placeto_trainer_stats(tr, &st);
+	assert_int_equal(st.episodes, 1);
+	assert_true(st.best_us > 0 && st.best_us == logs[0].best_us);
+	pl_placeto_trainer_free(tr);
+	pl_options_free(o);
+	fixture_free(&f);
+}
+
 /* Before the first update the learning rate reads as configured; it
  * decays towards lr-end with the updates. */
 static void
@@ -1201,6 +1242,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rewards_sum),
 		cmocka_unit_test(test_episode_log),
+		cmocka_unit_test(test_episodes_exact),
 		cmocka_unit_test(test_lr_configured),
 		cmocka_unit_test(test_training_finds_best),
 		cmocka_unit_test(test_threads_deterministic),

@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..31"
+echo "1..33"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -83,6 +83,12 @@ check "--policy: an agreeing option runs; JSON reports the policy's k, pool and 
 $PLACELAB train placeto "$G" -c k80x2 -o "$T/p.plw" --episodes 4 >"$T/out" 2>"$T/err"; rc=$?
 check "train without a terminal: results on stdout, nothing on stderr" \
     'test $rc = 0 && grep -q "^trained *4 episodes" "$T/out" && ! test -s "$T/err"'
+$PLACELAB train placeto "$G" -c k80x2 -o "$T/p5.plw" --episodes 5 --workers 4 --curve "$T/c5.csv" >"$T/out" 2>"$T/err"; rc=$?
+check "train --episodes 5 --workers 4: exactly 5 episodes (the last batch is short)" \
+    'test $rc = 0 && grep -q "^trained *5 episodes (2 updates" "$T/out" && test "$(wc -l < "$T/c5.csv")" = 6'
+$PLACELAB train --help >"$T/out" 2>&1
+check "train --help: the MDP's sim option is shown as --opt sim=, not as the run's --sim" \
+    'grep -q "^  --opt sim= " "$T/out" && ! grep -q "^  --sim " "$T/out"'
 $PLACELAB train placeto "$G" -c k80x2 -o "$T/p0.plw" --episodes 0 >"$T/out" 2>"$T/err"; rc=$?
 check "train --episodes 0: exit 2, said, no policy written" \
     'test $rc = 2 && grep -q "episodes 0: nothing to train" "$T/err" && ! test -e "$T/p0.plw" && ! grep -q inf "$T/out"'

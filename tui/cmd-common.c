@@ -188,6 +188,15 @@ cmd_parse_mem(const char *value, struct pl_sim_opts *o)
 void
 cmd_print_options(FILE *f, const struct pl_option_def *defs, const struct pl_option_range *ranges)
 {
+	cmd_print_options_flags(f, defs, ranges, NULL);
+}
+
+/* The same, for a command whose own flags take some of the names (NULL
+ * ends the list): those options are shown as set with --opt NAME=. */
+void
+cmd_print_options_flags(FILE *f, const struct pl_option_def *defs, const struct pl_option_range *ranges,
+    const char *const *flags)
+{
 	static const char *const type_names[] = { "int", "number", "text", "bool", "file" };
 	if (defs == NULL || defs[0].name == NULL) {
 		fprintf(f, "  (no options)\n");
@@ -195,7 +204,12 @@ cmd_print_options(FILE *f, const struct pl_option_def *defs, const struct pl_opt
 	}
 	for (const struct pl_option_def *d = defs; d->name != NULL; d++) {
 		const char *range = pl_option_range_of(ranges, d->name);
-		fprintf(f, "  --%-16s %-6s default %-8s %s", d->name, type_names[d->type], d->def, d->help);
+		int taken = 0;
+		for (int i = 0; flags != NULL && flags[i] != NULL; i++)
+			taken |= strcmp(flags[i], d->name) == 0;
+		char name[64];
+		snprintf(name, sizeof name, taken ? "--opt %s=" : "--%s", d->name);
+		fprintf(f, "  %-18s %-6s default %-8s %s", name, type_names[d->type], d->def, d->help);
 		if (range != NULL)
 			fprintf(f, " (in %s)", range);
 		fputc('\n', f);

@@ -73,10 +73,13 @@ usage_help(void)
 	    "episodes per update run in parallel on --threads threads.  On a\n"
 	    "terminal, a progress line on stderr (episode, mean and best run\n"
 	    "time, entropy; -q leaves it out); --curve writes one CSV row per\n"
-	    "episode.  --episodes must be at least 1.  Use the policy with\n"
+	    "episode.  --episodes must be at least 1.  --sim is the run's\n"
+	    "simulator, which the MDP's own (--opt sim=) follows by default.\n"
+	    "Use the policy with\n"
 	    "  placelab run -a placeto GRAPH -c CLUSTER --policy POLICY.plw [--finetune N]\n\n"
 	    "Placeto options:\n", TRAIN_USAGE, PL_DEFAULT_CLUSTER);
-	cmd_print_options(stdout, pl_placeto_options, pl_placeto_ranges);
+	cmd_print_options_flags(stdout, pl_placeto_options, pl_placeto_ranges,
+	    (const char *const[]){ "sim", NULL });
 }
 
 /* placelab train placeto ... */

@@ -83,6 +83,10 @@ struct pl_option_range;
  * per option ("(no options)" for none). */
 void cmd_print_options(FILE *f, const struct pl_option_def *defs,
     const struct pl_option_range *ranges);
+/* The same, for a command whose own flags take some of the names (NULL
+ * ends the list): those are shown as "--opt NAME=". */
+void cmd_print_options_flags(FILE *f, const struct pl_option_def *defs,
+    const struct pl_option_range *ranges, const char *const *flags);
 /* cmd_check_files, the files methods' options name (their file options,
  * e.g. a policy to read) counted as inputs too; opts[i] may be NULL. */
 int cmd_check_method_files(const struct cmd_file *f, int n,

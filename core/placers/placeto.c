@@ -1367,11 +1367,19 @@ engine_error(const struct engine *E)
 	return NULL;
 }
 
-/* Start a training batch: slot s plays episode next_id + s. */
+/* Start a training batch: slot s plays episode next_id + s; the last
+ * batch of a budget plays only the episodes left (the other slots sit
+ * it out), so that exactly the budget is trained. */
 static int
 engine_start_batch(struct engine *E)
 {
+	long left = E->budget > 0 ? E->budget - E->st.episodes : E->workers;
+	int n = left < 1 ? 1 : left < E->workers ? (int)left : E->workers;
 	for (int s = 0; s < E->workers; s++) {
+		if (s >= n) {
+			E->eps[s].active = E->eps[s].finished = E->eps[s].offered = 0;
+			continue;
+		}
 		int env_i = (int)((E->next_id) % E->n_env);
 		if (episode_start(E, s, env_i, 0) != 0)
 			return -1;
@@ -1927,7 +1935,8 @@ pl_placeto_trainer_batch(struct pl_placeto_trainer *tr,
 	if (engine_start_batch(E) != 0)
 		goto fail;
 	for (int s = 0; s < E->workers; s++) {
-		engine_note_best(E, &E->eps[s]);
+		if (E->eps[s].active)	/* a slot sitting out the last batch has none */
+			engine_note_best(E, &E->eps[s]);
 		E->eps[s].offered = 0;
 	}
 	while (engine_any_active(E)) {
