@@ -100,12 +100,13 @@ unclosed(const char *s, size_t n)
 }
 
 /* The message for a cJSON failure at s[off] of a value that starts at
- * s[0]: nesting beyond cJSON's limit, or a syntax error there. */
+ * s[0]: nesting beyond cJSON's limit (a bracket that would open one
+ * level more), or a syntax error there. */
 static char *
 syntax_msg(const char *s, size_t off)
 {
 	int in_str;
-	if (depth_at(s, off, &in_str) >= CJSON_NESTING_LIMIT)
+	if (depth_at(s, off, &in_str) >= CJSON_NESTING_LIMIT && (s[off] == '[' || s[off] == '{'))
 		return pl_xasprintf("JSON nested more than %d levels deep (expected at most %d "
 		    "objects and arrays inside each other)", CJSON_NESTING_LIMIT, CJSON_NESTING_LIMIT);
 	return pl_xasprintf("JSON syntax error near '%.12s'", s + off);

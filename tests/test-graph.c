@@ -248,6 +248,13 @@ test_deep_nesting(void **state)
 		strcpy(p + 2 * DEEP, which == 0 ? "]}" : "}");
 		parse_bad(text, "t.json:2:1009: JSON nested more than 1000 levels deep", NULL);
 	}
+	/* a syntax error inside exactly 1000 levels is a syntax error */
+	char *p = text + sprintf(text, "{\"format\": \"placelab-graph/1\",\n\"name\": ");
+	memset(p, '[', 1000);
+	p[1000] = 'x';
+	memset(p + 1001, ']', 1000);
+	strcpy(p + 2001, "}");
+	parse_bad(text, "t.json:2:1009: JSON syntax error near 'x", NULL);
 	free(text);
 	/* shallow nesting gets the ordinary message */
 	parse_bad("{\"format\": \"placelab-graph/1\", \"name\": [[[]]]}", "field 'name' (expected a string)", NULL);
