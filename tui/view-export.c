@@ -72,6 +72,7 @@ struct job {
 	size_t len;
 	char *cause;
 	double took;
+	struct job *next;		/* the next write waiting to start */
 };
 
 struct export_view {
@@ -83,8 +84,9 @@ struct export_view {
 	int stale;
 	unsigned gen;		/* bumped by every change of settings or placement */
 	struct job *job;	/* a rendering in flight, or NULL */
-	struct job *pending;	/* a write asked for while a job ran, not started:
-				 * the settings, placement and path of its x */
+	struct job *pending;	/* writes asked for while a job ran, not started,
+				 * in order: the settings, placement and path
+				 * of their x */
 	char *preview;		/* text, or NULL */
 	size_t preview_len;
 	char *preview_note;
@@ -338,9 +340,12 @@ static void
 ev_free(void *priv)
 {
 	struct export_view *e = priv;
-	if (e->job != NULL && (e->job->path != NULL || e->pending != NULL)) {
+	int interrupted = e->ex->interrupted;
+	if (e->job != NULL && (e->job->path != NULL || (e->pending != NULL && !interrupted))) {
 		/* a write asked for is done before the explorer goes (its
 		 * diagram is within the node budget, so Graphviz ends) */
+		if (e->job->path != NULL)
+			fprintf(stderr, "placelab: finishing the write of %s\n", e->job->path);
 		while (!job_wait(e->job, pl_now_s() + 1))
 			;
 		if (e->job->path != NULL)
@@ -348,10 +353,17 @@ ev_free(void *priv)
 		job_free(e->job);
 		e->job = NULL;
 	}
-	if (e->pending != NULL) {
-		job_main(e->pending);
-		report_write(NULL, e->pending);
-		job_discard(e->pending);
+	while (e->pending != NULL) {	/* on this thread, one at a time */
+		struct job *j = e->pending;
+		e->pending = j->next;
+		if (interrupted)
+			fprintf(stderr, "placelab: %s not written (interrupted before it started)\n", j->path);
+		else {
+			fprintf(stderr, "placelab: writing %s before quitting\n", j->path);
+			job_main(j);
+			report_write(NULL, j);
+		}
+		job_discard(j);
 	}
 	if (e->job != NULL) {
 		if (job_wait(e->job, pl_now_s() + 0.5))
@@ -676,10 +688,11 @@ write_now(struct export_view *e)
 		struct job *j = job_new(e, &o, e->path);
 		if (e->job == NULL)
 			job_run(e, j);
-		else {
-			if (e->pending != NULL)
-				job_discard(e->pending);
-			e->pending = j;
+		else {	/* after the others waiting */
+			struct job **at = &e->pending;
+			while (*at != NULL)
+				at = &(*at)->next;
+			*at = j;
 		}
 		ex->busy = 1;
 		explore_message(ex, 0, "writing %s (Graphviz lays it out; keys stay live)", e->path);
@@ -855,8 +868,10 @@ ev_tick(struct view *v, double deadline)
 		job_free(j);
 	}
 	if (e->pending != NULL) {
-		job_run(e, e->pending);
-		e->pending = NULL;
+		struct job *j = e->pending;
+		e->pending = j->next;
+		j->next = NULL;
+		job_run(e, j);
 		return 1;
 	}
 	check_table(e);
