@@ -863,6 +863,13 @@ test_seed_from(void **state)
 		struct pl_placer *pl = new_brkga(&f, "pop=10,generations=1,seed-from=heft+single-gpu", 1, 1);
 		assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
 		pl_placer_free(pl);
+		/* and spaces: "heft single-gpu", " heft + single-gpu " */
+		pl = new_brkga(&f, "pop=10,generations=1,seed-from= heft  single-gpu ", 1, 1);
+		assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+		pl_placer_free(pl);
+		pl = new_brkga(&f, "pop=10,generations=1,seed-from= heft + single-gpu ", 1, 1);
+		assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+		pl_placer_free(pl);
 	}
 	fixture_free(&f);
 }

@@ -425,37 +425,51 @@ run_seeds(struct pl_placer *pl, char **cause)
 	return 0;
 }
 
-/* Split a list on ',', '+' or ':' (spaces around a name allowed) and
- * look every name up; an empty name is an error. */
+/* Add the placer named t (len bytes) to the warm-start list. */
+static int
+add_seed_class(struct brkga *b, const char *t, size_t len, char **cause)
+{
+	char *name = pl_xstrndup(t, len);
+	const struct pl_placer_class *cls = pl_placer_find(name);
+	if (cls == NULL || cls == &pl_placer_brkga) {
+		*cause = pl_xasprintf("brkga: option 'seed-from': '%s' is "
+		    "not another placer", name);
+		free(name);
+		return -1;
+	}
+	free(name);
+	b->seed_cls = pl_xreallocarray(b->seed_cls, b->n_seed_cls + 1,
+	    sizeof *b->seed_cls);
+	b->seed_cls[b->n_seed_cls++] = cls;
+	return 0;
+}
+
+/* Split a list on ',', '+' or ':' (or spaces, within an item) and look
+ * every name up; an empty item (heft+, heft,,expert) is an error. */
 static int
 parse_seed_from(struct brkga *b, const char *spec, char **cause)
 {
 	if (spec[strspn(spec, " ")] == '\0')
 		return 0;
-	char *copy = pl_xstrdup(spec), *rest = copy;
-	int rc = 0;
-	for (char *t = strsep(&rest, ",+:"); t != NULL && rc == 0; t = strsep(&rest, ",+:")) {
-		t += strspn(t, " ");
-		size_t len = strlen(t);
-		while (len > 0 && t[len - 1] == ' ')
-			t[--len] = '\0';
-		const struct pl_placer_class *cls = len > 0 ? pl_placer_find(t) : NULL;
-		if (len == 0) {
+	const char *p = spec;
+	for (;;) {
+		size_t item = strcspn(p, ",+:");
+		if (p[strspn(p, " ")] == '\0' || strspn(p, " ") >= item) {
 			*cause = pl_xasprintf("brkga: option 'seed-from': an empty name "
 			    "in '%s' (expected names such as heft+expert)", spec);
-			rc = -1;
-		} else if (cls == NULL || cls == &pl_placer_brkga) {
-			*cause = pl_xasprintf("brkga: option 'seed-from': '%s' is "
-			    "not another placer", t);
-			rc = -1;
-		} else {
-			b->seed_cls = pl_xreallocarray(b->seed_cls, b->n_seed_cls + 1,
-			    sizeof *b->seed_cls);
-			b->seed_cls[b->n_seed_cls++] = cls;
+			return -1;
 		}
+		for (size_t i = 0; i < item;) {
+			i += strspn(p + i, " ");
+			size_t w = strcspn(p + i, " ,+:");
+			if (w > 0 && add_seed_class(b, p + i, w, cause) != 0)
+				return -1;
+			i += w;
+		}
+		if (p[item] == '\0')
+			return 0;
+		p += item + 1;
 	}
-	free(copy);
-	return rc;
 }
 
 /* ---- sorting ------------------------------------------------------------- */
