@@ -451,6 +451,14 @@ test_dot_errors(void **state)
 		fail_msg("%s", mwhy);
 	assert_true(mg->ops[0].flops == 1.0);
 	pl_graph_free(mg);
+	/* in a `node [...]` default line "" undoes an earlier default */
+	const char *undo = "digraph g {\n node [group=G, device=gpu];\n a;\n node [group=\"\", device=\"\"];\n b; a -> b;\n}";
+	mg = plv_graph_parse_dot(undo, strlen(undo), "t.dot", &mwhy);
+	if (mg == NULL)
+		fail_msg("%s", mwhy);
+	assert_int_equal(mg->ops[0].cons.kind, PL_CONS_KIND);
+	assert_int_equal(mg->ops[1].cons.kind, PL_CONS_ANY);
+	pl_graph_free(mg);
 	/* what follows a NUL byte was never read: refused at the NUL */
 	static const char nul[] = "digraph g { a }\n\0}junk";
 	char *why = NULL;

@@ -309,10 +309,13 @@ odd_attr(const struct tok *k, char who, char *buf, size_t size)
 }
 
 /* Scan the attribute list after '[' at t[i] (of a node 'n', an edge 'e'
- * or anything else) for a numeric attribute set to "" and for a
+ * or anything else; a `node [...]` default line when dflt) for a
+ * numeric attribute set to "", a node's device or group set to "" (but
+ * in a default line, where "" undoes an earlier default), and a
  * misspelt or misplaced attribute; returns the index of its ']'. */
 static int
-scan_attrs(struct dot_lines *L, const struct tok *t, int n, int i, const char *subject, char who)
+scan_attrs(struct dot_lines *L, const struct tok *t, int n, int i, const char *subject, char who,
+    int dflt)
 {
 	for (; i < n && t[i].kind != ']'; i++) {
 		char msg[160];
@@ -328,9 +331,9 @@ scan_attrs(struct dot_lines *L, const struct tok *t, int n, int i, const char *s
 		for (size_t a = 0; a < sizeof num_attrs / sizeof num_attrs[0]; a++)
 			if (is_word(&t[i], num_attrs[a]))
 				L->empty_expect = "a decimal number";
-		if (who == 'n' && is_word(&t[i], "device"))
+		if (who == 'n' && !dflt && is_word(&t[i], "device"))
 			L->empty_expect = "a device name such as /gpu:0, a kind cpu, gpu or tpu, or any";
-		else if (who == 'n' && is_word(&t[i], "group"))
+		else if (who == 'n' && !dflt && is_word(&t[i], "group"))
 			L->empty_expect = "a colocation group's name";
 		if (L->empty_expect != NULL) {
 			L->empty_line = t[i].line;
@@ -397,7 +400,7 @@ find_lines(struct dot_lines *L, const char *text, size_t len, Agnode_t **nodes, 
 				if (L->attr_line[prev] == 0)
 					L->attr_line[prev] = k->line;
 			}
-			i = scan_attrs(L, t, n, i + 1, subject, who);
+			i = scan_attrs(L, t, n, i + 1, subject, who, kw != 0);
 			prev = -1;
 			operands = edge = pending = kw = 0;
 		} else if (k->kind == '}') {
