@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..33"
+echo "1..34"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -27,6 +27,9 @@ check "--methods empty: exit 2, not the default set" \
 $PLACELAB compare "$G" --methods brkga --opt brkga:evals=abc >"$T/out" 2>"$T/err"; rc=$?
 check "compare with a bad method option: exit 2 before any method runs" \
     'test $rc = 2 && grep -q "brkga: option .evals.: .abc. is not an integer" "$T/err" && ! test -s "$T/out"'
+$PLACELAB compare "$G" --methods brkga --opt brkga:evals=200,pop=20 --opt brkga: --format csv -q >"$T/out" 2>"$T/err"; rc=$?
+check "compare --opt brkga:... --opt brkga: (empty): adds nothing, no empty-item error" \
+    'test $rc = 0 && grep -q "^brkga,.*,200," "$T/out" && ! test -s "$T/err"'
 $PLACELAB compare "$G" --methods heft --opt brkga:evals=100 >/dev/null 2>"$T/err"; rc=$?
 check "--opt for a method not compared: exit 2" \
     'test $rc = 2 && grep -q "not among the methods compared" "$T/err"'

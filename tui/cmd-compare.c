@@ -46,7 +46,8 @@ spec_for(const struct method_opt *mo, int n, const char *method)
 {
 	char *spec = NULL;
 	for (int i = 0; i < n; i++) {
-		if (strlen(method) != mo[i].len || strncmp(method, mo[i].method, mo[i].len) != 0)
+		if (strlen(method) != mo[i].len || strncmp(method, mo[i].method, mo[i].len) != 0 ||
+		    *mo[i].spec == '\0')	/* --opt METHOD: adds nothing */
 			continue;
 		char *s = spec != NULL ? pl_xasprintf("%s,%s", spec, mo[i].spec) : pl_xstrdup(mo[i].spec);
 		free(spec);

@@ -66,6 +66,9 @@ static const struct option fixed_opts[] = {
  * even one that starts with '-', is not read as options), silent, in
  * order and without moving anything, so that bundled (-qa heft) and
  * abbreviated (--alg heft) forms are read as the real pass reads them.
+ * (A method option abbreviated so that it is ambiguous among all methods'
+ * options takes no value here, so a value after it that starts with -a
+ * would still read as -a; full names are safe.)
  * The first one given, or NULL. */
 static const char *
 prescan_algo(int argc, char **argv)

@@ -74,8 +74,8 @@ usage_help(void)
 	    "terminal, a progress line on stderr (episode, mean and best run\n"
 	    "time, entropy; -q leaves it out); --curve writes one CSV row per\n"
 	    "episode.  --episodes must be at least 1.  --sim is the run's\n"
-	    "simulator, which the MDP's own (--opt sim=) follows by default.\n"
-	    "Use the policy with\n"
+	    "simulator, which the MDP's own (--opt sim=) follows by default.  Use\n"
+	    "the policy with\n"
 	    "  placelab run -a placeto GRAPH -c CLUSTER --policy POLICY.plw [--finetune N]\n\n"
 	    "Placeto options:\n", TRAIN_USAGE, PL_DEFAULT_CLUSTER);
 	cmd_print_options_flags(stdout, pl_placeto_options, pl_placeto_ranges,

@@ -510,8 +510,8 @@ info_field(int *x, attr_t a, const char *text)
 }
 
 /* Row 1: graph, cluster, current run time and memory, most important
- * first; a narrow terminal drops whole fields from the end, never part
- * of a number. */
+ * first; a field that does not fit whole is left out (never part of a
+ * number), and a shorter one after it may still show. */
 static void
 draw_info(struct explore *ex)
 {

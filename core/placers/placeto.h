@@ -140,7 +140,8 @@ struct pl_placeto_trainer *pl_placeto_trainer_new(
     const struct pl_problem *const *probs, int n, const struct pl_options *opts,
     const struct pl_run_opts *run, char **cause);
 void pl_placeto_trainer_free(struct pl_placeto_trainer *tr);
-/* Run one batch of `workers` episodes and update the policy.  logs gets
+/* Run one batch of `workers` episodes (the last of the `episodes` budget
+ * only those left) and update the policy.  logs gets
  * one entry per episode of the batch (at most `workers`; *n_logs their
  * count).  0, or -1 + *cause. */
 int pl_placeto_trainer_batch(struct pl_placeto_trainer *tr,
