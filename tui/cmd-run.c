@@ -60,6 +60,34 @@ static const struct option fixed_opts[] = {
 };
 #define N_FIXED ((int)(sizeof fixed_opts / sizeof *fixed_opts))
 
+/* How many options class cls has (none for NULL). */
+static int
+class_n_options(const struct pl_placer_class *cls)
+{
+	int n = 0;
+	for (const struct pl_option_def *d = cls != NULL ? cls->options : NULL; d != NULL && d->name != NULL; d++)
+		n++;
+	return n;
+}
+
+/* Append cls's options, each taking a value, to the n getopt options of
+ * o, but for names o has already (the run flags, another class's); an
+ * option's code is OPT_CLASS plus its index when per_option, else
+ * OPT_CLASS.  The new count. */
+static int
+add_class_opts(struct option *o, int n, const struct pl_placer_class *cls, int per_option)
+{
+	for (int i = 0; i < class_n_options(cls); i++) {
+		const char *name = cls->options[i].name;
+		int known = 0;
+		for (int k = 0; k < n && !known; k++)
+			known = strcmp(o[k].name, name) == 0;
+		if (!known)
+			o[n++] = (struct option){ name, required_argument, NULL, OPT_CLASS + (per_option ? i : 0) };
+	}
+	return n;
+}
+
 /* The method named by -a / --algorithm, found before option parsing (the
  * method's own options are known only once it is): getopt over the fixed
  * options and every method's options (so that a method option's value,
@@ -75,19 +103,12 @@ prescan_algo(int argc, char **argv)
 {
 	int n = N_FIXED;
 	for (int i = 0; pl_placer_classes[i] != NULL; i++)
-		for (const struct pl_option_def *d = pl_placer_classes[i]->options; d != NULL && d->name != NULL; d++)
-			n++;
+		n += class_n_options(pl_placer_classes[i]);
 	struct option *all = pl_xcalloc((size_t)n + 1, sizeof *all);
 	memcpy(all, fixed_opts, sizeof fixed_opts);
 	n = N_FIXED;
 	for (int i = 0; pl_placer_classes[i] != NULL; i++)
-		for (const struct pl_option_def *d = pl_placer_classes[i]->options; d != NULL && d->name != NULL; d++) {
-			int known = 0;
-			for (int k = 0; k < n && !known; k++)
-				known = strcmp(all[k].name, d->name) == 0;
-			if (!known)
-				all[n++] = (struct option){ d->name, required_argument, NULL, OPT_CLASS };
-		}
+		n = add_class_opts(all, n, pl_placer_classes[i], 0);
 	const char *algo = NULL;
 	int saved = opterr, ch;
 	opterr = 0;
@@ -235,20 +256,10 @@ cmd_run(int argc, char **argv)
 {
 	const char *algo = prescan_algo(argc, argv);
 	const struct pl_placer_class *cls = algo != NULL ? pl_placer_find(algo) : NULL;
-	int n_class = 0;
-	for (const struct pl_option_def *d = cls != NULL ? cls->options : NULL; d != NULL && d->name != NULL; d++)
-		n_class++;
+	int n_class = class_n_options(cls);
 	struct option *longopts = pl_xcalloc((size_t)(N_FIXED + n_class + 1), sizeof *longopts);
 	memcpy(longopts, fixed_opts, sizeof fixed_opts);
-	int n_long = N_FIXED;
-	for (int i = 0; i < n_class; i++) {
-		int clash = 0;
-		for (int k = 0; k < N_FIXED; k++)
-			if (strcmp(fixed_opts[k].name, cls->options[i].name) == 0)
-				clash = 1;
-		if (!clash)
-			longopts[n_long++] = (struct option){ cls->options[i].name, required_argument, NULL, OPT_CLASS + i };
-	}
+	add_class_opts(longopts, N_FIXED, cls, 1);
 
 	const char *cluster = NULL, *output = NULL, *history = NULL;
 	char *spec = NULL;

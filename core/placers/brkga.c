@@ -454,7 +454,7 @@ parse_seed_from(struct brkga *b, const char *spec, char **cause)
 	const char *p = spec;
 	for (;;) {
 		size_t item = strcspn(p, ",+:");
-		if (p[strspn(p, " ")] == '\0' || strspn(p, " ") >= item) {
+		if (strspn(p, " ") >= item) {	/* nothing but spaces before the next separator */
 			*cause = pl_xasprintf("brkga: option 'seed-from': an empty name "
 			    "in '%s' (expected names such as heft+expert)", spec);
 			return -1;
