@@ -1442,24 +1442,13 @@ pl_cluster_from_arg(const char *arg, char **cause)
 
 /* ---- placements --------------------------------------------------------- */
 
-/* Where warnings go: stderr unless a front end takes them. */
-static pl_warn_fn *warn_fn;
-static void *warn_arg;
-
-/* Take warnings (NULL: back to stderr). */
-void
-pl_io_set_warn(pl_warn_fn *fn, void *arg)
-{
-	warn_fn = fn;
-	warn_arg = arg;
-}
-
-/* Warn at item: "FILE:LINE:COL: warning: ...". */
+/* Warn at item: "FILE:LINE:COL: warning: ...", into *out when out is
+ * not NULL (replacing what it held), else on stderr. */
 static void
-warn_item(const struct ctx *x, const cJSON *item, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+warn_item(const struct ctx *x, char **out, const cJSON *item, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 static void
-warn_item(const struct ctx *x, const cJSON *item, const char *fmt, ...)
+warn_item(const struct ctx *x, char **out, const cJSON *item, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -1469,11 +1458,13 @@ warn_item(const struct ctx *x, const cJSON *item, const char *fmt, ...)
 	int line, col;
 	pl_text_position(x->text, locate(x, item, 0), &line, &col);
 	char *full = pl_xasprintf("%s:%d:%d: warning: %s", x->name, line, col, msg);
-	if (warn_fn != NULL)
-		warn_fn(full, warn_arg);
-	else
+	if (out != NULL) {
+		free(*out);
+		*out = full;
+	} else {
 		fprintf(stderr, "placelab: %s\n", full);
-	free(full);
+		free(full);
+	}
 }
 
 enum { PK_FORMAT, PK_GRAPH, PK_CLUSTER, PK_DEVICES, PK_PRIO, PK_TPRIO, PK_NKEYS };
@@ -1636,8 +1627,11 @@ out:
 /* Parse a placement against a graph and cluster. */
 struct pl_placement *
 pl_placement_parse_json(const char *text, size_t len, const char *name,
-    const struct pl_graph *g, const struct pl_cluster *c, char **cause)
+    const struct pl_graph *g, const struct pl_cluster *c, char **warning,
+    char **cause)
 {
+	if (warning != NULL)
+		*warning = NULL;
 	struct ctx x = { .name = name, .text = text, .len = len };
 	struct place_ctx pc = { .x = &x, .g = g, .c = c };
 	cJSON *root = parse_text(&x);
@@ -1699,7 +1693,7 @@ pl_placement_parse_json(const char *text, size_t len, const char *name,
 	if (other_cluster)
 		snprintf(cpart, sizeof cpart, "cluster '%s' (not '%s')", for_cluster, c->name);
 	if (other_graph || other_cluster)
-		warn_item(&x, pc.f[other_graph ? PK_GRAPH : PK_CLUSTER],
+		warn_item(&x, warning, pc.f[other_graph ? PK_GRAPH : PK_CLUSTER],
 		    "the placement names %s%s%s; its ops and devices match, so it is used", gpart,
 		    other_graph && other_cluster ? " and " : "", cpart);
 out:
@@ -1708,7 +1702,7 @@ out:
 	cJSON_Delete(root);
 	if (x.err != NULL) {
 		pl_placement_free(pc.p);
-		*cause = x.err;
+		*cause = x.err;	/* (the warning is the last check) */
 		return NULL;
 	}
 	return pc.p;
@@ -1717,13 +1711,15 @@ out:
 /* Load a placement file. */
 struct pl_placement *
 pl_placement_load_json(const char *path, const struct pl_graph *g,
-    const struct pl_cluster *c, char **cause)
+    const struct pl_cluster *c, char **warning, char **cause)
 {
+	if (warning != NULL)
+		*warning = NULL;
 	size_t len;
 	char *text = pl_file_read(path, &len, cause);
 	if (text == NULL)
 		return NULL;
-	struct pl_placement *p = pl_placement_parse_json(text, len, path, g, c, cause);
+	struct pl_placement *p = pl_placement_parse_json(text, len, path, g, c, warning, cause);
 	free(text);
 	return p;
 }

@@ -54,21 +54,20 @@ struct pl_cluster *pl_cluster_from_arg(const char *arg, char **cause);
  * for a preset name, or a word that could only be one (or for NULL). */
 const char *pl_cluster_arg_file(const char *arg);
 
-/* Placements: devices by op and device name, optional priorities.  The
- * loaded placement is checked against g and c. */
+/*
+ * Placements: devices by op and device name, optional priorities.  The
+ * loaded placement is checked against g and c.  A placement that loads but
+ * may not be what was meant (saved for a graph or cluster of another name
+ * whose ops and devices match) gives a warning "FILE:LINE:COL: warning:
+ * ...": in *warning (to free; NULL when there is none) when warning is not
+ * NULL, else on stderr after "placelab: ".
+ */
 struct pl_placement *pl_placement_load_json(const char *path,
-    const struct pl_graph *g, const struct pl_cluster *c, char **cause);
+    const struct pl_graph *g, const struct pl_cluster *c, char **warning,
+    char **cause);
 struct pl_placement *pl_placement_parse_json(const char *text, size_t len,
     const char *name, const struct pl_graph *g, const struct pl_cluster *c,
-    char **cause);
-/*
- * Warnings: input that loads but may not be what was meant (a placement
- * saved for a graph or cluster of another name whose ops and devices
- * match).  They go to stderr as "placelab: FILE:LINE:COL: warning: ..."
- * unless a front end that owns the terminal takes them (NULL: stderr).
- */
-typedef void pl_warn_fn(const char *msg, void *arg);
-void pl_io_set_warn(pl_warn_fn *fn, void *arg);
+    char **warning, char **cause);
 char *pl_placement_to_json(const struct pl_placement *p,
     const struct pl_graph *g, const struct pl_cluster *c);
 int pl_placement_save_json(const struct pl_placement *p,

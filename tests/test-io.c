@@ -181,7 +181,7 @@ test_placement(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(pl_placement_save_json(p, g, c, path, &cause), 0);
-	struct pl_placement *q = pl_placement_load_json(path, g, c, &cause);
+	struct pl_placement *q = pl_placement_load_json(path, g, c, NULL, &cause);
 	if (q == NULL)
 		fail_msg("%s", cause);
 	assert_memory_equal(p->dev, q->dev, sizeof *p->dev * 4);
@@ -194,7 +194,7 @@ test_placement(void **state)
 	p->tprio[1 * c->n_dev + 2] = 0.25;
 	p->tprio[2 * c->n_dev + 0] = -3;
 	assert_int_equal(pl_placement_save_json(p, g, c, path, &cause), 0);
-	q = pl_placement_load_json(path, g, c, &cause);
+	q = pl_placement_load_json(path, g, c, NULL, &cause);
 	if (q == NULL)
 		fail_msg("%s", cause);
 	assert_non_null(q->tprio);
@@ -256,22 +256,13 @@ test_placement(void **state)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		cause = NULL;
-		assert_null(pl_placement_parse_json(bad[i][0], strlen(bad[i][0]), "p.json", g, c, &cause));
+		assert_null(pl_placement_parse_json(bad[i][0], strlen(bad[i][0]), "p.json", g, c, NULL, &cause));
 		assert_has(cause, bad[i][1]);
 		free(cause);
 	}
 	pl_placement_free(p);
 	pl_cluster_free(c);
 	pl_graph_free(g);
-}
-
-/* Collects warnings for test_placement_names. */
-static void
-keep_warning(const char *msg, void *arg)
-{
-	char **out = arg;
-	free(*out);
-	*out = strdup(msg);
 }
 
 /* A placement whose graph or cluster names differ loads when its ops and
@@ -284,23 +275,21 @@ test_placement_names(void **state)
 	struct pl_graph *g = pl_graph_parse_json(graph_json, strlen(graph_json), "g", &cause);
 	struct pl_cluster *c = pl_cluster_preset("k80x2");
 	assert_non_null(g);
-	pl_io_set_warn(keep_warning, &warning);
 	const char *renamed = "{\"format\": \"placelab-placement/1\",\n \"graph\": \"old-name\", \"cluster\": \"k80x2\",\n"
 	    "\"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"}}";
-	struct pl_placement *p = pl_placement_parse_json(renamed, strlen(renamed), "p.json", g, c, &cause);
+	struct pl_placement *p = pl_placement_parse_json(renamed, strlen(renamed), "p.json", g, c, &warning, &cause);
 	if (p == NULL)
 		fail_msg("%s", cause);
 	assert_has(warning, "p.json:2:11: warning: the placement names graph 'old-name' (not 'g'); its ops and devices match");
 	pl_placement_free(p);
 	free(warning);
-	warning = NULL;
+	warning = (char *)"unset";
 	const char *same = "{\"format\": \"placelab-placement/1\", \"graph\": \"g\", \"cluster\": \"k80x2\",\n"
 	    "\"devices\": {\"a\": \"/gpu:0\", \"b\": \"/gpu:0\", \"c\": \"/gpu:0\", \"d\": \"/cpu:0\"}}";
-	p = pl_placement_parse_json(same, strlen(same), "p.json", g, c, &cause);
+	p = pl_placement_parse_json(same, strlen(same), "p.json", g, c, &warning, &cause);
 	assert_non_null(p);
 	assert_null(warning);
 	pl_placement_free(p);
-	pl_io_set_warn(NULL, NULL);
 	pl_cluster_free(c);
 	pl_graph_free(g);
 }

@@ -379,7 +379,7 @@ cmd_export(int argc, char **argv)
 		goto out;
 	}
 	if (place_path != NULL) {
-		if ((pl = pl_placement_load_json(place_path, g, c, &cause)) == NULL) {
+		if ((pl = pl_placement_load_json(place_path, g, c, NULL, &cause)) == NULL) {
 			cmd_fail(cause);
 			goto out;
 		}

@@ -248,7 +248,7 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 		} else {
 			struct pl_graph *g = cmd_load_graph(graph_path);
 			struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster_arg) : NULL;
-			struct pl_placement *p = c != NULL ? pl_placement_parse_json(text, len, path, g, c, &cause) : NULL;
+			struct pl_placement *p = c != NULL ? pl_placement_parse_json(text, len, path, g, c, NULL, &cause) : NULL;
 			if (p != NULL)
 				printf("%s: ok (placement of %d ops)\n", path, p->n_ops);
 			else

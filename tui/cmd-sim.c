@@ -286,7 +286,7 @@ cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	if (ppath != NULL)
-		pl = pl_placement_load_json(ppath, g, c, &cause);
+		pl = pl_placement_load_json(ppath, g, c, NULL, &cause);
 	else {
 		int moved = 0;
 		pl = place_rule(p, rule, &moved, &cause);

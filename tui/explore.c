@@ -372,6 +372,7 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 	ex->opts.cluster = ex->cluster_arg;
 	ex->opts.graph_path = ex->opts.placement_path = ex->opts.sim = NULL;
 	ex->sel_op = -1;
+	char *warning = NULL;	/* the placement file's */
 	char *gpath = o->graph_path != NULL ? pl_xstrdup(o->graph_path) :
 	    cmd_data_path(o->demo ? "samples/teach.json" : "samples/nmt4.json");
 	ex->g = plv_graph_load(gpath, cause);
@@ -398,7 +399,7 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 	}
 	pl_bounds_compute(ex->p, &ex->bounds);
 	if (o->placement_path != NULL) {
-		ex->cur = pl_placement_load_json(o->placement_path, ex->g, ex->c, cause);
+		ex->cur = pl_placement_load_json(o->placement_path, ex->g, ex->c, &warning, cause);
 		if (ex->cur == NULL)
 			goto fail;
 		ex->source = pl_xasprintf("file %s", base_name(o->placement_path));
@@ -420,13 +421,17 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 	}
 	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
 		ex->views[i].priv = view_list[i]->init(ex);
-	if (o->demo)
+	if (warning != NULL)	/* stderr would be hidden by the screen */
+		explore_message(ex, 1, "placement from %s; %s", ex->source, warning);
+	else if (o->demo)
 		explore_message(ex, 0, "Teaching mode: Tab walks through the views.");
 	else
 		explore_message(ex, 0, "placement from %s (simulator: %s)",
 		    ex->source, pl_sim_kind_name(ex->sim.kind));
+	free(warning);
 	return 0;
 fail:
+	free(warning);
 	explore_close(ex);
 	return -1;
 }
@@ -1025,15 +1030,6 @@ save_done(struct explore *ex, const char *path, void *arg)
 	save_now(ex, path, arg != NULL);
 }
 
-/* Keep a loader's warning for the status line (stderr is the screen). */
-static void
-keep_warning(const char *msg, void *arg)
-{
-	char **w = arg;
-	free(*w);
-	*w = pl_xstrdup(msg);
-}
-
 /* Open a placement file. */
 static void
 open_done(struct explore *ex, const char *path, void *arg)
@@ -1042,9 +1038,8 @@ open_done(struct explore *ex, const char *path, void *arg)
 	if (path == NULL || *path == '\0')
 		return;
 	char *cause = NULL, *warning = NULL;
-	pl_io_set_warn(keep_warning, &warning);
-	struct pl_placement *pl = pl_placement_load_json(path, ex->g, ex->c, &cause);
-	pl_io_set_warn(NULL, NULL);
+	/* (the warning goes to the status line: stderr is the screen) */
+	struct pl_placement *pl = pl_placement_load_json(path, ex->g, ex->c, &warning, &cause);
 	if (pl == NULL) {
 		explore_message(ex, 1, "%s", cause);
 		free(cause);

@@ -42,8 +42,10 @@ pl_fuzz_json(const uint8_t *data, size_t size)
 	g = pl_graph_parse_json(fixed, strlen(fixed), "fixed", &cause);
 	c = pl_cluster_preset("k80x2");
 	if (g != NULL && c != NULL) {
-		struct pl_placement *p = pl_placement_parse_json(text, size, "fuzz", g, c, &cause);
+		char *warning = NULL;
+		struct pl_placement *p = pl_placement_parse_json(text, size, "fuzz", g, c, &warning, &cause);
 		pl_placement_free(p);
+		free(warning);
 		free(cause);
 	}
 	pl_cluster_free(c);
