@@ -111,20 +111,31 @@ pl_placer_step(struct pl_placer *pl)
 	return st;
 }
 
-/* Step until done or a budget runs out. */
+/* Step until done, a budget runs out or watch says stop. */
 enum pl_step_status
-pl_placer_run(struct pl_placer *pl, int max_steps, double max_seconds)
+pl_placer_run_watched(struct pl_placer *pl, int max_steps, double max_seconds,
+    pl_step_watch *watch, void *arg)
 {
 	enum pl_step_status st = pl->done ? PL_STEP_DONE : PL_STEP_MORE;
 	double t0 = pl_now_s();
 	for (int i = 0; st == PL_STEP_MORE; i++) {
 		if (max_steps > 0 && i >= max_steps)
 			break;
-		if (max_seconds > 0 && pl_now_s() - t0 >= max_seconds)
+		double elapsed = pl_now_s() - t0;
+		if (watch != NULL && watch(pl, elapsed, arg) != 0)
+			break;
+		if (max_seconds > 0 && elapsed >= max_seconds)
 			break;
 		st = pl_placer_step(pl);
 	}
 	return st;
+}
+
+/* Step until done or a budget runs out. */
+enum pl_step_status
+pl_placer_run(struct pl_placer *pl, int max_steps, double max_seconds)
+{
+	return pl_placer_run_watched(pl, max_steps, max_seconds, NULL, NULL);
 }
 
 /* Evaluate with the placer's workspace. */

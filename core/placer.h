@@ -111,6 +111,12 @@ enum pl_step_status pl_placer_step(struct pl_placer *pl);
  * (<= 0: no limit).  Returns the last status. */
 enum pl_step_status pl_placer_run(struct pl_placer *pl, int max_steps,
     double max_seconds);
+/* Asked before every step of pl_placer_run_watched() with the seconds
+ * since the run began: nonzero stops the run there (a signal, a user). */
+typedef int pl_step_watch(const struct pl_placer *pl, double elapsed_s, void *arg);
+/* pl_placer_run() that asks watch (with arg) before every step. */
+enum pl_step_status pl_placer_run_watched(struct pl_placer *pl, int max_steps,
+    double max_seconds, pl_step_watch *watch, void *arg);
 
 /* ---- for implementations ---------------------------------------------- */
 

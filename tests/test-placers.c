@@ -742,6 +742,41 @@ test_random(void **state)
 	pl_graph_free(g);
 }
 
+/* Stops the run it watches once it has seen *arg steps. */
+static int
+stop_after(const struct pl_placer *pl, double elapsed, void *arg)
+{
+	assert_true(elapsed >= 0);
+	return pl->n_steps >= *(int *)arg;
+}
+
+/* A watched run asks before every step and stops where the watch says,
+ * before its budget; with no watch it runs the budget. */
+static void
+test_run_watched(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct pl_graph *g = heavy_chain(20, 1 << 10);
+	struct pl_cluster *cl = pl_cluster_preset("k80x4");
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	struct pl_placer *a = pl_placer_new(&pl_placer_random, p, "samples=10", &run1, &cause);
+	int stop = 4;
+	assert_int_equal(pl_placer_run_watched(a, 0, 0, stop_after, &stop), PL_STEP_MORE);
+	assert_int_equal(a->n_steps, 4);
+	assert_int_equal(pl_placer_run_watched(a, 2, 0, NULL, NULL), PL_STEP_MORE);
+	assert_int_equal(a->n_steps, 6);
+	stop = 0;	/* asked before the first step too */
+	pl_placer_run_watched(a, 0, 0, stop_after, &stop);
+	assert_int_equal(a->n_steps, 6);
+	assert_int_equal(pl_placer_run_watched(a, 0, 0, NULL, NULL), PL_STEP_DONE);
+	assert_int_equal(a->n_steps, 10);
+	pl_placer_free(a);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
 /* Split a CSV line (no quoted commas expected in these fields but the
  * status); returns the field count. */
 static int
@@ -1107,6 +1142,7 @@ main(void)
 		cmocka_unit_test(test_option_tables),
 		cmocka_unit_test(test_compare_unknown_memory),
 		cmocka_unit_test(test_toy_valid),
+		cmocka_unit_test(test_run_watched),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_expert_layouts),

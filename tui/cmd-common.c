@@ -18,6 +18,7 @@
 #include "fileio.h"
 #include "io.h"
 #include "options.h"
+#include "placer.h"
 #include "viz/load.h"
 #include "xmalloc.h"
 
@@ -57,6 +58,38 @@ int
 cmd_stopped(void)
 {
 	return stop_signal;
+}
+
+/* What cmd_step_placer() shows between steps. */
+struct step_watch {
+	const char *label;
+	int progress;
+	double last;		/* seconds at the last line drawn (0: none) */
+};
+
+/* Between two steps: stop on a signal; the progress line. */
+static int
+watch_step(const struct pl_placer *pl, double elapsed, void *arg)
+{
+	struct step_watch *w = arg;
+	if (cmd_stopped())
+		return 1;
+	if (w->progress && elapsed - w->last >= 0.5) {
+		w->last = elapsed;
+		fprintf(stderr, "\r%s: step %d, %.1f s, %s\033[K", w->label, pl->n_steps,
+		    elapsed, pl->status != NULL ? pl->status : "");
+	}
+	return 0;
+}
+
+/* Step a method as run and compare do (see cmd.h). */
+int
+cmd_step_placer(struct pl_placer *pl, int max_steps, double max_seconds,
+    const char *label, int progress)
+{
+	struct step_watch w = { label, progress, 0 };
+	pl_placer_run_watched(pl, max_steps, max_seconds, watch_step, &w);
+	return w.last > 0;
 }
 
 /* stderr when path is standard output's file (see cmd.h). */

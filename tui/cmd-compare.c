@@ -296,29 +296,17 @@ cmd_compare(int argc, char **argv)
 	cmd_catch_stop();
 	for (int i = 0; i < n; i++) {
 		struct pl_placer *pl = pls[i];
-		double t0 = pl_now_s(), last = t0;
-		enum pl_step_status st = PL_STEP_MORE;
 		if (cmd_stopped()) {	/* the methods not run are left out */
 			pl_placer_free(pl);
 			pls[i] = NULL;
 			continue;
 		}
-		for (int k = 0; st == PL_STEP_MORE; k++) {
-			if (budget.max_steps > 0 && k >= budget.max_steps)
-				break;
-			if (cmd_stopped())
-				break;
-			if (budget.max_seconds > 0 && pl_now_s() - t0 >= budget.max_seconds)
-				break;
-			st = pl_placer_step(pl);
-			if (progress && pl_now_s() - last >= 0.5) {
-				last = pl_now_s();
-				fprintf(stderr, "\r[%d/%d] %s: step %d, %.1f s, %s\033[K", i + 1, n,
-				    cls[i]->name, pl->n_steps, last - t0, pl->status ? pl->status : "");
-			}
-		}
+		char label[128];
+		snprintf(label, sizeof label, "[%d/%d] %s", i + 1, n, cls[i]->name);
+		double t0 = pl_now_s();
+		cmd_step_placer(pl, budget.max_steps, budget.max_seconds, label, progress);
 		if (progress)
-			fprintf(stderr, "\r[%d/%d] %s: %.2f s, %s\033[K\n", i + 1, n, cls[i]->name,
+			fprintf(stderr, "\r%s: %.2f s, %s\033[K\n", label,
 			    pl_now_s() - t0, pl->status ? pl->status : "");
 		pl_compare_add_placer(cmp, pl);
 		pl_placer_free(pl);

@@ -394,25 +394,8 @@ cmd_run(int argc, char **argv)
 		cmd_fail(cause);
 		goto done;
 	}
-	int progress = !quiet && isatty(STDERR_FILENO);
-	double t0 = pl_now_s(), last = t0;
-	enum pl_step_status st = PL_STEP_MORE;
 	cmd_catch_stop();
-	for (int i = 0; st == PL_STEP_MORE; i++) {
-		if (max_steps > 0 && i >= max_steps)
-			break;
-		if (cmd_stopped())
-			break;
-		if (max_seconds > 0 && pl_now_s() - t0 >= max_seconds)
-			break;
-		st = pl_placer_step(pl);
-		if (progress && pl_now_s() - last >= 0.5) {
-			last = pl_now_s();
-			fprintf(stderr, "\r%s: step %d, %.1f s, %s\033[K", cls->name, pl->n_steps,
-			    last - t0, pl->status != NULL ? pl->status : "");
-		}
-	}
-	if (progress && last > t0)
+	if (cmd_step_placer(pl, max_steps, max_seconds, cls->name, !quiet && isatty(STDERR_FILENO)))
 		fputc('\n', stderr);
 	rc = pl->best != NULL ? 0 : 1;
 	/* -o standard output's file: the placement alone goes there (asked

@@ -99,6 +99,12 @@ int cmd_check_method_files(const struct cmd_file *f, int n,
  * ignored. */
 void cmd_catch_stop(void);
 int cmd_stopped(void);
+struct pl_placer;
+/* Step pl within the budget (<= 0: no limit) until done or cmd_stopped();
+ * with progress, a line "LABEL: step N, S s, STATUS" on stderr every half
+ * second, redrawn in place.  Returns whether such a line was drawn. */
+int cmd_step_placer(struct pl_placer *pl, int max_steps, double max_seconds,
+    const char *label, int progress);
 /* The stream for what a command prints: stdout, or stderr when the file
  * given for an output (path, NULL: none) is standard output's, e.g.
  * -o /dev/stdout, so that the output is all that goes there. */
