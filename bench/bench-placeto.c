@@ -18,7 +18,7 @@
  *
  * Prints figures only; timings on a shared machine are noisy.
  * Usage: bench-placeto [--max-episodes N] [--quick] [--spec OPTIONS] [--graph SAMPLE]
- *                      [--threads N]
+ *                      [--threads N] [--seed N] [--known-best MS]
  *   --spec runs only the efficiency part, with that one option set;
  *   --graph (e.g. samples/inception_v3.json) only that graph's;
  *   --threads sets the efficiency runs' threads (2; results do not depend on it);
@@ -296,6 +296,15 @@ main(int argc, char **argv)
 			known_best_us = atof(argv[++i]) * 1000;
 		else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
 			bench_threads = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
+		else {	/* a typo must not start the hour-long default run */
+			int help = strcmp(argv[i], "--help") == 0;
+			fprintf(help ? stdout : stderr, "%s%s%s"
+			    "usage: bench-placeto [--max-episodes N] [--quick] [--spec OPTIONS] [--graph SAMPLE]\n"
+			    "                     [--threads N] [--seed N] [--known-best MS]\n",
+			    help ? "" : "bench-placeto: ", help ? "" : argv[i],
+			    help ? "" : ": unknown argument, or its value is missing\n");
+			return help ? 0 : 2;
+		}
 	}
 	char *cause = NULL;
 	struct pl_cluster *c = pl_cluster_preset("k80x4");
