@@ -556,9 +556,15 @@ tl_selected(struct view *v)
 	int op = t->ex->sel_op;
 	if (op < 0 || t->ex->tr == NULL || t->n_rows == 0)
 		return;
-	if (t->rows[t->sel_row].dev >= 0)
-		t->sel_row = t->ex->tr->ops[op].dev;
-	show_time(t, t->ex->tr->ops[op].start, t->ex->tr->ops[op].end);
+	const struct pl_trace *tr = t->ex->tr;
+	/* a transfer picked on a link row selects its producer: stay there;
+	 * any other op (search, critical path) is shown on its device's row */
+	if (t->rows[t->sel_row].dev < 0 && t->sel_xfer >= 0 &&
+	    t->ex->g->tensors[tr->xfers[t->sel_xfer].tensor].op == op)
+		return;
+	t->sel_row = tr->ops[op].dev;
+	t->sel_xfer = -1;
+	show_time(t, tr->ops[op].start, tr->ops[op].end);
 }
 
 const struct view_class view_timeline_class = {
