@@ -465,10 +465,42 @@ policy_columns(const struct explore *ex, int n_dev, int rows, int width)
 	return cols;
 }
 
+/* The devices draw_policy() shows in n cells, in device order: all when
+ * they fit, else the chosen one and the likeliest (ties: the lower index)
+ * in n - 1, the last cell left for "+N more".  Returns how many. */
+static int
+policy_shown(const struct pl_placeto_decision *d, int n, int *show)
+{
+	if (d->n_dev <= n) {
+		for (int k = 0; k < d->n_dev; k++)
+			show[k] = k;
+		return d->n_dev;
+	}
+	char keep[PL_MAX_DEVICES] = { 0 };
+	int m = 0;
+	if (d->action >= 0 && d->action < d->n_dev && n > 1) {
+		keep[d->action] = 1;
+		m = 1;
+	}
+	for (; m < n - 1; m++) {
+		int best = -1;
+		for (int k = 0; k < d->n_dev; k++)
+			if (!keep[k] && (best < 0 || d->probs[k] > d->probs[best]))
+				best = k;
+		keep[best] = 1;
+	}
+	m = 0;
+	for (int k = 0; k < d->n_dev; k++)
+		if (keep[k])
+			show[m++] = k;
+	return m;
+}
+
 /* The policy's probability of each device as bars at (y, x) in `cols`
  * columns of `width` / cols (at most `rows` rows), the chosen device
  * marked; returns the rows used.  One column has room for "◀ chose",
- * more only for the arrow. */
+ * more only for the arrow.  Short of room, the chosen device and the
+ * likeliest show, and a last cell counts the others. */
 static int
 draw_policy(const struct explore *ex, const struct pl_placeto_decision *d, WINDOW *w,
     int y, int x, int width, int cols, int rows)
@@ -479,11 +511,28 @@ draw_policy(const struct explore *ex, const struct pl_placeto_decision *d, WINDO
 	const char *mark = cols == 1 ? (screen_utf8() ? " ◀ chose" : " < chose") :
 	    (screen_utf8() ? "◀" : "<");
 	int markw = cols == 1 ? 8 : 1;
-	int per_col = (d->n_dev + cols - 1) / cols, used = 0;
-	for (int k = 0; k < d->n_dev; k++) {
-		int row = k % per_col, cx = x + (k / per_col) * cw;
-		if (row >= rows)
-			continue;
+	if (rows < 1)
+		return 0;
+	int show[PL_MAX_DEVICES];
+	int n = policy_shown(d, cols * rows, show);
+	int per_col = n < d->n_dev ? rows : (n + cols - 1) / cols, used = 0;
+	if (n < d->n_dev) {	/* the last cell */
+		int row = n % per_col;
+		double rest = 0;
+		for (int k = 0, i = 0; k < d->n_dev; k++) {
+			if (i < n && show[i] == k)
+				i++;
+			else
+				rest += d->probs[k];
+		}
+		wattrset(w, screen_attr(SCR_DIM));
+		screen_printf(w, y + row, x + (n / per_col) * cw, cw - (cols > 1), 1,
+		    "+%d more, %.3f", d->n_dev - n, rest);
+		wattrset(w, A_NORMAL);
+		used = rows;
+	}
+	for (int i = 0; i < n; i++) {
+		int k = show[i], row = i % per_col, cx = x + (i / per_col) * cw;
 		if (row + 1 > used)
 			used = row + 1;
 		/* label, bar, " 0.123", marker, and a gap between columns */
