@@ -20,7 +20,7 @@
 #include "view.h"
 #include "xmalloc.h"
 
-#define LABEL_W 13
+#define LABEL_W 13	/* the label column's least width */
 
 struct tl_row {
 	int dev;		/* >= 0: a device row */
@@ -39,6 +39,7 @@ struct tl_view {
 	int sel_xfer;		/* on a link row: selected transfer or -1 */
 	int top;
 	int plot_w, rows_h;	/* from the last draw */
+	int label_w;		/* (the label column, with its rule) */
 };
 
 /* Start time of item i of row r. */
@@ -153,6 +154,7 @@ tl_init(struct explore *ex)
 	struct tl_view *t = pl_xcalloc(1, sizeof *t);
 	t->ex = ex;
 	t->sel_xfer = -1;
+	t->label_w = LABEL_W;
 	build_rows(t);
 	zoom_fit(t);
 	return t;
@@ -287,13 +289,24 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		screen_put(w, r->y, r->x, r->w, 1, "no simulation to show");
 		return;
 	}
-	int pw = r->w - LABEL_W - 1;
-	t->plot_w = pw;
 	char buf[128], a[32], b[32], c[32];
+	/* labels whole (two links of one device differ only at the end),
+	 * up to a third of the width */
+	int lw = LABEL_W;
+	for (int ri = 0; ri < t->n_rows; ri++) {
+		row_label(t, &t->rows[ri], buf, sizeof buf);
+		int need = screen_width(buf) + 2;	/* a space, the rule */
+		lw = need > lw ? need : lw;
+	}
+	if (lw > r->w / 3)
+		lw = r->w / 3 > LABEL_W ? r->w / 3 : LABEL_W;
+	t->label_w = lw;
+	int pw = r->w - lw - 1;
+	t->plot_w = pw;
 	wattrset(w, screen_attr(SCR_HEADER));
-	screen_printf(w, r->y, r->x, LABEL_W, 1, "%s", "row");
+	screen_printf(w, r->y, r->x, lw, 1, "%s", "row");
 	wattrset(w, A_NORMAL);
-	draw_axis(t, w, r->y, r->x + LABEL_W, pw + 1);
+	draw_axis(t, w, r->y, r->x + lw, pw + 1);
 	int rows_h = r->h - 3;
 	t->rows_h = rows_h;
 	if (t->sel_row < t->top)
@@ -310,11 +323,11 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 			wattrset(w, screen_dev_fg(row->dev));
 		else
 			wattrset(w, screen_attr(SCR_DIM));
-		screen_printf(w, y, r->x, LABEL_W - 1, 1, "%s", buf);
+		screen_printf(w, y, r->x, lw - 1, 1, "%s", buf);
 		wattrset(w, A_NORMAL);
-		screen_vline(w, y, r->x + LABEL_W - 1, 1);
-		draw_plot_row(t, w, y, r->x + LABEL_W, pw, ri);
-		screen_vline(w, y, r->x + LABEL_W + pw, 1);
+		screen_vline(w, y, r->x + lw - 1, 1);
+		draw_plot_row(t, w, y, r->x + lw, pw, ri);
+		screen_vline(w, y, r->x + lw + pw, 1);
 	}
 	/* what is selected */
 	int y = r->y + r->h - 2;
@@ -529,7 +542,7 @@ tl_click(struct view *v, int y, int x)
 		return 0;
 	t->sel_row = ri;
 	t->sel_xfer = -1;
-	double tm = x >= LABEL_W ? t->t0 + (x - LABEL_W + 0.5) * t->span / t->plot_w : t->t0;
+	double tm = x >= t->label_w ? t->t0 + (x - t->label_w + 0.5) * t->span / t->plot_w : t->t0;
 	int k = item_at(t, &t->rows[ri], tm);
 	if (k >= 0)
 		select_item(t, k);
