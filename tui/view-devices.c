@@ -26,7 +26,9 @@ struct dev_view {
 	struct explore *ex;
 	int sel, top;
 	double t0, span;
-	int per, shown;		/* rows per device, devices shown (last draw) */
+	int per, shown;		/* rows per device, devices shown (last draw), */
+	int gap, extra;		/* the blank row between them, the first
+				 * devices given a row more */
 	int64_t *col;		/* per column maximum, scratch */
 	int cap_col;
 };
@@ -64,17 +66,16 @@ sample(struct dev_view *d, int dev, int width)
 	double dt = d->span / width;
 	int k = 0;
 	int64_t live = 0, top = 0;
+	for (; k < n && pt[k].t < d->t0; k++)	/* what is in use as the window opens */
+		live = pt[k].live;
 	for (int c = 0; c < width; c++) {
+		/* the most in use over the column: at its start, or set in it */
 		double ce = d->t0 + (c + 1) * dt;
 		int64_t m = live;
-		while (k < n && pt[k].t < ce) {
+		for (; k < n && pt[k].t < ce; k++) {
 			live = pt[k].live;
-			if (pt[k].t >= d->t0 + c * dt || c == 0)
-				m = live > m ? live : m;
-			k++;
+			m = live > m ? live : m;
 		}
-		if (live > m)
-			m = live;
 		d->col[c] = m;
 		if (m > top)
 			top = m;
@@ -198,6 +199,8 @@ dv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	int extra = gap || per == 9 ? 0 : avail - per * shown;
 	d->per = per;
 	d->shown = shown;
+	d->gap = gap;
+	d->extra = extra;
 	if (d->sel < d->top)
 		d->top = d->sel;
 	if (d->sel >= d->top + shown)
@@ -237,6 +240,8 @@ dv_clamp(struct dev_view *d)
 		ms = 1;
 	if (d->span > ms || d->span <= 0)
 		d->span = ms;
+	if (d->span < VIEW_MIN_SPAN_US)
+		d->span = VIEW_MIN_SPAN_US;
 	if (d->t0 + d->span > ms)
 		d->t0 = ms - d->span;
 	if (d->t0 < 0)
@@ -254,7 +259,13 @@ dv_action(struct view *v, enum tui_action a)
 	case ACT_DOWN: if (d->sel < nd - 1) d->sel++; break;
 	case ACT_HOME: case ACT_PAGE_UP: d->sel = 0; break;
 	case ACT_END: case ACT_PAGE_DOWN: d->sel = nd - 1; break;
-	case ACT_ZOOM_IN: d->t0 += d->span / 4; d->span /= 2; dv_clamp(d); break;
+	case ACT_ZOOM_IN:	/* about the middle, down to the narrowest */
+		if (d->span / 2 >= VIEW_MIN_SPAN_US) {
+			d->t0 += d->span / 4;
+			d->span /= 2;
+		}
+		dv_clamp(d);
+		break;
 	case ACT_ZOOM_OUT: d->t0 -= d->span / 2; d->span *= 2; dv_clamp(d); break;
 	case ACT_ZOOM_FIT: d->t0 = 0; d->span = 0; dv_clamp(d); break;
 	case ACT_PAN_LEFT: d->t0 -= d->span / 4; dv_clamp(d); break;
@@ -270,14 +281,18 @@ dv_click(struct view *v, int y, int x)
 {
 	struct dev_view *d = v->priv;
 	(void)x;
-	int step = d->per;
-	if (y < 1 || step <= 0)
+	if (y < 1 || d->per <= 0)
 		return 0;
-	int i = d->top + (y - 1) / step;
-	if (i >= d->ex->c->n_dev)
-		return 0;
-	d->sel = i;
-	return 1;
+	/* the blocks as the last draw laid them out (the gap below a block
+	 * is its own) */
+	for (int i = 0, top = 1; i < d->shown && d->top + i < d->ex->c->n_dev; i++) {
+		top += d->per + (i < d->extra);
+		if (y < top) {
+			d->sel = d->top + i;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* A new trace: show the whole step. */

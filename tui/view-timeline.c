@@ -375,8 +375,8 @@ clamp_window(struct tl_view *t)
 	double ms = whole_span(t);
 	if (t->span > ms)
 		t->span = ms;
-	if (t->span < 1e-3)
-		t->span = 1e-3;
+	if (t->span < VIEW_MIN_SPAN_US)
+		t->span = VIEW_MIN_SPAN_US;
 	if (t->t0 + t->span > ms)
 		t->t0 = ms - t->span;
 	if (t->t0 < 0)
