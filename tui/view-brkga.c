@@ -225,12 +225,14 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 			screen_vcell(w, y, x0 + i, (int)(b->div[k] / 0.289 * 8 + 0.5), screen_attr(SCR_BAR_ALT));
 		}
 		y++;
-		char a4[32];
-		screen_printf(w, y, r->x, r->w, 1, "best %s (fullest device %s)  this generation: mean %s, worst %s",
+		char a4[32], line[256];
+		/* fields whole or left out, as a narrow screen allows */
+		snprintf(line, sizeof line, "best %s (fullest device %s)\tthis generation: mean %s\tworst %s",
 		    screen_fmt_us(a1, sizeof a1, g->best_makespan_us),
 		    screen_fmt_bytes(a2, sizeof a2, g->best_peak_bytes),
 		    objective_is_time(b) ? screen_fmt_us(a3, sizeof a3, g->mean) : "-",
 		    objective_is_time(b) ? screen_fmt_us(a4, sizeof a4, g->worst) : "-");
+		screen_put_fields(w, y, r->x, r->w, 1, "  ", line);
 	}
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
