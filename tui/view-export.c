@@ -91,8 +91,33 @@ struct export_view {
 	size_t preview_len;
 	char *preview_note;
 	int preview_nodes;	/* nodes the preview's diagram lays out, or 0 */
-	int preview_top;
+	int preview_top;	/* first line shown, */
+	int preview_h;		/* lines shown (the last draw) */
 };
+
+/* Lines of the preview text. */
+static int
+preview_lines(const struct export_view *e)
+{
+	int n = 0;
+	for (const char *p = e->preview; p != NULL && *p; n++) {
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	return n;
+}
+
+/* Scroll the preview to line top, kept so that its last page fills the
+ * area (Page Down stops at the end). */
+static void
+preview_scroll(struct export_view *e, int top)
+{
+	int last = preview_lines(e) - (e->preview_h > 0 ? e->preview_h : 1);
+	if (top > last)
+		top = last;
+	e->preview_top = top > 0 ? top : 0;
+}
 
 /* The settings or the placement changed. */
 static void
@@ -624,6 +649,8 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	wattrset(w, A_NORMAL);
 	if (e->preview == NULL || e->stale)
 		return;
+	e->preview_h = r->y + r->h - y;
+	preview_scroll(e, e->preview_top);	/* (the area may have grown) */
 	const char *p = e->preview;
 	for (int skip = 0; skip < e->preview_top && p != NULL; skip++) {
 		p = strchr(p, '\n');
@@ -797,8 +824,11 @@ ev_action(struct view *v, enum tui_action a)
 	case ACT_DOWN: if (e->field < F_COUNT - 1) e->field++; break;
 	case ACT_LEFT: cycle(e, -1); break;
 	case ACT_RIGHT: cycle(e, 1); break;
-	case ACT_PAGE_DOWN: e->preview_top += 10; break;
-	case ACT_PAGE_UP: e->preview_top = e->preview_top > 10 ? e->preview_top - 10 : 0; break;
+	/* the preview scrolls by its height */
+	case ACT_PAGE_DOWN: preview_scroll(e, e->preview_top + (e->preview_h > 1 ? e->preview_h - 1 : 1)); break;
+	case ACT_PAGE_UP: preview_scroll(e, e->preview_top - (e->preview_h > 1 ? e->preview_h - 1 : 1)); break;
+	case ACT_HOME: preview_scroll(e, 0); break;
+	case ACT_END: preview_scroll(e, preview_lines(e)); break;
 	case ACT_ENTER:
 		if (e->field == F_PATH)
 			explore_prompt(e->ex, PROMPT_TEXT, "Export to: ", e->path, path_done, e);
