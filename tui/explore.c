@@ -603,7 +603,7 @@ draw_status(struct explore *ex)
 			label = screen_tail(label, COLS - screen_width(more));
 		}
 		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s%s", more, label);
-		if (ex->prompt == PROMPT_TEXT) {
+		if (ex->prompt != PROMPT_KEY) {
 			const char *shown = ex->prompt_buf;
 			int room = COLS - x - 1;
 			if (ex->prompt_len > room && room > 0)
@@ -846,8 +846,17 @@ prompt_finish(struct explore *ex, const char *text)
 	explore_prompt_fn *done = ex->prompt_done;
 	void *arg = ex->prompt_arg;
 	char buf[sizeof ex->prompt_buf];
-	if (text != NULL)
-		snprintf(buf, sizeof buf, "%s", text);
+	if (text != NULL) {
+		const char *s = text;
+		if (ex->prompt == PROMPT_PATH)
+			while (*s == ' ' || *s == '\t')
+				s++;
+		snprintf(buf, sizeof buf, "%s", s);
+		size_t n = strlen(buf);
+		if (ex->prompt == PROMPT_PATH)
+			while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+				buf[--n] = '\0';
+	}
 	ex->prompt = PROMPT_NONE;
 	ex->prompt_done = NULL;
 	if (done != NULL)
@@ -1011,8 +1020,12 @@ overwrite_done(struct explore *ex, const char *text, void *arg)
 static void
 save_done(struct explore *ex, const char *path, void *arg)
 {
-	if (path == NULL || *path == '\0')
+	if (path == NULL)	/* cancelled */
 		return;
+	if (*path == '\0') {
+		explore_message(ex, 1, "not saved: no file name given");
+		return;
+	}
 	char *cause = explore_input_clash(ex, path);
 	if (cause != NULL) {
 		explore_message(ex, 1, "not saved: %s", cause);
@@ -1035,8 +1048,12 @@ static void
 open_done(struct explore *ex, const char *path, void *arg)
 {
 	(void)arg;
-	if (path == NULL || *path == '\0')
+	if (path == NULL)	/* cancelled */
 		return;
+	if (*path == '\0') {
+		explore_message(ex, 1, "nothing opened: no file name given");
+		return;
+	}
 	char *cause = NULL, *warning = NULL;
 	/* (the warning goes to the status line: stderr is the screen) */
 	struct pl_placement *pl = pl_placement_load_json(path, ex->g, ex->c, &warning, &cause);
@@ -1113,7 +1130,7 @@ quit_done(struct explore *ex, const char *text, void *arg)
 		ex->quit = 1;
 	} else if (*text == 's') {
 		char *path = default_save_path(ex);
-		explore_prompt(ex, PROMPT_TEXT, "Save placement to: ", path, save_done, ex);
+		explore_prompt(ex, PROMPT_PATH, "Save placement to: ", path, save_done, ex);
 		free(path);
 	}
 }
@@ -1282,14 +1299,14 @@ explore_action(struct explore *ex, enum tui_action a)
 	}
 	case ACT_SAVE: {
 		char *path = default_save_path(ex);
-		explore_prompt(ex, PROMPT_TEXT, "Save placement to: ", path, save_done, NULL);
+		explore_prompt(ex, PROMPT_PATH, "Save placement to: ", path, save_done, NULL);
 		free(path);
 		return 1;
 	}
 	case ACT_OPEN:
 		if (explore_edits_block(ex))
 			return 1;
-		explore_prompt(ex, PROMPT_TEXT, "Open placement: ", ex->save_path, open_done, NULL);
+		explore_prompt(ex, PROMPT_PATH, "Open placement: ", ex->save_path, open_done, NULL);
 		return 1;
 	default:
 		return 0;

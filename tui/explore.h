@@ -58,7 +58,9 @@ struct explore_opts {
 	int fixed_clock;		/* tests: wall-clock figures as "-" */
 };
 
-enum explore_prompt_kind { PROMPT_NONE, PROMPT_TEXT, PROMPT_KEY };
+/* A line of text; a file name (a line without the blanks around it, which
+ * a typed name never means); one key. */
+enum explore_prompt_kind { PROMPT_NONE, PROMPT_TEXT, PROMPT_PATH, PROMPT_KEY };
 
 struct explore;
 struct pl_compare;

@@ -777,9 +777,12 @@ static void
 path_done(struct explore *ex, const char *text, void *arg)
 {
 	struct export_view *e = arg;
-	(void)ex;
-	if (text == NULL || *text == '\0')
+	if (text == NULL)	/* cancelled */
 		return;
+	if (*text == '\0') {
+		explore_message(ex, 1, "the path is unchanged: no file name given");
+		return;
+	}
 	snprintf(e->path, sizeof e->path, "%s", text);
 	e->path_custom = 1;
 	int f = format_of_path(e->what, text);
@@ -831,7 +834,7 @@ ev_action(struct view *v, enum tui_action a)
 	case ACT_END: preview_scroll(e, preview_lines(e)); break;
 	case ACT_ENTER:
 		if (e->field == F_PATH)
-			explore_prompt(e->ex, PROMPT_TEXT, "Export to: ", e->path, path_done, e);
+			explore_prompt(e->ex, PROMPT_PATH, "Export to: ", e->path, path_done, e);
 		else if (e->field == F_WRITE)
 			do_write(e);
 		else

@@ -768,7 +768,7 @@ pv_action(struct view *v, enum tui_action a)
 		restart(p);
 		break;
 	case ACT_LOAD_POLICY:
-		explore_prompt(p->ex, PROMPT_TEXT, "Policy file (empty: train live): ",
+		explore_prompt(p->ex, PROMPT_PATH, "Policy file (empty: train live): ",
 		    p->policy, policy_done, p);
 		break;
 	case ACT_PLACETO_OPTIONS:

@@ -139,9 +139,10 @@ follow(struct view_run *r)
 	if (r->ex->tr != NULL && !pl_result_better(&r->pl->best_res, &r->ex->tr->res))
 		return;	/* not better than what is shown: 'a' still adopts it */
 	if (!explore_may_follow(r->ex, r)) {
+		char t[32];
 		if (r->ex->msg == NULL || !r->ex->msg_error)	/* an error stays readable */
-			explore_message(r->ex, 0, "%s found %.0f us; a makes it current%s", r->cls->name,
-			    r->pl->best_res.makespan_us,
+			explore_message(r->ex, 0, "%s found %s; a makes it current%s", r->cls->name,
+			    screen_fmt_us(t, sizeof t, r->pl->best_res.makespan_us),
 			    r->ex->dirty ? " once your edits are saved (w) or undone (u)" : "");
 		return;
 	}
