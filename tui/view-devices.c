@@ -122,8 +122,11 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 	}
 	if (line < h && oom) {
 		wattrset(w, screen_attr(SCR_BAD));
-		screen_printf(w, y + line, x + 2, TEXT_W - 2, 1, "over by %s, busy %.0f%%",
+		/* whole fields, a column short of the chart */
+		char over[64];
+		snprintf(over, sizeof over, "over by %s\t, busy %.0f%%",
 		    screen_fmt_bytes(a, sizeof a, r->peak_bytes[dev] - pd->mem_bytes), util);
+		screen_put_fields(w, y + line, x + 2, TEXT_W - 3, 1, "", over);
 		wattrset(w, A_NORMAL);
 		line++;
 	}
