@@ -709,10 +709,10 @@ write_json(const struct pl_compare *cmp, FILE *f)
 			cJSON_AddBoolToObject(o, "current", 1);
 		cJSON_AddItemToArray(rows, o);
 	}
-	char *s = cJSON_Print(root);
+	char *s = pl_json_print(root);
 	fputs(s, f);
 	fputc('\n', f);
-	cJSON_free(s);
+	free(s);
 	cJSON_Delete(root);
 }
 
@@ -900,9 +900,7 @@ pl_result_to_json(const struct pl_placer *pl)
 		cJSON_AddItemToObject(root, "placement", pobj);
 	else
 		cJSON_AddNullToObject(root, "placement");
-	char *s = cJSON_Print(root);
-	char *out = pl_xstrdup(s);
-	cJSON_free(s);
+	char *out = pl_json_print(root);
 	cJSON_Delete(root);
 	return out;
 }

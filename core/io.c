@@ -1010,21 +1010,60 @@ pl_graph_load_json(const char *path, char **cause)
 	return g;
 }
 
-/* Shortest text that reads back as the same double. */
+/* Shortest text that reads back as the same (finite) double. */
+static void
+fmt_exact(char buf[static 40], double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, 40, "%.0f", v == 0 ? 0.0 : v);	/* (no "-0") */
+		return;
+	}
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(buf, 40, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+/* v as fmt_exact() writes it. */
 static void
 sb_num(struct pl_strbuf *s, double v)
 {
 	char buf[40];
-	if (v == floor(v) && fabs(v) < 1e15) {
-		snprintf(buf, sizeof buf, "%.0f", v);
-	} else {
-		for (int prec = 6; prec <= 17; prec++) {
-			snprintf(buf, sizeof buf, "%.*g", prec, v);
-			if (strtod(buf, NULL) == v)
-				break;
-		}
-	}
+	fmt_exact(buf, v);
 	pl_sb_put(s, buf, strlen(buf));
+}
+
+/* Every number under item as raw text that reads back as the same double
+ * (null when not finite, as JSON has no such number). */
+static void
+numbers_exact(cJSON *item)
+{
+	for (; item != NULL; item = item->next) {
+		if (cJSON_IsNumber(item)) {
+			char buf[40];
+			if (isfinite(item->valuedouble))
+				fmt_exact(buf, item->valuedouble);
+			else
+				snprintf(buf, sizeof buf, "null");
+			item->type = cJSON_Raw | (item->type & cJSON_StringIsConst);
+			item->valuestring = pl_xstrdup(buf);
+		}
+		numbers_exact(item->child);
+	}
+}
+
+/* See io.h. */
+char *
+pl_json_print(cJSON *root)
+{
+	numbers_exact(root);
+	char *s = cJSON_Print(root);
+	if (s == NULL)	/* (its only failure) */
+		pl_die_oom(0);
+	char *out = pl_xstrdup(s);
+	cJSON_free(s);
+	return out;
 }
 
 /* Serialise a graph (ops one per line, compact edges). */

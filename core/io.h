@@ -55,6 +55,15 @@ struct pl_cluster *pl_cluster_from_arg(const char *arg, char **cause);
 const char *pl_cluster_arg_file(const char *arg);
 
 /*
+ * root as JSON text (to free), indented as cJSON_Print() does, with every
+ * number written so that it reads back as the same double (cJSON's own
+ * printing lets one unit in the last place go); its numbers become raw
+ * text in root, which is then only for deleting.
+ */
+struct cJSON;
+char *pl_json_print(struct cJSON *root);
+
+/*
  * Placements: devices by op and device name, optional priorities.  The
  * loaded placement is checked against g and c.  A placement that loads but
  * may not be what was meant (saved for a graph or cluster of another name

@@ -160,9 +160,7 @@ pl_sim_result_to_json(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_bounds *b, const struct pl_trace *tr)
 {
 	cJSON *root = pl_sim_result_json(p, pl, o, r, b, tr);
-	char *s = cJSON_Print(root);
-	char *out = pl_xstrdup(s != NULL ? s : "{}");
-	cJSON_free(s);
+	char *out = pl_json_print(root);
 	cJSON_Delete(root);
 	return out;
 }

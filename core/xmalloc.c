@@ -19,8 +19,8 @@ static void (*fail_hook)(void);
 static atomic_ulong n_allocs;
 
 /* Report exhaustion and abort. */
-static void
-die_oom(size_t size)
+void
+pl_die_oom(size_t size)
 {
 	if (fail_hook != NULL)
 		fail_hook();
@@ -49,7 +49,7 @@ pl_xmalloc(size_t size)
 	void *p = malloc(size == 0 ? 1 : size);
 	atomic_fetch_add(&n_allocs, 1);
 	if (p == NULL)
-		die_oom(size);
+		pl_die_oom(size);
 	return p;
 }
 
@@ -62,7 +62,7 @@ pl_xcalloc(size_t n, size_t size)
 	void *p = calloc(n, size);
 	atomic_fetch_add(&n_allocs, 1);
 	if (p == NULL)
-		die_oom(n * size);
+		pl_die_oom(n * size);
 	return p;
 }
 
@@ -71,12 +71,12 @@ void *
 pl_xreallocarray(void *p, size_t n, size_t size)
 {
 	if (size != 0 && n > SIZE_MAX / size)
-		die_oom(SIZE_MAX);
+		pl_die_oom(SIZE_MAX);
 	size_t total = n * size;
 	void *q = realloc(p, total == 0 ? 1 : total);
 	atomic_fetch_add(&n_allocs, 1);
 	if (q == NULL)
-		die_oom(total);
+		pl_die_oom(total);
 	return q;
 }
 

@@ -32,6 +32,9 @@ char *pl_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1
 void *pl_alloc_pages(size_t size, size_t *len);
 void pl_free_pages(void *p, size_t len);
 
+/* Report that size bytes could not be had (the hook, a message) and
+ * abort: for allocations made elsewhere, e.g. by cJSON. */
+void pl_die_oom(size_t size) __attribute__((noreturn));
 /* Called before aborting on exhaustion (e.g. to restore the terminal). */
 void pl_alloc_set_fail_hook(void (*hook)(void));
 /* Number of allocations made so far (for allocation-count benchmarks). */

@@ -13,6 +13,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <cmocka.h>
+#include <cJSON.h>
+#include <math.h>
 
 #include "fileio.h"
 #include "io.h"
@@ -263,6 +265,41 @@ test_placement(void **state)
 	pl_placement_free(p);
 	pl_cluster_free(c);
 	pl_graph_free(g);
+}
+
+/* JSON output reads back as the same doubles, where cJSON's own printing
+ * lets the last digit go (0.1 + 0.2 came out as 0.3); not-finite numbers
+ * are null. */
+static void
+test_json_exact(void **state)
+{
+	(void)state;
+	volatile double tenth = 0.1;
+	const double v[] = { tenth + 0.2, 6.8500000000000005, 1e300, 5e-324, -0.0, 3,
+		12884901888.0, 1.0 / 3, -2.5e-7, 1e15 + 0.5, 123456789012345678.0 };
+	size_t n = sizeof v / sizeof v[0];
+	cJSON *root = cJSON_CreateObject();
+	cJSON *arr = cJSON_AddArrayToObject(root, "v");
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber(v[i]));
+	cJSON_AddNumberToObject(root, "nan", NAN);
+	cJSON_AddNumberToObject(root, "inf", INFINITY);
+	char *s = pl_json_print(root);
+	cJSON_Delete(root);
+	cJSON *back = cJSON_Parse(s);
+	assert_non_null(back);
+	const cJSON *ba = cJSON_GetObjectItem(back, "v");
+	assert_int_equal(cJSON_GetArraySize(ba), (int)n);
+	for (size_t i = 0; i < n; i++) {
+		double got = cJSON_GetArrayItem(ba, (int)i)->valuedouble;
+		if (got != v[i])
+			fail_msg("%.17g printed as %s", v[i], s);
+	}
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(back, "nan")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(back, "inf")));
+	assert_non_null(strstr(s, "\t\"v\":"));	/* indented as cJSON_Print does */
+	cJSON_Delete(back);
+	free(s);
 }
 
 /* A placement whose graph or cluster names differ loads when its ops and
@@ -592,6 +629,7 @@ main(void)
 		cmocka_unit_test(test_cluster_parse),
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_placement_names),
+		cmocka_unit_test(test_json_exact),
 		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),

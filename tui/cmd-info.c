@@ -152,7 +152,7 @@ info_json(const struct pl_graph *g, const struct pl_problem *p)
 		}
 		cJSON_AddStringToObject(o, "cluster", p->c->name);
 	}
-	char *s = cJSON_Print(o);
+	char *s = pl_json_print(o);
 	puts(s);
 	free(s);
 	cJSON_Delete(o);
