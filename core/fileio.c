@@ -189,9 +189,31 @@ pl_file_check_writable(const char *path, char **cause)
 	return 0;
 }
 
+/* The mode fopen() gives a new file: 0666 less the umask, read from
+ * /proc without changing it where it can be (umask() sets it, which
+ * another thread creating a file at that moment would see). */
+static mode_t
+new_file_mode(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	if (f != NULL) {
+		char line[256];
+		unsigned m;
+		while (fgets(line, sizeof line, f) != NULL)
+			if (sscanf(line, "Umask: %o", &m) == 1) {
+				fclose(f);
+				return 0666 & ~(mode_t)m;
+			}
+		fclose(f);
+	}
+	mode_t old = umask(022);
+	umask(old);
+	return 0666 & ~old;
+}
+
 /* Write data to path through a temporary file and rename; a file that
- * exists keeps its permissions, a new one gets 0644; a device or FIFO is
- * written in place. */
+ * exists keeps its permissions, a new one gets what fopen() would give it
+ * (0666 less the umask); a device or FIFO is written in place. */
 int
 pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause)
 {
@@ -201,7 +223,7 @@ pl_file_write_atomic(const char *path, const void *data, size_t len, char **caus
 		return write_special(path, data, len, cause);
 	char *target = write_target(path), *tmp;
 	struct stat st;
-	mode_t mode = stat(target, &st) == 0 ? st.st_mode & 07777 : 0644;
+	mode_t mode = stat(target, &st) == 0 ? st.st_mode & 07777 : new_file_mode();
 	int fd = open_temp(target, &tmp, cause);
 	if (fd < 0) {
 		free(target);

@@ -575,6 +575,39 @@ test_load_any(void **state)
  * also through a symbolic link) is written in place, never replaced by a
  * regular file; a missing folder is named, an existing one is not said to
  * be missing. */
+static void test_write_special(void **state);
+
+/* A new file gets the mode fopen() would give it (0666 less the umask; it
+ * was 0644 whatever the umask); a file that exists keeps its own. */
+static void
+test_write_mode(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-io-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = NULL, *cause = NULL;
+	assert_true(asprintf(&path, "%s/new.json", dir) > 0);
+	const mode_t masks[] = { 077, 002, 022 }, want[] = { 0600, 0664, 0644 };
+	mode_t old = umask(022);
+	struct stat st;
+	for (int i = 0; i < 3; i++) {
+		umask(masks[i]);
+		unlink(path);
+		assert_int_equal(pl_file_write_atomic(path, "{}", 2, &cause), 0);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_mode & 07777, want[i]);
+	}
+	assert_int_equal(chmod(path, 0640), 0);
+	umask(077);
+	assert_int_equal(pl_file_write_atomic(path, "[]", 2, &cause), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	umask(old);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 static void
 test_write_special(void **state)
 {
@@ -630,6 +663,7 @@ main(void)
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_placement_names),
 		cmocka_unit_test(test_json_exact),
+		cmocka_unit_test(test_write_mode),
 		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),
