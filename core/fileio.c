@@ -16,9 +16,9 @@
 
 #include "xmalloc.h"
 
-/* Read all of path. */
+/* Read all of path, up to max bytes. */
 char *
-pl_file_read(const char *path, size_t *len, char **cause)
+pl_file_read_max(const char *path, size_t max, size_t *len, char **cause)
 {
 	FILE *f = fopen(path, "rb");
 	if (f == NULL) {
@@ -28,14 +28,21 @@ pl_file_read(const char *path, size_t *len, char **cause)
 	size_t cap = 1 << 16, n = 0;
 	char *buf = pl_xmalloc(cap);
 	for (;;) {
-		if (n + 1 >= cap) {
-			cap *= 2;
+		if (n + 1 >= cap) {	/* (room for one byte past the most) */
+			cap = cap < max ? 2 * cap : max + 2;
 			buf = pl_xreallocarray(buf, cap, 1);
 		}
 		size_t got = fread(buf + n, 1, cap - n - 1, f);
 		n += got;
 		if (got == 0)
 			break;
+		if (n > max) {
+			*cause = pl_xasprintf("%s: more than %zu MiB (expected a graph, "
+			    "cluster, placement or policy file)", path, max >> 20);
+			fclose(f);
+			free(buf);
+			return NULL;
+		}
 	}
 	if (ferror(f)) {
 		*cause = pl_xasprintf("%s: read error: %s", path, strerror(errno));
@@ -48,6 +55,13 @@ pl_file_read(const char *path, size_t *len, char **cause)
 	if (len != NULL)
 		*len = n;
 	return buf;
+}
+
+/* Read all of path, up to PL_FILE_READ_MAX. */
+char *
+pl_file_read(const char *path, size_t *len, char **cause)
+{
+	return pl_file_read_max(path, PL_FILE_READ_MAX, len, cause);
 }
 
 /* The folder of a path: "." without a slash, "/" for a file at the

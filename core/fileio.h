@@ -14,8 +14,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Read a whole file (NUL-terminated, *len without the NUL).  NULL + *cause. */
+/* The most an input may hold: far above any input (the largest sample
+ * graph is a few tens of MiB), far below what would exhaust memory on an
+ * endless file such as /dev/zero. */
+#define PL_FILE_READ_MAX ((size_t)1 << 30)
+/* Read a whole file (NUL-terminated, *len without the NUL), of at most
+ * PL_FILE_READ_MAX (or max) bytes.  NULL + *cause. */
 char *pl_file_read(const char *path, size_t *len, char **cause);
+char *pl_file_read_max(const char *path, size_t max, size_t *len, char **cause);
 /* Check before a long run that path can be written later: 0, or -1 +
  * *cause (an empty name, a directory, or no new file can be made next to
  * it). */

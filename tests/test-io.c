@@ -577,6 +577,31 @@ test_load_any(void **state)
  * be missing. */
 static void test_write_special(void **state);
 
+/* An endless input (a device) is refused at the limit, not read until
+ * memory runs out; a file of exactly the limit is read. */
+static void
+test_read_limit(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	size_t len = 0;
+	assert_null(pl_file_read_max("/dev/zero", (size_t)1 << 20, &len, &cause));
+	assert_has(cause, "/dev/zero: more than 1 MiB (expected a graph, cluster, placement or policy file)");
+	free(cause);
+	char path[] = "/tmp/pl-test-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	char *mib = calloc(1, (size_t)1 << 20);
+	assert_true(write(fd, mib, (size_t)1 << 20) == 1 << 20);
+	close(fd);
+	char *text = pl_file_read_max(path, (size_t)1 << 20, &len, &cause);
+	assert_non_null(text);
+	assert_int_equal(len, (size_t)1 << 20);
+	free(text);
+	unlink(path);
+	free(mib);
+}
+
 /* A new file gets the mode fopen() would give it (0666 less the umask; it
  * was 0644 whatever the umask); a file that exists keeps its own. */
 static void
@@ -664,6 +689,7 @@ main(void)
 		cmocka_unit_test(test_placement_names),
 		cmocka_unit_test(test_json_exact),
 		cmocka_unit_test(test_write_mode),
+		cmocka_unit_test(test_read_limit),
 		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),
