@@ -140,16 +140,26 @@ pl_options_set(struct pl_options *o, const char *name, const char *value, char *
 		*cause = pl_xasprintf("unknown option '%s' (expected one of: %s)", name, o->n ? known : "none");
 		return -1;
 	}
+	const char *range = pl_option_range_of(o->ranges, name);
 	if (!valid_value(o->defs[i].type, value)) {
 		long long x;
-		if (o->defs[i].type == PL_OPT_INT && int_text(value, &x))
-			*cause = pl_xasprintf("option '%s': %s is out of range (expected an integer "
-			    "in [%d, %d])", name, value, INT_MIN, INT_MAX);
-		else
+		if (o->defs[i].type == PL_OPT_INT && int_text(value, &x)) {
+			/* the option's own range, its infinite ends at what an int
+			 * holds ("[0, inf)": [0, 2147483647]) */
+			double lo = INT_MIN, hi = INT_MAX, a, b;
+			char open, close;
+			if (range != NULL && sscanf(range, "%c%lf ,%lf%c", &open, &a, &b, &close) == 4) {
+				if (isfinite(a))
+					lo = open == '(' ? a + 1 : a;
+				if (isfinite(b))
+					hi = close == ')' ? b - 1 : b;
+			}
+			*cause = pl_xasprintf("option '%s': %s is too %s (expected an integer in [%.0f, %.0f])",
+			    name, value, x > 0 ? "large" : "small", lo, hi);
+		} else
 			*cause = pl_xasprintf("option '%s': '%s' is not %s", name, value, type_names[o->defs[i].type]);
 		return -1;
 	}
-	const char *range = pl_option_range_of(o->ranges, name);
 	if (range != NULL && (o->defs[i].type == PL_OPT_INT || o->defs[i].type == PL_OPT_DOUBLE) &&
 	    !in_range(range, strtod(value, NULL))) {
 		*cause = pl_xasprintf("option '%s': %s is not in %s", name, value, range);

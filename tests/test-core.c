@@ -77,10 +77,11 @@ test_options(void **state)
 	assert_int_equal(pl_options_parse(defs, "evals=2147483647", &o, &cause), 0);
 	assert_int_equal(pl_opt_int(o, "evals"), 2147483647);
 	assert_int_equal(pl_options_set(o, "evals", "4294967297", &cause), -1);
-	assert_non_null(strstr(cause, "option 'evals': 4294967297 is out of range"));
+	assert_non_null(strstr(cause, "option 'evals': 4294967297 is too large (expected an integer "
+	    "in [-2147483648, 2147483647])"));
 	free(cause);
 	assert_int_equal(pl_options_set(o, "evals", "-2147483649", &cause), -1);
-	assert_non_null(strstr(cause, "out of range"));
+	assert_non_null(strstr(cause, "-2147483649 is too small"));
 	free(cause);
 	assert_int_equal(pl_opt_int(o, "evals"), 2147483647);
 	pl_options_free(o);
@@ -98,6 +99,10 @@ test_option_ranges(void **state)
 	struct pl_options *o;
 	char *cause = NULL;
 	assert_int_equal(pl_options_parse_ranged(defs, ranges, "evals=0,rho=1", &o, &cause), 0);
+	/* beyond an int: the option's range, its open end at the int's */
+	assert_int_equal(pl_options_set(o, "evals", "3000000000", &cause), -1);
+	assert_non_null(strstr(cause, "3000000000 is too large (expected an integer in [0, 2147483647])"));
+	free(cause);
 	assert_false(pl_options_given(o, "objective"));
 	assert_true(pl_options_given(o, "rho"));
 	assert_int_equal(pl_options_set(o, "rho", "0.5", &cause), -1);
