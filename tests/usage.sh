@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..34"
+echo "1..36"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -89,6 +89,12 @@ check "train without a terminal: results on stdout, nothing on stderr" \
 $PLACELAB train placeto "$G" -c k80x2 -o "$T/p5.plw" --episodes 5 --workers 4 --curve "$T/c5.csv" >"$T/out" 2>"$T/err"; rc=$?
 check "train --episodes 5 --workers 4: exactly 5 episodes (the last batch is short)" \
     'test $rc = 0 && grep -q "^trained *5 episodes (2 updates" "$T/out" && test "$(wc -l < "$T/c5.csv")" = 6'
+$PLACELAB train placeto "$G" -c k80x2 -o "$T/ps.plw" --episodes 100000 --seconds 0.5 >"$T/out" 2>"$T/err"; rc=$?
+n=$(sed -n 's/^trained *\([0-9]*\) episodes.*/\1/p' "$T/out")
+check "train stopped by --seconds: the policy's header gives the episodes trained, of the budget" \
+    'test $rc = 0 && test -n "$n" && tr -c "[:print:]" "\n" < "$T/ps.plw" | grep -q " episodes=$n of 100000 seed="'
+check "train run to its budget: the header gives the episodes alone" \
+    'tr -c "[:print:]" "\n" < "$T/p5.plw" | grep -q " episodes=5 seed="'
 $PLACELAB train --help >"$T/out" 2>&1
 check "train --help: the MDP's sim option is shown as --opt sim=, not as the run's --sim" \
     'grep -q "^  --opt sim= " "$T/out" && ! grep -q "^  --sim " "$T/out"'

@@ -64,6 +64,18 @@ set_opt(struct pl_options *o, const char *key, const char *value)
 	return 0;
 }
 
+/* The policy file's note: the episodes trained, and the budget asked for
+ * when training stopped short of it (time, a signal).  Caller frees. */
+static char *
+train_note(int n_graphs, const struct pl_placeto_stats *st, long budget, uint64_t seed)
+{
+	char of[48] = "";
+	if (st->episodes < budget)
+		snprintf(of, sizeof of, " of %ld", budget);
+	return pl_xasprintf("graphs=%d episodes=%ld%s seed=%llu", n_graphs, st->episodes, of,
+	    (unsigned long long)seed);
+}
+
 /* Print the help text. */
 static void
 usage_help(void)
@@ -224,8 +236,7 @@ cmd_train(int argc, char **argv)
 	int progress = !quiet && isatty(STDERR_FILENO);
 	double t0 = pl_now_s(), last = -1, saved = t0;
 	struct pl_placeto_stats st;
-	char *note = pl_xasprintf("graphs=%d episodes=%ld seed=%llu", n_graphs, budget,
-	    (unsigned long long)run.seed);
+	char *note = NULL;	/* the file's header: what it was trained on */
 	cmd_catch_stop();
 	for (;;) {
 		pl_placeto_trainer_stats(tr, &st);
@@ -262,6 +273,8 @@ cmd_train(int argc, char **argv)
 			    st.last_entropy, st.lr, now - t0);
 		}
 		if (now - saved >= 30) {
+			free(note);
+			note = train_note(n_graphs, &st, budget, run.seed);
 			if (pl_placeto_trainer_save(tr, output, note, &cause) != 0 ||
 			    (cg.f != NULL && pl_grow_commit(&cg, &cause) != 0)) {
 				free(logs);
@@ -275,6 +288,9 @@ cmd_train(int argc, char **argv)
 	free(logs);
 	if (progress)
 		fputc('\n', stderr);
+	pl_placeto_trainer_stats(tr, &st);
+	free(note);
+	note = train_note(n_graphs, &st, budget, run.seed);
 	if (pl_placeto_trainer_save(tr, output, note, &cause) != 0 ||
 	    (cg.f != NULL && pl_grow_commit(&cg, &cause) != 0)) {
 		free(note);
