@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..44"
+echo "1..46"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -69,6 +69,14 @@ $PLACELAB export "$tmp/g.json" -p "$tmp/none.json" -o "$tmp/x.svg" --seed 5 >/de
 check "export -p with --seed: exit 2, the flag named" sh -c "test $rc = 2 && grep -q 'export: --seed applies to -a PLACER only' '$tmp/err' && ! test -e '$tmp/x.svg'"
 $PLACELAB gen heft --layers 5 >/dev/null 2>"$tmp/err"; rc=$?
 check "gen heft --layers: exit 2, not ignored" sh -c "test $rc = 2 && grep -q 'heft: --layers does not apply (heft takes no options)' '$tmp/err'"
+$PLACELAB gen heft --stats -o "$tmp/gs.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "gen --stats -o: exit 2, no file" sh -c "test $rc = 2 && ! test -e '$tmp/gs.json' && grep -q 'stats prints to standard output' '$tmp/err'"
+bad=
+for c in "nmt --count 3" "cluster k80x2 --layers 3" "table $PL_SRCDIR/samples/teach.json --layers 3" "family nmt --stats -o $tmp/fam" "table"; do
+	$PLACELAB gen $c >/dev/null 2>"$tmp/err"; rc=$?
+	test $rc = 2 && grep -q 'does not apply\|expected one or more graph files' "$tmp/err" || bad="$bad [$c]"
+done
+check "gen: an option a form does not take, or no graph for a table: exit 2 (bad:$bad)" test -z "$bad"
 # what a command writes to stdout and cannot (a full disk, a closed
 # descriptor) is an error, not a silent success
 $PLACELAB clusters k80x4 >/dev/full 2>"$tmp/err"; rc=$?

@@ -182,9 +182,12 @@ cmd_gen(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	const char *out = NULL;
 	int count = 32, stats = 0, ch, *ip;
+	char given[32] = "";	/* the options given, by letter */
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "g:Fb:T:H:L:V:I:C:d:O:s:n:So:lh", longopts, NULL)) != -1) {
 		ip = NULL;
+		if (ch != '?' && strchr(given, ch) == NULL && strlen(given) < sizeof given - 1)
+			given[strlen(given)] = (char)ch;
 		switch (ch) {
 		case 'g':
 			if (strcmp(optarg, "op") == 0)
@@ -234,8 +237,27 @@ cmd_gen(int argc, char **argv)
 		fputs(gen_usage, stderr);
 		return 2;
 	}
-	if (strcmp(argv[0], "table") == 0)
+	/* what each form takes: an option it ignores is an error */
+	const char *form = strcmp(argv[0], "table") == 0 ? "table" :
+	    strcmp(argv[0], "cluster") == 0 ? "cluster" : strcmp(argv[0], "family") == 0 ? "family" : NULL;
+	const char *takes = form == NULL ? (strchr(given, 'S') ? "gFbTHLVICdOsS" : "gFbTHLVICdOso") :
+	    strcmp(form, "table") == 0 ? "" : strcmp(form, "cluster") == 0 ? "o" : "gFbTHLVICdOsno";
+	for (const char *c = given; *c; c++)
+		if (strchr(takes, *c) == NULL) {
+			const char *name = "";
+			for (const struct option *lo = longopts; lo->name != NULL; lo++)
+				if (lo->val == *c)
+					name = lo->name;
+			if (form == NULL && *c == 'o')
+				return cmd_error("gen: --stats prints to standard output; -o is for the graph");
+			return cmd_error("gen%s%s: --%s (-%c) does not apply (see 'placelab gen --help')",
+			    form != NULL ? " " : "", form != NULL ? form : "", name, *c);
+		}
+	if (form != NULL && strcmp(form, "table") == 0) {
+		if (argc < 2)
+			return cmd_error("gen table: expected one or more graph files");
 		return table(argc - 1, argv + 1);
+	}
 	if (strcmp(argv[0], "cluster") == 0) {
 		if (argc != 2)
 			return cmd_error("gen cluster: expected one preset name ('placelab clusters')");
