@@ -90,9 +90,9 @@ $PLACELAB train placeto "$G" -c k80x2 -o "$T/p5.plw" --episodes 5 --workers 4 --
 check "train --episodes 5 --workers 4: exactly 5 episodes (the last batch is short)" \
     'test $rc = 0 && grep -q "^trained *5 episodes (2 updates" "$T/out" && test "$(wc -l < "$T/c5.csv")" = 6'
 $PLACELAB train placeto "$G" -c k80x2 -o "$T/ps.plw" --episodes 100000 --seconds 0.5 >"$T/out" 2>"$T/err"; rc=$?
-n=$(sed -n 's/^trained *\([0-9]*\) episodes.*/\1/p' "$T/out")
+trained=$(sed -n 's/^trained *\([0-9]*\) episodes.*/\1/p' "$T/out")
 check "train stopped by --seconds: the policy's header gives the episodes trained, of the budget" \
-    'test $rc = 0 && test -n "$n" && tr -c "[:print:]" "\n" < "$T/ps.plw" | grep -q " episodes=$n of 100000 seed="'
+    'test $rc = 0 && test -n "$trained" && tr -c "[:print:]" "\n" < "$T/ps.plw" | grep -q " episodes=$trained of 100000 seed="'
 check "train run to its budget: the header gives the episodes alone" \
     'tr -c "[:print:]" "\n" < "$T/p5.plw" | grep -q " episodes=5 seed="'
 $PLACELAB train --help >"$T/out" 2>&1
