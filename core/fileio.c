@@ -25,6 +25,14 @@ pl_file_read_max(const char *path, size_t max, size_t *len, char **cause)
 		*cause = pl_xasprintf("%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	/* a regular file's size says at once; a device or pipe is read up to
+	 * one byte past max */
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
+		*cause = pl_xasprintf("%s: more than %zu MiB (too large for an input file)", path, max >> 20);
+		fclose(f);
+		return NULL;
+	}
 	size_t cap = 1 << 16, n = 0;
 	char *buf = pl_xmalloc(cap);
 	for (;;) {
@@ -37,8 +45,8 @@ pl_file_read_max(const char *path, size_t max, size_t *len, char **cause)
 		if (got == 0)
 			break;
 		if (n > max) {
-			*cause = pl_xasprintf("%s: more than %zu MiB (expected a graph, "
-			    "cluster, placement or policy file)", path, max >> 20);
+			*cause = pl_xasprintf("%s: more than %zu MiB (too large for an input file)",
+			    path, max >> 20);
 			fclose(f);
 			free(buf);
 			return NULL;

@@ -144,15 +144,15 @@ pl_options_set(struct pl_options *o, const char *name, const char *value, char *
 	if (!valid_value(o->defs[i].type, value)) {
 		long long x;
 		if (o->defs[i].type == PL_OPT_INT && int_text(value, &x)) {
-			/* the option's own range, its infinite ends at what an int
-			 * holds ("[0, inf)": [0, 2147483647]) */
-			double lo = INT_MIN, hi = INT_MAX, a, b;
-			char open, close;
-			if (range != NULL && sscanf(range, "%c%lf ,%lf%c", &open, &a, &b, &close) == 4) {
-				if (isfinite(a))
-					lo = open == '(' ? a + 1 : a;
-				if (isfinite(b))
-					hi = close == ')' ? b - 1 : b;
+			/* the integers of the option's own range that an int holds
+			 * ("[0, inf)": [0, 2147483647]; "(0.5, 10]": [1, 10]) */
+			double lo = INT_MIN, hi = INT_MAX;
+			struct range rg;
+			if (range != NULL && range_read(range, &rg) == 0) {
+				double a = rg.lo_open ? floor(rg.lo) + 1 : ceil(rg.lo);
+				double b = rg.hi_open ? ceil(rg.hi) - 1 : floor(rg.hi);
+				lo = a > lo ? a : lo;
+				hi = b < hi ? b : hi;
 			}
 			*cause = pl_xasprintf("option '%s': %s is too %s (expected an integer in [%.0f, %.0f])",
 			    name, value, x > 0 ? "large" : "small", lo, hi);

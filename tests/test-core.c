@@ -125,6 +125,11 @@ test_option_ranges(void **state)
 	assert_false(pl_option_range_valid("[0, 1] "));
 	assert_string_equal(pl_option_range_of(ranges, "rho"), "(0.5, 1]");
 	assert_null(pl_option_range_of(ranges, "bias"));
+	/* beyond an int with a fractional or open range: its integers */
+	static const struct pl_option_range frac[] = { { "evals", "(0.5, 10)" }, { NULL, NULL } };
+	assert_int_equal(pl_options_parse_ranged(defs, frac, "evals=9999999999", &o, &cause), -1);
+	assert_non_null(strstr(cause, "is too large (expected an integer in [1, 9])"));
+	free(cause);
 }
 
 /* Determinism, ranges, stream independence and Beta moments. */

@@ -571,12 +571,6 @@ test_load_any(void **state)
 	free(cause);
 }
 
-/* A device or FIFO as the output (/dev/null, /dev/stdout, a named pipe,
- * also through a symbolic link) is written in place, never replaced by a
- * regular file; a missing folder is named, an existing one is not said to
- * be missing. */
-static void test_write_special(void **state);
-
 /* An endless input (a device) is refused at the limit, not read until
  * memory runs out; a file of exactly the limit is read. */
 static void
@@ -586,8 +580,18 @@ test_read_limit(void **state)
 	char *cause = NULL;
 	size_t len = 0;
 	assert_null(pl_file_read_max("/dev/zero", (size_t)1 << 20, &len, &cause));
-	assert_has(cause, "/dev/zero: more than 1 MiB (expected a graph, cluster, placement or policy file)");
+	assert_has(cause, "/dev/zero: more than 1 MiB (too large for an input file)");
 	free(cause);
+	/* a regular file is measured, not read: 1 GiB of holes */
+	char big[] = "/tmp/pl-test-XXXXXX";
+	int bfd = mkstemp(big);
+	assert_true(bfd >= 0);
+	assert_int_equal(ftruncate(bfd, (off_t)1 << 30), 0);
+	close(bfd);
+	assert_null(pl_file_read_max(big, (size_t)1 << 20, &len, &cause));
+	assert_has(cause, "more than 1 MiB (too large for an input file)");
+	free(cause);
+	unlink(big);
 	char path[] = "/tmp/pl-test-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -633,6 +637,10 @@ test_write_mode(void **state)
 	free(path);
 }
 
+/* A device or FIFO as the output (/dev/null, /dev/stdout, a named pipe,
+ * also through a symbolic link) is written in place, never replaced by a
+ * regular file; a missing folder is named, an existing one is not said to
+ * be missing. */
 static void
 test_write_special(void **state)
 {

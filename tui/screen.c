@@ -260,6 +260,9 @@ void
 screen_start(SCREEN *sp)
 {
 	setlocale(LC_ALL, "");
+	/* numbers read and written (JSON, DOT, option values, libscotch's
+	 * strategy strings) keep '.' whatever the user's locale */
+	setlocale(LC_NUMERIC, "C");
 	const char *cs = nl_langinfo(CODESET);
 	utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
 	if (sp == NULL) {

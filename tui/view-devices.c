@@ -27,8 +27,7 @@ struct dev_view {
 	int sel, top;
 	double t0, span;
 	int per, shown;		/* rows per device, devices shown (last draw), */
-	int gap, extra;		/* the blank row between them, the first
-				 * devices given a row more */
+	int extra;		/* the first devices given a row more */
 	int64_t *col;		/* per column maximum, scratch */
 	int cap_col;
 };
@@ -202,7 +201,6 @@ dv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	int extra = gap || per == 9 ? 0 : avail - per * shown;
 	d->per = per;
 	d->shown = shown;
-	d->gap = gap;
 	d->extra = extra;
 	if (d->sel < d->top)
 		d->top = d->sel;

@@ -467,7 +467,8 @@ policy_columns(const struct explore *ex, int n_dev, int rows, int width)
 
 /* The devices draw_policy() shows in n cells, in device order: all when
  * they fit, else the chosen one and the likeliest (ties: the lower index)
- * in n - 1, the last cell left for "+N more".  Returns how many. */
+ * in n - 1, the last cell left for "+N more" (one cell: the chosen one
+ * alone).  Returns how many. */
 static int
 policy_shown(const struct pl_placeto_decision *d, int n, int *show)
 {
@@ -476,9 +477,13 @@ policy_shown(const struct pl_placeto_decision *d, int n, int *show)
 			show[k] = k;
 		return d->n_dev;
 	}
+	if (n <= 1) {	/* one cell: the chosen device, or nothing */
+		show[0] = d->action;
+		return n == 1 && d->action >= 0 && d->action < d->n_dev;
+	}
 	char keep[PL_MAX_DEVICES] = { 0 };
 	int m = 0;
-	if (d->action >= 0 && d->action < d->n_dev && n > 1) {
+	if (d->action >= 0 && d->action < d->n_dev) {
 		keep[d->action] = 1;
 		m = 1;
 	}
@@ -516,7 +521,7 @@ draw_policy(const struct explore *ex, const struct pl_placeto_decision *d, WINDO
 	int show[PL_MAX_DEVICES];
 	int n = policy_shown(d, cols * rows, show);
 	int per_col = n < d->n_dev ? rows : (n + cols - 1) / cols, used = 0;
-	if (n < d->n_dev) {	/* the last cell */
+	if (n < d->n_dev && n < cols * rows) {	/* the last cell */
 		int row = n % per_col;
 		double rest = 0;
 		for (int k = 0, i = 0; k < d->n_dev; k++) {

@@ -557,7 +557,7 @@ tl_changed(struct view *v)
 	struct tl_view *t = v->priv;
 	build_rows(t);
 	clamp_window(t);
-	if (t->fit || t->span <= 1e-3)
+	if (t->fit)	/* (a window zoomed in to the narrowest stays) */
 		zoom_fit(t);
 }
 
