@@ -28,13 +28,11 @@ pl_file_read_max(const char *path, size_t max, size_t *len, char **cause)
 	/* a regular file's size says at once; a device or pipe is read up to
 	 * one byte past max */
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
-		*cause = pl_xasprintf("%s: more than %zu MiB (too large for an input file)", path, max >> 20);
-		fclose(f);
-		return NULL;
-	}
 	size_t cap = 1 << 16, n = 0;
-	char *buf = pl_xmalloc(cap);
+	char *buf = NULL;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max)
+		goto too_big;
+	buf = pl_xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {	/* (room for one byte past the most) */
 			cap = cap < max ? 2 * cap : max + 2;
@@ -44,13 +42,8 @@ pl_file_read_max(const char *path, size_t max, size_t *len, char **cause)
 		n += got;
 		if (got == 0)
 			break;
-		if (n > max) {
-			*cause = pl_xasprintf("%s: more than %zu MiB (too large for an input file)",
-			    path, max >> 20);
-			fclose(f);
-			free(buf);
-			return NULL;
-		}
+		if (n > max)
+			goto too_big;
 	}
 	if (ferror(f)) {
 		*cause = pl_xasprintf("%s: read error: %s", path, strerror(errno));
@@ -63,6 +56,11 @@ pl_file_read_max(const char *path, size_t max, size_t *len, char **cause)
 	if (len != NULL)
 		*len = n;
 	return buf;
+too_big:
+	*cause = pl_xasprintf("%s: more than %zu MiB (too large for an input file)", path, max >> 20);
+	fclose(f);
+	free(buf);
+	return NULL;
 }
 
 /* Read all of path, up to PL_FILE_READ_MAX. */

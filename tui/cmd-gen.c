@@ -154,30 +154,52 @@ write_cluster(const char *name, const char *path)
 	return rc;
 }
 
+/* gen's options (every form's; forms[] says which takes which). */
+static const struct option longopts[] = {
+	{ "granularity", required_argument, NULL, 'g' },
+	{ "forward-only", no_argument, NULL, 'F' },
+	{ "batch", required_argument, NULL, 'b' },
+	{ "seq-len", required_argument, NULL, 'T' },
+	{ "hidden", required_argument, NULL, 'H' },
+	{ "layers", required_argument, NULL, 'L' },
+	{ "vocab", required_argument, NULL, 'V' },
+	{ "image", required_argument, NULL, 'I' },
+	{ "cells", required_argument, NULL, 'C' },
+	{ "dtype-bytes", required_argument, NULL, 'd' },
+	{ "optimizer", required_argument, NULL, 'O' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "stats", no_argument, NULL, 'S' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The long name of option letter ch. */
+static const char *
+long_name(int ch)
+{
+	for (const struct option *lo = longopts; lo->name != NULL; lo++)
+		if (lo->val == ch)
+			return lo->name;
+	return "";
+}
+
+/* The option letters a model reads (pl_gen_check_applies() says which of
+ * them each model does), and gen's forms with the letters each takes; a
+ * model takes these with -o for the graph, or -S for its figures. */
+#define MODEL_LETTERS "gFbTHLVICdOs"
+static const struct {
+	const char *form, *takes;
+} forms[] = {
+	{ "table", "" }, { "cluster", "o" }, { "family", MODEL_LETTERS "no" },
+};
+
 /* `placelab gen`. */
 int
 cmd_gen(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "granularity", required_argument, NULL, 'g' },
-		{ "forward-only", no_argument, NULL, 'F' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "seq-len", required_argument, NULL, 'T' },
-		{ "hidden", required_argument, NULL, 'H' },
-		{ "layers", required_argument, NULL, 'L' },
-		{ "vocab", required_argument, NULL, 'V' },
-		{ "image", required_argument, NULL, 'I' },
-		{ "cells", required_argument, NULL, 'C' },
-		{ "dtype-bytes", required_argument, NULL, 'd' },
-		{ "optimizer", required_argument, NULL, 'O' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "stats", no_argument, NULL, 'S' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct pl_gen_opts o;
 	memset(&o, 0, sizeof o);
 	const char *out = NULL;
@@ -222,14 +244,9 @@ cmd_gen(int argc, char **argv)
 		case 'h': fputs(gen_usage, stdout); return 0;
 		default: fputs(gen_usage, stderr); return 2;
 		}
-		if (ip != NULL && parse_int(optarg, ip) != 0) {
-			const char *name = "";
-			for (const struct option *lo = longopts; lo->name != NULL; lo++)
-				if (lo->val == ch)
-					name = lo->name;
+		if (ip != NULL && parse_int(optarg, ip) != 0)
 			return cmd_error("gen: --%s (-%c) '%s' (expected a whole number up to 2^30)",
-			    name, ch, optarg);
-		}
+			    long_name(ch), ch, optarg);
 	}
 	argc -= optind;
 	argv += optind;
@@ -238,20 +255,19 @@ cmd_gen(int argc, char **argv)
 		return 2;
 	}
 	/* what each form takes: an option it ignores is an error */
-	const char *form = strcmp(argv[0], "table") == 0 ? "table" :
-	    strcmp(argv[0], "cluster") == 0 ? "cluster" : strcmp(argv[0], "family") == 0 ? "family" : NULL;
-	const char *takes = form == NULL ? (strchr(given, 'S') ? "gFbTHLVICdOsS" : "gFbTHLVICdOso") :
-	    strcmp(form, "table") == 0 ? "" : strcmp(form, "cluster") == 0 ? "o" : "gFbTHLVICdOsno";
+	const char *form = NULL;
+	const char *takes = strchr(given, 'S') ? MODEL_LETTERS "S" : MODEL_LETTERS "o";
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+		if (strcmp(argv[0], forms[i].form) == 0) {
+			form = forms[i].form;
+			takes = forms[i].takes;
+		}
 	for (const char *c = given; *c; c++)
 		if (strchr(takes, *c) == NULL) {
-			const char *name = "";
-			for (const struct option *lo = longopts; lo->name != NULL; lo++)
-				if (lo->val == *c)
-					name = lo->name;
 			if (form == NULL && *c == 'o')
 				return cmd_error("gen: --stats prints to standard output; -o is for the graph");
 			return cmd_error("gen%s%s: --%s (-%c) does not apply (see 'placelab gen --help')",
-			    form != NULL ? " " : "", form != NULL ? form : "", name, *c);
+			    form != NULL ? " " : "", form != NULL ? form : "", long_name(*c), *c);
 		}
 	if (form != NULL && strcmp(form, "table") == 0) {
 		if (argc < 2)

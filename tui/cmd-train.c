@@ -298,7 +298,6 @@ cmd_train(int argc, char **argv)
 		goto out;
 	}
 	free(note);
-	pl_placeto_trainer_stats(tr, &st);
 	fprintf(report, "trained    %ld episodes (%ld updates, %ld placements) on %d graphs in %.1f s\n",
 	    st.episodes, st.updates, st.placements, n_graphs, pl_now_s() - t0);
 	for (int i = 0; i < n_graphs; i++) {

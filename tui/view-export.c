@@ -91,29 +91,18 @@ struct export_view {
 	size_t preview_len;
 	char *preview_note;
 	int preview_nodes;	/* nodes the preview's diagram lays out, or 0 */
-	int preview_top;	/* first line shown, */
-	int preview_h;		/* lines shown (the last draw) */
+	int preview_n;		/* its lines (counted by preview_note()), */
+	int preview_top;	/* the first shown, */
+	int preview_h;		/* how many show (the last draw) */
 };
-
-/* Lines of the preview text. */
-static int
-preview_lines(const struct export_view *e)
-{
-	int n = 0;
-	for (const char *p = e->preview; p != NULL && *p; n++) {
-		p = strchr(p, '\n');
-		if (p != NULL)
-			p++;
-	}
-	return n;
-}
 
 /* Scroll the preview to line top, kept so that its last page fills the
  * area (Page Down stops at the end). */
 static void
 preview_scroll(struct export_view *e, int top)
 {
-	int last = preview_lines(e) - (e->preview_h > 0 ? e->preview_h : 1);
+	int n = e->preview != NULL ? e->preview_n : 0;
+	int last = n - (e->preview_h > 0 ? e->preview_h : 1);
 	if (top > last)
 		top = last;
 	e->preview_top = top > 0 ? top : 0;
@@ -514,6 +503,7 @@ preview_note(struct export_view *e, size_t len, double took)
 	int lines = 0;
 	for (size_t i = 0; i < len; i++)
 		lines += e->preview[i] == '\n';
+	e->preview_n = lines + (len > 0 && e->preview[len - 1] != '\n');	/* (an unended last line) */
 	const char *fmt = formats[e->what][e->format];
 	char *progress = e->what == W_TABLE ? table_progress(e->ex->cmp) : NULL;
 	free(e->preview_note);
@@ -831,7 +821,7 @@ ev_action(struct view *v, enum tui_action a)
 	case ACT_PAGE_DOWN: preview_scroll(e, e->preview_top + (e->preview_h > 1 ? e->preview_h - 1 : 1)); break;
 	case ACT_PAGE_UP: preview_scroll(e, e->preview_top - (e->preview_h > 1 ? e->preview_h - 1 : 1)); break;
 	case ACT_HOME: preview_scroll(e, 0); break;
-	case ACT_END: preview_scroll(e, preview_lines(e)); break;
+	case ACT_END: preview_scroll(e, e->preview_n); break;
 	case ACT_ENTER:
 		if (e->field == F_PATH)
 			explore_prompt(e->ex, PROMPT_PATH, "Export to: ", e->path, path_done, e);

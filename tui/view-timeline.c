@@ -40,6 +40,7 @@ struct tl_view {
 	int top;
 	int plot_w, rows_h;	/* from the last draw */
 	int label_w;		/* (the label column, with its rule) */
+	int label_need;		/* columns the longest row label needs so */
 };
 
 /* Start time of item i of row r. */
@@ -80,6 +81,32 @@ free_rows(struct tl_view *t)
 	free(t->rows);
 	t->rows = NULL;
 	t->n_rows = 0;
+}
+
+/* Row label. */
+static void
+row_label(const struct tl_view *t, const struct tl_row *r, char *buf, int len)
+{
+	if (r->dev >= 0)
+		snprintf(buf, len, "%s", explore_dev_label(t->ex, r->dev));
+	else {
+		const char *n = t->ex->tr->channel_name[r->channel];
+		/* "/gpu:0->/gpu:1" -> "gpu:0>gpu:1" */
+		char tmp[128];
+		int k = 0;
+		for (const char *p = n; *p && k < (int)sizeof tmp - 1; p++) {
+			if (*p == '/' && (p == n || p[-1] == '>'))
+				continue;
+			if (p[0] == '-' && p[1] == '>') {
+				tmp[k++] = '>';
+				p++;
+				continue;
+			}
+			tmp[k++] = *p;
+		}
+		tmp[k] = '\0';
+		snprintf(buf, len, "%s", tmp);
+	}
 }
 
 /* Build the rows from the trace. */
@@ -125,6 +152,14 @@ build_rows(struct tl_view *t)
 				r->items[r->n++] = i;
 	}
 	free(per_ch);
+	/* labels whole (two links of one device differ only at the end) */
+	t->label_need = 0;
+	for (int ri = 0; ri < t->n_rows; ri++) {
+		char buf[128];
+		row_label(t, &t->rows[ri], buf, sizeof buf);
+		int need = screen_width(buf) + 2;	/* a space, the rule */
+		t->label_need = need > t->label_need ? need : t->label_need;
+	}
 	if (t->sel_row >= t->n_rows)
 		t->sel_row = 0;
 	t->sel_xfer = -1;
@@ -167,32 +202,6 @@ tl_free(void *priv)
 	struct tl_view *t = priv;
 	free_rows(t);
 	free(t);
-}
-
-/* Row label. */
-static void
-row_label(const struct tl_view *t, const struct tl_row *r, char *buf, int len)
-{
-	if (r->dev >= 0)
-		snprintf(buf, len, "%s", explore_dev_label(t->ex, r->dev));
-	else {
-		const char *n = t->ex->tr->channel_name[r->channel];
-		/* "/gpu:0->/gpu:1" -> "gpu:0>gpu:1" */
-		char tmp[128];
-		int k = 0;
-		for (const char *p = n; *p && k < (int)sizeof tmp - 1; p++) {
-			if (*p == '/' && (p == n || p[-1] == '>'))
-				continue;
-			if (p[0] == '-' && p[1] == '>') {
-				tmp[k++] = '>';
-				p++;
-				continue;
-			}
-			tmp[k++] = *p;
-		}
-		tmp[k] = '\0';
-		snprintf(buf, len, "%s", tmp);
-	}
 }
 
 /* Draw one row's plot. */
@@ -290,14 +299,8 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		return;
 	}
 	char buf[128], a[32], b[32], c[32];
-	/* labels whole (two links of one device differ only at the end),
-	 * up to a third of the width */
-	int lw = LABEL_W;
-	for (int ri = 0; ri < t->n_rows; ri++) {
-		row_label(t, &t->rows[ri], buf, sizeof buf);
-		int need = screen_width(buf) + 2;	/* a space, the rule */
-		lw = need > lw ? need : lw;
-	}
+	/* labels whole, up to a third of the width */
+	int lw = t->label_need > LABEL_W ? t->label_need : LABEL_W;
 	if (lw > r->w / 3)
 		lw = r->w / 3 > LABEL_W ? r->w / 3 : LABEL_W;
 	t->label_w = lw;

@@ -23,10 +23,10 @@
 struct explore;
 struct view;
 
-/* What a handler wants the main loop to do. */
 /* The narrowest time window a view zooms to: 1 ns. */
 #define VIEW_MIN_SPAN_US 1e-3
 
+/* What a handler wants the main loop to do. */
 #define VIEW_UNHANDLED	0
 #define VIEW_HANDLED	(1 << 0)
 #define VIEW_REDRAW	(1 << 1)
