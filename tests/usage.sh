@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..36"
+echo "1..37"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -98,6 +98,10 @@ check "train run to its budget: the header gives the episodes alone" \
 $PLACELAB train --help >"$T/out" 2>&1
 check "train --help: the MDP's sim option is shown as --opt sim=, not as the run's --sim" \
     'grep -q "^  --opt sim= " "$T/out" && ! grep -q "^  --sim " "$T/out"'
+$PLACELAB run --list >"$T/out" 2>&1
+$PLACELAB run -a placeto --help >"$T/out2" 2>&1
+check "run --list and run -a placeto --help: Placeto's sim option (which takes 'run', unlike the run's --sim) is shown as --opt sim=" \
+    'grep -q "^  --opt sim= .*simulator of the MDP" "$T/out" && grep -q "^  --opt sim= .*simulator of the MDP" "$T/out2" && ! grep -q "^  --sim .*simulator of the MDP" "$T/out" "$T/out2"'
 $PLACELAB train placeto "$G" -c k80x2 -o "$T/p0.plw" --episodes 0 >"$T/out" 2>"$T/err"; rc=$?
 check "train --episodes 0: exit 2, said, no policy written" \
     'test $rc = 2 && grep -q "episodes 0: nothing to train" "$T/err" && ! test -e "$T/p0.plw" && ! grep -q inf "$T/out"'

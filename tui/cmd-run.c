@@ -121,6 +121,11 @@ prescan_algo(int argc, char **argv)
 	return algo;
 }
 
+/* Method options that a run flag of the same name sets only within the
+ * flag's own values (Placeto's sim also takes "run", which the run's
+ * --sim does not): listed as set with --opt NAME=. */
+static const char *const run_shadowed[] = { "sim", NULL };
+
 /* placelab run --list */
 static int
 list_methods(void)
@@ -129,7 +134,7 @@ list_methods(void)
 		const struct pl_placer_class *c = pl_placer_classes[i];
 		printf("%-12s %s%s\n    %s\n", c->name, c->title, c->quick ? " (quick)" : "",
 		    c->summary != NULL ? c->summary : "");
-		cmd_print_options(stdout, c->options, c->ranges);
+		cmd_print_options_flags(stdout, c->options, c->ranges, run_shadowed);
 	}
 	return 0;
 }
@@ -331,7 +336,7 @@ cmd_run(int argc, char **argv)
 			    RUN_USAGE, PL_DEFAULT_CLUSTER);
 			if (cls != NULL) {
 				printf("\n%s (%s): %s\nOptions:\n", cls->name, cls->title, cls->summary);
-				cmd_print_options(stdout, cls->options, cls->ranges);
+				cmd_print_options_flags(stdout, cls->options, cls->ranges, run_shadowed);
 			} else {
 				printf("\nMethods (placelab run --list shows their options):\n");
 				for (int i = 0; pl_placer_classes[i] != NULL; i++)
