@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..46"
+echo "1..47"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -36,6 +36,15 @@ check "info: parameters and optimizer state apart" sh -c "$PLACELAB info '$tmp/u
 want=$(awk -F' [|] ' '$1 == "| nmt4.json" { print $7 }' "$PL_SRCDIR/docs/SAMPLES.md" | tr -d ' |')
 got=$($PLACELAB info "$PL_SRCDIR/samples/nmt4.json" --json | python3 -c 'import json,sys; print("%.1f" % json.load(sys.stdin)["param_mb"])')
 check "info's parameters for nmt4 are docs/SAMPLES.md's ($got, $want MB)" test -n "$want" -a "$got" = "$want"
+check "info: labels, op type counts and device columns aligned (long names included)" sh -c "$PLACELAB info '$PL_SRCDIR/samples/nmt4.json' -c k80x4 | python3 -c '
+import sys
+L = sys.stdin.read().splitlines()
+top = [l for l in L if not l.startswith(\" \")]
+assert all(l[11] == \" \" and l[12] != \" \" for l in top), top
+ty = [l.index(\" GFLOPs\") for l in L if l.startswith(\"  \") and l.endswith(\" GFLOPs\")]
+dv = [l.index(\"TFLOP/s\") for l in L if \"TFLOP/s\" in l]
+assert len(ty) == 12 and len(set(ty)) == 1 and len(dv) == 5 and len(set(dv)) == 1, (ty, dv)
+'"
 check "info -c shows the cluster's devices" sh -c "$PLACELAB info '$tmp/g.json' -c k80x4 | grep -q '/gpu:3'"
 check "validate accepts a good graph" sh -c "$PLACELAB validate '$tmp/g.json' | grep -q ': ok'"
 

@@ -67,7 +67,11 @@ group_stats(const struct pl_graph *g, int *named, int *largest)
 	}
 }
 
-/* Print the summary as text. */
+/* The width of the summary's labels ("activations" and a space). */
+#define LABEL_W 12
+
+/* Print the summary as text: labels in one column, op types and device
+ * names each in a column as wide as the longest shown (up to 40). */
 static void
 info_text(const struct pl_graph *g, const struct pl_problem *p)
 {
@@ -75,36 +79,50 @@ info_text(const struct pl_graph *g, const struct pl_problem *p)
 	double pflops = pl_graph_longest_flops_path(g, NULL, &plen);
 	int named, largest;
 	group_stats(g, &named, &largest);
-	printf("graph      %s\n", g->name);
-	printf("ops        %d\n", g->n_ops);
-	printf("edges      %d (%d tensors)\n", g->n_edges, g->n_tensors);
-	printf("compute    %.3f GFLOPs per step\n", pl_graph_total_flops(g) / 1e9);
+	printf("%-*s%s\n", LABEL_W, "graph", g->name);
+	printf("%-*s%d\n", LABEL_W, "ops", g->n_ops);
+	printf("%-*s%d (%d tensors)\n", LABEL_W, "edges", g->n_edges, g->n_tensors);
+	printf("%-*s%.3f GFLOPs per step\n", LABEL_W, "compute", pl_graph_total_flops(g) / 1e9);
 	int64_t params, slots;
 	pl_graph_param_bytes(g, &params, &slots);
-	printf("params     %.2f MB\n", (double)params / 1e6);
+	printf("%-*s%.2f MB\n", LABEL_W, "params", (double)params / 1e6);
 	if (slots > 0)
-		printf("optimizer  %.2f MB (slots the update ops keep, not parameters)\n",
-		    (double)slots / 1e6);
-	printf("activations %.2f MB\n", (double)pl_graph_total_activations(g) / 1e6);
-	printf("longest    %d ops, %.3f GFLOPs\n", plen, pflops / 1e9);
-	printf("groups     %d (%d colocation groups, largest %d ops)\n", g->n_groups, named, largest);
+		printf("%-*s%.2f MB (slots the update ops keep, not parameters)\n",
+		    LABEL_W, "optimizer", (double)slots / 1e6);
+	printf("%-*s%.2f MB\n", LABEL_W, "activations", (double)pl_graph_total_activations(g) / 1e6);
+	printf("%-*s%d ops, %.3f GFLOPs\n", LABEL_W, "longest", plen, pflops / 1e9);
+	printf("%-*s%d (%d colocation groups, largest %d ops)\n", LABEL_W, "groups",
+	    g->n_groups, named, largest);
 	struct type_count *t;
 	int nt = type_histogram(g, &t);
-	printf("op types   %d\n", nt);
+	printf("%-*s%d\n", LABEL_W, "op types", nt);
+	int tw = 18;
+	for (int k = 0; k < nt && k < 12; k++) {
+		int len = (int)strlen(*t[k].type ? t[k].type : "(none)");
+		if (len > tw)
+			tw = len < 40 ? len : 40;
+	}
 	for (int k = 0; k < nt && k < 12; k++)
-		printf("  %-18s %7d  %10.3f GFLOPs\n", *t[k].type ? t[k].type : "(none)", t[k].count, t[k].flops / 1e9);
+		printf("  %-*s %7d  %10.3f GFLOPs\n", tw, *t[k].type ? t[k].type : "(none)",
+		    t[k].count, t[k].flops / 1e9);
 	if (nt > 12)
 		printf("  ... %d more\n", nt - 12);
 	free(t);
 	if (p != NULL) {
 		const struct pl_cluster *c = p->c;
-		printf("cluster    %s: %d devices\n", c->name, c->n_dev);
+		printf("%-*s%s: %d devices\n", LABEL_W, "cluster", c->name, c->n_dev);
+		int dw = 10;
+		for (int d = 0; d < c->n_dev; d++) {
+			int len = (int)strlen(c->dev[d].name);
+			if (len > dw)
+				dw = len < 40 ? len : 40;
+		}
 		for (int d = 0; d < c->n_dev; d++) {
 			double total = 0;
 			for (int v = 0; v < g->n_ops; v++)
 				total += pl_problem_op_us(p, v, d);
-			printf("  %-10s %-3s %8.2f TFLOP/s %7.1f GB  all ops here: %.3f ms\n",
-			    c->dev[d].name, pl_dev_kind_name(c->dev[d].kind), c->dev[d].peak_flops / 1e12,
+			printf("  %-*s %-3s %8.2f TFLOP/s %7.1f GB  all ops here: %.3f ms\n",
+			    dw, c->dev[d].name, pl_dev_kind_name(c->dev[d].kind), c->dev[d].peak_flops / 1e12,
 			    (double)c->dev[d].mem_bytes / 1e9, total / 1e3);
 		}
 	}
