@@ -112,7 +112,7 @@ each model's).
 | enas-rnn | batch 64, 35 steps, 1000 units, 12-node random cell, 10k vocabulary (PTB); with `--seed`: 4-12 nodes, 256-1000 units, 10-35 steps, 1-2 layers | Pham et al. 2018 recurrent cell search space |
 | nmt (family) | with `--seed`: 2/3/4/6/8 layers, 256-1024 units, 10-50 steps, batch 64/128 | generalisation families as in Placeto (Addanki et al. 2019) |
 | chain, crown | toys: a 10-op chain (20 GFLOPs per op, 4 MB between ops); a base fanning out to 4 points of depth 4, neighbouring points linked half way up (the band), joined at a top op | named after Placeto's toy graphs (Addanki et al. 2019); the shapes and sizes are ours |
-| heft | toy: 10 tasks with measured times on P0-P2; use `-c samples/clusters/heft3.json` (HEFT makespan 80, CPOP 86) | Topcuoglu, Hariri & Wu 2002, Fig. 2 |
+| heft | toy: 10 tasks with measured times on P0-P2; use `-c samples/clusters/heft3.json`: HEFT's schedule ends at 80 (times in µs), the paper's figure; placelab's simulator runs its placement and order in 91 (docs/BASELINES.md) | Topcuoglu, Hariri & Wu 2002, Fig. 2 |
 | teach | toy: input pipeline on the CPU, two 5-conv towers; best on k80x2 is tower_a on /gpu:0, tower_b on /gpu:1 | placelab |
 
 Families: `placelab gen family NAME --count 32 --seed S -o DIR` writes
@@ -141,7 +141,8 @@ or function call, scopes from module names (`layer1.0.conv1` becomes
 update ops with the same rules as `placelab gen` at op granularity;
 `--stats` prints the figures.  tests/torch-export.sh checks them against
 `gen`: ResNet-50 and Inception-V3 agree exactly on multiply-adds and
-parameters, and ResNet-50's training step on FLOPs.  Other figures at
+parameters, and ResNet-50's training step on FLOPs to 0.1% (783.03
+against 783.52 GFLOPs at batch 32).  Other figures at
 batch 32: MobileNet-V2 0.30 G multiply-adds per image and 3.50 M
 parameters, VGG-16 15.47 G and 138.36 M, `torch.nn.Transformer` (no
 embeddings or output projection) 44.14 M parameters.
