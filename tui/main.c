@@ -38,13 +38,18 @@ const struct pl_command pl_commands[] = {
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: placelab [GRAPH [-c CLUSTER]]\n"
-	    "       placelab COMMAND [ARGS]\n\n"
-	    "Explore and improve how a computation graph is placed on devices.\n\n"
+	fprintf(f, "usage: placelab [GRAPH] [-c CLUSTER] [-p PLACEMENT] [--demo]\n"
+	    "       placelab COMMAND [ARGS]\n"
+	    "       placelab --help | --version\n\n"
+	    "Explore and improve how a computation graph is placed on devices.\n"
+	    "Without a command, the explorer opens (on the 4-layer NMT sample when\n"
+	    "no GRAPH is given; --demo: the teaching graph, each view explained;\n"
+	    "'placelab explore --help' for its options, --keys for its keys).\n\n"
 	    "Commands:\n");
 	for (const struct pl_command *c = pl_commands; c->name != NULL; c++)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
-	fprintf(f, "\nRun 'placelab COMMAND --help' for a command's options.\n"
+	fprintf(f, "\nRun 'placelab COMMAND --help' for a command's options; 'man placelab'\n"
+	    "(installed) or 'man -l docs/placelab.1' has them all on one page.\n"
 	    "GRAPH is a placelab JSON graph or a DOT file; CLUSTER a preset name\n"
 	    "('placelab clusters') or a cluster file.\n");
 }
