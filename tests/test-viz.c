@@ -458,8 +458,9 @@ count_clusters(Agraph_t *g)
 	return n;
 }
 
-/* Merged edges whose reverse also exists, counted once per pair (the
- * diagram draws such a pair as one two-headed edge). */
+/* Merged edges inside a device whose reverse also exists, counted once per
+ * pair (the diagram draws such a pair as one two-headed edge; a pair
+ * between devices as two edges). */
 static int
 reverse_pairs(const struct pl_coarse *cg)
 {
@@ -467,7 +468,8 @@ reverse_pairs(const struct pl_coarse *cg)
 	for (int e = 0; e < cg->n_edges; e++)
 		for (int r = 0; r < cg->n_edges; r++)
 			if (cg->edges[r].src == cg->edges[e].dst && cg->edges[r].dst == cg->edges[e].src &&
-			    cg->edges[e].src < cg->edges[e].dst)
+			    cg->edges[e].src < cg->edges[e].dst &&
+			    cg->nodes[cg->edges[e].src].dev == cg->nodes[cg->edges[e].dst].dev)
 				n++;
 	return n;
 }
@@ -816,6 +818,104 @@ test_moved_bytes(void **state)
 	fixture_free(&f);
 }
 
+/* Edges between devices, one per direction, with the head at the
+ * receiver (a pair's back edge as lo -> hi with dir=back, as the pair's
+ * one edge used to be, adding no cycle), in the sender's colour (red on the critical path),
+ * labelled with the bytes that direction moves and nothing else (no arrow
+ * that the layout could turn against the edge), with no second head;
+ * inside a device a pair stays one edge; each device's peak memory as sim
+ * gives it. */
+static void
+test_cross_edges_by_sender(void **state)
+{
+	(void)state;
+	static const char *const samples[] = { "nmt4", "inception_v3" };
+	static const char *const placers[] = { "heft", "random", "expert" };
+	for (size_t s = 0; s < sizeof samples / sizeof *samples; s++)
+		for (size_t k = 0; k < sizeof placers / sizeof *placers; k++) {
+			char *path = pl_xasprintf("%s/%s.json", PL_SAMPLES_DIR, samples[s]);
+			char *cause = NULL;
+			struct pl_graph *g = pl_graph_load_json(path, &cause);
+			if (g == NULL)
+				fail_msg("%s: %s", path, cause);
+			free(path);
+			struct fixture f;
+			fixture_placed(&f, g, samples[s], placers[k], PL_SIM_NATIVE);
+			struct plv_opts o;
+			plv_opts_init(&o);
+			o.format = PLV_FMT_DOT;
+			struct pl_coarse *cg = plv_export_coarsen(f.p, f.pl, f.t, &o);
+			size_t len;
+			char *dot = render(&f, &o, &len);
+			Agraph_t *ag = agmemread(dot);
+			assert_non_null(ag);
+			int cross = 0, back = 0;
+			for (Agnode_t *n = agfstnode(ag); n != NULL; n = agnxtnode(ag, n))
+				for (Agedge_t *e = agfstout(ag, n); e != NULL; e = agnxtout(ag, e)) {
+					int a, b;
+					if (sscanf(agnameof(agtail(e)), "n%d", &a) != 1 ||
+					    sscanf(agnameof(aghead(e)), "n%d", &b) != 1)
+						continue;
+					const char *dir = agget(e, (char *)"dir");
+					if (dir != NULL && strcmp(dir, "back") == 0) {
+						if (a > b || pl_coarse_find_edge(cg, a, b) < 0)
+							fail_msg("%s by %s: n%d -> n%d drawn back, not a pair's back edge",
+							    samples[s], placers[k], a, b);
+						int x = a;	/* drawn from b to a */
+						a = b;
+						b = x;
+					}
+					int ce = pl_coarse_find_edge(cg, a, b);
+					if (ce < 0)
+						fail_msg("%s by %s: n%d -> n%d is no edge of the graph",
+						    samples[s], placers[k], a, b);
+					if (cg->nodes[a].dev == cg->nodes[b].dev)
+						continue;
+					cross++;
+					back += pl_coarse_find_edge(cg, b, a) >= 0;
+					const char *col = agget(e, (char *)"color");
+					const char *want = cg->edges[ce].critical ? PLV_CRITICAL_HEX :
+					    plv_device_colour(cg->nodes[a].dev)->hex;
+					if (col == NULL || strcmp(col, want) != 0)
+						fail_msg("%s by %s: n%d -> n%d in %s, its sender's colour is %s",
+						    samples[s], placers[k], a, b, col ? col : "(none)", want);
+					if (dir != NULL && strcmp(dir, "both") == 0)
+						fail_msg("%s by %s: n%d -> n%d has two heads", samples[s], placers[k], a, b);
+					const char *label = agget(e, (char *)"label");
+					char bytes[32] = "";
+					if (cg->edges[ce].moved > 0)
+						plv_fmt_bytes(bytes, sizeof bytes, (double)cg->edges[ce].moved);
+					if (strcmp(label != NULL ? label : "", bytes) != 0)
+						fail_msg("%s by %s: n%d -> n%d labelled '%s', it moves '%s'",
+						    samples[s], placers[k], a, b, label ? label : "", bytes);
+				}
+			/* each device's peak as sim gives it (binary units) */
+			for (int d = 0; d < f.c->n_dev; d++) {
+				char hn[16], m1[32], m2[32], want_s[96];
+				snprintf(hn, sizeof hn, "h%d", d);
+				Agnode_t *h = agnode(ag, hn, 0);
+				assert_non_null(h);
+				if (f.t->res.peak_bytes[d] == 0)
+					continue;
+				snprintf(want_s, sizeof want_s, "%s / %s",
+				    plv_fmt_mem(m1, sizeof m1, (double)f.t->res.peak_bytes[d]),
+				    plv_fmt_mem(m2, sizeof m2, (double)f.c->dev[d].mem_bytes));
+				if (strstr(agget(h, (char *)"label"), want_s) == NULL ||
+				    strstr(want_s, "GiB") == NULL)
+					fail_msg("%s by %s: %s's label lacks '%s'", samples[s], placers[k],
+					    f.c->dev[d].name, want_s);
+			}
+			if (strcmp(placers[k], "expert") != 0)
+				assert_true(cross > 0);
+			if (strcmp(placers[k], "random") == 0)
+				assert_true(back > 0);	/* both directions of a pair met */
+			agclose(ag);
+			free(dot);
+			pl_coarse_free(cg);
+			fixture_free(&f);
+		}
+}
+
 /* A sample placed by a placer on k80x4 (native simulator). */
 static void
 fixture_sample(struct fixture *f, const char *sample, const char *placer)
@@ -930,6 +1030,10 @@ test_units(void **state)
 	assert_string_equal(plv_fmt_bytes(b, sizeof b, 12), "12 B");
 	assert_string_equal(plv_fmt_bytes(b, sizeof b, 1048576), "1.05 MB");
 	assert_string_equal(plv_fmt_bytes(b, sizeof b, 340000), "340 kB");
+	/* memory in binary units, as sim and compare: a K80's 12 GiB */
+	assert_string_equal(plv_fmt_mem(b, sizeof b, 12884901888.0), "12.0 GiB");
+	assert_string_equal(plv_fmt_mem(b, sizeof b, 1048576), "1.00 MiB");
+	assert_string_equal(plv_fmt_mem(b, sizeof b, 1023), "1023 B");
 	assert_string_equal(plv_fmt_time(b, sizeof b, 45), "45 µs");
 	assert_string_equal(plv_fmt_time(b, sizeof b, 12345), "12.3 ms");
 	assert_string_equal(plv_fmt_time(b, sizeof b, 2e6), "2 s");
@@ -957,6 +1061,7 @@ main(void)
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_golden_teach),
 		cmocka_unit_test(test_moved_bytes),
+		cmocka_unit_test(test_cross_edges_by_sender),
 		cmocka_unit_test(test_layout_work),
 		cmocka_unit_test(test_units),
 	};

@@ -58,6 +58,24 @@ plv_fmt_bytes(char *buf, size_t n, double bytes)
 	return buf;
 }
 
+/* Human memory in binary units, as sim, compare and the explorer give it. */
+char *
+plv_fmt_mem(char *buf, size_t n, double bytes)
+{
+	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	int u = 0;
+	while (fabs(bytes) >= 1024 && u < 5) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%.0f B", bytes);
+	else
+		snprintf(buf, n, fabs(bytes) < 10 ? "%.2f %s" : fabs(bytes) < 100 ?
+		    "%.1f %s" : "%.0f %s", bytes, unit[u]);
+	return buf;
+}
+
 /* Human time from microseconds. */
 char *
 plv_fmt_time(char *buf, size_t n, double us)
@@ -299,7 +317,7 @@ cluster_label(Agraph_t *g, void *obj, const struct pl_device *dev,
 		pl_sb_printf(&b, "</B> <FONT POINT-SIZE=\"9\">%s</FONT><BR ALIGN=\"LEFT\"/>"
 		    "<FONT POINT-SIZE=\"9\" COLOR=\"#606060\">idle · %s memory</FONT>"
 		    "<BR ALIGN=\"LEFT\"/>", pl_dev_kind_name(dev->kind),
-		    plv_fmt_bytes(m2, sizeof m2, (double)dev->mem_bytes));
+		    plv_fmt_mem(m2, sizeof m2, (double)dev->mem_bytes));
 		set_html(g, obj, "label", &b);
 		return;
 	}
@@ -310,8 +328,8 @@ cluster_label(Agraph_t *g, void *obj, const struct pl_device *dev,
 		pl_sb_printf(&b, " (%.0f%%)", 100.0 * ds->load_us / makespan);
 	pl_sb_printf(&b, "</FONT><BR ALIGN=\"LEFT\"/>");
 	if (ds->has_peak) {
-		plv_fmt_bytes(m1, sizeof m1, (double)ds->peak);
-		plv_fmt_bytes(m2, sizeof m2, (double)dev->mem_bytes);
+		plv_fmt_mem(m1, sizeof m1, (double)ds->peak);
+		plv_fmt_mem(m2, sizeof m2, (double)dev->mem_bytes);
 		if (oom)
 			pl_sb_printf(&b, "<FONT POINT-SIZE=\"9\" COLOR=\"%s\"><B>peak %s / %s · OOM</B></FONT>",
 			    PLV_OOM_HEX, m1, m2);
@@ -454,25 +472,14 @@ defaults(Agraph_t *g, const struct plv_opts *o)
 	agattr(g, AGEDGE, "color", PLV_EDGE_HEX);
 }
 
-/* The label of a cross-device edge (re: its reverse, or NULL): the bytes
- * moved each way, by arrow when both ways differ; none when its tensors
- * reach the device with another edge's transfers. */
+/* The label of a cross-device edge: the bytes its transfers move (none
+ * when its tensors reach the device with another edge's transfers). */
 static void
-moved_label(Agedge_t *ed, const struct pl_coarse_edge *ce, const struct pl_coarse_edge *re,
-    const char *fwd, const char *back)
+moved_label(Agedge_t *ed, const struct pl_coarse_edge *ce)
 {
-	char b1[32], b2[32];
-	int64_t there = ce->moved, home = re != NULL ? re->moved : 0;
-	plv_fmt_bytes(b1, sizeof b1, (double)there);
-	plv_fmt_bytes(b2, sizeof b2, (double)home);
-	if (there > 0 && home > 0 && strcmp(b1, b2) == 0)
-		setf(ed, "label", "%s each way", b1);
-	else if (there > 0 && home > 0)
-		setf(ed, "label", "%s %s\\n%s %s", b1, fwd, b2, back);
-	else if (there > 0)
-		setf(ed, "label", re != NULL ? "%s %s" : "%s", b1, fwd);
-	else if (home > 0)
-		setf(ed, "label", "%s %s", b2, back);
+	char b1[32];
+	if (ce->moved > 0)
+		setf(ed, "label", "%s", plv_fmt_bytes(b1, sizeof b1, (double)ce->moved));
 }
 
 /* One direction of an edge's tooltip: its op edges and tensor bytes, and
@@ -579,40 +586,44 @@ plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
 			set(n, "penwidth", "2.2");
 		}
 	}
-	/* Arrows for the two directions of a merged pair, along the ranks. */
-	const char *rd = plv_rankdir(o);
-	const char *fwd = strcmp(rd, "TB") == 0 ? "↓" : strcmp(rd, "BT") == 0 ? "↑" :
-	    strcmp(rd, "RL") == 0 ? "←" : "→";
-	const char *back = strcmp(rd, "TB") == 0 ? "↑" : strcmp(rd, "BT") == 0 ? "↓" :
-	    strcmp(rd, "RL") == 0 ? "→" : "←";
 	for (int e = 0; e < cg->n_edges; e++) {
 		const struct pl_coarse_edge *ce = &cg->edges[e];
-		/* A pair a->b and b->a (forward and backward pass) is one edge
-		 * with arrows at both ends, drawn from the lower node id. */
-		int r = pl_coarse_find_edge(cg, ce->dst, ce->src);
-		if (r >= 0 && ce->src > ce->dst)
-			continue;
-		const struct pl_coarse_edge *re = r >= 0 ? &cg->edges[r] : NULL;
-		int critical = ce->critical || (re != NULL && re->critical);
 		int sd = cg->nodes[ce->src].dev, dd = cg->nodes[ce->dst].dev;
-		Agedge_t *ed = agedge(gr, nodes[ce->src], nodes[ce->dst], NULL, 1);
-		if (re != NULL)
-			set(ed, "dir", "both");
+		/* Inside a device, a pair a->b and b->a (forward and backward
+		 * pass) is one edge with heads at both ends.  Between devices
+		 * each direction is its own edge with its head at the
+		 * receiver, in its sender's colour, labelled with what it
+		 * moves.  A pair's edges both run from the lower node id (the
+		 * back one with dir=back), so that they rank alike and add no
+		 * cycle to the DOT. */
+		int r = pl_coarse_find_edge(cg, ce->dst, ce->src);
+		const struct pl_coarse_edge *re = r >= 0 ? &cg->edges[r] : NULL;
+		if (sd == dd && re != NULL && ce->src > ce->dst)
+			continue;
+		int back = re != NULL && ce->src > ce->dst;
+		Agedge_t *ed = back ? agedge(gr, nodes[ce->dst], nodes[ce->src], NULL, 1) :
+		    agedge(gr, nodes[ce->src], nodes[ce->dst], NULL, 1);
 		if (sd != dd) {
+			if (back)
+				set(ed, "dir", "back");
 			set(ed, "style", "dashed");
-			set(ed, "color", critical ? PLV_CRITICAL_HEX : plv_device_colour(sd)->hex);
-			set(ed, "penwidth", critical ? "2.2" : "1.3");
-			moved_label(ed, ce, re, fwd, back);
+			set(ed, "color", ce->critical ? PLV_CRITICAL_HEX : plv_device_colour(sd)->hex);
+			set(ed, "penwidth", ce->critical ? "2.2" : "1.3");
+			moved_label(ed, ce);
 			set(ed, "fontcolor", "#303030");
 			set(ed, "weight", "1");
-		} else {
-			set(ed, "weight", "3");
-			if (critical) {
-				set(ed, "color", PLV_CRITICAL_HEX);
-				set(ed, "penwidth", "2.2");
-			}
+			edge_tooltip(ed, ce, NULL, 1);
+			continue;
 		}
-		edge_tooltip(ed, ce, re, sd != dd);
+		int critical = ce->critical || (re != NULL && re->critical);
+		if (re != NULL)
+			set(ed, "dir", "both");
+		set(ed, "weight", "3");
+		if (critical) {
+			set(ed, "color", PLV_CRITICAL_HEX);
+			set(ed, "penwidth", "2.2");
+		}
+		edge_tooltip(ed, ce, re, 0);
 	}
 	free(nodes);
 	return gr;

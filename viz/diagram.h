@@ -92,9 +92,12 @@ const char *plv_rankdir(const struct plv_opts *o);
 int plv_image_render(const char *image_path, double width_in, double height_in,
     const struct plv_opts *o, char **data, size_t *len, char **cause);
 
-/* Human units shared by the pictures: "1.2 MB", "340 kB", "12 B"; "12.3 ms",
- * "45 µs", "1.20 s".  Write into buf (size n) and return it. */
+/* Human units shared by the pictures: bytes moved in decimal units ("1.2
+ * MB", "340 kB", "12 B", as compare's "moved (MB)"), memory in binary ones
+ * ("9.00 GiB", as sim and compare); "12.3 ms", "45 µs", "1.20 s".  Write
+ * into buf (size n) and return it. */
 char *plv_fmt_bytes(char *buf, size_t n, double bytes);
+char *plv_fmt_mem(char *buf, size_t n, double bytes);
 char *plv_fmt_time(char *buf, size_t n, double us);
 /* Whether text drawn on colour hex ("#RRGGBB") should be white. */
 int plv_dark(const char *hex);

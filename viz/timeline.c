@@ -356,7 +356,7 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		pl_sb_xml(&b, c->dev[d].name);
 		pl_sb_printf(&b, ": busy %s, peak %s%s</title></text>\n",
 		    plv_fmt_time(t1, sizeof t1, t->res.busy_us[d]),
-		    plv_fmt_bytes(b1, sizeof b1, (double)t->res.peak_bytes[d]), oom ? " (OOM)" : "");
+		    plv_fmt_mem(b1, sizeof b1, (double)t->res.peak_bytes[d]), oom ? " (OOM)" : "");
 	}
 	for (int k = 0; k < nch; k++) {
 		if (ch_lane[k] < 0)
