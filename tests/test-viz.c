@@ -818,6 +818,19 @@ test_moved_bytes(void **state)
 	fixture_free(&f);
 }
 
+/* A sample placed by a placer on k80x4 (native simulator). */
+static void
+fixture_sample(struct fixture *f, const char *sample, const char *placer)
+{
+	char *path = pl_xasprintf("%s/%s.json", PL_SAMPLES_DIR, sample);
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_load_json(path, &cause);
+	if (g == NULL)
+		fail_msg("%s: %s", path, cause);
+	free(path);
+	fixture_placed(f, g, sample, placer, PL_SIM_NATIVE);
+}
+
 /* Edges between devices, one per direction, with the head at the
  * receiver (a pair's back edge as lo -> hi with dir=back, as the pair's
  * one edge used to be, adding no cycle), in the sender's colour (red on the critical path),
@@ -833,14 +846,8 @@ test_cross_edges_by_sender(void **state)
 	static const char *const placers[] = { "heft", "random", "expert" };
 	for (size_t s = 0; s < sizeof samples / sizeof *samples; s++)
 		for (size_t k = 0; k < sizeof placers / sizeof *placers; k++) {
-			char *path = pl_xasprintf("%s/%s.json", PL_SAMPLES_DIR, samples[s]);
-			char *cause = NULL;
-			struct pl_graph *g = pl_graph_load_json(path, &cause);
-			if (g == NULL)
-				fail_msg("%s: %s", path, cause);
-			free(path);
 			struct fixture f;
-			fixture_placed(&f, g, samples[s], placers[k], PL_SIM_NATIVE);
+			fixture_sample(&f, samples[s], placers[k]);
 			struct plv_opts o;
 			plv_opts_init(&o);
 			o.format = PLV_FMT_DOT;
@@ -914,19 +921,6 @@ test_cross_edges_by_sender(void **state)
 			pl_coarse_free(cg);
 			fixture_free(&f);
 		}
-}
-
-/* A sample placed by a placer on k80x4 (native simulator). */
-static void
-fixture_sample(struct fixture *f, const char *sample, const char *placer)
-{
-	char *path = pl_xasprintf("%s/%s.json", PL_SAMPLES_DIR, sample);
-	char *cause = NULL;
-	struct pl_graph *g = pl_graph_load_json(path, &cause);
-	if (g == NULL)
-		fail_msg("%s: %s", path, cause);
-	free(path);
-	fixture_placed(f, g, sample, placer, PL_SIM_NATIVE);
 }
 
 /* What a dot layout costs is known before it runs: nmt4 at full detail
