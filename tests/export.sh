@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..36"
+echo "1..37"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -124,6 +124,11 @@ $PLACELAB run -a heft "$nmt4" -c k80x4 -o "$tmp/h.json" >/dev/null
 check "nmt4 --level full: exit 2 within a minute, --max-nodes and --force named" \
     fails_with "max-nodes.*--force" timeout 60 $PLACELAB export "$nmt4" -c k80x4 -p "$tmp/h.json" --level full -o "$tmp/full.svg"
 check "... and no file" test ! -e "$tmp/full.svg"
+# A PNG too big at the default 60 nodes suggests fewer nodes than that.
+$PLACELAB export "$nmt4" -c k80x4 -p "$tmp/h.json" --dpi 1200 -o "$tmp/big.png" 2>"$tmp/err"; rc=$?
+fewer=$(sed -n 's/.*--max-nodes \([0-9]*\),.*/\1/p' "$tmp/err")
+check "PNG too big at the default node budget: it suggests fewer nodes (--max-nodes ${fewer:-none}), not more" \
+    sh -c "test $rc = 2 && test -n '$fewer' && test '${fewer:-99}' -lt 60 && test ! -e '$tmp/big.png'"
 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/forced.svg" --force
 check "--force is taken" is "$tmp/forced.svg" 3c3f786d6c 5000
 

@@ -456,6 +456,9 @@ defaults(Agraph_t *g, const struct plv_opts *o)
 	set(g, "outputorder", "edgesfirst");
 	set(g, "bgcolor", "white");
 	set(g, "pad", "0.1");
+	/* no page margin (PDF's default is half an inch each side): the
+	 * figure is its drawing, as SVG and PNG are */
+	set(g, "margin", "0");
 	set(g, "overlap", "false");
 	agattr(g, AGNODE, "shape", "box");
 	agattr(g, AGNODE, "style", "filled,rounded");
@@ -541,6 +544,7 @@ plv_diagram_build(const struct pl_problem *p, const struct pl_placement *pl,
 		set(sub[d], "fillcolor", col->fill);
 		set(sub[d], "color", oom ? PLV_OOM_HEX : col->hex);
 		set(sub[d], "penwidth", oom ? "2.5" : "1.2");
+		set(sub[d], "margin", "8");	/* a cluster's own default, not the root's 0 */
 		/* The device's label is a node (see the header comment), so
 		 * that edges are routed around it rather than through it. */
 		snprintf(name, sizeof name, "h%d", d);
@@ -1031,9 +1035,17 @@ int
 plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *len,
     char **cause)
 {
-	static const char cli_fewer[] = "draw fewer nodes (--max-nodes 200, --level; "
-	    "in the explorer a smaller Detail)";
-	return render_graph(g, o, o->fewer != NULL ? o->fewer : cli_fewer, data, len, cause);
+	if (o->fewer != NULL)
+		return render_graph(g, o, o->fewer, data, len, cause);
+	/* fewer than drawn now: 200 (still readable as a large figure) for
+	 * a bigger drawing, else half as many (the device headers aside) */
+	int drawn = 0;
+	for (Agnode_t *n = agfstnode(g); n != NULL; n = agnxtnode(g, n))
+		drawn += agnameof(n)[0] == 'n';
+	char cli_fewer[128];
+	snprintf(cli_fewer, sizeof cli_fewer, "draw fewer nodes (--max-nodes %d, --level; "
+	    "in the explorer a smaller Detail)", drawn > 200 ? 200 : drawn > 1 ? drawn / 2 : 1);
+	return render_graph(g, o, cli_fewer, data, len, cause);
 }
 
 /* Lay out g with engine and report its drawing's width / height. */
