@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..37"
+echo "1..38"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -124,6 +124,14 @@ $PLACELAB run -a heft "$nmt4" -c k80x4 -o "$tmp/h.json" >/dev/null
 check "nmt4 --level full: exit 2 within a minute, --max-nodes and --force named" \
     fails_with "max-nodes.*--force" timeout 60 $PLACELAB export "$nmt4" -c k80x4 -p "$tmp/h.json" --level full -o "$tmp/full.svg"
 check "... and no file" test ! -e "$tmp/full.svg"
+# A diagram's PDF page is its drawing, as wide and high as the SVG (no
+# half-inch page margin around it).
+$PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/m.svg"
+$PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/m.pdf"
+svg_wh=$(sed -n 's/^<svg width="\([0-9]*\)pt" height="\([0-9]*\)pt".*/\1 \2/p' "$tmp/m.svg")
+pdf_wh=$(tr -c '[:print:]' '\n' < "$tmp/m.pdf" | sed -n 's/.*MediaBox \[ *0 0 \([0-9]*\) \([0-9]*\) *\].*/\1 \2/p' | head -1)
+check "the diagram's PDF page is the SVG's size, no margin (svg ${svg_wh:-?}, pdf ${pdf_wh:-?})" \
+    sh -c "test -n '$svg_wh' && test '$svg_wh' = '$pdf_wh'"
 # A PNG too big at the default 60 nodes suggests fewer nodes than that.
 $PLACELAB export "$nmt4" -c k80x4 -p "$tmp/h.json" --dpi 1200 -o "$tmp/big.png" 2>"$tmp/err"; rc=$?
 fewer=$(sed -n 's/.*--max-nodes \([0-9]*\),.*/\1/p' "$tmp/err")
