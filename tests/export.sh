@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..38"
+echo "1..39"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -124,6 +124,14 @@ $PLACELAB run -a heft "$nmt4" -c k80x4 -o "$tmp/h.json" >/dev/null
 check "nmt4 --level full: exit 2 within a minute, --max-nodes and --force named" \
     fails_with "max-nodes.*--force" timeout 60 $PLACELAB export "$nmt4" -c k80x4 -p "$tmp/h.json" --level full -o "$tmp/full.svg"
 check "... and no file" test ! -e "$tmp/full.svg"
+# --seconds 0 (no limit: a reproducible BRKGA, bounded by its evaluations)
+# is taken, and sets the method's own option as run's flag does: the
+# drawing is that of run's placement.
+$PLACELAB run -a brkga "$teach" -c k80x2 --seconds 0 -o "$tmp/b0.json" -q >/dev/null
+$PLACELAB export "$teach" -c k80x2 -p "$tmp/b0.json" -o "$tmp/b0p.dot"
+$PLACELAB export "$teach" -c k80x2 -a brkga --seconds 0 -o "$tmp/b0a.dot" 2>"$tmp/err"; rc=$?
+check "export -a brkga --seconds 0: taken, the same drawing as run --seconds 0's placement" \
+    sh -c "test $rc = 0 && cmp -s '$tmp/b0p.dot' '$tmp/b0a.dot'"
 # A diagram's PDF page is its drawing, as wide and high as the SVG (no
 # half-inch page margin around it).
 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/m.svg"

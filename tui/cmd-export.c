@@ -65,11 +65,14 @@ static const char export_usage[] =
     "      --dpi N            PNG resolution (default 150)\n"
     "      --sim KIND         simulator for loads and the critical path (native)\n"
     "      --seed N           seed for -a (default 1)\n"
-    "      --seconds S        time budget per placer for -a (default: its own)\n"
+    "      --seconds S        time budget per placer for -a, also its own seconds\n"
+    "                         option (0: no limit; default: the placer's own)\n"
     "      --force            lay out a diagram however long dot would take (one\n"
     "                         beyond about half a minute is refused otherwise)\n";
 
-/* Run a placer with its defaults and return a copy of its best placement. */
+/* Run a placer with its defaults and return a copy of its best placement.
+ * seconds (>= 0 when given; 0: no limit) bounds the run and, as run's
+ * flag does, sets the method's own option of that name. */
 static struct pl_placement *
 run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opts *so,
     unsigned long long seed, double seconds)
@@ -80,13 +83,15 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 		return NULL;
 	}
 	struct pl_run_opts run = { .sim = *so, .seed = seed, .threads = 1 };
-	char *cause = NULL;
-	struct pl_placer *pl = pl_placer_new(cls, p, NULL, &run, &cause);
+	char *cause = NULL, spec[64];
+	snprintf(spec, sizeof spec, "seconds=%.17g", seconds);
+	struct pl_placer *pl = pl_placer_new(cls, p,
+	    seconds >= 0 && cmd_class_has(cls, "seconds") ? spec : NULL, &run, &cause);
 	if (pl == NULL) {
 		cmd_fail(cause);
 		return NULL;
 	}
-	enum pl_step_status st = pl_placer_run(pl, 0, seconds);
+	enum pl_step_status st = pl_placer_run(pl, 0, seconds > 0 ? seconds : 0);
 	struct pl_placement *best = NULL;
 	if (st == PL_STEP_ERROR && pl->best == NULL)
 		cmd_error("placer '%s': %s", name, pl->error != NULL ? pl->error : "failed");
@@ -218,7 +223,7 @@ cmd_export(int argc, char **argv)
 	int level_set = 0, max_set = 0, layout_set = 0, rankdir_set = 0, title_set = 0;
 	int nolegend_set = 0, width_set = 0, dpi_set = 0;
 	unsigned long long seed = 1;
-	double seconds = 0;
+	double seconds = -1;	/* --seconds: not given */
 	const char *run_flag = NULL;	/* --seed or --seconds given */
 	struct plv_opts o;
 	plv_opts_init(&o);
@@ -277,7 +282,7 @@ cmd_export(int argc, char **argv)
 			run_flag = "--seed";
 			break;
 		case OPT_SECONDS:
-			if (cmd_parse_num("seconds", optarg, 1e-6, 1e9, &seconds) != 0)
+			if (cmd_parse_num("seconds", optarg, 0, 1e9, &seconds) != 0)
 				return 2;
 			run_flag = "--seconds";
 			break;
@@ -343,7 +348,8 @@ cmd_export(int argc, char **argv)
 		char *why = NULL;
 		struct pl_problem *tp = tc != NULL ? pl_problem_new(tg, tc, &why) : NULL;
 		if (tp != NULL) {
-			trc = write_table(tp, placer, (enum pl_compare_format)tf, &so, seed, seconds, out);
+			trc = write_table(tp, placer, (enum pl_compare_format)tf, &so, seed,
+			    seconds > 0 ? seconds : 0, out);
 			pl_problem_free(tp);
 		} else if (tc != NULL)
 			cmd_fail(why);

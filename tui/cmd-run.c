@@ -165,16 +165,6 @@ spec_raw(char **spec, const char *raw)
 	*spec = s;
 }
 
-/* Whether the class has an option of this name. */
-static int
-class_has(const struct pl_placer_class *cls, const char *name)
-{
-	for (const struct pl_option_def *d = cls != NULL ? cls->options : NULL; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, name) == 0)
-			return 1;
-	return 0;
-}
-
 /* Write the history CSV: the class's own, or the generic one. */
 static int
 write_history(const struct pl_placer *pl, const char *path)
@@ -353,7 +343,7 @@ cmd_run(int argc, char **argv)
 			cmd_error("%s", RUN_USAGE);
 			goto out;
 		}
-		if (flag != NULL && class_has(cls, flag) && spec_add(&spec, flag, optarg) != 0)
+		if (flag != NULL && cmd_class_has(cls, flag) && spec_add(&spec, flag, optarg) != 0)
 			goto out;
 	}
 	if (algo == NULL) {

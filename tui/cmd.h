@@ -78,6 +78,7 @@ struct cmd_file {
 int cmd_check_files(const struct cmd_file *f, int n);
 struct pl_options;
 struct pl_option_def;
+struct pl_placer_class;
 struct pl_option_range;
 /* Print an option table, one "--NAME TYPE default DEF HELP (RANGE)" line
  * per option ("(no options)" for none). */
@@ -85,6 +86,8 @@ void cmd_print_options(FILE *f, const struct pl_option_def *defs,
     const struct pl_option_range *ranges);
 /* The same, for a command whose own flags take some of the names (NULL
  * ends the list): those are shown as "--opt NAME=". */
+/* Whether the method class has an option of this name. */
+int cmd_class_has(const struct pl_placer_class *cls, const char *name);
 void cmd_print_options_flags(FILE *f, const struct pl_option_def *defs,
     const struct pl_option_range *ranges, const char *const *flags);
 /* cmd_check_files, the files methods' options name (their file options,
