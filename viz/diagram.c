@@ -262,7 +262,10 @@ static Agiddisc_t id_disc = {
 	id_open, id_map, id_alloc, id_free, id_print, id_close, id_register,
 };
 
-/* A new graph with the deterministic id discipline. */
+/* A new graph with the deterministic id discipline.  Its DOT id is the
+ * name without trailing backslashes: cgraph writes a backslash as it is,
+ * so a last one would escape the closing quote (the title, a label,
+ * keeps the whole name). */
 static Agraph_t *
 graph_open(const char *name, Agdesc_t desc)
 {
@@ -270,7 +273,13 @@ graph_open(const char *name, Agdesc_t desc)
 	disc.mem = &AgMemDisc;
 	disc.id = &id_disc;
 	disc.io = &AgIoDisc;
-	return agopen((char *)name, desc, &disc);
+	char *id = pl_xstrdup(name);
+	size_t n = strlen(id);
+	while (n > 0 && id[n - 1] == '\\')
+		id[--n] = '\0';
+	Agraph_t *g = agopen(n > 0 ? id : (char *)"placement", desc, &disc);
+	free(id);
+	return g;
 }
 
 /* ---- building ------------------------------------------------------- */
