@@ -177,6 +177,20 @@ write_special(const char *path, const void *data, size_t len, char **cause)
 	return 0;
 }
 
+/* Whether the file that target names exists and may not be written (a
+ * read-only file): a write through a temporary file and a rename would
+ * replace it all the same, where the shell's ">" is refused.  Says so in
+ * *cause, naming path. */
+static int
+read_only(const char *target, const char *path, char **cause)
+{
+	if (access(target, F_OK) != 0 || access(target, W_OK) == 0)
+		return 0;
+	*cause = pl_xasprintf("%s: cannot write to it: %s (it is not replaced)", path,
+	    strerror(errno));
+	return 1;
+}
+
 /* Check that path can be written: not a directory, and its directory
  * takes a new file (one is created and removed); a device or FIFO only
  * needs write permission. */
@@ -199,6 +213,10 @@ pl_file_check_writable(const char *path, char **cause)
 		return -1;
 	}
 	char *target = write_target(path), *tmp;
+	if (read_only(target, path, cause)) {
+		free(target);
+		return -1;
+	}
 	int fd = open_temp(target, &tmp, cause);
 	free(target);
 	if (fd < 0)
@@ -242,6 +260,10 @@ pl_file_write_atomic(const char *path, const void *data, size_t len, char **caus
 	if (is_special(path))
 		return write_special(path, data, len, cause);
 	char *target = write_target(path), *tmp;
+	if (read_only(target, path, cause)) {
+		free(target);
+		return -1;
+	}
 	struct stat st;
 	mode_t mode = stat(target, &st) == 0 ? st.st_mode & 07777 : new_file_mode();
 	int fd = open_temp(target, &tmp, cause);
@@ -290,6 +312,10 @@ pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 		}
 		g->target = target;
 		return 0;
+	}
+	if (read_only(target, path, cause)) {
+		free(target);
+		return -1;
 	}
 	g->target = target;
 	g->mode = (int)(st.st_mode & 07777);

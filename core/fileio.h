@@ -27,7 +27,8 @@ char *pl_file_read_max(const char *path, size_t max, size_t *len, char **cause);
  * it). */
 int pl_file_check_writable(const char *path, char **cause);
 /* Write data atomically (through a symbolic link to its target; an
- * existing file keeps its permissions).  0, or -1 + *cause. */
+ * existing file keeps its permissions, and one the caller may not write
+ * is refused, not replaced).  0, or -1 + *cause. */
 int pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause);
 /*
  * A file that grows while a run goes (a CSV row per episode), which must

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 #include <cJSON.h>
 #include <math.h>
@@ -637,6 +638,62 @@ test_write_mode(void **state)
 	free(path);
 }
 
+/* In a child (as nobody when run as root, whom permissions do not stop):
+ * a read-only file is neither replaced by an atomic write, nor by a
+ * growing file, nor passed by the check before a run; each says so. */
+static int
+read_only_child(const char *dir)
+{
+	if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+		return 10;
+	char *path = NULL, *cause = NULL;
+	if (asprintf(&path, "%s/ro.json", dir) < 0)
+		return 11;
+	FILE *f = fopen(path, "w");
+	if (f == NULL || fputs("saved", f) < 0 || fclose(f) != 0 || chmod(path, 0444) != 0)
+		return 12;
+	if (pl_file_write_atomic(path, "{}", 2, &cause) != -1 || strstr(cause, "Permission denied") == NULL)
+		return 13;
+	free(cause);
+	cause = NULL;
+	if (pl_file_check_writable(path, &cause) != -1 || strstr(cause, "ro.json") == NULL)
+		return 14;
+	free(cause);
+	cause = NULL;
+	struct pl_grow g;
+	if (pl_grow_open(&g, path, &cause) != -1)
+		return 15;
+	free(cause);
+	size_t len;
+	char *text = pl_file_read(path, &len, &cause);
+	if (text == NULL || strcmp(text, "saved") != 0)
+		return 16;	/* what the user saved is still there */
+	free(text);
+	chmod(path, 0644);
+	unlink(path);
+	free(path);
+	return 0;
+}
+
+/* A read-only output file is refused, not replaced (see above). */
+static void
+test_write_read_only(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-ro-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(chmod(dir, 0777), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(read_only_child(dir));
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	rmdir(dir);
+}
+
 /* A device or FIFO as the output (/dev/null, /dev/stdout, a named pipe,
  * also through a symbolic link) is written in place, never replaced by a
  * regular file; a missing folder is named, an existing one is not said to
@@ -697,6 +754,7 @@ main(void)
 		cmocka_unit_test(test_placement_names),
 		cmocka_unit_test(test_json_exact),
 		cmocka_unit_test(test_write_mode),
+		cmocka_unit_test(test_write_read_only),
 		cmocka_unit_test(test_read_limit),
 		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),
