@@ -7,7 +7,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..4"
+echo "1..5"
 MAN="$PL_SRCDIR/docs/placelab.1"
 python3 "$PL_SRCDIR/tools/man-check.py" "$PLACELAB" "$MAN" >"$T/out" 2>&1; rc=$?
 check "every command's --help options are in its man page entry" \
@@ -22,3 +22,8 @@ check "groff reads the page without a warning" 'test $rc = 0 && ! test -s "$T/ou
 $PLACELAB --help >"$T/out" 2>&1
 check "placelab --help names the explorer's --demo, -p, --version and the man page" \
     'grep -q "^usage: placelab \[GRAPH\] \[-c CLUSTER\] \[-p PLACEMENT\] \[--demo\]$" "$T/out" && grep -q -- "--version" "$T/out" && grep -q "man placelab" "$T/out"'
+bad_h=""
+for c in info validate clusters gen sim run compare train export explore; do
+	$PLACELAB $c -h >"$T/out" 2>&1 && grep -q "^usage: placelab " "$T/out" || bad_h="$bad_h $c"
+done
+check "every command takes -h, as the man page says (${bad_h:-all do})" 'test -z "$bad_h"'

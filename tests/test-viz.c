@@ -912,6 +912,13 @@ test_cross_edges_by_sender(void **state)
 					fail_msg("%s by %s: %s's label lacks '%s'", samples[s], placers[k],
 					    f.c->dev[d].name, want_s);
 			}
+			/* every cross-device edge of the coarse graph drawn, once */
+			int want_cross = 0;
+			for (int e = 0; e < cg->n_edges; e++)
+				want_cross += cg->nodes[cg->edges[e].src].dev != cg->nodes[cg->edges[e].dst].dev;
+			if (cross != want_cross)
+				fail_msg("%s by %s: %d edges between devices drawn, the graph has %d",
+				    samples[s], placers[k], cross, want_cross);
 			if (strcmp(placers[k], "expert") != 0)
 				assert_true(cross > 0);
 			if (strcmp(placers[k], "random") == 0)
@@ -1028,6 +1035,7 @@ test_units(void **state)
 	assert_string_equal(plv_fmt_mem(b, sizeof b, 12884901888.0), "12.0 GiB");
 	assert_string_equal(plv_fmt_mem(b, sizeof b, 1048576), "1.00 MiB");
 	assert_string_equal(plv_fmt_mem(b, sizeof b, 1023), "1023 B");
+	assert_string_equal(plv_fmt_mem(b, sizeof b, 1048575), "1.00 MiB");	/* not 1024 KiB */
 	assert_string_equal(plv_fmt_time(b, sizeof b, 45), "45 µs");
 	assert_string_equal(plv_fmt_time(b, sizeof b, 12345), "12.3 ms");
 	assert_string_equal(plv_fmt_time(b, sizeof b, 2e6), "2 s");

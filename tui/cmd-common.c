@@ -224,16 +224,6 @@ cmd_print_options(FILE *f, const struct pl_option_def *defs, const struct pl_opt
 	cmd_print_options_flags(f, defs, ranges, NULL);
 }
 
-/* Whether the method class has an option of this name. */
-int
-cmd_class_has(const struct pl_placer_class *cls, const char *name)
-{
-	for (const struct pl_option_def *d = cls != NULL ? cls->options : NULL; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, name) == 0)
-			return 1;
-	return 0;
-}
-
 /* The same, for a command whose own flags take some of the names (NULL
  * ends the list): those options are shown as set with --opt NAME=. */
 void
@@ -257,6 +247,16 @@ cmd_print_options_flags(FILE *f, const struct pl_option_def *defs, const struct 
 			fprintf(f, " (in %s)", range);
 		fputc('\n', f);
 	}
+}
+
+/* Whether the method class has an option of this name. */
+int
+cmd_class_has(const struct pl_placer_class *cls, const char *name)
+{
+	for (const struct pl_option_def *d = cls != NULL ? cls->options : NULL; d != NULL && d->name != NULL; d++)
+		if (strcmp(d->name, name) == 0)
+			return 1;
+	return 0;
 }
 
 /* Whether path is a directory. */

@@ -155,7 +155,8 @@ check_out_flags(const struct out_flag *f, int n, enum out_kind kind, int png,
 	return 0;
 }
 
-/* Compare the methods of list on p and write the table to out. */
+/* Compare the methods of list on p and write the table to out; seconds
+ * as for run_placer(). */
 static int
 write_table(const struct pl_problem *p, const char *list, enum pl_compare_format f,
     const struct pl_sim_opts *so, unsigned long long seed, double seconds, const char *out)
@@ -169,9 +170,12 @@ write_table(const struct pl_problem *p, const char *list, enum pl_compare_format
 	}
 	struct pl_run_opts run = { .sim = *so, .seed = seed, .threads = 1 };
 	struct pl_compare *cmp = pl_compare_new(p, &run);
-	struct pl_compare_budget budget = { 0, seconds };
+	struct pl_compare_budget budget = { 0, seconds > 0 ? seconds : 0 };
+	char spec[64];
+	snprintf(spec, sizeof spec, "seconds=%.17g", seconds);
 	for (int i = 0; cls[i] != NULL; i++)
-		pl_compare_run(cmp, cls[i], NULL, &budget);
+		pl_compare_run(cmp, cls[i], seconds >= 0 && cmd_class_has(cls[i], "seconds") ?
+		    spec : NULL, &budget);
 	free(cls);
 	char *buf = NULL;
 	size_t len = 0;
@@ -287,6 +291,7 @@ cmd_export(int argc, char **argv)
 			run_flag = "--seconds";
 			break;
 		case OPT_FORCE: o.force = 1; break;
+		case 'h':
 		case OPT_HELP:
 			fputs(export_usage, stdout);
 			return 0;
@@ -348,8 +353,7 @@ cmd_export(int argc, char **argv)
 		char *why = NULL;
 		struct pl_problem *tp = tc != NULL ? pl_problem_new(tg, tc, &why) : NULL;
 		if (tp != NULL) {
-			trc = write_table(tp, placer, (enum pl_compare_format)tf, &so, seed,
-			    seconds > 0 ? seconds : 0, out);
+			trc = write_table(tp, placer, (enum pl_compare_format)tf, &so, seed, seconds, out);
 			pl_problem_free(tp);
 		} else if (tc != NULL)
 			cmd_fail(why);

@@ -121,9 +121,9 @@ info_text(const struct pl_graph *g, const struct pl_problem *p)
 			double total = 0;
 			for (int v = 0; v < g->n_ops; v++)
 				total += pl_problem_op_us(p, v, d);
-			printf("  %-*s %-3s %8.2f TFLOP/s %7.1f GB  all ops here: %.3f ms\n",
+			printf("  %-*s %-3s %8.2f TFLOP/s %7.1f GiB  all ops here: %.3f ms\n",
 			    dw, c->dev[d].name, pl_dev_kind_name(c->dev[d].kind), c->dev[d].peak_flops / 1e12,
-			    (double)c->dev[d].mem_bytes / 1e9, total / 1e3);
+			    (double)c->dev[d].mem_bytes / 1073741824.0, total / 1e3);
 		}
 	}
 }
@@ -344,7 +344,7 @@ cmd_clusters(int argc, char **argv)
 	if (argc > 2)
 		return cmd_error("usage: placelab clusters [--json | NAME]");
 	if (argc > 1 && !json) {
-		if (strcmp(argv[1], "--help") == 0) {
+		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 			printf("usage: placelab clusters [--json | NAME]\nList the cluster presets, or print one as a cluster file.\n");
 			return 0;
 		}

@@ -86,10 +86,10 @@ void cmd_print_options(FILE *f, const struct pl_option_def *defs,
     const struct pl_option_range *ranges);
 /* The same, for a command whose own flags take some of the names (NULL
  * ends the list): those are shown as "--opt NAME=". */
-/* Whether the method class has an option of this name. */
-int cmd_class_has(const struct pl_placer_class *cls, const char *name);
 void cmd_print_options_flags(FILE *f, const struct pl_option_def *defs,
     const struct pl_option_range *ranges, const char *const *flags);
+/* Whether the method class has an option of this name. */
+int cmd_class_has(const struct pl_placer_class *cls, const char *name);
 /* cmd_check_files, the files methods' options name (their file options,
  * e.g. a policy to read) counted as inputs too; opts[i] may be NULL. */
 int cmd_check_method_files(const struct cmd_file *f, int n,

@@ -64,7 +64,8 @@ plv_fmt_mem(char *buf, size_t n, double bytes)
 {
 	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
 	int u = 0;
-	while (fabs(bytes) >= 1024 && u < 5) {
+	/* (1023.5 and up print as 1024 of this unit: the next one then) */
+	while (fabs(bytes) >= (u == 0 ? 1024 : 1023.5) && u < 5) {
 		bytes /= 1024;
 		u++;
 	}
@@ -263,8 +264,8 @@ static Agiddisc_t id_disc = {
 };
 
 /* A new graph with the deterministic id discipline.  Its DOT id is the
- * name without trailing backslashes: cgraph writes a backslash as it is,
- * so a last one would escape the closing quote (the title, a label,
+ * name without backslashes: cgraph writes a backslash as it is, so one
+ * before a quote or at the end would escape it (the title, a label,
  * keeps the whole name). */
 static Agraph_t *
 graph_open(const char *name, Agdesc_t desc)
@@ -274,9 +275,11 @@ graph_open(const char *name, Agdesc_t desc)
 	disc.id = &id_disc;
 	disc.io = &AgIoDisc;
 	char *id = pl_xstrdup(name);
-	size_t n = strlen(id);
-	while (n > 0 && id[n - 1] == '\\')
-		id[--n] = '\0';
+	size_t n = 0;
+	for (const char *c = name; *c; c++)
+		if (*c != '\\')
+			id[n++] = *c;
+	id[n] = '\0';
 	Agraph_t *g = agopen(n > 0 ? id : (char *)"placement", desc, &disc);
 	free(id);
 	return g;
@@ -1053,8 +1056,8 @@ plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *l
 		drawn += agnameof(n)[0] == 'n';
 	char cli_fewer[128];
 	snprintf(cli_fewer, sizeof cli_fewer, "draw fewer nodes (--max-nodes %d, --level; "
-	    "in the explorer a smaller Detail)", drawn > 200 ? 200 : drawn > 1 ? drawn / 2 : 1);
-	return render_graph(g, o, cli_fewer, data, len, cause);
+	    "in the explorer a smaller Detail)", drawn > 200 ? 200 : drawn / 2);
+	return render_graph(g, o, drawn > 1 ? cli_fewer : NULL, data, len, cause);
 }
 
 /* Lay out g with engine and report its drawing's width / height. */
