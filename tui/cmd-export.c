@@ -70,6 +70,18 @@ static const char export_usage[] =
     "      --force            lay out a diagram however long dot would take (one\n"
     "                         beyond about half a minute is refused otherwise)\n";
 
+/* The option spec --seconds gives a method (seconds >= 0: given), as
+ * run's flag sets the method's option of the same name; NULL when it has
+ * none or the flag was not given.  buf holds it. */
+static const char *
+seconds_spec(const struct pl_placer_class *cls, double seconds, char *buf, size_t n)
+{
+	if (seconds < 0 || !cmd_class_has(cls, "seconds"))
+		return NULL;
+	snprintf(buf, n, "seconds=%.17g", seconds);
+	return buf;
+}
+
 /* Run a placer with its defaults and return a copy of its best placement.
  * seconds (>= 0 when given; 0: no limit) bounds the run and, as run's
  * flag does, sets the method's own option of that name. */
@@ -84,9 +96,8 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 	}
 	struct pl_run_opts run = { .sim = *so, .seed = seed, .threads = 1 };
 	char *cause = NULL, spec[64];
-	snprintf(spec, sizeof spec, "seconds=%.17g", seconds);
-	struct pl_placer *pl = pl_placer_new(cls, p,
-	    seconds >= 0 && cmd_class_has(cls, "seconds") ? spec : NULL, &run, &cause);
+	struct pl_placer *pl = pl_placer_new(cls, p, seconds_spec(cls, seconds, spec, sizeof spec),
+	    &run, &cause);
 	if (pl == NULL) {
 		cmd_fail(cause);
 		return NULL;
@@ -172,10 +183,8 @@ write_table(const struct pl_problem *p, const char *list, enum pl_compare_format
 	struct pl_compare *cmp = pl_compare_new(p, &run);
 	struct pl_compare_budget budget = { 0, seconds > 0 ? seconds : 0 };
 	char spec[64];
-	snprintf(spec, sizeof spec, "seconds=%.17g", seconds);
 	for (int i = 0; cls[i] != NULL; i++)
-		pl_compare_run(cmp, cls[i], seconds >= 0 && cmd_class_has(cls[i], "seconds") ?
-		    spec : NULL, &budget);
+		pl_compare_run(cmp, cls[i], seconds_spec(cls[i], seconds, spec, sizeof spec), &budget);
 	free(cls);
 	char *buf = NULL;
 	size_t len = 0;

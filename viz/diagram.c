@@ -40,14 +40,16 @@ sb_plain(struct pl_strbuf *b, const char *s)
 	}
 }
 
-/* Human bytes (SI units). */
-char *
-plv_fmt_bytes(char *buf, size_t n, double bytes)
+/* bytes in units of base (unit[0..5]): three significant digits, whole
+ * bytes below the first; a value that would print as base of one unit
+ * (from carry on) is given in the next. */
+static char *
+fmt_scaled(char *buf, size_t n, double bytes, double base, double carry,
+    const char *const unit[6])
 {
-	static const char *unit[] = { "B", "kB", "MB", "GB", "TB", "PB" };
 	int u = 0;
-	while (fabs(bytes) >= 1000 && u < 5) {
-		bytes /= 1000;
+	while (fabs(bytes) >= (u == 0 ? base : carry) && u < 5) {
+		bytes /= base;
 		u++;
 	}
 	if (u == 0)
@@ -58,23 +60,21 @@ plv_fmt_bytes(char *buf, size_t n, double bytes)
 	return buf;
 }
 
-/* Human memory in binary units, as sim, compare and the explorer give it. */
+/* Human bytes (SI units). */
+char *
+plv_fmt_bytes(char *buf, size_t n, double bytes)
+{
+	static const char *const unit[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	return fmt_scaled(buf, n, bytes, 1000, 1000, unit);
+}
+
+/* Human memory in binary units, as sim, compare and the explorer give it
+ * (1023.5 KiB and up, which would print as 1024, in MiB). */
 char *
 plv_fmt_mem(char *buf, size_t n, double bytes)
 {
-	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	int u = 0;
-	/* (1023.5 and up print as 1024 of this unit: the next one then) */
-	while (fabs(bytes) >= (u == 0 ? 1024 : 1023.5) && u < 5) {
-		bytes /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, n, "%.0f B", bytes);
-	else
-		snprintf(buf, n, fabs(bytes) < 10 ? "%.2f %s" : fabs(bytes) < 100 ?
-		    "%.1f %s" : "%.0f %s", bytes, unit[u]);
-	return buf;
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	return fmt_scaled(buf, n, bytes, 1024, 1023.5, unit);
 }
 
 /* Human time from microseconds. */
