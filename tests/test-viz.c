@@ -613,7 +613,8 @@ test_timeline(void **state)
 	char *svg;
 	size_t len;
 	double w, h;
-	plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, &w, &h);
+	char *cause = NULL;
+	assert_int_equal(plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, &w, &h, &cause), 0);
 	assert_true(len == strlen(svg));
 	assert_true(w > 39.9 && w < 40.1 && h > 0.5);
 	for (int d = 0; d < f.c->n_dev; d++)
@@ -642,12 +643,98 @@ test_timeline(void **state)
 	free(svg);
 	/* At column width the 21 ops merge into fewer bars, never more. */
 	o.width_in = 1.5;
-	plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, NULL, NULL);
+	assert_int_equal(plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, NULL, NULL, &cause), 0);
 	assert_true(count_str(svg, "<rect") <= rects);
 	free(svg);
 	assert_true(plv_nice_step(1000, 5) == 200);
 	assert_true(plv_nice_step(7, 5) == 2);
 	assert_true(plv_nice_step(0.3, 3) == 0.1);
+	fixture_free(&f);
+}
+
+/* The bold title lines of a timeline SVG, joined by spaces, into buf;
+ * returns how many. */
+static int
+title_lines(const char *svg, char *buf, size_t n)
+{
+	int k = 0;
+	buf[0] = '\0';
+	for (const char *s = svg; (s = strstr(s, "font-weight=\"bold\">")) != NULL; k++) {
+		s += strlen("font-weight=\"bold\">");
+		const char *e = strchr(s, '<');
+		if (e == NULL)
+			break;
+		size_t at = strlen(buf);
+		snprintf(buf + at, n - at, "%s%.*s", k ? " " : "", (int)(e - s), s);
+	}
+	return k;
+}
+
+/* A narrow timeline: a title too long for the width wraps onto lines
+ * that each fit (by the layout's own estimate) and together are the
+ * title, a "·" never starting a line; one too narrow for its lane labels
+ * is refused with the width that fits them, which is then accepted. */
+static void
+test_timeline_narrow(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, mini_graph(), "k80x4", mini_dev);
+	struct plv_opts o;
+	plv_opts_init(&o);
+	char *svg, *cause = NULL, lines[512];
+	size_t len;
+	const char *title = "A long title for a column-wide figure · placed by hand · "
+	    "step 12.5 ms · 3.2 MB moved";
+	o.title = title;
+	o.width_in = 7;
+	assert_int_equal(plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, NULL, NULL, &cause), 0);
+	assert_int_equal(title_lines(svg, lines, sizeof lines), 1);
+	assert_string_equal(lines, title);
+	free(svg);
+	o.width_in = 1.5;
+	assert_int_equal(plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, NULL, NULL, &cause), 0);
+	int k = title_lines(svg, lines, sizeof lines);
+	assert_true(k >= 3);
+	assert_string_equal(lines, title);
+	assert_null(strstr(svg, "font-weight=\"bold\">·"));
+	/* each line fits the width at the size drawn, at 0.62 em a character
+	 * (bold sans) */
+	const char *fsz = strstr(svg, "\" font-weight=\"bold\"");
+	assert_non_null(fsz);
+	while (fsz[-1] != '"')
+		fsz--;
+	double fs = atof(fsz);
+	assert_true(fs >= 4 && fs <= 8);
+	free(svg);
+	assert_int_equal(plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, NULL, NULL, &cause), 0);
+	for (const char *s = svg; (s = strstr(s, "font-weight=\"bold\">")) != NULL;) {
+		s += strlen("font-weight=\"bold\">");
+		int chars = 0;
+		for (; *s != '<'; s++)
+			chars += ((unsigned char)*s & 0xC0) != 0x80;
+		assert_true(chars * fs * 0.62 <= 1.5 * 72 - 8);
+	}
+	free(svg);
+	/* a part wider than the line is broken inside, its "·" kept */
+	o.title = "nmt2-layer on k80x4 · step 551 ms · 15.9 GB moved";
+	assert_int_equal(plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, NULL, NULL, &cause), 0);
+	assert_true(title_lines(svg, lines, sizeof lines) >= 2);
+	assert_string_equal(lines, o.title);
+	assert_null(strstr(svg, "font-weight=\"bold\">·"));
+	free(svg);
+	o.width_in = 1;
+	assert_int_equal(plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, NULL, NULL, &cause), -1);
+	assert_non_null(cause);
+	const char *at = strstr(cause, "at least ");
+	assert_non_null(at);
+	double need = atof(at + strlen("at least "));
+	assert_true(need > 1 && need < 2);
+	free(cause);
+	cause = NULL;
+	o.width_in = need;
+	assert_int_equal(plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, NULL, NULL, &cause), 0);
+	free(svg);
 	fixture_free(&f);
 }
 
@@ -1061,6 +1148,7 @@ main(void)
 		cmocka_unit_test(test_dot_parses_back),
 		cmocka_unit_test(test_formats_render),
 		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_timeline_narrow),
 		cmocka_unit_test(test_golden_teach),
 		cmocka_unit_test(test_moved_bytes),
 		cmocka_unit_test(test_cross_edges_by_sender),

@@ -189,7 +189,8 @@ plv_export_data_counted(const struct pl_problem *p, const struct pl_placement *p
 		char *svg;
 		size_t n;
 		double w, h;
-		plv_timeline_svg(p, pl, t, o, &svg, &n, &w, &h);
+		if (plv_timeline_svg(p, pl, t, o, &svg, &n, &w, &h, cause) != 0)
+			return -1;
 		if (o->format == PLV_FMT_SVG) {
 			*data = svg;
 			*len = n;

@@ -24,6 +24,9 @@
 #define FS_LABEL 7.0		/* lane labels, tick labels */
 #define FS_TITLE 8.0
 #define FS_LEGEND 6.5
+#define FS_MIN_TITLE 7.0	/* a title shrinks to this before it wraps */
+#define FS_MIN_LABEL 4.5	/* lane labels shrink to this in a narrow figure */
+#define BOLD_W 1.2		/* bold text is this much wider than text_w() */
 #define LANE_DEV 11.0		/* device lane height */
 #define LANE_CH 7.0		/* channel lane height */
 #define LANE_GAP 2.0
@@ -206,6 +209,72 @@ draw_critical(struct pl_strbuf *b, const struct geom *gm, const struct pl_trace 
 	free(runs);
 }
 
+/* Add the words of s[0..len) to line, breaking it into lines (appended
+ * to lines, *n of them) of at most avail points at font size fs (bold),
+ * never before a "·". */
+static void
+wrap_words(struct pl_strbuf *line, const char *s, size_t len, double fs, double avail,
+    char **lines, int *n)
+{
+	while (len > 0) {
+		const char *sp = memchr(s, ' ', len);
+		size_t wl = sp != NULL ? (size_t)(sp - s) : len;
+		char *w = pl_xstrndup(s, wl);
+		if (line->len > 0 && strcmp(w, "·") != 0 &&
+		    (text_w(line->s, fs) + text_w(" ", fs) + text_w(w, fs)) * BOLD_W > avail) {
+			lines[(*n)++] = line->s;
+			*line = (struct pl_strbuf){ 0 };
+		}
+		if (wl > 0)
+			pl_sb_printf(line, "%s%s", line->len > 0 ? " " : "", w);
+		free(w);
+		wl += wl < len;	/* and its space */
+		s += wl;
+		len -= wl;
+	}
+}
+
+/* Break title into lines of at most avail points at font size fs (bold):
+ * between its " · " parts, which keep their "·" at the end of a line,
+ * and inside a part only when it is wider than a line.  *n lines, each
+ * allocated, in the returned array (caller frees both); the widest line's
+ * width in *widest. */
+static char **
+wrap_title(const char *title, double fs, double avail, int *n, double *widest)
+{
+	int cap = 2;
+	for (const char *s = title; *s; s++)
+		cap += *s == ' ';
+	char **lines = pl_xcalloc((size_t)cap, sizeof *lines);
+	struct pl_strbuf line = { 0 };
+	*n = 0;
+	for (const char *s = title; *s != '\0';) {
+		const char *sep = strstr(s, " · ");
+		size_t pl = sep != NULL ? (size_t)(sep - s) + strlen(" ·") : strlen(s);
+		char *part = pl_xstrndup(s, pl);
+		double joined = (line.len > 0 ? text_w(line.s, fs) + text_w(" ", fs) : 0) + text_w(part, fs);
+		if (joined * BOLD_W <= avail) {
+			pl_sb_printf(&line, "%s%s", line.len > 0 ? " " : "", part);
+		} else {
+			if (line.len > 0)
+				lines[(*n)++] = line.s;
+			line = (struct pl_strbuf){ 0 };
+			wrap_words(&line, part, pl, fs, avail, lines, n);
+		}
+		free(part);
+		s += pl;
+		while (*s == ' ')
+			s++;
+	}
+	if (line.len > 0 || *n == 0)
+		lines[(*n)++] = line.s != NULL ? line.s : pl_xstrdup("");
+	*widest = 0;
+	for (int i = 0; i < *n; i++)
+		if (text_w(lines[i], fs) * BOLD_W > *widest)
+			*widest = text_w(lines[i], fs) * BOLD_W;
+	return lines;
+}
+
 /* Channel name for a label: "->" as an arrow. */
 static void
 put_channel(struct pl_strbuf *b, const char *name)
@@ -223,10 +292,10 @@ put_channel(struct pl_strbuf *b, const char *name)
 }
 
 /* Render. */
-void
+int
 plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, char **svg, size_t *len,
-    double *w_in, double *h_in)
+    double *w_in, double *h_in, char **cause)
 {
 	const struct pl_graph *g = p->g;
 	const struct pl_cluster *c = p->c;
@@ -254,17 +323,62 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 	for (int k = 0; k < nch; k++)
 		if (ch_lane[k] >= 0 && text_w(t->channel_name[k], FS_LABEL - 1) > label_w)
 			label_w = text_w(t->channel_name[k], FS_LABEL - 1);
+	/* The labels at FS_LABEL, or in a figure too narrow for them and an
+	 * inch of plot, shrunk into its left 40 %, down to FS_MIN_LABEL. */
+	double lab = 1;	/* the labels' scale */
 	gm.x0 = 4 + label_w + 4;
 	gm.x1 = gm.W - 10;
 	if (gm.x1 - gm.x0 < 72) {
 		gm.x0 = gm.W * 0.4;
 		gm.x1 = gm.W - 6;
+		if (label_w > gm.x0 - 8)
+			lab = (gm.x0 - 8) / label_w;
+		if (lab * FS_LABEL < FS_MIN_LABEL) {
+			double need = (8 + label_w * FS_MIN_LABEL / FS_LABEL) / 0.4 / 72;
+			*cause = pl_xasprintf("a timeline %.3g in wide has no room for its lane "
+			    "labels: at least %.1f in", gm.W / 72, ceil(need * 10) / 10);
+			free(ch_lane);
+			free(ch_count);
+			return -1;
+		}
 	}
 	gm.scale = (gm.x1 - gm.x0) / makespan;
 	gm.n_lanes = n_lanes;
+
+	/* The title, shrunk to fit the width down to FS_MIN_TITLE, then
+	 * wrapped onto more lines (shrunk again only for a word wider than
+	 * the figure). */
+	char *title;
+	if (o->title != NULL)
+		title = pl_xstrdup(o->title);
+	else {
+		char t2[32], b2[32];
+		title = pl_xasprintf("%s on %s · step %s · %s moved", g->name, c->name,
+		    plv_fmt_time(t2, sizeof t2, t->res.makespan_us),
+		    plv_fmt_bytes(b2, sizeof b2, (double)t->res.bytes_moved));
+	}
+	double avail = gm.W - 8, fs = FS_TITLE, tw = text_w(title, 1.0) * BOLD_W;
+	int n_title = 1;
+	char **tlines;
+	if (tw * FS_TITLE <= avail || tw * FS_MIN_TITLE <= avail) {
+		fs = tw * FS_TITLE <= avail ? FS_TITLE : avail / tw;
+		tlines = pl_xcalloc(1, sizeof *tlines);
+		tlines[0] = title;
+		title = NULL;
+	} else {
+		double widest;
+		tlines = wrap_title(title, fs, avail, &n_title, &widest);
+		if (widest > avail)
+			fs = fs * avail / widest;
+		if (fs < 4)
+			fs = 4;
+	}
+	free(title);
+	double title_lh = fs * 1.2;	/* its line height */
+
 	gm.lane_y = pl_xcalloc((size_t)n_lanes + 1, sizeof *gm.lane_y);
 	gm.lane_h = pl_xcalloc((size_t)n_lanes + 1, sizeof *gm.lane_h);
-	double y = FS_TITLE + 8;
+	double y = FS_TITLE + 8 + (n_title - 1) * title_lh;
 	for (int l = 0; l < n_lanes; l++) {
 		if (l == c->n_dev && l > 0)
 			y += 3;		/* a gap between devices and links */
@@ -303,26 +417,16 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 	    FONT_FAMILY);
 	pl_sb_printf(&b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\"/>\n", gm.W, gm.H);
 
-	/* Title, shrunk to fit the width. */
+	/* Title. */
 	char t1[32], b1[32];
-	char *title;
-	if (o->title != NULL)
-		title = pl_xstrdup(o->title);
-	else {
-		char t2[32], b2[32];
-		title = pl_xasprintf("%s on %s · step %s · %s moved", g->name, c->name,
-		    plv_fmt_time(t2, sizeof t2, t->res.makespan_us),
-		    plv_fmt_bytes(b2, sizeof b2, (double)t->res.bytes_moved));
+	for (int i = 0; i < n_title; i++) {
+		pl_sb_printf(&b, "<text x=\"4\" y=\"%.2f\" font-size=\"%.2f\" font-weight=\"bold\">",
+		    FS_TITLE + 2 + i * title_lh, fs);
+		pl_sb_xml(&b, tlines[i]);
+		pl_sb_printf(&b, "</text>\n");
+		free(tlines[i]);
 	}
-	double fs = FS_TITLE, tw = text_w(title, 1.0) * 1.08;
-	if (tw * fs > gm.W - 8)
-		fs = (gm.W - 8) / tw;
-	if (fs < 5)
-		fs = 5;
-	pl_sb_printf(&b, "<text x=\"4\" y=\"%.2f\" font-size=\"%.2f\" font-weight=\"bold\">", FS_TITLE + 2, fs);
-	pl_sb_xml(&b, title);
-	pl_sb_printf(&b, "</text>\n");
-	free(title);
+	free(tlines);
 
 	/* Axis ticks and grid. */
 	double unit = makespan >= 1e6 ? 1e6 : makespan >= 1e3 ? 1e3 : 1;
@@ -348,8 +452,8 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 	}
 	for (int d = 0; d < c->n_dev; d++) {
 		int oom = (t->res.oom_mask >> d) & 1;
-		pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"end\"%s>",
-		    gm.x0 - 3, gm.lane_y[d] + gm.lane_h[d] / 2 + FS_LABEL * 0.35, FS_LABEL,
+		pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2g\" text-anchor=\"end\"%s>",
+		    gm.x0 - 3, gm.lane_y[d] + gm.lane_h[d] / 2 + lab * FS_LABEL * 0.35, lab * FS_LABEL,
 		    oom ? " fill=\"" PLV_OOM_HEX "\" font-weight=\"bold\"" : "");
 		pl_sb_xml(&b, c->dev[d].name);
 		pl_sb_printf(&b, "<title>");
@@ -362,8 +466,9 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		if (ch_lane[k] < 0)
 			continue;
 		int l = ch_lane[k];
-		pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"end\" fill=\"#404040\">",
-		    gm.x0 - 3, gm.lane_y[l] + gm.lane_h[l] / 2 + (FS_LABEL - 1) * 0.35, FS_LABEL - 1);
+		pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2g\" text-anchor=\"end\" fill=\"#404040\">",
+		    gm.x0 - 3, gm.lane_y[l] + gm.lane_h[l] / 2 + lab * (FS_LABEL - 1) * 0.35,
+		    lab * (FS_LABEL - 1));
 		put_channel(&b, t->channel_name[k]);
 		pl_sb_printf(&b, "</text>\n");
 	}
@@ -441,4 +546,5 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		*w_in = gm.W / 72;
 	if (h_in != NULL)
 		*h_in = gm.H / 72;
+	return 0;
 }
