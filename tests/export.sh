@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..40"
+echo "1..43"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -167,5 +167,14 @@ check "unwritable path: exit 2, the path named once" sh -c \
     "$PLACELAB export '$teach' -c k80x2 -p '$tmp/p.json' -o '$tmp/no/dir/x.svg' 2>'$tmp/err'; test \$? = 2 &&
      test \"\$(grep -o 'no/dir/x.svg' '$tmp/err' | wc -l)\" = 1"
 check "unknown method: exit 2, named" fails_with "unknown method 'nosuch'" $PLACELAB export "$teach" -c k80x2 -a nosuch -o "$tmp/x.svg"
+# options that no placement can be drawn with are refused before the
+# placement is read (or a placer runs): the broken placement is not reached
+printf '{\n' > "$tmp/broken.json"
+check "a timeline in DOT is refused before the placement is read" fails_with "DOT is not a timeline format" \
+    $PLACELAB export "$teach" -c k80x2 -p "$tmp/broken.json" --timeline -o "$tmp/x.dot"
+check "an unknown layout engine is refused before the placement is read" fails_with "layout 'nosuch': unknown" \
+    $PLACELAB export "$teach" -c k80x2 -p "$tmp/broken.json" -L nosuch -o "$tmp/x.svg"
+check "a timeline too narrow for its labels names the width that fits" fails_with "at least 1\.[0-9] in" \
+    $PLACELAB export "$teach" -c k80x2 -a expert --timeline --width 1 -o "$tmp/x.svg"
 
 test "$fails" = 0

@@ -380,6 +380,12 @@ cmd_export(int argc, char **argv)
 		    "or json, got '%s'" : "export: cannot tell the format of '%s' (use .svg .pdf "
 		    ".png .dot, .md .csv .tex .json, or --format)", fmt != NULL ? fmt : out);
 	o.format = (enum plv_format)f;
+	char *bad = NULL;
+	if (plv_opts_check(&o, &bad) != 0) {
+		cmd_error("%s: %s", out, bad);
+		free(bad);
+		return 2;
+	}
 
 	const char *graph_path = argv[optind];
 	int rc = 2;

@@ -920,22 +920,29 @@ plv_diagram_work(Agraph_t *g, long *work, char **cause)
 	return 0;
 }
 
+/* Whether Graphviz here has layout engine: 0, or -1 and *cause naming
+ * the engines it has. */
+int
+plv_layout_check(const char *engine, char **cause)
+{
+	char *list = NULL;
+	struct gv_call call;
+	int known = have_plugin(gv_begin(&call), "layout", engine, &list);
+	gv_end(&call);
+	if (!known)
+		*cause = pl_xasprintf("layout '%s': unknown (Graphviz here has: %s)", engine, list);
+	free(list);
+	return known ? 0 : -1;
+}
+
 /* The work of laying g out with engine: measured for dot above
  * PLV_EFFORT_NODES nodes, else the node count.  0, or -1 + *cause (an
  * engine Graphviz here does not have). */
 static int
 layout_work(Agraph_t *g, const char *engine, long *work, char **cause)
 {
-	char *list = NULL;
-	struct gv_call call;
-	int known = have_plugin(gv_begin(&call), "layout", engine, &list);
-	gv_end(&call);
-	if (!known) {
-		*cause = pl_xasprintf("layout '%s': unknown (Graphviz here has: %s)", engine, list);
-		free(list);
+	if (plv_layout_check(engine, cause) != 0)
 		return -1;
-	}
-	free(list);
 	*work = agnnodes(g);
 	if (strcmp(engine, "dot") != 0 || agnnodes(g) <= PLV_EFFORT_NODES)
 		return 0;

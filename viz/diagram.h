@@ -84,6 +84,10 @@ char *plv_too_many_nodes(int nodes, const char *fewer);
  * 0, or -1 + *cause. */
 int plv_diagram_work(Agraph_t *g, long *work, char **cause);
 
+/* Whether Graphviz here has layout engine: 0, or -1 and *cause (caller
+ * frees) naming the engines it has. */
+int plv_layout_check(const char *engine, char **cause);
+
 /* The rank direction a build uses for o ("auto" builds LR). */
 const char *plv_rankdir(const struct plv_opts *o);
 

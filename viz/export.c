@@ -40,6 +40,26 @@ plv_opts_init(struct plv_opts *o)
 	o->dpi = 150;
 }
 
+/* What o asks for that cannot be drawn whatever the placement: 0, or -1
+ * and *cause (a format out of range, a timeline in DOT, a layout engine
+ * Graphviz here lacks for a drawn diagram).  Checked before a placer
+ * runs, so that such a mistake costs no search. */
+int
+plv_opts_check(const struct plv_opts *o, char **cause)
+{
+	if ((unsigned)o->format >= PLV_FMT_COUNT) {
+		*cause = pl_xasprintf("unknown output format %d", (int)o->format);
+		return -1;
+	}
+	if (o->timeline && o->format == PLV_FMT_DOT) {
+		*cause = pl_xasprintf("timeline: DOT is not a timeline format (use svg, pdf or png)");
+		return -1;
+	}
+	if (!o->timeline && o->format != PLV_FMT_DOT)
+		return plv_layout_check(o->layout != NULL ? o->layout : "dot", cause);
+	return 0;
+}
+
 /* Name of a format. */
 const char *
 plv_format_name(enum plv_format f)
@@ -172,18 +192,11 @@ plv_export_data_counted(const struct pl_problem *p, const struct pl_placement *p
 	*data = NULL;
 	*len = 0;
 	*nodes = 0;
-	if ((unsigned)o->format >= PLV_FMT_COUNT) {
-		*cause = pl_xasprintf("unknown output format %d", (int)o->format);
-		return -1;
-	}
+	if ((unsigned)o->format >= PLV_FMT_COUNT || (o->timeline && o->format == PLV_FMT_DOT))
+		return plv_opts_check(o, cause);
 	if (o->timeline) {
 		if (t == NULL) {
 			*cause = pl_xasprintf("timeline: no simulated trace to draw");
-			return -1;
-		}
-		if (o->format == PLV_FMT_DOT) {
-			*cause = pl_xasprintf("timeline: DOT is not a timeline format "
-			    "(use svg, pdf or png)");
 			return -1;
 		}
 		char *svg;

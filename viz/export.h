@@ -87,6 +87,12 @@ int plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, char **data,
     size_t *len, char **cause);
 
+/* What o asks for that no placement can be drawn with: 0, or -1 and
+ * *cause (caller frees): a format out of range, a timeline in DOT, a
+ * layout engine Graphviz here lacks for a drawn diagram.  A front end
+ * checks it before a placer runs. */
+int plv_opts_check(const struct plv_opts *o, char **cause);
+
 /* Render and write path atomically.  0, or -1 + *cause, which names
  * path. */
 int plv_export(const struct pl_problem *p, const struct pl_placement *pl,
