@@ -508,3 +508,96 @@ pl_text_position(const char *text, size_t off, int *line, int *col)
 	*line = l;
 	*col = c;
 }
+
+/* The tag of a "format" member at text[0..n): its string value when it
+ * begins with "placelab-" (into buf), else 0. */
+static int
+format_tag(const char *text, size_t n, char *buf, size_t bn)
+{
+	static const char key[] = "\"format\"";
+	const char *end = text + n, *s = text;
+	while ((s = memmem(s, (size_t)(end - s), key, sizeof key - 1)) != NULL) {
+		s += sizeof key - 1;
+		while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+			s++;
+		if (s >= end || *s != ':')
+			continue;
+		for (s++; s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'); s++)
+			;
+		if (s >= end || *s != '"' || (size_t)(end - s) < 10 || memcmp(s + 1, "placelab-", 9) != 0)
+			return 0;
+		const char *q = memchr(s + 1, '"', (size_t)(end - s - 1));
+		if (q == NULL || (size_t)(q - s - 1) >= bn)
+			return 0;
+		memcpy(buf, s + 1, (size_t)(q - s - 1));
+		buf[q - s - 1] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+/* What kind of placelab document path holds (see fileio.h). */
+int
+pl_file_kind(const char *path, char *buf, size_t n)
+{
+	struct stat st;
+	if (n < 16 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	FILE *f = fopen(path, "rb");
+	if (f == NULL)
+		return 0;
+	char head[4096];
+	size_t len = fread(head, 1, sizeof head, f);
+	fclose(f);
+	if (len >= 8 && memcmp(head, "PLWEIGHT", 8) == 0) {
+		snprintf(buf, n, "PLWEIGHT");
+		return 1;
+	}
+	static const char beta[] = "placelab-beta/1";
+	size_t i = 0;
+	while (i < len && (head[i] == '#' || head[i] == '\n' || head[i] == ' ' || head[i] == '\t' ||
+	    head[i] == '\r')) {
+		if (head[i] == '#')	/* a comment line */
+			while (i < len && head[i] != '\n')
+				i++;
+		else
+			i++;
+	}
+	if (len - i >= sizeof beta - 1 && memcmp(head + i, beta, sizeof beta - 1) == 0) {
+		snprintf(buf, n, "%s", beta);
+		return 1;
+	}
+	return format_tag(head, len, buf, n);
+}
+
+/* What a file of placelab's kind tag is, for a message. */
+static const char *
+kind_name(const char *tag)
+{
+	static const struct { const char *prefix, *name; } names[] = {
+		{ "placelab-graph/", "a graph" }, { "placelab-cluster/", "a cluster" },
+		{ "placelab-placement/", "a placement" },
+		{ "placelab-result/", "a simulation result" },
+		{ "placelab-compare/", "a comparison table" },
+		{ "placelab-info/", "a graph's summary" },
+		{ "placelab-beta/", "BRKGA's Beta parameters" },
+		{ "PLWEIGHT", "a trained policy" },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strncmp(tag, names[i].prefix, strlen(names[i].prefix)) == 0)
+			return names[i].name;
+	return "a placelab file";
+}
+
+/* Whether writing a file of kind writes over path loses a document of
+ * another kind (see fileio.h). */
+char *
+pl_file_kind_clash(const char *path, const char *writes)
+{
+	char kind[64];
+	if (!pl_file_kind(path, kind, sizeof kind) || (writes != NULL && strcmp(kind, writes) == 0))
+		return NULL;
+	return pl_xasprintf("%s: holds %s (%s), which this would replace with %s: "
+	    "give another name, or remove it first", path, kind_name(kind), kind,
+	    writes != NULL ? kind_name(writes) : "another kind of file");
+}

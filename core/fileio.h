@@ -54,6 +54,18 @@ int pl_grow_commit(struct pl_grow *g, char **cause);
 /* Close; committed first when commit is set, else a temporary file never
  * committed is removed (the old file stays).  0, or -1 + *cause. */
 int pl_grow_close(struct pl_grow *g, int commit, char **cause);
+/* The kind of placelab document the regular file path holds: the tag of
+ * its "format" member ("placelab-placement/1", ...) when that is among
+ * its first 4 KiB, as every placelab writer puts it first;
+ * "placelab-beta/1" for a Beta parameter file (that header line);
+ * "PLWEIGHT" for a policy's weights.  Into buf; 0 when it is none of these
+ * (or does not exist), 1 when it is. */
+int pl_file_kind(const char *path, char *buf, size_t n);
+/* Before writing a file of kind writes (a tag as pl_file_kind() gives, or
+ * NULL for any other file) to path: NULL, or why not (caller frees) when
+ * path holds a placelab document of another kind, which the write would
+ * lose (a comparison table written over a saved placement, say). */
+char *pl_file_kind_clash(const char *path, const char *writes);
 /* Whether paths a and b name one file (the same inode when both exist;
  * the same absolute name when neither does, e.g. two outputs). */
 int pl_file_same(const char *a, const char *b);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # outputs — nothing the user has is replaced by accident: an output that is
 # the same file as an input (by any spelling, or a hard link) or as
-# another output is refused before any work, the input left as it was; a
+# another output, or that holds a placelab document of another kind, is
+# refused before any work, the file left as it was; a
 # write through a symbolic link goes to its target and keeps the link,
 # and an existing file keeps its permissions.  Prints TAP.
 set -u
@@ -9,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..28"
+echo "1..37"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -109,6 +110,34 @@ check "an output in a missing folder: the folder named" \
 $PLACELAB run -a heft g2.json -c k80x4 -o mode.svg/p.json -q >/dev/null 2>err; rc=$?
 check "an output under a file: the file named as no folder" \
     'test $rc != 0 && grep -qF "mode.svg/p.json: cannot create it: mode.svg is not a folder" err'
+
+# a placelab document is replaced only by one of its own kind: a table
+# written to a saved placement's name, a placement over a table, a graph
+# or a policy over a placement are refused before any work, the file kept
+cp p.orig keep.json
+cp p.orig keep.orig
+check "export TABLE -o PLACEMENT" 'refused keep.json "-o keep.json: holds a placement (placelab-placement/1), which this would replace with a comparison table" \
+    $PLACELAB export g2.json -c k80x4 -a expert,heft -o keep.json'
+check "compare --format md -o PLACEMENT" 'refused keep.json "holds a placement (placelab-placement/1), which this would replace with another kind of file" \
+    $PLACELAB compare g2.json -c k80x4 --methods heft --format md -o keep.json'
+check "gen -o PLACEMENT" 'refused keep.json "-o keep.json: holds a placement" $PLACELAB gen chain -o keep.json'
+check "train -o PLACEMENT: before any episode" 'refused keep.json "-o keep.json: holds a placement" \
+    $PLACELAB train placeto g2.json -c k80x4 --episodes 100000 -o keep.json'
+check "sim --trace GRAPH (not an input)" 'refused g3.json "--trace g3.json: holds a graph (placelab-graph/1)" \
+    sh -c "cp g.orig g3.json && cp g.orig g3.orig && $PLACELAB sim g2.json -c k80x4 -p p2.json --trace g3.json"'
+$PLACELAB compare g2.json -c k80x4 --methods heft -o t.json -q >/dev/null 2>&1
+cp t.json t.orig
+check "run -o TABLE" 'refused t.json "-o t.json: holds a comparison table (placelab-compare/1), which this would replace with a placement" \
+    $PLACELAB run -a heft g2.json -c k80x4 -o t.json'
+check "run -o POLICY" 'refused pol.plw "-o pol.plw: holds a trained policy (PLWEIGHT)" \
+    $PLACELAB run -a heft g2.json -c k80x4 -o pol.plw'
+printf '# priors\n\nplacelab-beta/1\ndefault 1 1\n' > b.txt
+cp b.txt b.orig
+check "export -o BETA-FILE" 'refused b.txt "holds BRKGA'"'"'s Beta parameters (placelab-beta/1)" \
+    $PLACELAB export g2.json -c k80x4 -a heft --format md -o b.txt'
+check "the same kind is replaced: compare -o TABLE again, run -o PLACEMENT again" \
+    '$PLACELAB compare g2.json -c k80x4 --methods expert -o t.json -q >/dev/null 2>&1 && grep -q "\"expert\"" t.json &&
+     $PLACELAB run -a expert g2.json -c k80x4 -o keep.json -q >/dev/null 2>&1 && ! cmp -s keep.json keep.orig'
 
 # an output that is standard output's file: it alone goes there, and what
 # the command prints goes to standard error

@@ -675,6 +675,83 @@ read_only_child(const char *dir)
 	return 0;
 }
 
+/* Write text to dir/name; returns the path (caller frees). */
+static char *
+put_file(const char *dir, const char *name, const char *text, size_t len)
+{
+	char *path = NULL;
+	assert_true(asprintf(&path, "%s/%s", dir, name) > 0);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* The kind of placelab document a file holds: the "format" tag however
+ * it is spaced, the Beta header after comments, a policy's magic; none for
+ * other JSON, a tag past the first 4 KiB, a missing file or a folder;
+ * and the clash a write of another kind reports, none for the same kind. */
+static void
+test_file_kind(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-kind-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char kind[64];
+	struct { const char *name, *text, *want; } cases[] = {
+		{ "p.json", "{\n\"format\": \"placelab-placement/1\",\n\"graph\": \"g\"}", "placelab-placement/1" },
+		{ "c.json", "{\n\t\"format\":\t\"placelab-compare/1\"}", "placelab-compare/1" },
+		{ "g.json", "{\"name\": \"x\", \"format\" : \"placelab-graph/1\"}", "placelab-graph/1" },
+		{ "b.txt", "# priors\n\n  placelab-beta/1\ndefault 1 1\n", "placelab-beta/1" },
+		{ "w.plw", "PLWEIGHT\x01", "PLWEIGHT" },
+		{ "o.json", "{\"format\": \"other/1\"}", NULL },
+		{ "s.json", "{\"format\": 3, \"x\": \"placelab-graph/1\"}", NULL },
+		{ "e.json", "", NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t len = strlen(cases[i].text) + (strcmp(cases[i].name, "w.plw") == 0);
+		char *path = put_file(dir, cases[i].name, cases[i].text, len);
+		int got = pl_file_kind(path, kind, sizeof kind);
+		if (cases[i].want == NULL)
+			assert_int_equal(got, 0);
+		else {
+			assert_int_equal(got, 1);
+			assert_string_equal(kind, cases[i].want);
+		}
+		unlink(path);
+		free(path);
+	}
+	/* a tag past the first 4 KiB is not looked for */
+	char *far = pl_xmalloc(5000 + 64);
+	memset(far, ' ', 5000);
+	strcpy(far + 5000, "{\"format\": \"placelab-graph/1\"}");
+	char *path = put_file(dir, "far.json", far, strlen(far));
+	assert_int_equal(pl_file_kind(path, kind, sizeof kind), 0);
+	unlink(path);
+	free(path);
+	free(far);
+	assert_int_equal(pl_file_kind(dir, kind, sizeof kind), 0);
+	assert_int_equal(pl_file_kind("/nonexistent/x.json", kind, sizeof kind), 0);
+	/* the clash */
+	const char *saved = "{\"format\": \"placelab-placement/1\"}";
+	path = put_file(dir, "best.json", saved, strlen(saved));
+	assert_null(pl_file_kind_clash(path, "placelab-placement/1"));
+	char *why = pl_file_kind_clash(path, "placelab-compare/1");
+	assert_non_null(why);
+	assert_non_null(strstr(why, "holds a placement (placelab-placement/1), which this would "
+	    "replace with a comparison table"));
+	free(why);
+	why = pl_file_kind_clash(path, NULL);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "with another kind of file"));
+	free(why);
+	unlink(path);
+	free(path);
+	assert_null(pl_file_kind_clash("/nonexistent/x.json", NULL));
+	rmdir(dir);
+}
+
 /* A read-only output file is refused, not replaced (see above). */
 static void
 test_write_read_only(void **state)
@@ -762,6 +839,7 @@ main(void)
 		cmocka_unit_test(test_json_exact),
 		cmocka_unit_test(test_write_mode),
 		cmocka_unit_test(test_write_read_only),
+		cmocka_unit_test(test_file_kind),
 		cmocka_unit_test(test_read_limit),
 		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),

@@ -314,8 +314,9 @@ cmd_data_path(const char *rel)
 	return pl_xasprintf("%s/%s", dir, rel);
 }
 
-/* Check a command's files before its work: outputs writable, and no
- * output the same file as an input or an earlier output. */
+/* Check a command's files before its work: outputs writable and not
+ * placelab documents of another kind, and no output the same file as an
+ * input or an earlier output. */
 int
 cmd_check_files(const struct cmd_file *f, int n)
 {
@@ -337,6 +338,11 @@ cmd_check_files(const struct cmd_file *f, int n)
 				f[i].flag, f[i].path, f[j].flag, f[j].path) :
 			    cmd_error("%s %s: the same file as the input %s %s (an output never replaces an input)",
 				f[i].flag, f[i].path, f[j].flag, f[j].path);
+		}
+		if ((cause = pl_file_kind_clash(f[i].path, f[i].writes)) != NULL) {
+			cmd_error("%s %s", f[i].flag, cause);
+			free(cause);
+			return 2;
 		}
 	}
 	return 0;
@@ -366,7 +372,7 @@ cmd_check_method_files(const struct cmd_file *f, int n, const struct pl_options 
 			if (d[i].type != PL_OPT_FILE || *v == '\0')
 				continue;
 			flags[nf] = pl_xasprintf("--%s", d[i].name);
-			all[k++] = (struct cmd_file){ flags[nf++], v, 0 };
+			all[k++] = (struct cmd_file){ flags[nf++], v, 0, NULL };
 		}
 	}
 	int rc = cmd_check_files(all, k);

@@ -231,9 +231,13 @@ cmd_compare(int argc, char **argv)
 		}
 		free(spec);
 	}
+	/* what -o will hold: a JSON document, or text (checked against what
+	 * the file holds now) */
+	int json = output != NULL && (fmt_given ? fmt == PL_CMP_JSON : suffix_format(output) == PL_CMP_JSON);
 	if (!bad)
-		bad = cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-		    { "-c", pl_cluster_arg_file(cluster), 0 }, { "-o", output, 1 } }, 3,
+		bad = cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0, NULL },
+		    { "-c", pl_cluster_arg_file(cluster), 0, NULL },
+		    { "-o", output, 1, json ? PL_FORMAT_COMPARE : NULL } }, 3,
 		    (const struct pl_options *const *)opts, n_cls);
 	for (int i = 0; i < n_cls; i++)
 		pl_options_free(opts[i]);

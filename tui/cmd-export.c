@@ -315,8 +315,11 @@ cmd_export(int argc, char **argv)
 	}
 	if (out == NULL)
 		return cmd_error("export: -o FILE missing");
-	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-	    { "-c", pl_cluster_arg_file(cluster_arg), 0 }, { "-p", place_path, 0 }, { "-o", out, 1 } }, 4) != 0)
+	int tf = fmt != NULL ? pl_compare_format_parse(fmt) : table_format(out);
+	int is_table = tf >= 0 && plv_format_parse(fmt != NULL ? fmt : "") < 0;
+	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0, NULL },
+	    { "-c", pl_cluster_arg_file(cluster_arg), 0, NULL }, { "-p", place_path, 0, NULL },
+	    { "-o", out, 1, is_table && tf == PL_CMP_JSON ? PL_FORMAT_COMPARE : NULL } }, 4) != 0)
 		return 2;
 	if ((place_path == NULL) == (placer == NULL))
 		return cmd_error("export: give exactly one of -p PLACEMENT and -a PLACER");
@@ -326,8 +329,6 @@ cmd_export(int argc, char **argv)
 		o.max_nodes = 0;
 	if (fmt != NULL && !suffix_agrees(out, fmt))
 		return cmd_error("export: --format %s, but %s is named for another format", fmt, out);
-	int tf = fmt != NULL ? pl_compare_format_parse(fmt) : table_format(out);
-	int is_table = tf >= 0 && plv_format_parse(fmt != NULL ? fmt : "") < 0;
 	int vf = fmt != NULL ? plv_format_parse(fmt) : plv_format_from_path(out);
 	const unsigned drawings = OUT_DIAGRAM | OUT_TIMELINE;
 	const struct out_flag flags[] = {

@@ -17,6 +17,7 @@
 
 #include "cmd.h"
 #include "gen/gen.h"
+#include "fileio.h"
 #include "io.h"
 #include "xmalloc.h"
 
@@ -130,6 +131,11 @@ emit(const struct pl_graph *g, const char *path)
 		free(s);
 		return fflush(stdout) == 0 ? 0 : cmd_error("write error on stdout");
 	}
+	if ((cause = pl_file_kind_clash(path, PL_FORMAT_GRAPH)) != NULL) {
+		cmd_error("-o %s", cause);
+		free(cause);
+		return 2;
+	}
 	if (pl_graph_save_json(g, path, &cause) != 0)
 		return cmd_fail(cause);
 	return 0;
@@ -148,6 +154,9 @@ write_cluster(const char *name, const char *path)
 		char *s = pl_cluster_to_json(c);
 		fputs(s, stdout);
 		free(s);
+	} else if ((cause = pl_file_kind_clash(path, PL_FORMAT_CLUSTER)) != NULL) {
+		rc = cmd_error("-o %s", cause);
+		free(cause);
 	} else if (pl_cluster_save_json(c, path, &cause) != 0)
 		rc = cmd_fail(cause);
 	pl_cluster_free(c);

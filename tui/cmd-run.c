@@ -366,9 +366,9 @@ cmd_run(int argc, char **argv)
 			cmd_fail(why);
 			goto out;
 		}
-		int bad = cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-		    { "-c", pl_cluster_arg_file(cluster), 0 }, { "-o", output, 1 },
-		    { "--history", history, 1 } }, 4, (const struct pl_options *const[]){ o }, 1);
+		int bad = cmd_check_method_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0, NULL },
+		    { "-c", pl_cluster_arg_file(cluster), 0, NULL }, { "-o", output, 1, PL_FORMAT_PLACEMENT },
+		    { "--history", history, 1, NULL } }, 4, (const struct pl_options *const[]){ o }, 1);
 		pl_options_free(o);
 		if (bad)
 			goto out;

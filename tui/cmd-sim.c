@@ -268,8 +268,8 @@ cmd_sim(int argc, char **argv)
 		fprintf(stderr, "%s\n", SIM_USAGE);
 		return 2;
 	}
-	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0 },
-	    { "-c", pl_cluster_arg_file(cluster), 0 }, { "-p", ppath, 0 }, { "--trace", trace_path, 1 } }, 4) != 0)
+	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0, NULL },
+	    { "-c", pl_cluster_arg_file(cluster), 0, NULL }, { "-p", ppath, 0, NULL }, { "--trace", trace_path, 1, PL_FORMAT_RESULT } }, 4) != 0)
 		return 2;
 	struct pl_graph *g = cmd_load_graph(argv[optind]);
 	if (g == NULL)

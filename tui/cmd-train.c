@@ -26,6 +26,7 @@
 #include "cmd.h"
 #include "fileio.h"
 #include "io.h"
+#include "nn/nn.h"
 #include "options.h"
 #include "placers/placeto.h"
 #include "problem.h"
@@ -191,11 +192,11 @@ cmd_train(int argc, char **argv)
 	}
 	n_graphs = argc - optind;
 	struct cmd_file *files = pl_xcalloc((size_t)n_graphs + 3, sizeof *files);
-	files[0] = (struct cmd_file){ "-o", output, 1 };
-	files[1] = (struct cmd_file){ "--curve", curve, 1 };
-	files[2] = (struct cmd_file){ "-c", pl_cluster_arg_file(cluster), 0 };
+	files[0] = (struct cmd_file){ "-o", output, 1, PL_NN_FILE_MAGIC };
+	files[1] = (struct cmd_file){ "--curve", curve, 1, NULL };
+	files[2] = (struct cmd_file){ "-c", pl_cluster_arg_file(cluster), 0, NULL };
 	for (int i = 0; i < n_graphs; i++)
-		files[3 + i] = (struct cmd_file){ "GRAPH", argv[optind + i], 0 };
+		files[3 + i] = (struct cmd_file){ "GRAPH", argv[optind + i], 0, NULL };
 	int bad = cmd_check_method_files(files, n_graphs + 3,
 	    (const struct pl_options *const[]){ opts }, 1);
 	free(files);

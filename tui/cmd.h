@@ -71,10 +71,12 @@ struct cmd_file {
 	const char *flag;
 	const char *path;	/* NULL: not given */
 	int output;
-};
+	const char *writes;	/* an output's document kind (PL_FORMAT_..., */
+};				/* "PLWEIGHT"), NULL: another kind of file */
 /* Before the work: every output can be written, and none is the same
- * file as an input or another output (nothing the user has is replaced
- * by accident); 0, or 2 after printing the error. */
+ * file as an input or another output, nor a placelab document of
+ * another kind than it writes (nothing the user has is replaced by
+ * accident); 0, or 2 after printing the error. */
 int cmd_check_files(const struct cmd_file *f, int n);
 struct pl_options;
 struct pl_option_def;
