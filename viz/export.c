@@ -6,11 +6,14 @@
  */
 #include "viz/export.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "coarsen.h"
@@ -183,9 +186,64 @@ choose_rankdir(const struct pl_problem *p, const struct pl_placement *pl,
 	return aspect_miss(a[1]) < aspect_miss(a[0]) ? "TB" : "LR";
 }
 
+/*
+ * A PDF's creation date set to SOURCE_DATE_EPOCH when that is set (the
+ * reproducible-builds convention, which cairo 1.16 does not follow: it
+ * writes the time of the run): "D:" and 14 digits rewritten in place in
+ * UTC, a time-zone suffix "Z" kept and "+01'00" made "+00'00", so the
+ * length and the cross-reference offsets hold.  0, or -1 and *cause for a
+ * SOURCE_DATE_EPOCH that is not a count of seconds.
+ */
+static int
+pdf_date_from_env(char *data, size_t len, char **cause)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	if (env == NULL || *env == '\0')
+		return 0;
+	char *end;
+	errno = 0;
+	long long secs = strtoll(env, &end, 10);
+	if (*end != '\0' || errno != 0 || secs < 0 || secs > 253402300799LL || !isdigit((unsigned char)*env)) {
+		*cause = pl_xasprintf("SOURCE_DATE_EPOCH: expected seconds since 1970 (0 .. "
+		    "253402300799), got '%s'", env);
+		return -1;
+	}
+	time_t t = (time_t)secs;
+	struct tm tm;
+	if (gmtime_r(&t, &tm) == NULL) {
+		*cause = pl_xasprintf("SOURCE_DATE_EPOCH: %s is no date here", env);
+		return -1;
+	}
+	char digits[32];
+	snprintf(digits, sizeof digits, "%04d%02d%02d%02d%02d%02d", tm.tm_year + 1900,
+	    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	static const char *const keys[] = { "/CreationDate (D:", "/ModDate (D:" };
+	for (size_t k = 0; k < 2; k++) {
+		size_t kl = strlen(keys[k]);
+		char *at = memmem(data, len, keys[k], kl);
+		if (at == NULL || (size_t)(at - data) + kl + 14 > len)
+			continue;
+		char *d = at + kl;
+		int ok = 1;
+		for (int i = 0; i < 14; i++)
+			ok &= isdigit((unsigned char)d[i]) != 0;
+		if (!ok)
+			continue;
+		memcpy(d, digits, 14);
+		char *z = d + 14, *lim = data + len;
+		if (z < lim && (*z == '+' || *z == '-')) {	/* +HH'MM: UTC */
+			*z = '+';
+			for (char *c = z + 1; c < lim && c < z + 7 && *c != ')'; c++)
+				if (isdigit((unsigned char)*c))
+					*c = '0';
+		}
+	}
+	return 0;
+}
+
 /* Render to memory; *nodes: the nodes a diagram's layout places. */
-int
-plv_export_data_counted(const struct pl_problem *p, const struct pl_placement *pl,
+static int
+render_data(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, char **data, size_t *len,
     int *nodes, char **cause)
 {
@@ -226,6 +284,24 @@ plv_export_data_counted(const struct pl_problem *p, const struct pl_placement *p
 	agclose(g);
 	pl_coarse_free(cg);
 	return rc;
+}
+
+/* Render to memory, a PDF dated SOURCE_DATE_EPOCH when that is set;
+ * *nodes: the nodes a diagram's layout places. */
+int
+plv_export_data_counted(const struct pl_problem *p, const struct pl_placement *pl,
+    const struct pl_trace *t, const struct plv_opts *o, char **data, size_t *len,
+    int *nodes, char **cause)
+{
+	if (render_data(p, pl, t, o, data, len, nodes, cause) != 0)
+		return -1;
+	if (o->format == PLV_FMT_PDF && pdf_date_from_env(*data, *len, cause) != 0) {
+		free(*data);
+		*data = NULL;
+		*len = 0;
+		return -1;
+	}
+	return 0;
 }
 
 /* Render to memory. */
