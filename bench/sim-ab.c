@@ -10,8 +10,11 @@
  * layout, which tools/sim-ab checks is unchanged.
  *
  * Invariant: both versions evaluate the same placements in the same order,
- * each on its own warm workspace; their makespans and peaks must agree (a
- * disagreement stops the run: the change is not an optimisation).
+ * each on its own warm workspace; before any timing, every placement's
+ * result (makespan, busy time, peaks and traffic per device) and every
+ * op's start time must agree bit for bit, and each round's last results
+ * again (a disagreement stops the run: the change is not an
+ * optimisation).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,31 @@
 
 int ab_old_run(struct pl_sim_ws *ws, const struct pl_placement *pl,
     enum pl_mem_model mem, struct pl_sim_result *r);
+
+/* Whether two results agree bit for bit (0), else -1 after saying where;
+ * i: the placement. */
+static int
+same_result(const struct pl_sim_result *a, const struct pl_sim_result *b, int i)
+{
+	const char *what = NULL;
+	if (memcmp(&a->makespan_us, &b->makespan_us, sizeof a->makespan_us) != 0)
+		what = "makespan";
+	else if (a->bytes_moved != b->bytes_moved || a->n_transfers != b->n_transfers)
+		what = "bytes moved or transfers";
+	else if (a->oom_mask != b->oom_mask || a->peak_max != b->peak_max ||
+	    a->oom_excess != b->oom_excess)
+		what = "memory";
+	for (int d = 0; what == NULL && d < a->n_dev; d++)
+		if (memcmp(&a->busy_us[d], &b->busy_us[d], sizeof a->busy_us[d]) != 0 ||
+		    a->peak_bytes[d] != b->peak_bytes[d] || a->bytes_in[d] != b->bytes_in[d] ||
+		    a->bytes_out[d] != b->bytes_out[d])
+			what = "a device's busy time, peak or traffic";
+	if (what == NULL)
+		return 0;
+	fprintf(stderr, "sim-ab: the versions disagree on placement %d: %s (makespan %.17g vs %.17g)\n",
+	    i, what, a->makespan_us, b->makespan_us);
+	return -1;
+}
 
 /* One evaluation with the old runner, as pl_sim_eval() does it. */
 static void
@@ -71,10 +99,21 @@ main(int argc, char **argv)
 	struct pl_sim_ws *wn = pl_sim_ws_new(p), *wo = pl_sim_ws_new(p);
 	const struct pl_sim_opts o = { kind, mem };
 	struct pl_sim_result rn, ro;
-	/* a batch lasts about 20 ms; both workspaces warm (a large one's
-	 * first run takes its page faults) */
-	old_eval(wo, pl[0], mem, &ro);
-	pl_sim_eval(wn, pl[0], &o, &rn);
+	/* every placement first: the same results bit for bit, and the same
+	 * start time for every op (which also warms both workspaces: a large
+	 * one's first run takes its page faults) */
+	for (int i = 0; i < BENCH_N_PLACEMENTS; i++) {
+		old_eval(wo, pl[i], mem, &ro);
+		pl_sim_eval(wn, pl[i], &o, &rn);
+		if (same_result(&rn, &ro, i) != 0)
+			return 1;
+		const double *sn = pl_sim_ws_starts(wn), *so = pl_sim_ws_starts(wo);
+		if (memcmp(sn, so, sizeof *sn * (size_t)g->n_ops) != 0) {
+			fprintf(stderr, "sim-ab: the versions disagree on placement %d: op start times\n", i);
+			return 1;
+		}
+	}
+	/* a batch lasts about 20 ms */
 	double t0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	pl_sim_eval(wn, pl[0], &o, &rn);
 	double one = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
@@ -96,11 +135,8 @@ main(int argc, char **argv)
 				dold = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - a;
 			}
 		}
-		if (rn.makespan_us != ro.makespan_us || rn.peak_max != ro.peak_max) {
-			fprintf(stderr, "sim-ab: the versions disagree (makespan %.17g vs %.17g)\n",
-			    rn.makespan_us, ro.makespan_us);
+		if (same_result(&rn, &ro, (batch - 1) % BENCH_N_PLACEMENTS) != 0)
 			rc = 1;
-		}
 		tn += dn;
 		to += dold;
 		won += dn < dold;
