@@ -807,14 +807,33 @@ cycle(struct export_view *e, int dir)
 	mark_stale(e);
 }
 
-/* Move between fields, change values, write. */
+/* Whether field f applies to what is written (Detail: diagrams only). */
+static int
+field_applies(const struct export_view *e, int f)
+{
+	return f != F_DETAIL || e->what == W_DIAGRAM;
+}
+
+/* The field dir (-1 or 1) rows from the selected one that applies, or
+ * the selected one at either end. */
+static int
+next_field(const struct export_view *e, int dir)
+{
+	for (int f = e->field + dir; f >= 0 && f < F_COUNT; f += dir)
+		if (field_applies(e, f))
+			return f;
+	return e->field;
+}
+
+/* Move between fields (over one that does not apply), change values,
+ * write. */
 static int
 ev_action(struct view *v, enum tui_action a)
 {
 	struct export_view *e = v->priv;
 	switch (a) {
-	case ACT_UP: if (e->field > 0) e->field--; break;
-	case ACT_DOWN: if (e->field < F_COUNT - 1) e->field++; break;
+	case ACT_UP: e->field = next_field(e, -1); break;
+	case ACT_DOWN: e->field = next_field(e, 1); break;
 	case ACT_LEFT: cycle(e, -1); break;
 	case ACT_RIGHT: cycle(e, 1); break;
 	/* the preview scrolls by its height */
@@ -845,7 +864,7 @@ ev_click(struct view *v, int y, int x)
 {
 	struct export_view *e = v->priv;
 	(void)x;
-	if (y < 0 || y >= F_COUNT)
+	if (y < 0 || y >= F_COUNT || !field_applies(e, y))
 		return 0;
 	if (e->field == y)
 		return ev_action(v, ACT_ENTER);
