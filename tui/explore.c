@@ -980,6 +980,17 @@ saved_over(struct explore *ex, const char *path)
 	free(rp);
 }
 
+/* The file at path now holds cur (see explore.h). */
+void
+explore_saved_to(struct explore *ex, const char *path)
+{
+	free(ex->save_path);
+	ex->save_path = pl_xstrdup(path);
+	pl_placement_copy(ex->clean, ex->cur);
+	ex->dirty = 0;
+	saved_over(ex, path);
+}
+
 /* Write the current placement to path (quitting: then quit). */
 static void
 save_now(struct explore *ex, const char *path, int quitting)
@@ -990,11 +1001,7 @@ save_now(struct explore *ex, const char *path, int quitting)
 		free(cause);
 		return;
 	}
-	free(ex->save_path);
-	ex->save_path = pl_xstrdup(path);
-	pl_placement_copy(ex->clean, ex->cur);
-	ex->dirty = 0;
-	saved_over(ex, path);
+	explore_saved_to(ex, path);
 	explore_message(ex, 0, "saved the placement of %d ops to %s", ex->g->n_ops, path);
 	if (quitting)
 		ex->quit = 1;

@@ -162,6 +162,9 @@ void explore_resize(struct explore *ex);
 
 /* Select an op everywhere (-1 for none). */
 void explore_select(struct explore *ex, int op);
+/* The file at path now holds cur (written by 'w' or by Export): it is
+ * what is saved (clean, no edits unsaved) and where 'w' saves next. */
+void explore_saved_to(struct explore *ex, const char *path);
 /* Replace the current placement (copied) and resimulate, as one undo
  * step.  edit: a hand edit (marks dirty); else a placement taken from
  * elsewhere (a method's, a file's), which no search replaces by itself

@@ -716,6 +716,8 @@ write_now(struct export_view *e)
 		return;
 	} else if (e->what == W_PLACEMENT) {
 		rc = pl_placement_save_json(ex->cur, ex->g, ex->c, e->path, &cause);
+		if (rc == 0)
+			explore_saved_to(ex, e->path);
 	} else {
 		char *data;
 		size_t len;
