@@ -34,6 +34,8 @@
  *   expect-selected TEXT    a row shows TEXT drawn as the selection (the
  *                           cursor's row is on the screen)
  *   rm PATH
+ *   home DIR                HOME is DIR (a path from here) for the rest of
+ *                           the script
  *   gen PATH MODEL LAYERS SEQ_LEN   write a generated graph (framework-sized
  *                           ops) to PATH, e.g. one too big to lay out
  */
@@ -255,7 +257,7 @@ run_script(const char *name)
 	struct explore ex;
 	SCREEN *sp = NULL;
 	FILE *out = NULL, *in = NULL;
-	char line[1024];
+	char line[1024], *old_home = NULL;	/* HOME before a "home" */
 	while (fgets(line, sizeof line, f) != NULL) {
 		line_no++;
 		line[strcspn(line, "\n")] = '\0';
@@ -451,12 +453,23 @@ run_script(const char *name)
 			}
 		} else if (strcmp(cmd, "rm") == 0) {
 			unlink(strtok_r(NULL, " ", &save));
+		} else if (strcmp(cmd, "home") == 0) {
+			if (old_home == NULL)
+				old_home = pl_xstrdup(getenv("HOME") != NULL ? getenv("HOME") : "");
+			char *dir = realpath(strtok_r(NULL, " ", &save), NULL);
+			assert_non_null(dir);
+			setenv("HOME", dir, 1);
+			free(dir);
 		} else
 			fail_msg("%s:%d: unknown command '%s'", name, line_no, cmd);
 	}
 	fclose(f);
 	if (opened)
 		close_explorer(&ex, sp, out, in);
+	if (old_home != NULL) {
+		setenv("HOME", old_home, 1);
+		free(old_home);
+	}
 }
 
 /* Every action has a unique name, help, and no key means two things in
@@ -606,7 +619,7 @@ test_export_fewer(void **state)
 	X(save_overwrite) \
 	X(follow) X(undo_take) X(header_pct) X(message_long) \
 	X(placeto_demo) X(timeline_zoom) X(export_big) X(brkga_narrow) X(placeto_stepping) X(placeto_oom) X(export_decline) X(devices_scroll) \
-	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves)
+	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

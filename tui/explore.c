@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -839,7 +840,38 @@ explore_prompt(struct explore *ex, enum explore_prompt_kind kind,
 	ex->prompt_arg = arg;
 }
 
-/* Finish the prompt with text (NULL: cancelled). */
+/* A typed path with a leading "~" or "~user" made the home folder's, as
+ * a shell does (into buf of n bytes; left as typed when there is no such
+ * home or the result does not fit). */
+static void
+expand_home(char *buf, size_t n)
+{
+	if (buf[0] != '~')
+		return;
+	size_t ul = strcspn(buf + 1, "/");
+	const char *home = NULL;
+	if (ul == 0)
+		home = getenv("HOME");
+	else {
+		char user[256];
+		if (ul >= sizeof user)
+			return;
+		memcpy(user, buf + 1, ul);
+		user[ul] = '\0';
+		struct passwd *pw = getpwnam(user);
+		home = pw != NULL ? pw->pw_dir : NULL;
+	}
+	if (home == NULL || *home == '\0')
+		return;
+	char out[sizeof ((struct explore *)0)->prompt_buf];
+	int w = snprintf(out, sizeof out, "%s%s", home, buf + 1 + ul);
+	if (w < 0 || (size_t)w >= n || (size_t)w >= sizeof out)
+		return;
+	memcpy(buf, out, (size_t)w + 1);
+}
+
+/* Finish the prompt with text (NULL: cancelled); a path's blanks at
+ * either end are dropped and its "~" expanded. */
 static void
 prompt_finish(struct explore *ex, const char *text)
 {
@@ -853,9 +885,11 @@ prompt_finish(struct explore *ex, const char *text)
 				s++;
 		snprintf(buf, sizeof buf, "%s", s);
 		size_t n = strlen(buf);
-		if (ex->prompt == PROMPT_PATH)
+		if (ex->prompt == PROMPT_PATH) {
 			while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 				buf[--n] = '\0';
+			expand_home(buf, sizeof buf);
+		}
 	}
 	ex->prompt = PROMPT_NONE;
 	ex->prompt_done = NULL;
