@@ -752,6 +752,46 @@ test_file_kind(void **state)
 	rmdir(dir);
 }
 
+/* A graph file is read as JSON when it holds a JSON object (whatever its
+ * name) or is named .json (a broken one gets JSON's error), else as DOT. */
+static void
+test_graph_load_by_suffix(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-load-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	const char *dot = "digraph g { a -> b; }";
+	const char *json = "{\"format\": \"placelab-graph/1\", \"name\": \"g\", \"ops\": "
+	    "[{\"name\": \"a\", \"type\": \"Op\", \"flops\": 1}], \"edges\": []}";
+	struct { const char *name, *text, *err; } cases[] = {
+		{ "a.json", "hello world", "a.json:1:1: expected a JSON object" },
+		{ "b.JSON", "digraph g { a -> b; }", "b.JSON:1:1: expected a JSON object" },
+		{ "c.dot", "{ \"broken\": ", "c.dot:1:13: unexpected end of file" },
+		{ "d.gv", json, NULL },
+		{ "e.txt", json, NULL },
+		{ "f", dot, NULL },
+		{ "g.json", json, NULL },
+		{ "h.dot", dot, NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *path = put_file(dir, cases[i].name, cases[i].text, strlen(cases[i].text));
+		char *cause = NULL;
+		struct pl_graph *g = plv_graph_load(path, &cause);
+		if (cases[i].err == NULL) {
+			if (g == NULL)
+				fail_msg("%s: %s", cases[i].name, cause);
+			pl_graph_free(g);
+		} else {
+			assert_null(g);
+			assert_has(cause, cases[i].err);
+			free(cause);
+		}
+		unlink(path);
+		free(path);
+	}
+	rmdir(dir);
+}
+
 /* A read-only output file is refused, not replaced (see above). */
 static void
 test_write_read_only(void **state)
@@ -840,6 +880,7 @@ main(void)
 		cmocka_unit_test(test_write_mode),
 		cmocka_unit_test(test_write_read_only),
 		cmocka_unit_test(test_file_kind),
+		cmocka_unit_test(test_graph_load_by_suffix),
 		cmocka_unit_test(test_read_limit),
 		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),
