@@ -25,6 +25,7 @@
 #include "placers/placeto.h"
 #include "screen.h"
 #include "view.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
 struct placeto_view {
@@ -714,17 +715,53 @@ ensure(struct placeto_view *p)
 	return restart(p);
 }
 
-/* The policy prompt's answer: restart with it if it loads. */
+/* The options of spec (k=v,...) but those a policy file fixes (its
+ * network's k, pool, mp and start-norm: a policy runs only with its own);
+ * NULL when none are left.  The names left out go to *dropped (", "
+ * separated, caller frees; NULL: none). */
+static char *
+without_fixed(const char *spec, char **dropped)
+{
+	static const char *const fixed[] = { "k", "pool", "mp", "start-norm" };
+	struct pl_strbuf kept = { 0 }, out = { 0 };
+	*dropped = NULL;
+	if (spec == NULL)
+		return NULL;
+	char *copy = pl_xstrdup(spec), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
+		size_t kl = strcspn(t, "=");
+		int is_fixed = 0;
+		for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+			is_fixed |= strlen(fixed[i]) == kl && strncmp(t, fixed[i], kl) == 0;
+		if (is_fixed)
+			pl_sb_printf(&out, "%s%.*s", out.len > 0 ? ", " : "", (int)kl, t);
+		else
+			pl_sb_printf(&kept, "%s%s", kept.len > 0 ? "," : "", t);
+	}
+	free(copy);
+	*dropped = out.s;
+	return kept.s;
+}
+
+/* The policy prompt's answer: restart with it if it loads, the options
+ * it fixes left to it. */
 static void
 policy_done(struct explore *ex, const char *text, void *arg)
 {
 	struct placeto_view *p = arg;
 	if (text == NULL)
 		return;
-	char *policy = *text ? pl_xstrdup(text) : NULL;
-	if (reconfigure(p, policy, p->opts != NULL ? pl_xstrdup(p->opts) : NULL, "policy") == 0)
-		explore_message(ex, 0, p->policy != NULL ? "loaded %s: n steps the greedy episode" :
-		    "training live from scratch%s", p->policy != NULL ? p->policy : "");
+	char *policy = *text ? pl_xstrdup(text) : NULL, *dropped = NULL;
+	char *opts = policy != NULL ? without_fixed(p->opts, &dropped) :
+	    p->opts != NULL ? pl_xstrdup(p->opts) : NULL;
+	if (reconfigure(p, policy, opts, "policy") == 0) {
+		if (p->policy == NULL)
+			explore_message(ex, 0, "training live from scratch");
+		else
+			explore_message(ex, 0, "loaded %s%s%s: n steps the greedy episode", p->policy,
+			    dropped != NULL ? ", with its own " : "", dropped != NULL ? dropped : "");
+	}
+	free(dropped);
 }
 
 /* The options prompt's answer: restart with them if they are valid. */
