@@ -675,6 +675,25 @@ screen_fmt_us(char *buf, int len, double us)
 	return screen_fmt_us_res(buf, len, us, 0);
 }
 
+/* Bytes in at most 5 characters for a chart's axis: 3 significant
+ * digits and a binary unit letter ("336M", "1.50G", "12.0G", "640K"). */
+const char *
+screen_fmt_bytes_short(char *buf, int len, int64_t b)
+{
+	static const char units[] = "BKMGTP";
+	double v = (double)(b > 0 ? b : 0);
+	int u = 0;
+	while (v >= 999.5 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%.0fB", v);
+	else
+		snprintf(buf, len, v < 9.995 ? "%.2f%c" : v < 99.95 ? "%.1f%c" : "%.0f%c", v, units[u]);
+	return buf;
+}
+
 /* Bytes with a binary unit. */
 const char *
 screen_fmt_bytes(char *buf, int len, int64_t b)

@@ -137,5 +137,7 @@ const char *screen_fmt_change(char *buf, int len, double to, double from);
 const char *screen_fmt_us_res(char *buf, int len, double us, double res);
 /* "512 B", "3.4 KiB", "1.2 GiB". */
 const char *screen_fmt_bytes(char *buf, int len, int64_t b);
+/* At most 5 characters, for an axis: "336M", "1.50G", "12.0G", "640K". */
+const char *screen_fmt_bytes_short(char *buf, int len, int64_t b);
 
 #endif

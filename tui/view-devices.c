@@ -158,15 +158,25 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 			screen_vcell(w, y + rows - 1 - rr, cx + c, level, at);
 		}
 	}
-	/* capacity marker at the right */
+	/* at the right: the capacity's row on the chart; else (a roomy
+	 * device, its chart scaled to its own peak) the chart's top value on
+	 * the top row and the capacity above it on the next (on the top row
+	 * of a device that holds nothing) */
 	int cap_row = cap_level >= rows ? rows - 1 : (int)ceil(cap_level) - 1;
 	if (cap_row < 0)
 		cap_row = 0;
 	wattrset(w, oom ? screen_attr(SCR_BAD) : screen_attr(SCR_DIM));
 	if (pd->mem_bytes <= scale)
 		screen_put(w, y + rows - 1 - cap_row, cx + cw, 7, 1, screen_utf8() ? "◂ cap" : "< cap");
-	else
+	else if (peak <= 0)	/* nothing to scale */
 		screen_put(w, y, cx + cw, 7, 1, screen_utf8() ? "▴ cap" : "^ cap");
+	else {
+		char top_s[16];
+		screen_printf(w, y, cx + cw, 7, 1, " %s", screen_fmt_bytes_short(top_s, sizeof top_s,
+		    (int64_t)scale));
+		if (rows > 1)
+			screen_put(w, y + 1, cx + cw, 7, 1, screen_utf8() ? "▴ cap" : "^ cap");
+	}
 	wattrset(w, A_NORMAL);
 }
 
@@ -309,7 +319,8 @@ dv_changed(struct view *v)
 const struct view_class view_devices_class = {
 	.name = "devices",
 	.title = "Devices",
-	.demo = "Each device's memory over the step (the chart) against its capacity (cap). "
+	.demo = "Each device's memory over the step (the chart) against its capacity (cap); "
+	    "a chart far below its capacity is scaled to the value at its top right. "
 	    "Parameters stay resident; activations live until their last consumer. A device "
 	    "over capacity is OUT OF MEMORY: that placement could not run at all.",
 	.init = dv_init,
