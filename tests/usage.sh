@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..37"
+echo "1..38"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -171,4 +171,7 @@ for a in "--width 5in --timeline -o $T/w.svg" "--dpi 300x -o $T/w.png" "--second
 	    ! test -e "$T/w.png" || bad="$bad [$a -> $rc]"
 done
 check "export --width, --dpi, --seconds, --sim: the whole value or exit 2 (bad:$bad)" 'test -z "$bad"'
+$PLACELAB "$G" "$PL_SRCDIR/samples/heft.json" >/dev/null 2>"$T/err" </dev/null; rc=$?
+check "two graphs for the explorer: exit 2, the reason after the usage" \
+    'test $rc = 2 && tail -1 "$T/err" | grep -q "^placelab: one GRAPH at a time (.*teach.json. and .*heft.json. given"'
 exit $fail

@@ -83,7 +83,8 @@ cmd_explore(int argc, char **argv)
 	}
 	if (argc - optind > 1) {
 		explore_usage(stderr);
-		return 2;
+		return cmd_error("one GRAPH at a time ('%s' and '%s' given; a placement goes with -p, "
+		    "a cluster with -c)", argv[optind], argv[optind + 1]);
 	}
 	if (optind < argc)
 		o.graph_path = argv[optind];
