@@ -146,18 +146,19 @@ svg_wh=$(sed -n 's/^<svg width="\([0-9]*\)pt" height="\([0-9]*\)pt".*/\1 \2/p' "
 pdf_wh=$(tr -c '[:print:]' '\n' < "$tmp/m.pdf" | sed -n 's/.*MediaBox \[ *0 0 \([0-9]*\) \([0-9]*\) *\].*/\1 \2/p' | head -1)
 check "the diagram's PDF page is the SVG's size, no margin (svg ${svg_wh:-?}, pdf ${pdf_wh:-?})" \
     sh -c "test -n '$svg_wh' && test '$svg_wh' = '$pdf_wh'"
-# SOURCE_DATE_EPOCH dates a PDF (in UTC, whatever the time zone), so two
-# runs give the same bytes; a value that is no count of seconds is refused
-SOURCE_DATE_EPOCH=86400 TZ=Europe/Paris $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/e1.pdf"
-sleep 1
-SOURCE_DATE_EPOCH=86400 TZ=UTC $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" --timeline -o "$tmp/t1.pdf"
-SOURCE_DATE_EPOCH=86400 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/e2.pdf"
+# SOURCE_DATE_EPOCH dates a PDF in UTC (the program then runs in UTC), so
+# runs in two time zones a second apart give the same bytes; a value that
+# is no count of seconds is refused before the placement is read
+SOURCE_DATE_EPOCH=86400 TZ=CET-1 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/e1.pdf"
+SOURCE_DATE_EPOCH=86400 TZ=EST5 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" --timeline -o "$tmp/t1.pdf"
 check "SOURCE_DATE_EPOCH sets a PDF's creation date, in UTC" \
-    sh -c "grep -aq 'CreationDate (D:19700102000000+00.00)' '$tmp/e1.pdf' && grep -aq 'CreationDate (D:19700102000000Z)' '$tmp/t1.pdf'"
-check "SOURCE_DATE_EPOCH: the same PDF bytes a second later" sh -c \
-    "TZ=UTC SOURCE_DATE_EPOCH=86400 $PLACELAB export '$teach' -c k80x2 -p '$tmp/p.json' -o '$tmp/e3.pdf' && cmp -s '$tmp/e2.pdf' '$tmp/e3.pdf'"
-check "a SOURCE_DATE_EPOCH that is no count of seconds: exit 2, named" sh -c \
-    "SOURCE_DATE_EPOCH=yesterday $PLACELAB export '$teach' -c k80x2 -p '$tmp/p.json' -o '$tmp/e4.pdf' 2>&1 >/dev/null | grep -q \"SOURCE_DATE_EPOCH: expected seconds since 1970\" && test ! -e '$tmp/e4.pdf'"
+    sh -c "grep -aq 'CreationDate (D:19700102000000Z)' '$tmp/e1.pdf' && grep -aq 'CreationDate (D:19700102000000Z)' '$tmp/t1.pdf'"
+sleep 1
+check "SOURCE_DATE_EPOCH: the same PDF bytes a second later, in another time zone" sh -c \
+    "TZ=UTC0 SOURCE_DATE_EPOCH=86400 $PLACELAB export '$teach' -c k80x2 -p '$tmp/p.json' -o '$tmp/e3.pdf' && cmp -s '$tmp/e1.pdf' '$tmp/e3.pdf'"
+printf '{\n' > "$tmp/broken.json"
+check "a SOURCE_DATE_EPOCH that is no count of seconds: exit 2, named, before the placement is read" sh -c \
+    "SOURCE_DATE_EPOCH=yesterday $PLACELAB export '$teach' -c k80x2 -p '$tmp/broken.json' -o '$tmp/e4.pdf' 2>&1 >/dev/null | grep -q \"SOURCE_DATE_EPOCH: expected seconds since 1970\" && test ! -e '$tmp/e4.pdf'"
 # A PNG too big at the default 60 nodes suggests fewer nodes than that.
 $PLACELAB export "$nmt4" -c k80x4 -p "$tmp/h.json" --dpi 1200 -o "$tmp/big.png" 2>"$tmp/err"; rc=$?
 fewer=$(sed -n 's/.*--max-nodes \([0-9]*\),.*/\1/p' "$tmp/err")

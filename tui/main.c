@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -120,10 +121,17 @@ finish(int rc)
 	return rc;
 }
 
-/* Dispatch. */
+/* Dispatch.  With SOURCE_DATE_EPOCH set, the program runs in UTC (set
+ * here, before any thread), so that a PDF's date, which cairo writes in
+ * local time, has the same bytes in every time zone. */
 int
 main(int argc, char **argv)
 {
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (sde != NULL && *sde != '\0') {
+		setenv("TZ", "UTC0", 1);
+		tzset();
+	}
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		usage(stdout);
 		return finish(0);

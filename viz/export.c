@@ -43,10 +43,32 @@ plv_opts_init(struct plv_opts *o)
 	o->dpi = 150;
 }
 
+/* SOURCE_DATE_EPOCH's seconds in *secs (-1: not set).  0, or -1 and
+ * *cause when it is not a count of seconds (0 .. year 9999). */
+static int
+source_date(long long *secs, char **cause)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	*secs = -1;
+	if (env == NULL || *env == '\0')
+		return 0;
+	char *end;
+	errno = 0;
+	long long v = strtoll(env, &end, 10);
+	if (*end != '\0' || errno != 0 || v < 0 || v > 253402300799LL || !isdigit((unsigned char)*env)) {
+		*cause = pl_xasprintf("SOURCE_DATE_EPOCH: expected seconds since 1970 (0 .. "
+		    "253402300799), got '%s'", env);
+		return -1;
+	}
+	*secs = v;
+	return 0;
+}
+
 /* What o asks for that cannot be drawn whatever the placement: 0, or -1
  * and *cause (a format out of range, a timeline in DOT, a layout engine
- * Graphviz here lacks for a drawn diagram).  Checked before a placer
- * runs, so that such a mistake costs no search. */
+ * Graphviz here lacks for a diagram, a malformed SOURCE_DATE_EPOCH for a
+ * PDF).  Checked before a placer runs, so that such a mistake costs no
+ * search. */
 int
 plv_opts_check(const struct plv_opts *o, char **cause)
 {
@@ -58,7 +80,10 @@ plv_opts_check(const struct plv_opts *o, char **cause)
 		*cause = pl_xasprintf("timeline: DOT is not a timeline format (use svg, pdf or png)");
 		return -1;
 	}
-	if (!o->timeline && o->format != PLV_FMT_DOT)
+	long long secs;
+	if (o->format == PLV_FMT_PDF && source_date(&secs, cause) != 0)
+		return -1;
+	if (!o->timeline)
 		return plv_layout_check(o->layout != NULL ? o->layout : "dot", cause);
 	return 0;
 }
@@ -189,29 +214,25 @@ choose_rankdir(const struct pl_problem *p, const struct pl_placement *pl,
 /*
  * A PDF's creation date set to SOURCE_DATE_EPOCH when that is set (the
  * reproducible-builds convention, which cairo 1.16 does not follow: it
- * writes the time of the run): "D:" and 14 digits rewritten in place in
- * UTC, a time-zone suffix "Z" kept and "+01'00" made "+00'00", so the
- * length and the cross-reference offsets hold.  0, or -1 and *cause for a
- * SOURCE_DATE_EPOCH that is not a count of seconds.
+ * writes the time of the run, in the local time zone): "D:" and 14 digits
+ * rewritten in place in UTC, and a time-zone offset ("+01'00") made "Z"
+ * with the bytes it freed after the ")" blank, so that every time zone
+ * gives the same bytes and the length and cross-reference offsets hold.
+ * 0, or -1 and *cause for a SOURCE_DATE_EPOCH that is not a count of
+ * seconds.
  */
 static int
 pdf_date_from_env(char *data, size_t len, char **cause)
 {
-	const char *env = getenv("SOURCE_DATE_EPOCH");
-	if (env == NULL || *env == '\0')
-		return 0;
-	char *end;
-	errno = 0;
-	long long secs = strtoll(env, &end, 10);
-	if (*end != '\0' || errno != 0 || secs < 0 || secs > 253402300799LL || !isdigit((unsigned char)*env)) {
-		*cause = pl_xasprintf("SOURCE_DATE_EPOCH: expected seconds since 1970 (0 .. "
-		    "253402300799), got '%s'", env);
+	long long secs;
+	if (source_date(&secs, cause) != 0)
 		return -1;
-	}
+	if (secs < 0)
+		return 0;
 	time_t t = (time_t)secs;
 	struct tm tm;
 	if (gmtime_r(&t, &tm) == NULL) {
-		*cause = pl_xasprintf("SOURCE_DATE_EPOCH: %s is no date here", env);
+		*cause = pl_xasprintf("SOURCE_DATE_EPOCH: %lld is no date here", secs);
 		return -1;
 	}
 	char digits[32];
@@ -231,11 +252,13 @@ pdf_date_from_env(char *data, size_t len, char **cause)
 			continue;
 		memcpy(d, digits, 14);
 		char *z = d + 14, *lim = data + len;
-		if (z < lim && (*z == '+' || *z == '-')) {	/* +HH'MM: UTC */
-			*z = '+';
-			for (char *c = z + 1; c < lim && c < z + 7 && *c != ')'; c++)
-				if (isdigit((unsigned char)*c))
-					*c = '0';
+		if (z < lim && (*z == '+' || *z == '-')) {	/* +HH'MM'): Z) */
+			char *close = memchr(z, ')', (size_t)(lim - z) < 10 ? (size_t)(lim - z) : 10);
+			if (close == NULL)
+				continue;
+			z[0] = 'Z';
+			z[1] = ')';
+			memset(z + 2, ' ', (size_t)(close - z) - 1);
 		}
 	}
 	return 0;

@@ -89,8 +89,9 @@ int plv_export_data(const struct pl_problem *p, const struct pl_placement *pl,
 
 /* What o asks for that no placement can be drawn with: 0, or -1 and
  * *cause (caller frees): a format out of range, a timeline in DOT, a
- * layout engine Graphviz here lacks for a drawn diagram.  A front end
- * checks it before a placer runs. */
+ * layout engine Graphviz here lacks for a diagram (DOT too), a malformed
+ * SOURCE_DATE_EPOCH for a PDF.  A front end checks it before a placer
+ * runs. */
 int plv_opts_check(const struct plv_opts *o, char **cause);
 
 /* Render and write path atomically.  0, or -1 + *cause, which names
