@@ -283,8 +283,7 @@ render_data(const struct pl_problem *p, const struct pl_placement *pl,
 		char *svg;
 		size_t n;
 		double w, h;
-		if (plv_timeline_svg(p, pl, t, o, &svg, &n, &w, &h, cause) != 0)
-			return -1;
+		plv_timeline_svg(p, pl, t, o, &svg, &n, &w, &h);
 		if (o->format == PLV_FMT_SVG) {
 			*data = svg;
 			*len = n;

@@ -275,27 +275,51 @@ wrap_title(const char *title, double fs, double avail, int *n, double *widest)
 	return lines;
 }
 
-/* Channel name for a label: "->" as an arrow. */
-static void
-put_channel(struct pl_strbuf *b, const char *name)
+/* A channel's name as its label shows it: "->" as an arrow (caller
+ * frees). */
+static char *
+channel_label(const char *name)
 {
 	const char *arrow = strstr(name, "->");
-	if (arrow == NULL) {
-		pl_sb_xml(b, name);
-		return;
+	if (arrow == NULL)
+		return pl_xstrdup(name);
+	return pl_xasprintf("%.*s→%s", (int)(arrow - name), name, arrow + 2);
+}
+
+/* Write label s (escaped) in at most room points at font size fs: whole
+ * when it fits, else its start and end with "…" between (whole code
+ * points).  Returns whether it was cut. */
+static int
+put_label(struct pl_strbuf *b, const char *s, double room, double fs)
+{
+	int n = 0;
+	for (const char *p = s; *p; p++)
+		n += ((unsigned char)*p & 0xC0) != 0x80;
+	int fit = (int)(room / (fs * 0.52));
+	if (n <= fit) {
+		pl_sb_xml(b, s);
+		return 0;
 	}
-	char *head = pl_xstrndup(name, (size_t)(arrow - name));
-	pl_sb_xml(b, head);
-	free(head);
-	pl_sb_printf(b, "→");
-	pl_sb_xml(b, arrow + 2);
+	int head = fit > 1 ? (fit - 1) / 2 + (fit - 1) % 2 : 0, tail = fit > 1 ? (fit - 1) / 2 : 0;
+	/* byte offsets of code point head and of code point n - tail */
+	const char *h = s, *t = s;
+	for (int i = 0; *h && i < head; h++)
+		i += ((unsigned char)h[1] & 0xC0) != 0x80;
+	for (int i = 0; *t && i < n - tail; t++)
+		i += ((unsigned char)t[1] & 0xC0) != 0x80;
+	char *hs = pl_xstrndup(s, (size_t)(h - s));
+	pl_sb_xml(b, hs);
+	free(hs);
+	pl_sb_printf(b, "…");
+	pl_sb_xml(b, t);
+	return 1;
 }
 
 /* Render. */
-int
+void
 plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, char **svg, size_t *len,
-    double *w_in, double *h_in, char **cause)
+    double *w_in, double *h_in)
 {
 	const struct pl_graph *g = p->g;
 	const struct pl_cluster *c = p->c;
@@ -324,7 +348,8 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		if (ch_lane[k] >= 0 && text_w(t->channel_name[k], FS_LABEL - 1) > label_w)
 			label_w = text_w(t->channel_name[k], FS_LABEL - 1);
 	/* The labels at FS_LABEL, or in a figure too narrow for them and an
-	 * inch of plot, shrunk into its left 40 %, down to FS_MIN_LABEL. */
+	 * inch of plot, shrunk into its left 40 %, down to FS_MIN_LABEL, and
+	 * those still too long cut in the middle (fit_label). */
 	double lab = 1;	/* the labels' scale */
 	gm.x0 = 4 + label_w + 4;
 	gm.x1 = gm.W - 10;
@@ -333,15 +358,10 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		gm.x1 = gm.W - 6;
 		if (label_w > gm.x0 - 8)
 			lab = (gm.x0 - 8) / label_w;
-		if (lab * FS_LABEL < FS_MIN_LABEL) {
-			double need = (8 + label_w * FS_MIN_LABEL / FS_LABEL) / 0.4 / 72;
-			*cause = pl_xasprintf("a timeline %.3g in wide has no room for its lane "
-			    "labels: at least %.1f in", gm.W / 72, ceil(need * 10) / 10);
-			free(ch_lane);
-			free(ch_count);
-			return -1;
-		}
+		if (lab * FS_LABEL < FS_MIN_LABEL)
+			lab = FS_MIN_LABEL / FS_LABEL;
 	}
+	double lab_room = gm.x0 - 8;	/* points a label may take */
 	gm.scale = (gm.x1 - gm.x0) / makespan;
 	gm.n_lanes = n_lanes;
 
@@ -455,7 +475,7 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2g\" text-anchor=\"end\"%s>",
 		    gm.x0 - 3, gm.lane_y[d] + gm.lane_h[d] / 2 + lab * FS_LABEL * 0.35, lab * FS_LABEL,
 		    oom ? " fill=\"" PLV_OOM_HEX "\" font-weight=\"bold\"" : "");
-		pl_sb_xml(&b, c->dev[d].name);
+		put_label(&b, c->dev[d].name, lab_room, lab * FS_LABEL);
 		pl_sb_printf(&b, "<title>");
 		pl_sb_xml(&b, c->dev[d].name);
 		pl_sb_printf(&b, ": busy %s, peak %s%s</title></text>\n",
@@ -469,7 +489,13 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		pl_sb_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2g\" text-anchor=\"end\" fill=\"#404040\">",
 		    gm.x0 - 3, gm.lane_y[l] + gm.lane_h[l] / 2 + lab * (FS_LABEL - 1) * 0.35,
 		    lab * (FS_LABEL - 1));
-		put_channel(&b, t->channel_name[k]);
+		char *shown = channel_label(t->channel_name[k]);
+		if (put_label(&b, shown, lab_room, lab * (FS_LABEL - 1))) {
+			pl_sb_printf(&b, "<title>");
+			pl_sb_xml(&b, shown);
+			pl_sb_printf(&b, "</title>");
+		}
+		free(shown);
 		pl_sb_printf(&b, "</text>\n");
 	}
 
@@ -546,5 +572,4 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		*w_in = gm.W / 72;
 	if (h_in != NULL)
 		*h_in = gm.H / 72;
-	return 0;
 }
