@@ -595,7 +595,12 @@ char *
 pl_file_kind_clash(const char *path, const char *writes)
 {
 	char kind[64];
-	if (!pl_file_kind(path, kind, sizeof kind) || (writes != NULL && strcmp(kind, writes) == 0))
+	if (!pl_file_kind(path, kind, sizeof kind))
+		return NULL;
+	/* the same kind in another version ("placelab-placement/2") is
+	 * the same kind */
+	size_t kl = strcspn(kind, "/");
+	if (writes != NULL && strncmp(kind, writes, kl) == 0 && strcspn(writes, "/") == kl)
 		return NULL;
 	return pl_xasprintf("%s: holds %s (%s), which this would replace with %s: "
 	    "give another name, or remove it first", path, kind_name(kind), kind,

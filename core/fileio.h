@@ -63,8 +63,9 @@ int pl_grow_close(struct pl_grow *g, int commit, char **cause);
 int pl_file_kind(const char *path, char *buf, size_t n);
 /* Before writing a file of kind writes (a tag as pl_file_kind() gives, or
  * NULL for any other file) to path: NULL, or why not (caller frees) when
- * path holds a placelab document of another kind, which the write would
- * lose (a comparison table written over a saved placement, say). */
+ * path holds a placelab document of another kind (whatever the versions),
+ * which the write would lose (a comparison table written over a saved
+ * placement, say). */
 char *pl_file_kind_clash(const char *path, const char *writes);
 /* Whether paths a and b name one file (the same inode when both exist;
  * the same absolute name when neither does, e.g. two outputs). */

@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..37"
+echo "1..38"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -121,6 +121,10 @@ check "export TABLE -o PLACEMENT" 'refused keep.json "-o keep.json: holds a plac
 check "compare --format md -o PLACEMENT" 'refused keep.json "holds a placement (placelab-placement/1), which this would replace with another kind of file" \
     $PLACELAB compare g2.json -c k80x4 --methods heft --format md -o keep.json'
 check "gen -o PLACEMENT" 'refused keep.json "-o keep.json: holds a placement" $PLACELAB gen chain -o keep.json'
+mkdir fam && cp p.orig fam/nmt-02.json && cp p.orig fam/nmt-02.orig
+check "gen family over a placement: refused before any member is written" \
+    'refused fam/nmt-02.json "-o fam/nmt-02.json: holds a placement" $PLACELAB gen family nmt -o fam --count 4 &&
+     ! test -e fam/nmt-00.json'
 check "train -o PLACEMENT: before any episode" 'refused keep.json "-o keep.json: holds a placement" \
     $PLACELAB train placeto g2.json -c k80x4 --episodes 100000 -o keep.json'
 check "sim --trace GRAPH (not an input)" 'refused g3.json "--trace g3.json: holds a graph (placelab-graph/1)" \

@@ -737,7 +737,11 @@ test_file_kind(void **state)
 	const char *saved = "{\"format\": \"placelab-placement/1\"}";
 	path = put_file(dir, "best.json", saved, strlen(saved));
 	assert_null(pl_file_kind_clash(path, "placelab-placement/1"));
-	char *why = pl_file_kind_clash(path, "placelab-compare/1");
+	assert_null(pl_file_kind_clash(path, "placelab-placement/2"));	/* a later version */
+	char *why = pl_file_kind_clash(path, "placelab-placements/1");
+	assert_non_null(why);
+	free(why);
+	why = pl_file_kind_clash(path, "placelab-compare/1");
 	assert_non_null(why);
 	assert_non_null(strstr(why, "holds a placement (placelab-placement/1), which this would "
 	    "replace with a comparison table"));

@@ -244,10 +244,19 @@ close_explorer(struct explore *ex, SCREEN *sp, FILE *out, FILE *in)
 	explore_close(ex);
 }
 
+/* HOME before a script's "home" command, put back when the script ends
+ * (or, when it failed, before the next one). */
+static char *old_home;
+
 /* Run one script. */
 static void
 run_script(const char *name)
 {
+	if (old_home != NULL) {	/* a script that failed after "home" */
+		setenv("HOME", old_home, 1);
+		free(old_home);
+		old_home = NULL;
+	}
 	char *path = pl_xasprintf("%s/%s.script", TUI_DIR, name);
 	FILE *f = fopen(path, "r");
 	if (f == NULL)
@@ -257,7 +266,7 @@ run_script(const char *name)
 	struct explore ex;
 	SCREEN *sp = NULL;
 	FILE *out = NULL, *in = NULL;
-	char line[1024], *old_home = NULL;	/* HOME before a "home" */
+	char line[1024];
 	while (fgets(line, sizeof line, f) != NULL) {
 		line_no++;
 		line[strcspn(line, "\n")] = '\0';
@@ -469,6 +478,7 @@ run_script(const char *name)
 	if (old_home != NULL) {
 		setenv("HOME", old_home, 1);
 		free(old_home);
+		old_home = NULL;
 	}
 }
 

@@ -120,6 +120,20 @@ check_applies(const char *name, const struct pl_gen_opts *o)
 	return m != NULL && pl_gen_check_applies(m, o, &why) != 0 ? cmd_fail(why) : 0;
 }
 
+/* Before any graph is made: 0, or 2 after saying why, when path (NULL or
+ * "-": standard output) holds a placelab document of another kind than
+ * writes. */
+static int
+check_output(const char *path, const char *writes)
+{
+	char *cause;
+	if (path == NULL || strcmp(path, "-") == 0 || (cause = pl_file_kind_clash(path, writes)) == NULL)
+		return 0;
+	cmd_error("-o %s", cause);
+	free(cause);
+	return 2;
+}
+
 /* Write a graph to path, or to stdout when path is NULL. */
 static int
 emit(const struct pl_graph *g, const char *path)
@@ -130,11 +144,6 @@ emit(const struct pl_graph *g, const char *path)
 		fputs(s, stdout);
 		free(s);
 		return fflush(stdout) == 0 ? 0 : cmd_error("write error on stdout");
-	}
-	if ((cause = pl_file_kind_clash(path, PL_FORMAT_GRAPH)) != NULL) {
-		cmd_error("-o %s", cause);
-		free(cause);
-		return 2;
 	}
 	if (pl_graph_save_json(g, path, &cause) != 0)
 		return cmd_fail(cause);
@@ -154,9 +163,8 @@ write_cluster(const char *name, const char *path)
 		char *s = pl_cluster_to_json(c);
 		fputs(s, stdout);
 		free(s);
-	} else if ((cause = pl_file_kind_clash(path, PL_FORMAT_CLUSTER)) != NULL) {
-		rc = cmd_error("-o %s", cause);
-		free(cause);
+	} else if ((rc = check_output(path, PL_FORMAT_CLUSTER)) != 0) {
+		/* said */
 	} else if (pl_cluster_save_json(c, path, &cause) != 0)
 		rc = cmd_fail(cause);
 	pl_cluster_free(c);
@@ -299,6 +307,13 @@ cmd_gen(int argc, char **argv)
 			return 2;
 		if (mkdir(out, 0777) != 0 && errno != EEXIST)
 			return cmd_error("gen family: cannot create directory '%s': %s", out, strerror(errno));
+		for (int i = 0; i < count; i++) {	/* every member's file first */
+			char *path = pl_xasprintf("%s/%s-%02d.json", out, argv[1], i);
+			int rc = check_output(path, PL_FORMAT_GRAPH);
+			free(path);
+			if (rc != 0)
+				return rc;
+		}
 		for (int i = 0; i < count; i++) {
 			char *cause = NULL;
 			struct pl_graph *g = pl_gen_family_member(argv[1], i, o.seed, &o, &cause);
@@ -315,7 +330,7 @@ cmd_gen(int argc, char **argv)
 	}
 	if (argc != 1)
 		return cmd_error("gen: expected one model (try 'placelab gen --list')");
-	if (check_applies(argv[0], &o) != 0)
+	if (check_applies(argv[0], &o) != 0 || (!stats && check_output(out, PL_FORMAT_GRAPH) != 0))
 		return 2;
 	char *cause = NULL;
 	struct pl_gen_stats st;

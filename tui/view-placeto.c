@@ -715,14 +715,13 @@ ensure(struct placeto_view *p)
 	return restart(p);
 }
 
-/* The options of spec (k=v,...) but those a policy file fixes (its
- * network's k, pool, mp and start-norm: a policy runs only with its own);
+/* The options of spec (k=v,...) but those a policy file fixes
+ * (pl_placeto_policy_fixed: a policy runs only with its own);
  * NULL when none are left.  The names left out go to *dropped (", "
  * separated, caller frees; NULL: none). */
 static char *
 without_fixed(const char *spec, char **dropped)
 {
-	static const char *const fixed[] = { "k", "pool", "mp", "start-norm" };
 	struct pl_strbuf kept = { 0 }, out = { 0 };
 	*dropped = NULL;
 	if (spec == NULL)
@@ -731,8 +730,8 @@ without_fixed(const char *spec, char **dropped)
 	for (char *t = strtok_r(copy, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
 		size_t kl = strcspn(t, "=");
 		int is_fixed = 0;
-		for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-			is_fixed |= strlen(fixed[i]) == kl && strncmp(t, fixed[i], kl) == 0;
+		for (const char *const *f = pl_placeto_policy_fixed; *f != NULL; f++)
+			is_fixed |= strlen(*f) == kl && strncmp(t, *f, kl) == 0;
 		if (is_fixed)
 			pl_sb_printf(&out, "%s%.*s", out.len > 0 ? ", " : "", (int)kl, t);
 		else

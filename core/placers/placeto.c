@@ -1288,6 +1288,9 @@ policy_option_values(const struct pl_policy_cfg *cfg, char k[16], const char **p
 	*mp = cfg->mp_mean ? "mean" : "sum";
 }
 
+/* The options a policy file fixes (see placeto.h). */
+const char *const pl_placeto_policy_fixed[] = { "k", "pool", "mp", "start-norm", NULL };
+
 /* Replace the engine's policy by one loaded from a file.  An option the
  * file fixes (k, pool, mp, start-norm) that o gives explicitly must agree with it;
  * used (may be NULL) receives the file's values, which are the ones used. */
@@ -1313,10 +1316,10 @@ engine_load_policy(struct engine *E, const char *path, const struct pl_options *
 	int absmax = (int)pl_policy_meta_int(meta, "start-absmax", 1) != 0;
 	free(meta);
 	char k[16];
-	const char *names[4] = { "k", "pool", "mp", "start-norm" }, *vals[4] = { k, NULL, NULL,
-	    absmax ? "absmax" : "max" };
+	const char *const *names = pl_placeto_policy_fixed;	/* vals in its order */
+	const char *vals[4] = { k, NULL, NULL, absmax ? "absmax" : "max" };
 	policy_option_values(&p->cfg, k, &vals[1], &vals[2]);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; names[i] != NULL; i++) {
 		if (pl_options_given(o, names[i]) && strcmp(pl_opt_str(o, names[i]), vals[i]) != 0) {
 			*cause = pl_xasprintf("placeto: option '%s': %s contradicts the policy %s, "
 			    "trained with %s=%s (leave the option out: the policy fixes it)",

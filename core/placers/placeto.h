@@ -126,6 +126,10 @@ const struct pl_placeto_episode_log *pl_placeto_episodes(const struct pl_placer 
  * sched=rank), or NULL. */
 const struct pl_placement *pl_placeto_current(const struct pl_placer *pl);
 void pl_placeto_get_stats(const struct pl_placer *pl, struct pl_placeto_stats *st);
+/* The options a policy file fixes (its network's shape and features),
+ * NULL-terminated: given with a policy they must agree with the file's. */
+extern const char *const pl_placeto_policy_fixed[];
+
 /* Save the placer's policy.  0 or -1 + *cause. */
 int pl_placeto_save_policy(const struct pl_placer *pl, const char *path,
     char **cause);
