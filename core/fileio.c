@@ -509,6 +509,15 @@ pl_text_position(const char *text, size_t off, int *line, int *col)
 	*col = c;
 }
 
+/* s past JSON's white space, up to end. */
+static const char *
+skip_json_space(const char *s, const char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+		s++;
+	return s;
+}
+
 /* The tag of a "format" member at text[0..n): its string value when it
  * begins with "placelab-" (into buf), else 0. */
 static int
@@ -517,13 +526,10 @@ format_tag(const char *text, size_t n, char *buf, size_t bn)
 	static const char key[] = "\"format\"";
 	const char *end = text + n, *s = text;
 	while ((s = memmem(s, (size_t)(end - s), key, sizeof key - 1)) != NULL) {
-		s += sizeof key - 1;
-		while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
-			s++;
+		s = skip_json_space(s + sizeof key - 1, end);
 		if (s >= end || *s != ':')
 			continue;
-		for (s++; s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'); s++)
-			;
+		s = skip_json_space(s + 1, end);
 		if (s >= end || *s != '"' || (size_t)(end - s) < 10 || memcmp(s + 1, "placelab-", 9) != 0)
 			return 0;
 		const char *q = memchr(s + 1, '"', (size_t)(end - s - 1));

@@ -248,15 +248,22 @@ close_explorer(struct explore *ex, SCREEN *sp, FILE *out, FILE *in)
  * (or, when it failed, before the next one). */
 static char *old_home;
 
+/* Put HOME back as it was before a "home" command, if there was one. */
+static void
+restore_home(void)
+{
+	if (old_home == NULL)
+		return;
+	setenv("HOME", old_home, 1);
+	free(old_home);
+	old_home = NULL;
+}
+
 /* Run one script. */
 static void
 run_script(const char *name)
 {
-	if (old_home != NULL) {	/* a script that failed after "home" */
-		setenv("HOME", old_home, 1);
-		free(old_home);
-		old_home = NULL;
-	}
+	restore_home();	/* a script that failed after "home" */
 	char *path = pl_xasprintf("%s/%s.script", TUI_DIR, name);
 	FILE *f = fopen(path, "r");
 	if (f == NULL)
@@ -475,11 +482,7 @@ run_script(const char *name)
 	fclose(f);
 	if (opened)
 		close_explorer(&ex, sp, out, in);
-	if (old_home != NULL) {
-		setenv("HOME", old_home, 1);
-		free(old_home);
-		old_home = NULL;
-	}
+	restore_home();
 }
 
 /* Every action has a unique name, help, and no key means two things in

@@ -11,14 +11,7 @@
 
 #include "fileio.h"
 #include "io.h"
-
-/* Whether path ends in .suffix (any case). */
-static int
-has_suffix(const char *path, const char *suffix)
-{
-	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-	return dot != NULL && (slash == NULL || dot > slash) && strcasecmp(dot + 1, suffix) == 0;
-}
+#include "viz/export.h"
 
 /* Load JSON or DOT. */
 struct pl_graph *
@@ -29,7 +22,8 @@ plv_graph_load(const char *path, char **cause)
 	if (text == NULL)
 		return NULL;
 	struct pl_graph *g;
-	if (pl_text_is_json_object(text, len) || has_suffix(path, "json"))
+	const char *suffix = plv_path_suffix(path);
+	if (pl_text_is_json_object(text, len) || (suffix != NULL && strcasecmp(suffix, "json") == 0))
 		g = pl_graph_parse_json(text, len, path, cause);
 	else
 		g = plv_graph_parse_dot(text, len, path, cause);

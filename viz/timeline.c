@@ -295,7 +295,7 @@ put_label(struct pl_strbuf *b, const char *s, double room, double fs)
 	int n = 0;
 	for (const char *p = s; *p; p++)
 		n += ((unsigned char)*p & 0xC0) != 0x80;
-	int fit = (int)(room / (fs * 0.52));
+	int fit = (int)(room / text_w("x", fs));	/* characters */
 	if (n <= fit) {
 		pl_sb_xml(b, s);
 		return 0;
@@ -380,7 +380,7 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 	double avail = gm.W - 8, fs = FS_TITLE, tw = text_w(title, 1.0) * BOLD_W;
 	int n_title = 1;
 	char **tlines;
-	if (tw * FS_TITLE <= avail || tw * FS_MIN_TITLE <= avail) {
+	if (tw * FS_MIN_TITLE <= avail) {
 		fs = tw * FS_TITLE <= avail ? FS_TITLE : avail / tw;
 		tlines = pl_xcalloc(1, sizeof *tlines);
 		tlines[0] = title;
