@@ -31,6 +31,21 @@ struct brkga_view {
 	double start_us;	/* the explorer's run time when the run began */
 };
 
+/* The generation that found the placer's best: the first whose best has
+ * its run time and peak. */
+static void
+best_when(const struct view_run *r, char *buf, size_t n)
+{
+	int ng = 0;
+	const struct pl_brkga_gen *h = pl_brkga_history(r->pl, &ng);
+	for (int i = 0; i < ng; i++)
+		if (h[i].best_makespan_us == r->pl->best_res.makespan_us &&
+		    h[i].best_peak_bytes == r->pl->best_res.peak_max) {
+			snprintf(buf, n, "generation %d", h[i].gen);
+			return;
+		}
+}
+
 /* Create the view (the placer is created on first use). */
 static void *
 bv_init(struct explore *ex)
@@ -39,6 +54,7 @@ bv_init(struct explore *ex)
 	b->ex = ex;
 	view_run_init(&b->run, ex, "brkga", NULL);
 	b->run.follow = 1;
+	b->run.best_when = best_when;
 	b->run.fresh = 1;
 	return b;
 }

@@ -139,6 +139,39 @@ reconfigure(struct placeto_view *p, char *policy, char *opts, const char *what)
 	return rc;
 }
 
+/* The episode that found the placer's best: the first finished one whose
+ * best has its run time, else the batch under way (worker 0's episode
+ * and, with several workers, the ones beside it). */
+static void
+best_when(const struct view_run *r, char *buf, size_t n)
+{
+	long ne = 0;
+	const struct pl_placeto_episode_log *lg = pl_placeto_episodes(r->pl, &ne);
+	for (long i = 0; i < ne; i++)
+		if (lg[i].best_us == r->pl->best_res.makespan_us) {
+			if (lg[i].greedy)
+				snprintf(buf, n, "its greedy episode");
+			else
+				snprintf(buf, n, "episode %ld", lg[i].episode + 1);
+			return;
+		}
+	const struct pl_placeto_decision *d = pl_placeto_last(r->pl);
+	if (d == NULL)
+		return;
+	/* a batch's episodes are numbered from worker 0's; the last batch
+	 * may be short */
+	long last = d->episode + pl_opt_int(r->pl->opts, "workers");
+	long budget = pl_opt_int(r->pl->opts, "episodes");
+	if (budget > 0 && last > budget)
+		last = budget;
+	if (d->greedy)
+		snprintf(buf, n, "its greedy episode");
+	else if (last > d->episode + 1)
+		snprintf(buf, n, "episodes %ld-%ld", d->episode + 1, last);
+	else
+		snprintf(buf, n, "episode %ld", d->episode + 1);
+}
+
 /* Create the view (the placer is created on first use). */
 static void *
 pv_init(struct explore *ex)
@@ -150,6 +183,7 @@ pv_init(struct explore *ex)
 	view_run_init(&p->run, ex, "placeto", p->opts);
 	p->run.on_step = on_step;
 	p->run.stop = episode_over;
+	p->run.best_when = best_when;
 	p->run.arg = p;
 	p->run.fresh = 1;
 	return p;

@@ -125,6 +125,19 @@ wait_idle(struct view_run *r, double deadline)
 	return idle;
 }
 
+/* The name of the placer's best as a source: "brkga best of generation
+ * 11" (the view says when it was found), else "brkga best"; so an undo
+ * step holding an earlier best says which. */
+static char *
+best_source(const struct view_run *r)
+{
+	char when[64] = "";
+	if (r->best_when != NULL)
+		r->best_when(r, when, sizeof when);
+	return when[0] != '\0' ? pl_xasprintf("%s best of %s", r->cls->name, when)
+	    : pl_xasprintf("%s best", r->cls->name);
+}
+
 /* Follow an improved best into the explorer's current placement while
  * the explorer lets this search replace it (the starting placement or
  * this search's own best, no hand edits); else say that 'a' takes it. */
@@ -146,7 +159,7 @@ follow(struct view_run *r)
 			    r->ex->dirty ? " once your edits are saved (w) or undone (u)" : "");
 		return;
 	}
-	char *src = pl_xasprintf("%s best", r->cls->name);
+	char *src = best_source(r);
 	explore_take_best(r->ex, r->pl->best, src, r);
 	free(src);
 }
@@ -280,7 +293,7 @@ view_run_adopt(struct view_run *r)
 	if (explore_edits_block(r->ex))
 		return;
 	struct explore *ex = r->ex;
-	char *src = pl_xasprintf("%s best", r->cls->name);
+	char *src = best_source(r);
 	int already = pl_placement_equal(ex->cur, r->pl->best);
 	double was = ex->tr != NULL ? ex->tr->res.makespan_us : 0;
 	explore_take_best(ex, r->pl->best, src, r);	/* followed from now on */

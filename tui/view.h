@@ -96,6 +96,9 @@ struct view_run {
 	int pending;		/* single steps still requested */
 	int (*stop)(struct view_run *r);	/* ends a multi-step request */
 	view_run_fn *on_step;	/* after every step (main thread) */
+	/* Optional: when the placer's best was found, for its name ("brkga
+	 * best of generation 11"): "generation 11" into buf, or "" */
+	void (*best_when)(const struct view_run *r, char *buf, size_t n);
 	void *arg;		/* for the callbacks */
 	int follow;
 	double followed_us;	/* best adopted last */
