@@ -153,6 +153,7 @@ steps_push(struct explore *ex, struct explore_undo *st, int *n)
 	st[*n].pl = pl_placement_clone(ex->cur);
 	st[*n].source = pl_xstrdup(ex->source);
 	st[*n].source_file = ex->source_file != NULL ? pl_xstrdup(ex->source_file) : NULL;
+	st[*n].edit = ex->cur_edit;
 	(*n)++;
 }
 
@@ -194,6 +195,7 @@ set_current(struct explore *ex, const struct pl_placement *pl, const char *sourc
 	ex->source_file = NULL;
 	if (!edit)
 		pl_placement_copy(ex->origin, ex->cur);
+	ex->cur_edit = edit;
 	ex->follower = follower;
 	ex->dirty = edits_unsaved(ex);
 	resimulate(ex);
@@ -1326,11 +1328,13 @@ explore_action(struct explore *ex, enum tui_action a)
 			return 1;
 		}
 		/* the current placement goes on the other stack, the step
-		 * becomes current; clean and origin stay as they were, and no
-		 * search replaces what undo or redo brought back */
+		 * becomes current as it was made: a hand edit, or a placement
+		 * taken from elsewhere, which is origin again (no edits to
+		 * keep); clean stays, and no search replaces what undo or redo
+		 * brought back */
 		steps_push(ex, undo ? ex->redo : ex->undo, undo ? &ex->n_redo : &ex->n_undo);
 		struct explore_undo *u = &from[--*n_from];
-		set_current(ex, u->pl, u->source, 1, 0, NULL);
+		set_current(ex, u->pl, u->source, u->edit, 0, NULL);
 		ex->source_file = u->source_file;	/* set_current cleared it */
 		pl_placement_free(u->pl);
 		free(u->source);

@@ -83,6 +83,7 @@ struct explore {
 	double start_us;		/* makespan of the starting placement:
 					 * the header's "vs start" */
 	int dirty;
+	int cur_edit;			/* cur was made by hand (not taken) */
 	struct pl_placement *clean;	/* the last placement saved or opened,
 					 * or the starting one */
 	struct pl_placement *origin;	/* the last one taken from elsewhere */
@@ -98,6 +99,7 @@ struct explore {
 		struct pl_placement *pl;
 		char *source;
 		char *source_file;
+		int edit;		/* made by hand (not taken) */
 	} undo[EXPLORE_UNDO], redo[EXPLORE_UNDO];
 	int n_undo, n_redo;		/* redo: the steps undone since the
 					 * last change, latest last */
