@@ -577,8 +577,8 @@ pl_file_kind(const char *path, char *buf, size_t n)
 }
 
 /* What a file of placelab's kind tag is, for a message. */
-static const char *
-kind_name(const char *tag)
+const char *
+pl_file_kind_name(const char *tag)
 {
 	static const struct { const char *prefix, *name; } names[] = {
 		{ "placelab-graph/", "a graph" }, { "placelab-cluster/", "a cluster" },
@@ -609,6 +609,6 @@ pl_file_kind_clash(const char *path, const char *writes)
 	if (writes != NULL && strncmp(kind, writes, kl) == 0 && strcspn(writes, "/") == kl)
 		return NULL;
 	return pl_xasprintf("%s: holds %s (%s), which this would replace with %s: "
-	    "give another name, or remove it first", path, kind_name(kind), kind,
-	    writes != NULL ? kind_name(writes) : "another kind of file");
+	    "give another name, or remove it first", path, pl_file_kind_name(kind), kind,
+	    writes != NULL ? pl_file_kind_name(writes) : "another kind of file");
 }

@@ -812,11 +812,15 @@ explore_resize(struct explore *ex)
 
 /* ---- prompts, search, files ---------------------------------------------- */
 
-/* Ask before replacing path. */
+/* Ask before replacing path, saying what it holds when it is a placelab
+ * document (a comparison table, a policy, ...). */
 void
 explore_ask_overwrite(struct explore *ex, const char *path, explore_prompt_fn *done, void *arg)
 {
-	char *q = pl_xasprintf("%s exists: overwrite? (y/n) ", path);
+	char kind[64];
+	char *q = pl_file_kind(path, kind, sizeof kind) ?
+	    pl_xasprintf("%s exists and holds %s: overwrite? (y/n) ", path, pl_file_kind_name(kind)) :
+	    pl_xasprintf("%s exists: overwrite? (y/n) ", path);
 	explore_prompt(ex, PROMPT_KEY, q, NULL, done, arg);
 	free(q);
 }
