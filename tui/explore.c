@@ -1182,20 +1182,24 @@ quit_done(struct explore *ex, const char *text, void *arg)
 	}
 }
 
-/* Quit, or ask first when something would be lost. */
+/* Quit, or ask first when something would be lost; asked after ^C
+ * (by_ctrl_c), the question says that a second ^C discards too. */
 static void
-ask_quit(struct explore *ex)
+ask_quit(struct explore *ex, int by_ctrl_c)
 {
+	const char *answers = by_ctrl_c ? "(s)ave, (d)iscard and quit (^C too), Esc cancel? "
+	    : "(s)ave, (d)iscard and quit, Esc cancel? ";
+	char *q;
 	if (ex->dirty)
-		explore_prompt(ex, PROMPT_KEY,
-		    "Unsaved edits: (s)ave, (d)iscard and quit, Esc cancel? ", NULL, quit_done, NULL);
-	else if (explore_unsaved(ex)) {
-		char *q = pl_xasprintf("The placement from %s is not saved: (s)ave, (d)iscard and quit, Esc cancel? ",
-		    ex->source);
-		explore_prompt(ex, PROMPT_KEY, q, NULL, quit_done, NULL);
-		free(q);
-	} else
+		q = pl_xasprintf("Unsaved edits: %s", answers);
+	else if (explore_unsaved(ex))
+		q = pl_xasprintf("The placement from %s is not saved: %s", ex->source, answers);
+	else {
 		ex->quit = 1;
+		return;
+	}
+	explore_prompt(ex, PROMPT_KEY, q, NULL, quit_done, NULL);
+	free(q);
 }
 
 /* ^C: quit as q does (asking first when something would be lost),
@@ -1211,7 +1215,7 @@ explore_interrupt(struct explore *ex)
 		prompt_finish(ex, NULL);
 	ex->help = 0;
 	if (!ex->quit)
-		ask_quit(ex);
+		ask_quit(ex, 1);
 	ex->interrupted = ex->quit;
 }
 
@@ -1262,7 +1266,7 @@ explore_action(struct explore *ex, enum tui_action a)
 		return 1;
 	switch (a) {
 	case ACT_QUIT:
-		ask_quit(ex);
+		ask_quit(ex, 0);
 		return 1;
 	case ACT_HELP:
 		ex->help = 1;
