@@ -465,6 +465,18 @@ screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
 	return used;
 }
 
+/* A name, whole or cut at its start with an ellipsis (see screen.h). */
+int
+screen_put_name(WINDOW *w, int y, int x, int width, int pad, const char *s)
+{
+	const char *more = screen_utf8() ? "\u2026" : "...";
+	int mw = screen_width(more);
+	if (s == NULL || screen_width(s) <= width || width <= mw)
+		return screen_put(w, y, x, width, pad, s);
+	int used = screen_put(w, y, x, mw, 0, more);
+	return used + screen_put(w, y, x + used, width - used, pad, screen_tail(s, width - used));
+}
+
 /* printf then screen_put. */
 int
 screen_printf(WINDOW *w, int y, int x, int width, int pad, const char *fmt, ...)

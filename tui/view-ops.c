@@ -452,7 +452,8 @@ draw_edge(struct ops_view *o, WINDOW *w, int y, int x, int wd, int v, int dir, i
 	wattrset(w, od != ex->cur->dev[v] ? screen_attr(SCR_KEY) : A_NORMAL);
 	x += screen_printf(w, y, x, LEFT(11), 1, "%10s", screen_fmt_bytes(a, sizeof a, g->tensors[e->tensor].bytes));
 	wattrset(w, A_NORMAL);
-	screen_printf(w, y, x, wd - (x - x0), 1, " %s", g->ops[other].name);
+	x += screen_put(w, y, x, LEFT(1), 0, " ");
+	screen_put_name(w, y, x, wd - (x - x0), 1, g->ops[other].name);
 #undef LEFT
 }
 
@@ -469,13 +470,25 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 	if (!line_next(l))
 		return;
 	wattrset(w, A_BOLD);
-	screen_put(w, l->y + l->row - 1, l->x, l->width, 1, op->name);
+	screen_put_name(w, l->y + l->row - 1, l->x, l->width, 1, op->name);
 	wattrset(w, A_NORMAL);
 	if (line_next(l)) {
 		const struct pl_group *gr = &g->groups[op->group];
-		screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%s  scope %s  group %s (%d op%s)",
-		    op->type[0] ? op->type : "?", op->scope[0] ? op->scope : "-",
-		    gr->name != NULL ? gr->name : "own", gr->count, gr->count == 1 ? "" : "s");
+		/* long scope and group names give way, their ends shown */
+		int y = l->y + l->row - 1, x = l->x, end = l->x + l->width;
+		const char *scope = op->scope[0] ? op->scope : "-";
+		const char *gname = gr->name != NULL ? gr->name : "own";
+		char count[32];
+		snprintf(count, sizeof count, " (%d op%s)", gr->count, gr->count == 1 ? "" : "s");
+		x += screen_printf(w, y, x, end - x, 0, "%s  scope ", op->type[0] ? op->type : "?");
+		int rest = end - x - (int)strlen("  group ") - screen_width(count);
+		int sw = screen_width(scope), gw = screen_width(gname);
+		if (sw + gw > rest)	/* share the room, the shorter first */
+			sw = sw < rest / 2 ? sw : gw < rest / 2 ? rest - gw : rest / 2;
+		x += screen_put_name(w, y, x, sw > 0 ? sw : 0, 0, scope);
+		x += screen_put(w, y, x, end - x, 0, "  group ");
+		x += screen_put_name(w, y, x, end - x - screen_width(count), 0, gname);
+		screen_put(w, y, x, end - x, 1, count);
 	}
 	if (line_next(l)) {
 		int y = l->y + l->row - 1, x = l->x;
@@ -583,7 +596,9 @@ draw_scope_detail(struct ops_view *o, struct lines *l, int k)
 	if (!line_next(l))
 		return;
 	wattrset(w, A_BOLD);
-	screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%s/", n->path);
+	char *path = pl_xasprintf("%s/", n->path);
+	screen_put_name(w, l->y + l->row - 1, l->x, l->width, 1, path);
+	free(path);
 	wattrset(w, A_NORMAL);
 	if (line_next(l))
 		screen_printf(w, l->y + l->row - 1, l->x, l->width, 1,

@@ -239,7 +239,7 @@ draw_neighbours(struct placeto_view *p, WINDOW *w, int y, int x, int width, int 
 				wattrset(w, screen_dev_fg(d));
 				xx += screen_printf(w, y + row, xx, 7, 1, "%s", explore_dev_label(p->ex, d));
 				wattrset(w, A_NORMAL);
-				screen_put(w, y + row, xx, width - (xx - x), 1, pl_placeto_group_name(pc, gg));
+				screen_put_name(w, y + row, xx, width - (xx - x), 1, pl_placeto_group_name(pc, gg));
 				row++;
 			}
 		}
@@ -646,8 +646,14 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		int n_ops = 0;
 		pl_placeto_group_ops(pl, d->group, &n_ops);
 		wattrset(w, screen_attr(SCR_HEADER));
-		screen_printf(w, y, r->x, lw - 1, 1, "group %d: %s (%d op%s)", d->group,
-		    pl_placeto_group_name(pl, d->group), n_ops, n_ops == 1 ? "" : "s");
+		/* the count stays whole; a long name gives way */
+		char head[32], tail[32];
+		snprintf(head, sizeof head, "group %d: ", d->group);
+		snprintf(tail, sizeof tail, " (%d op%s)", n_ops, n_ops == 1 ? "" : "s");
+		int gx = r->x + screen_put(w, y, r->x, lw - 1, 0, head);
+		int gw = lw - 1 - (gx - r->x) - screen_width(tail);
+		gx += screen_put_name(w, y, gx, gw > 0 ? gw : 0, 0, pl_placeto_group_name(pl, d->group));
+		screen_put(w, y, gx, lw - 1 - (gx - r->x), 1, tail);
 		wattrset(w, A_NORMAL);
 		int fy = y + 1, fx = r->x;
 		int nf = pl_placeto_n_feat(pl) < d->n_feat ? pl_placeto_n_feat(pl) : d->n_feat;
