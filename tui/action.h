@@ -74,6 +74,8 @@
 	X(PLACETO_OPTIONS, "placeto-options", AV_PLACETO, 'O', 0, "Placeto's options (e.g. accept=improve,init=best), then restart") \
 	X(BRKGA_STEP, "brkga-step", AV_BRKGA, 'n', 0, "one generation") \
 	X(RUN, "run", AV_PLACETO | AV_BRKGA | AV_COMPARE, ' ', 0, "run / pause (in time slices; keys stay live)") \
+	X(SLOWER, "slower", AV_PLACETO | AV_BRKGA, '-', '_', "run slower, for a demo: 8, 4, 2, 1 steps a second, then one every 2 s (n and e are not slowed)") \
+	X(FASTER, "faster", AV_PLACETO | AV_BRKGA, '+', '=', "run faster, up to full speed") \
 	X(RESTART, "restart", AV_PLACETO | AV_BRKGA | AV_COMPARE, 'r', 0, "start the method(s) again from scratch") \
 	X(ADOPT, "adopt", AV_PLACETO | AV_BRKGA, 'a', 0, "make the method's best placement the current one (a BRKGA run also replaces the starting placement, then its own best, as it improves; never one you edited, opened or took)") \
 	X(EXPORT_WRITE, "export-write", AV_EXPORT, 'x', 0, "write the export file")

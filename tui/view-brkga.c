@@ -55,6 +55,7 @@ bv_init(struct explore *ex)
 	view_run_init(&b->run, ex, "brkga", NULL);
 	b->run.follow = 1;
 	b->run.best_when = best_when;
+	b->run.step_noun = "generation";
 	b->run.fresh = 1;
 	return b;
 }
@@ -138,6 +139,9 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		const char *state = view_run_state(&b->run, pl->done, &role);
 		wattrset(w, screen_attr(role));
 		x += screen_printf(w, y, r->x + x, r->w - x, 0, "[%s] ", state);
+		char pace[48];
+		if (!pl->done && view_run_pace_label(&b->run, pace, sizeof pace) != NULL)
+			x += screen_printf(w, y, r->x + x, r->w - x, 0, "%s  ", pace);
 		wattrset(w, A_NORMAL);
 		x += screen_printf(w, y, r->x + x, r->w - x, 0, "generation %d  %ld evals  %s",
 		    n > 0 ? h[n - 1].gen : 0, pl->evals, explore_fmt_wall(ex, a1, sizeof a1, pl->search_s));
@@ -251,8 +255,8 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		screen_put_fields(w, y, r->x, r->w, 1, "  ", line);
 	}
 	wattrset(w, screen_attr(SCR_DIM));
-	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
-	    "n generation  Space run/pause  r restart  a use best (followed as it improves)");
+	screen_put_fields(w, r->y + r->h - 1, r->x, r->w, 1, "  ",
+	    "n generation\tSpace run/pause\ta use best (followed as it improves)\t+/- speed\tr restart");
 	wattrset(w, A_NORMAL);
 	view_run_frame_save(&b->run, w, r);
 }
@@ -295,6 +299,10 @@ bv_action(struct view *v, enum tui_action a)
 		break;
 	case ACT_ADOPT:
 		view_run_adopt(&b->run);
+		break;
+	case ACT_SLOWER:
+	case ACT_FASTER:
+		view_run_pace(&b->run, a == ACT_FASTER);
 		break;
 	default:
 		return VIEW_UNHANDLED;

@@ -184,6 +184,7 @@ pv_init(struct explore *ex)
 	p->run.on_step = on_step;
 	p->run.stop = episode_over;
 	p->run.best_when = best_when;
+	p->run.step_noun = "decision";
 	p->run.arg = p;
 	p->run.fresh = 1;
 	return p;
@@ -430,6 +431,9 @@ draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
 	int role;
 	const char *state = view_run_state(&p->run, pl->done, &role);
 	hdr_add(&l, 0, screen_attr(role), 1, "[%s]", state);
+	char pace[48];
+	if (!pl->done && view_run_pace_label(&p->run, pace, sizeof pace) != NULL)
+		hdr_add(&l, 0, screen_attr(role), 1, "%s", pace);
 	/* before the first decision the placer's phase says which comes */
 	int greedy = d != NULL ? d->greedy : st.phase != 0;
 	hdr_add(&l, 0, A_NORMAL, 1, "episode %ld (%s)", d != NULL ? d->episode + 1 : 0,
@@ -740,8 +744,8 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	int roles[2] = { SCR_BAR_ALT, SCR_GOOD };
 	view_chart_from(w, &cr, p->n_curve > 0 ? 2 : 0, ys, p->n_curve, roles, "o*", 1, 1);
 	wattrset(w, screen_attr(SCR_DIM));
-	screen_put(w, r->y + r->h - 1, r->x, r->w, 1,
-	    "n decision  e episode  Space run  r restart  L policy  O options  a use best");
+	screen_put_fields(w, r->y + r->h - 1, r->x, r->w, 1, "  ",
+	    "n decision\te episode\tSpace run\ta use best\t+/- speed\tr restart\tL policy\tO options");
 	wattrset(w, A_NORMAL);
 	view_run_frame_save(&p->run, w, r);
 }
@@ -858,6 +862,10 @@ pv_action(struct view *v, enum tui_action a)
 		break;
 	case ACT_ADOPT:
 		view_run_adopt(&p->run);
+		break;
+	case ACT_SLOWER:
+	case ACT_FASTER:
+		view_run_pace(&p->run, a == ACT_FASTER);
 		break;
 	default:
 		return VIEW_UNHANDLED;

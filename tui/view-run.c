@@ -308,8 +308,58 @@ view_run_adopt(struct view_run *r)
 	free(src);
 }
 
+/* Seconds between paced steps, by r->pace (0: full speed). */
+static const double pace_s[] = { 0, 0.125, 0.25, 0.5, 1, 2 };
+#define N_PACES ((int)(sizeof pace_s / sizeof *pace_s))
+
+/* Run slower or faster. */
+void
+view_run_pace(struct view_run *r, int faster)
+{
+	int was = r->pace;
+	r->pace += faster ? -1 : 1;
+	r->pace = r->pace < 0 ? 0 : r->pace >= N_PACES ? N_PACES - 1 : r->pace;
+	char b[64];
+	const char *what = r->cls != NULL ? r->cls->name : "the method";
+	if (r->pace == was)
+		explore_message(r->ex, 0, "%s already runs %s", what,
+		    r->pace == 0 ? "at full speed" : view_run_pace_label(r, b, sizeof b));
+	else if (r->pace == 0)
+		explore_message(r->ex, 0, "%s runs at full speed (- slower)", what);
+	else
+		explore_message(r->ex, 0, "%s runs %s (+ faster, - slower)", what,
+		    view_run_pace_label(r, b, sizeof b));
+}
+
+/* The pace for the header. */
+const char *
+view_run_pace_label(const struct view_run *r, char *buf, size_t n)
+{
+	if (r->pace <= 0)
+		return NULL;
+	const char *noun = r->step_noun != NULL ? r->step_noun : "step";
+	double s = pace_s[r->pace];
+	if (s >= 1)
+		snprintf(buf, n, "1 %s/%s", noun, s > 1 ? "2 s" : "s");
+	else
+		snprintf(buf, n, "%.0f %ss/s", 1 / s, noun);
+	return buf;
+}
+
+/* Sleep until monotonic time t. */
+static void
+sleep_until(double t)
+{
+	double d = t - pl_now_s();
+	if (d <= 0)
+		return;
+	struct timespec ts = { .tv_sec = (time_t)d, .tv_nsec = (long)((d - (double)(time_t)d) * 1e9) };
+	nanosleep(&ts, NULL);
+}
+
 /* Step on the worker until the deadline, and leave a step in flight when
- * there is more to do. */
+ * there is more to do; a paced run waits (asleep) for its next step's
+ * time, at most until the deadline. */
 int
 view_run_tick(struct view_run *r, double deadline, int visible)
 {
@@ -328,6 +378,16 @@ view_run_tick(struct view_run *r, double deadline, int visible)
 		if (visible && r->fresh && r->collected > 0 &&
 		    pl_now_s() - r->drawn_at > VIEW_RUN_FRAME_S)
 			return 1;
+		/* single steps (n, e) are not paced: they are asked for */
+		if (r->running && r->pending <= 0 && r->pace > 0) {
+			double next = r->paced_at + pace_s[r->pace];
+			if (next > deadline) {
+				sleep_until(deadline);
+				return 1;
+			}
+			sleep_until(next);
+			r->paced_at = pl_now_s();
+		}
 		/* the next step goes out even when the slice is over: it runs
 		 * on its thread while other views take their turn */
 		k->outstanding = 1;

@@ -102,6 +102,11 @@ struct view_run {
 	void *arg;		/* for the callbacks */
 	int follow;
 	double followed_us;	/* best adopted last */
+	/* pace while running, for a demo: 0 full speed, else an index of
+	 * the steps' minimum spacing (view_run_pace) */
+	int pace;
+	double paced_at;	/* when the last paced step went out */
+	const char *step_noun;	/* "generation", "decision" */
 	char *error;
 	/* between steps, for the main thread */
 	int steps, done;
@@ -133,6 +138,11 @@ int view_run_busy(struct view_run *r);
  * "stepping" (steps requested by n or e still to come, between slices)
  * or "paused"; *role is its colour role. */
 const char *view_run_state(const struct view_run *r, int placer_done, int *role);
+/* Run slower (faster 0) or faster (1) while running, and say so. */
+void view_run_pace(struct view_run *r, int faster);
+/* The pace as the header shows it ("2 generations/s"), or NULL at full
+ * speed. */
+const char *view_run_pace_label(const struct view_run *r, char *buf, size_t n);
 /* Wait until no step is in flight. */
 void view_run_sync(struct view_run *r);
 /* Make the placer's best the explorer's current placement. */
