@@ -584,6 +584,12 @@ draw_policy(const struct explore *ex, const struct pl_placeto_decision *d, WINDO
 		wattrset(w, screen_dev_fg(k));
 		screen_printf(w, y + row, cx, lc, 1, "%s", explore_dev_label(ex, k));
 		wattrset(w, A_NORMAL);
+		if (!((d->allowed >> k) & 1)) {	/* masked out, not a choice */
+			wattrset(w, screen_attr(SCR_DIM));
+			screen_put(w, y + row, cx + lc, cw - lc - (cols > 1), 1, " not allowed");
+			wattrset(w, A_NORMAL);
+			continue;
+		}
 		if (barw > 0)
 			screen_bar(w, y + row, cx + lc, barw, d->probs[k], screen_dev_block(k), A_NORMAL);
 		int px = cx + lc + (barw > 0 ? barw : 0);
@@ -703,7 +709,15 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		/* right: the policy, the action, the reward */
 		int rx = r->x + lw + 1, rw = r->w - lw - 1;
 		wattrset(w, screen_attr(SCR_HEADER));
-		screen_printf(w, y, rx, rw, 1, "policy over devices (%s)", d->greedy ? "arg-max" : "sampled");
+		/* a node pinned to one device has no choice: say so, so that
+		 * its certain-looking 1.000 is not read as the policy's */
+		int n_allowed = 0;
+		for (int k = 0; k < d->n_dev; k++)
+			n_allowed += (int)((d->allowed >> k) & 1);
+		if (n_allowed == 1)
+			screen_printf(w, y, rx, rw, 1, "policy over devices (pinned)");
+		else
+			screen_printf(w, y, rx, rw, 1, "policy over devices (%s)", d->greedy ? "arg-max" : "sampled");
 		wattrset(w, A_NORMAL);
 		int py = y + 1 + draw_policy(ex, d, w, y + 1, rx, rw, cols,
 		    mid_h - POLICY_ROWS);

@@ -1004,6 +1004,7 @@ episode_decide(struct engine *E, struct episode *ep)
 	dc->n_feat = E->d;
 	memcpy(dc->feat, in.x0 + (size_t)cur * E->d, (size_t)E->d * sizeof(float));
 	dc->n_dev = E->n_dev;
+	dc->allowed = e->allowed[cur];
 	memcpy(dc->probs, probs, (size_t)E->n_dev * sizeof(float));
 	dc->prev_dev = ep->dev[cur];
 	dc->action = a;

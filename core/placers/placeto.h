@@ -54,7 +54,9 @@ struct pl_placeto_decision {
 	int n_feat;
 	float feat[PL_PLACETO_MAX_FEAT];	/* its feature row */
 	int n_dev;
-	float probs[PL_MAX_DEVICES];	/* the policy's distribution */
+	uint64_t allowed;	/* the devices the node may go to (bit d) */
+	float probs[PL_MAX_DEVICES];	/* the policy's distribution (0 where
+					 * not allowed) */
 	int prev_dev, action;
 	double before_us, after_us;	/* simulated makespan before / after */
 	double before_s, after_s;	/* R_t, R_{t+1}: seconds incl. penalty */
