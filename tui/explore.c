@@ -135,6 +135,7 @@ steps_free(struct explore_undo *st, int *n)
 		pl_placement_free(st[i].pl);
 		free(st[i].source);
 		free(st[i].source_file);
+		free(st[i].save_path);
 	}
 	*n = 0;
 }
@@ -153,6 +154,7 @@ steps_push(struct explore *ex, struct explore_undo *st, int *n)
 	st[*n].pl = pl_placement_clone(ex->cur);
 	st[*n].source = pl_xstrdup(ex->source);
 	st[*n].source_file = ex->source_file != NULL ? pl_xstrdup(ex->source_file) : NULL;
+	st[*n].save_path = ex->save_path != NULL ? pl_xstrdup(ex->save_path) : NULL;
 	st[*n].edit = ex->cur_edit;
 	(*n)++;
 }
@@ -166,18 +168,27 @@ push_undo(struct explore *ex)
 	steps_free(ex->redo, &ex->n_redo);
 }
 
+/* Whether cur is held: a file holds it, or it is clean (see the
+ * invariant). */
+static int
+held(const struct explore *ex)
+{
+	return ex->source_file != NULL ||
+	    (!ex->clean_lost && pl_placement_equal(ex->cur, ex->clean));
+}
+
 /* Whether cur holds hand edits not saved (see the invariant). */
 static int
 edits_unsaved(const struct explore *ex)
 {
-	return !pl_placement_equal(ex->cur, ex->clean) && !pl_placement_equal(ex->cur, ex->origin);
+	return !held(ex) && !pl_placement_equal(ex->cur, ex->origin);
 }
 
 /* Whether the current placement is in no file. */
 int
 explore_unsaved(const struct explore *ex)
 {
-	return !pl_placement_equal(ex->cur, ex->clean);
+	return !held(ex);
 }
 
 /* Make pl current (undo step when push), from source, replaceable by
@@ -201,12 +212,30 @@ set_current(struct explore *ex, const struct pl_placement *pl, const char *sourc
 	resimulate(ex);
 }
 
-/* Replace the current placement. */
+/* Replace the current placement; a take of the placement cur already is
+ * only renames where it came from (no undo step, the file that holds it
+ * still does, a search following it goes on). */
 void
 explore_set_placement(struct explore *ex, const struct pl_placement *pl,
     const char *source, int edit)
 {
-	set_current(ex, pl, source, edit, 1, NULL);
+	if (edit || !pl_placement_equal(ex->cur, pl)) {
+		set_current(ex, pl, source, edit, 1, NULL);
+		return;
+	}
+	free(ex->source);
+	ex->source = pl_xstrdup(source);
+	pl_placement_copy(ex->origin, ex->cur);
+	ex->cur_edit = 0;
+	ex->dirty = edits_unsaved(ex);
+}
+
+/* A restarted search's bests are a new run's (see explore.h). */
+void
+explore_search_restarted(struct explore *ex, const void *who)
+{
+	if (ex->follower == who)
+		ex->follower = NULL;
 }
 
 /* Whether a search may follow its best into cur. */
@@ -413,6 +442,7 @@ explore_open(struct explore *ex, const struct explore_opts *o, char **cause)
 		ex->follower = &any_search;
 	}
 	ex->clean = pl_placement_clone(ex->cur);
+	ex->clean_file = ex->source_file != NULL ? pl_xstrdup(ex->source_file) : NULL;
 	ex->origin = pl_placement_clone(ex->cur);
 	ex->tr = pl_sim_trace(ex->p, ex->cur, &ex->sim, cause);
 	if (ex->tr == NULL)
@@ -452,6 +482,7 @@ explore_close(struct explore *ex)
 	pl_trace_free(ex->tr);
 	pl_placement_free(ex->cur);
 	pl_placement_free(ex->clean);
+	free(ex->clean_file);
 	pl_placement_free(ex->origin);
 	if (!ex->keep_inputs) {
 		pl_problem_free(ex->p);
@@ -998,26 +1029,31 @@ search_done(struct explore *ex, const char *text, void *arg)
 	search_go(ex, 1);
 }
 
-/* The file at path now holds cur: undo and redo steps that came from it
- * with another placement say it no longer holds them. */
+/* A placement whose file (*file, a real path) is rp says that the file
+ * no longer holds it: its source gains "(since overwritten)". */
 static void
-saved_over(struct explore *ex, const char *path)
+mark_overwritten(char **source, char **file, const char *rp)
 {
-	char *rp = realpath(path, NULL);
-	if (rp == NULL)
+	if (*file == NULL || strcmp(*file, rp) != 0)
 		return;
+	char *s = pl_xasprintf("%s (since overwritten)", *source);
+	free(*source);
+	*source = s;
+	free(*file);
+	*file = NULL;
+}
+
+/* The file at path (real path rp) now holds keep (NULL: no placement):
+ * undo and redo steps that came from it with another placement say it no
+ * longer holds them. */
+static void
+overwritten(struct explore *ex, const char *rp, const struct pl_placement *keep)
+{
 	for (int i = 0; i < ex->n_undo + ex->n_redo; i++) {
 		struct explore_undo *u = i < ex->n_undo ? &ex->undo[i] : &ex->redo[i - ex->n_undo];
-		if (u->source_file == NULL || strcmp(u->source_file, rp) != 0 ||
-		    pl_placement_equal(u->pl, ex->cur))
-			continue;
-		char *s = pl_xasprintf("%s (since overwritten)", u->source);
-		free(u->source);
-		u->source = s;
-		free(u->source_file);
-		u->source_file = NULL;
+		if (keep == NULL || !pl_placement_equal(u->pl, keep))
+			mark_overwritten(&u->source, &u->source_file, rp);
 	}
-	free(rp);
 }
 
 /* The file at path now holds cur (see explore.h). */
@@ -1027,8 +1063,35 @@ explore_saved_to(struct explore *ex, const char *path)
 	free(ex->save_path);
 	ex->save_path = pl_xstrdup(path);
 	pl_placement_copy(ex->clean, ex->cur);
+	char *rp = realpath(path, NULL);
+	if (rp != NULL) {
+		overwritten(ex, rp, ex->cur);
+		free(ex->source_file);
+		ex->source_file = pl_xstrdup(rp);
+	}
+	free(ex->clean_file);
+	ex->clean_file = rp;
+	ex->clean_lost = 0;
 	ex->dirty = 0;
-	saved_over(ex, path);
+}
+
+/* Export replaced path with another kind of file (see explore.h). */
+void
+explore_file_replaced(struct explore *ex, const char *path)
+{
+	char *rp = realpath(path, NULL);
+	if (rp == NULL)
+		return;
+	overwritten(ex, rp, NULL);
+	mark_overwritten(&ex->source, &ex->source_file, rp);
+	if (ex->clean_file != NULL && strcmp(ex->clean_file, rp) == 0)
+		ex->clean_lost = 1;
+	if (ex->save_path != NULL && pl_file_same(ex->save_path, path)) {
+		free(ex->save_path);	/* 'w' no longer writes there unasked */
+		ex->save_path = NULL;
+	}
+	ex->dirty = edits_unsaved(ex);
+	free(rp);
 }
 
 /* Write the current placement to path (quitting: then quit). */
@@ -1112,10 +1175,14 @@ open_done(struct explore *ex, const char *path, void *arg)
 	char *src = pl_xasprintf("file %s", base_name(path));
 	explore_set_placement(ex, pl, src, 0);
 	free(src);
+	free(ex->source_file);
 	ex->source_file = realpath(path, NULL);
 	pl_placement_copy(ex->clean, pl);	/* what the file holds (dirty is
 						 * 0: a take is origin too) */
 	pl_placement_free(pl);
+	free(ex->clean_file);
+	ex->clean_file = ex->source_file != NULL ? pl_xstrdup(ex->source_file) : NULL;
+	ex->clean_lost = 0;
 	free(ex->save_path);
 	ex->save_path = pl_xstrdup(path);
 	if (warning != NULL)
@@ -1173,13 +1240,15 @@ quit_done(struct explore *ex, const char *text, void *arg)
 	(void)arg;
 	if (text == NULL)
 		return;
-	if (*text == 'd' || *text == 'y' || *text == 'q') {
+	/* only d discards: a "yes" (y) or a second q may mean to save */
+	if (*text == 'd') {
 		ex->quit = 1;
 	} else if (*text == 's') {
 		char *path = default_save_path(ex);
 		explore_prompt(ex, PROMPT_PATH, "Save placement to: ", path, save_done, ex);
 		free(path);
-	}
+	} else
+		explore_message(ex, 0, "not quit: at the question, d discards and quits, s saves");
 }
 
 /* Quit, or ask first when something would be lost; asked after ^C
@@ -1338,12 +1407,15 @@ explore_action(struct explore *ex, enum tui_action a)
 		/* the current placement goes on the other stack, the step
 		 * becomes current as it was made: a hand edit, or a placement
 		 * taken from elsewhere, which is origin again (no edits to
-		 * keep); clean stays, and no search replaces what undo or redo
-		 * brought back */
+		 * keep); clean stays, the session's file is the step's, and no
+		 * search replaces what undo or redo brought back */
 		steps_push(ex, undo ? ex->redo : ex->undo, undo ? &ex->n_redo : &ex->n_undo);
 		struct explore_undo *u = &from[--*n_from];
 		set_current(ex, u->pl, u->source, u->edit, 0, NULL);
 		ex->source_file = u->source_file;	/* set_current cleared it */
+		free(ex->save_path);
+		ex->save_path = u->save_path;
+		ex->dirty = edits_unsaved(ex);	/* with the file that holds it */
 		pl_placement_free(u->pl);
 		free(u->source);
 		explore_message(ex, 0, "%s: the placement from %s (%d more)", undo ? "undone" : "redone",

@@ -17,13 +17,18 @@
  * and tr is its trace under sim.  clean is what a file holds or the
  * session started from: the last placement saved or opened, or the
  * starting one; origin is the last taken from elsewhere (a method's, a
- * file's).  dirty is 1 exactly when cur differs from both, so it holds
- * hand edits not yet saved; cur differing from clean alone is a
- * placement not saved (a method's), which quitting asks about too.
+ * file's).  A placement is held when a file holds it (source_file: opened
+ * from or saved to, and not overwritten since) or it is clean (unless
+ * clean's file was replaced).  dirty is 1 exactly when cur is neither
+ * held nor origin, so it holds hand edits not yet saved; cur not held
+ * but origin is a placement not saved (a method's), which quitting asks
+ * about too.
  * Every change of cur (a hand edit, a placement taken from elsewhere) is
  * one undo step, except a search replacing its own best as it improves
- * and a take of the placement cur already is; the redo stack holds only
- * steps undone since the last such change.
+ * (a restarted search's first best is a new step) and a take of the
+ * placement cur already is; the redo stack holds only steps undone since
+ * the last such change.  An undo step brings back the session's file
+ * (save_path) of its time, so w offers the file that step belonged to.
  * A running search may replace cur only while follower says so (see
  * explore_may_follow).
  *
@@ -86,6 +91,10 @@ struct explore {
 	int cur_edit;			/* cur was made by hand (not taken) */
 	struct pl_placement *clean;	/* the last placement saved or opened,
 					 * or the starting one */
+	char *clean_file;		/* the file clean was saved to or opened
+					 * from (real path); NULL: none */
+	int clean_lost;			/* that file no longer holds it (an
+					 * export replaced it) */
 	struct pl_placement *origin;	/* the last one taken from elsewhere */
 	const void *follower;		/* the search that may replace cur (its
 					 * own best), any (the starting one) or
@@ -99,6 +108,7 @@ struct explore {
 		struct pl_placement *pl;
 		char *source;
 		char *source_file;
+		char *save_path;	/* the session's file at that step */
 		int edit;		/* made by hand (not taken) */
 	} undo[EXPLORE_UNDO], redo[EXPLORE_UNDO];
 	int n_undo, n_redo;		/* redo: the steps undone since the
@@ -167,6 +177,13 @@ void explore_select(struct explore *ex, int op);
 /* The file at path now holds cur (written by 'w' or by Export): it is
  * what is saved (clean, no edits unsaved) and where 'w' saves next. */
 void explore_saved_to(struct explore *ex, const char *path);
+/* Export wrote another kind of file (a diagram, a table) to path: a
+ * placement that file held (cur, an undo step, clean) is in it no more. */
+void explore_file_replaced(struct explore *ex, const char *path);
+/* Search who was restarted: its new run's bests are not the best it may
+ * replace without an undo step (cur stays until it improves on it, as
+ * one undo step, or 'a'). */
+void explore_search_restarted(struct explore *ex, const void *who);
 /* Replace the current placement (copied) and resimulate, as one undo
  * step.  edit: a hand edit (marks dirty); else a placement taken from
  * elsewhere (a method's, a file's), which no search replaces by itself

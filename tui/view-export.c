@@ -697,6 +697,10 @@ write_now(struct export_view *e)
 		free(cause);
 		return;
 	}
+	/* a placement the file held is in it no more from now on (said
+	 * before the write, so that quitting while it runs asks first) */
+	if (e->what != W_PLACEMENT)
+		explore_file_replaced(ex, e->path);
 	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
 		/* on the worker, after the rendering in flight if any, with
 		 * what is shown now (later changes are for the next write) */

@@ -146,9 +146,12 @@ follow(struct view_run *r)
 {
 	if (!r->follow || r->pl->best == NULL)
 		return;
-	if (!(r->pl->best_res.makespan_us < r->followed_us))
+	/* a new best (in the placer's order: one that fits before a faster
+	 * one that does not) is looked at once */
+	if (r->has_seen && !pl_result_better(&r->pl->best_res, &r->seen))
 		return;
-	r->followed_us = r->pl->best_res.makespan_us;
+	r->seen = r->pl->best_res;
+	r->has_seen = 1;
 	if (r->ex->tr != NULL && !pl_result_better(&r->pl->best_res, &r->ex->tr->res))
 		return;	/* not better than what is shown: 'a' still adopts it */
 	if (!explore_may_follow(r->ex, r)) {
@@ -207,7 +210,7 @@ view_run_init(struct view_run *r, struct explore *ex, const char *name,
 	r->ex = ex;
 	r->cls = pl_placer_find(name);
 	r->optspec = optspec != NULL ? pl_xstrdup(optspec) : NULL;
-	r->followed_us = INFINITY;
+	r->has_seen = 0;
 }
 
 /* (Re)create the placer. */
@@ -223,7 +226,8 @@ view_run_restart(struct view_run *r)
 	r->pending = 0;
 	r->steps = 0;
 	r->done = 0;
-	r->followed_us = INFINITY;
+	r->has_seen = 0;
+	explore_search_restarted(r->ex, r);	/* a new run: not the best cur is */
 	if (r->cls == NULL) {
 		r->error = pl_xstrdup("this method is not in this build");
 		return -1;
@@ -297,7 +301,8 @@ view_run_adopt(struct view_run *r)
 	int already = pl_placement_equal(ex->cur, r->pl->best);
 	double was = ex->tr != NULL ? ex->tr->res.makespan_us : 0;
 	explore_take_best(ex, r->pl->best, src, r);	/* followed from now on */
-	r->followed_us = r->pl->best_res.makespan_us;
+	r->seen = r->pl->best_res;
+	r->has_seen = 1;
 	char a[32], b[32];
 	if (already)
 		explore_message(ex, 0, "the current placement is already %s", src);

@@ -19,6 +19,7 @@
 #include <curses.h>
 
 #include "action.h"
+#include "sim.h"
 
 struct explore;
 struct view;
@@ -101,7 +102,8 @@ struct view_run {
 	void (*best_when)(const struct view_run *r, char *buf, size_t n);
 	void *arg;		/* for the callbacks */
 	int follow;
-	double followed_us;	/* best adopted last */
+	struct pl_sim_result seen;	/* the best looked at last (has_seen) */
+	int has_seen;
 	/* pace while running, for a demo: 0 full speed, else an index of
 	 * the steps' minimum spacing (view_run_pace) */
 	int pace;
