@@ -278,6 +278,13 @@ test_softmax(void **state)
 	/* a uniform distribution has the largest entropy */
 	float u[4] = { 0.25f, 0.25f, 0.25f, 0.25f };
 	assert_true(pl_nn_entropy(4, u) > pl_nn_entropy(4, p));
+	/* the reported entropy: ln 4 for uniform, 0 for one-hot, and never
+	 * below 0 near one-hot, where the objective's term is */
+	assert_true(fabs(pl_nn_entropy_nats(4, u) - log(4.0)) < 1e-12);
+	float one[4] = { 0, 1, 0, 0 }, near[4] = { 0.99999f, 0.0000033f, 0.0000033f, 0.0000034f };
+	assert_true(pl_nn_entropy_nats(4, one) == 0);
+	assert_true(pl_nn_entropy(4, near) < 0);
+	assert_true(pl_nn_entropy_nats(4, near) > 0);
 }
 
 /* ---- the Placeto policy --------------------------------------------------- */

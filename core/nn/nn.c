@@ -404,6 +404,17 @@ pl_nn_entropy(int n, const float *p)
 	return h;
 }
 
+/* Shannon entropy in nats. */
+double
+pl_nn_entropy_nats(int n, const float *p)
+{
+	double h = 0.0;
+	for (int i = 0; i < n; i++)
+		if (p[i] > 0)
+			h -= p[i] * log(p[i]);
+	return h > 0 ? h : 0.0;	/* p summing to a hair over 1 */
+}
+
 /* d/dz of c_logp * log p_a + c_ent * H. */
 void
 pl_nn_softmax_backward(int n, const float *p, int a, double c_logp,

@@ -149,8 +149,12 @@ void pl_nn_softmax(int n, const float *logits, const uint8_t *allowed,
     float *p);
 /* log p[a] (with a floor of 1e-30). */
 double pl_nn_log_prob(const float *p, int a);
-/* Entropy -sum p log(p + PL_NN_ENTROPY_EPS). */
+/* Entropy -sum p log(p + PL_NN_ENTROPY_EPS): the training objective's
+ * (Placeto's) term, slightly below zero for a distribution near one-hot. */
 double pl_nn_entropy(int n, const float *p);
+/* Shannon entropy -sum p ln p in nats (0 ln 0 = 0), never negative: the
+ * distribution's entropy as reported to people. */
+double pl_nn_entropy_nats(int n, const float *p);
 /* Gradient with respect to the logits of c_logp * log p[a] + c_ent * H(p),
  * added into dlogits. */
 void pl_nn_softmax_backward(int n, const float *p, int a, double c_logp,

@@ -1010,7 +1010,7 @@ episode_decide(struct engine *E, struct episode *ep)
 	dc->action = a;
 	dc->before_us = ep->res.makespan_us;
 	dc->before_s = ep->R;
-	dc->entropy = pl_nn_entropy(E->n_dev, probs);
+	dc->entropy = pl_nn_entropy_nats(E->n_dev, probs);
 	ep->ent_sum += dc->entropy;
 	ep->act[t] = a;
 	episode_take(E, ep, cur, dc->prev_dev, a);

@@ -66,7 +66,7 @@ struct pl_placeto_decision {
 				 * 1 with escape=grow: connected nodes on prev_dev) */
 	double reward;		/* r_t (in the reward unit) */
 	double ret;		/* return so far in this episode */
-	double entropy;
+	double entropy;		/* of probs, in nats (pl_nn_entropy_nats) */
 };
 
 /* Training statistics so far. */
