@@ -251,9 +251,10 @@ explore_take_best(struct explore *ex, const struct pl_placement *pl,
     const char *source, const void *who)
 {
 	/* no undo step when nothing changes, or when the search replaces
-	 * its own best */
+	 * its own best (unless that was saved: then u brings it back) */
 	int same = pl_placement_equal(ex->cur, pl) ||
-	    (ex->follower == who && pl_placement_equal(ex->cur, ex->origin));
+	    (ex->follower == who && pl_placement_equal(ex->cur, ex->origin) &&
+	    ex->source_file == NULL);
 	set_current(ex, pl, source, 0, !same, who);
 }
 

@@ -25,7 +25,8 @@
  * about too.
  * Every change of cur (a hand edit, a placement taken from elsewhere) is
  * one undo step, except a search replacing its own best as it improves
- * (a restarted search's first best is a new step) and a take of the
+ * (a restarted search's first best, or one replacing a saved best, is a
+ * new step) and a take of the
  * placement cur already is; the redo stack holds only steps undone since
  * the last such change.  An undo step brings back the session's file
  * (save_path) of its time, so w offers the file that step belonged to.
