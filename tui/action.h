@@ -44,8 +44,8 @@
 	X(DOWN, "down", AV_ALL, KEY_DOWN, 'j', "move down") \
 	X(PAGE_UP, "page-up", AV_ALL, KEY_PPAGE, ACT_CTRL('b'), "page up") \
 	X(PAGE_DOWN, "page-down", AV_ALL, KEY_NPAGE, ACT_CTRL('f'), "page down") \
-	X(HOME, "home", AV_ALL, KEY_HOME, 'g', "go to the first row") \
-	X(END, "end", AV_ALL, KEY_END, 'G', "go to the last row") \
+	X(HOME, "home", AV_ALL, KEY_HOME, 'g', "go to the first row (Export: the preview's start)") \
+	X(END, "end", AV_ALL, KEY_END, 'G', "go to the last row (Export: the preview's end)") \
 	X(LEFT, "left", AV_ALL, KEY_LEFT, 'h', "collapse / previous block / previous value") \
 	X(RIGHT, "right", AV_ALL, KEY_RIGHT, 'l', "expand / next block / next value") \
 	X(ENTER, "enter", AV_ALL, '\r', KEY_ENTER, "open or close a scope; pick a row; edit a field") \
