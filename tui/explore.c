@@ -208,6 +208,7 @@ set_current(struct explore *ex, const struct pl_placement *pl, const char *sourc
 		pl_placement_copy(ex->origin, ex->cur);
 	ex->cur_edit = edit;
 	ex->follower = follower;
+	ex->follower_restarted = 0;
 	ex->dirty = edits_unsaved(ex);
 	resimulate(ex);
 }
@@ -235,7 +236,7 @@ void
 explore_search_restarted(struct explore *ex, const void *who)
 {
 	if (ex->follower == who)
-		ex->follower = NULL;
+		ex->follower_restarted = 1;
 }
 
 /* Whether a search may follow its best into cur. */
@@ -250,12 +251,24 @@ void
 explore_take_best(struct explore *ex, const struct pl_placement *pl,
     const char *source, const void *who)
 {
-	/* no undo step when nothing changes, or when the search replaces
-	 * its own best (unless that was saved: then u brings it back) */
-	int same = pl_placement_equal(ex->cur, pl) ||
-	    (ex->follower == who && pl_placement_equal(ex->cur, ex->origin) &&
-	    ex->source_file == NULL);
-	set_current(ex, pl, source, 0, !same, who);
+	if (pl_placement_equal(ex->cur, pl)) {
+		/* nothing changes but its name: no undo step, and the file
+		 * that holds it still does */
+		free(ex->source);
+		ex->source = pl_xstrdup(source);
+		pl_placement_copy(ex->origin, ex->cur);
+		ex->cur_edit = 0;
+		ex->follower = who;
+		ex->follower_restarted = 0;
+		ex->dirty = edits_unsaved(ex);
+		return;
+	}
+	/* no undo step when the search replaces its own best, unless that
+	 * was saved (u brings back what the file holds) or came from the
+	 * search's run before a restart */
+	int own = ex->follower == who && !ex->follower_restarted &&
+	    pl_placement_equal(ex->cur, ex->origin) && ex->source_file == NULL;
+	set_current(ex, pl, source, 0, !own, who);
 }
 
 /* Unsaved hand edits block replacing the placement: say so. */
@@ -1087,9 +1100,17 @@ explore_file_replaced(struct explore *ex, const char *path)
 	mark_overwritten(&ex->source, &ex->source_file, rp);
 	if (ex->clean_file != NULL && strcmp(ex->clean_file, rp) == 0)
 		ex->clean_lost = 1;
+	/* 'w' no longer writes there unasked, also after an undo */
 	if (ex->save_path != NULL && pl_file_same(ex->save_path, path)) {
-		free(ex->save_path);	/* 'w' no longer writes there unasked */
+		free(ex->save_path);
 		ex->save_path = NULL;
+	}
+	for (int i = 0; i < ex->n_undo + ex->n_redo; i++) {
+		struct explore_undo *u = i < ex->n_undo ? &ex->undo[i] : &ex->redo[i - ex->n_undo];
+		if (u->save_path != NULL && pl_file_same(u->save_path, path)) {
+			free(u->save_path);
+			u->save_path = NULL;
+		}
 	}
 	ex->dirty = edits_unsaved(ex);
 	free(rp);

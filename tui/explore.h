@@ -97,6 +97,8 @@ struct explore {
 	int clean_lost;			/* that file no longer holds it (an
 					 * export replaced it) */
 	struct pl_placement *origin;	/* the last one taken from elsewhere */
+	int follower_restarted;		/* follower was restarted since: its next
+					 * best is a new undo step */
 	const void *follower;		/* the search that may replace cur (its
 					 * own best), any (the starting one) or
 					 * none (NULL) */
@@ -182,13 +184,15 @@ void explore_saved_to(struct explore *ex, const char *path);
  * placement that file held (cur, an undo step, clean) is in it no more. */
 void explore_file_replaced(struct explore *ex, const char *path);
 /* Search who was restarted: its new run's bests are not the best it may
- * replace without an undo step (cur stays until it improves on it, as
- * one undo step, or 'a'). */
+ * replace without an undo step (if it follows cur, cur stays until the
+ * new run improves on it, which is then one undo step, or until 'a'). */
 void explore_search_restarted(struct explore *ex, const void *who);
 /* Replace the current placement (copied) and resimulate, as one undo
  * step.  edit: a hand edit (marks dirty); else a placement taken from
  * elsewhere (a method's, a file's), which no search replaces by itself
- * afterwards.  source names where it came from. */
+ * afterwards, unless it is the placement cur already is: then only its
+ * name changes (no undo step; a search following cur goes on).  source
+ * names where it came from. */
 void explore_set_placement(struct explore *ex, const struct pl_placement *pl,
     const char *source, int edit);
 /* Whether search `who` may make its improving best the current placement
@@ -198,7 +202,8 @@ void explore_set_placement(struct explore *ex, const struct pl_placement *pl,
 int explore_may_follow(const struct explore *ex, const void *who);
 /* Make search who's best the current placement ('a', or following it
  * when explore_may_follow): taken from elsewhere, one undo step unless
- * cur is already who's best; who may go on replacing it. */
+ * cur is that placement already or who's own best (not saved, and from
+ * who's run since its last restart); who may go on replacing it. */
 void explore_take_best(struct explore *ex, const struct pl_placement *pl,
     const char *source, const void *who);
 /* Whether the current placement is in no file: edited, or a method's

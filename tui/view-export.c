@@ -698,7 +698,8 @@ write_now(struct export_view *e)
 		return;
 	}
 	/* a placement the file held is in it no more from now on (said
-	 * before the write, so that quitting while it runs asks first) */
+	 * before the write, so that quitting while it runs asks first; a
+	 * write that fails leaves it said, which only asks once too often) */
 	if (e->what != W_PLACEMENT)
 		explore_file_replaced(ex, e->path);
 	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
@@ -899,6 +900,9 @@ ev_tick(struct view *v, double deadline)
 		e->job = NULL;
 		if (j->path != NULL) {
 			report_write(ex, j);
+			if (j->rc == 0)	/* again: a placement saved there
+					 * while the job waited is gone too */
+				explore_file_replaced(ex, j->path);
 		} else if (j->gen == e->gen) {
 			free(e->preview);
 			e->preview = NULL;
