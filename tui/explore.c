@@ -213,6 +213,18 @@ set_current(struct explore *ex, const struct pl_placement *pl, const char *sourc
 	resimulate(ex);
 }
 
+/* cur, taken again from source: nothing changes but its name (no undo
+ * step, and the file that holds it still does). */
+static void
+retake_current(struct explore *ex, const char *source)
+{
+	free(ex->source);
+	ex->source = pl_xstrdup(source);
+	pl_placement_copy(ex->origin, ex->cur);
+	ex->cur_edit = 0;
+	ex->dirty = edits_unsaved(ex);
+}
+
 /* Replace the current placement; a take of the placement cur already is
  * only renames where it came from (no undo step, the file that holds it
  * still does, a search following it goes on). */
@@ -220,15 +232,10 @@ void
 explore_set_placement(struct explore *ex, const struct pl_placement *pl,
     const char *source, int edit)
 {
-	if (edit || !pl_placement_equal(ex->cur, pl)) {
+	if (edit || !pl_placement_equal(ex->cur, pl))
 		set_current(ex, pl, source, edit, 1, NULL);
-		return;
-	}
-	free(ex->source);
-	ex->source = pl_xstrdup(source);
-	pl_placement_copy(ex->origin, ex->cur);
-	ex->cur_edit = 0;
-	ex->dirty = edits_unsaved(ex);
+	else
+		retake_current(ex, source);
 }
 
 /* A restarted search's bests are a new run's (see explore.h). */
@@ -252,15 +259,9 @@ explore_take_best(struct explore *ex, const struct pl_placement *pl,
     const char *source, const void *who)
 {
 	if (pl_placement_equal(ex->cur, pl)) {
-		/* nothing changes but its name: no undo step, and the file
-		 * that holds it still does */
-		free(ex->source);
-		ex->source = pl_xstrdup(source);
-		pl_placement_copy(ex->origin, ex->cur);
-		ex->cur_edit = 0;
+		retake_current(ex, source);
 		ex->follower = who;
 		ex->follower_restarted = 0;
-		ex->dirty = edits_unsaved(ex);
 		return;
 	}
 	/* no undo step when the search replaces its own best, unless that
@@ -1043,6 +1044,13 @@ search_done(struct explore *ex, const char *text, void *arg)
 	search_go(ex, 1);
 }
 
+/* Undo and redo steps as one list: step i. */
+static struct explore_undo *
+step_at(struct explore *ex, int i)
+{
+	return i < ex->n_undo ? &ex->undo[i] : &ex->redo[i - ex->n_undo];
+}
+
 /* A placement whose file (*file, a real path) is rp says that the file
  * no longer holds it: its source gains "(since overwritten)". */
 static void
@@ -1064,7 +1072,7 @@ static void
 overwritten(struct explore *ex, const char *rp, const struct pl_placement *keep)
 {
 	for (int i = 0; i < ex->n_undo + ex->n_redo; i++) {
-		struct explore_undo *u = i < ex->n_undo ? &ex->undo[i] : &ex->redo[i - ex->n_undo];
+		struct explore_undo *u = step_at(ex, i);
 		if (keep == NULL || !pl_placement_equal(u->pl, keep))
 			mark_overwritten(&u->source, &u->source_file, rp);
 	}
@@ -1106,7 +1114,7 @@ explore_file_replaced(struct explore *ex, const char *path)
 		ex->save_path = NULL;
 	}
 	for (int i = 0; i < ex->n_undo + ex->n_redo; i++) {
-		struct explore_undo *u = i < ex->n_undo ? &ex->undo[i] : &ex->redo[i - ex->n_undo];
+		struct explore_undo *u = step_at(ex, i);
 		if (u->save_path != NULL && pl_file_same(u->save_path, path)) {
 			free(u->save_path);
 			u->save_path = NULL;
