@@ -473,7 +473,8 @@ pl_sim_ws_new(const struct pl_problem *p)
 	ws->pto_ch = ws_alloc(ws, E, sizeof *ws->pto_ch);
 	for (int k = 0; k < ws->ch_off[n]; k++)
 		ws->pto_ch[k] = (struct pl_pto_child){ ws->ch[k], ws->ch_slot[k],
-		    (uint64_t)ws->op_rank[ws->ch[k]], ws->ch_bytes[k] };
+		    (uint64_t)ws->op_rank[ws->ch[k]], ws->ch_bytes[k], 0 };
+	ws->pto_speed = 0;	/* no delays yet (a speed is positive) */
 	ws->ev = ws_alloc(ws, (size_t)E + nq + D + 1, sizeof(struct pl_hent));
 	return ws;
 }

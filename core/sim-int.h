@@ -145,6 +145,7 @@ struct pl_pto_child {
 	int slot;			/* its output slot among the parent's */
 	uint64_t rank;			/* the child's name rank */
 	int64_t bytes;			/* S(u)[idx(u, w)] */
+	double delay;			/* bytes / pto_speed, divided once */
 };
 
 /* Placeto model: the transfer of one output slot of the op being run. */
@@ -239,6 +240,7 @@ struct pl_sim_ws {
 	/* Placeto model (sim-placeto.c): per output slot of the op being
 	 * run, its transfer's arrival, delivery key and receiving devices;
 	 * the handler-order place of each transfer and log entry */
+	double pto_speed;		/* the transfer speed of pto_ch's delays */
 	struct pl_pto_slot *pto_slot;	/* per slot of one op */
 	uint64_t *x_okey, *e_key;
 	struct pl_pto_op *pto_op;	/* per op, 64-byte aligned in pto_op_mem */

@@ -296,7 +296,7 @@ static inline uint64_t
 run_op(struct run *R, int v, struct pl_pto_op *o, int rk, double t, uint64_t seq)
 {
 	struct pl_sim_ws *ws = R->ws;
-	const double delta2 = R->delta2, speed = R->speed;
+	const double delta2 = R->delta2;
 	uint64_t gen = ++ws->slot_gen;	/* this op's slots */
 	double cost = o->cost;
 	double end = t + cost;
@@ -323,7 +323,7 @@ run_op(struct run *R, int v, struct pl_pto_op *o, int rk, double t, uint64_t seq
 			int64_t bytes = ch[k].bytes;
 			double bf = R->bus_free[rk];
 			double start = end > bf ? end : bf;
-			double delay = (double)bytes / speed;
+			double delay = ch[k].delay;
 			double arrive = start + delay;
 			double bfree = arrive + delta2;
 			R->bus_free[rk] = bfree;
@@ -551,6 +551,11 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	R.delta1 = c->placeto.delta1;
 	R.delta2 = c->placeto.delta2;
 	R.speed = c->placeto.transfer_speed;
+	if (ws->pto_speed != R.speed) {	/* the delays, for this speed */
+		for (int k = 0; k < ws->ch_off[n]; k++)
+			ws->pto_ch[k].delay = (double)ws->pto_ch[k].bytes / R.speed;
+		ws->pto_speed = R.speed;
+	}
 	R.mem = mem;
 	R.record = mem == PL_MEM_NATIVE || ws->tr != NULL;
 
@@ -629,10 +634,11 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	R.omin_t = INFINITY;	/* (kept but unused above TOUR_SCAN) */
 	R.omin_r = 0;
 	double t;
+	int stay = 0;	/* rk runs on: the others' smallest still holds */
 	for (int rk = tour_min(&R.tour, &t);;) {
 		if (t == INFINITY)
 			break;
-		if (scan) {	/* the others' smallest */
+		if (scan && !stay) {	/* the others' smallest */
 			R.tour.at[rk] = INFINITY;
 			R.omin_r = tour_min(&R.tour, &R.omin_t);
 		}
@@ -658,8 +664,11 @@ pl_sim_run_placeto(struct pl_sim_ws *ws, const struct pl_placement *pl,
 		else if (!(next < R.omin_t || (next == R.omin_t && rk < R.omin_r))) {
 			rk = R.omin_r;
 			t = R.omin_t;
-		} else
+			stay = 0;
+		} else {
 			t = next;
+			stay = 1;
+		}
 	}
 	/* The run time: a device's free time and its bus's only grow, so
 	 * the last of each is its latest. */

@@ -679,6 +679,33 @@ test_last_index_wins(void **state)
 	pl_graph_free(g);
 }
 
+/* A workspace divides its transfer delays once, and again when the
+ * cluster's transfer speed changes between evaluations. */
+static void
+test_speed_changed(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 11);
+	struct pl_graph *g = tu_random_dag(&r, 200, 3, 30, 50, 0.1, 7600, 2);
+	struct pl_cluster *cl = tu_cluster(4, 1e9, 0, (int64_t)1 << 34);
+	struct pl_problem *p = tu_problem(g, cl);
+	struct pl_sim_ws *ws = pl_sim_ws_new(p);
+	struct pl_placement *pl = tu_random_placement(&r, p);
+	struct pl_sim_result before, after;
+	check_case(p, pl, ws);
+	assert_int_equal(pl_sim_eval(ws, pl, &placeto_opts, &before), 0);
+	cl->placeto.transfer_speed = 760;	/* every transfer 10 times longer */
+	check_case(p, pl, ws);
+	assert_int_equal(pl_sim_eval(ws, pl, &placeto_opts, &after), 0);
+	assert_true(after.makespan_us > before.makespan_us);
+	pl_placement_free(pl);
+	pl_sim_ws_free(ws);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
 /* The lean path allocates nothing after the first evaluation. */
 static void
 test_no_alloc(void **state)
@@ -717,6 +744,7 @@ main(void)
 		cmocka_unit_test(test_tie_made_by_a_delivery),
 		cmocka_unit_test(test_last_index_wins),
 		cmocka_unit_test(test_random_vs_reference),
+		cmocka_unit_test(test_speed_changed),
 		cmocka_unit_test(test_no_alloc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
