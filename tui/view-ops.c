@@ -387,22 +387,26 @@ draw_row(struct ops_view *o, WINDOW *w, int y, int x, int width, int row)
 	int k = o->vis[row];
 	const struct node *n = &o->nodes[k];
 	int sel = row == o->cur;
-	char t[32], m[32], label[512];
+	char t[32], m[32], indent[128], label[512];
 	int devw = 10, tw = 10, mw = 10, cw = 2;
 	int lw = width - 35;
 	attr_t base = sel ? screen_attr(SCR_SELECT) : A_NORMAL;
 	wattrset(w, base);
 	const char *arrow = n->op >= 0 ? "  " : n->open ? (screen_utf8() ? "▾ " : "- ") :
 	    (screen_utf8() ? "▸ " : "+ ");
+	snprintf(indent, sizeof indent, "%*s%s", n->depth * 2, "", arrow);
 	if (n->op >= 0)
-		snprintf(label, sizeof label, "%*s%s%s", n->depth * 2, "", arrow, n->label);
+		snprintf(label, sizeof label, "%s", n->label);
 	else
-		snprintf(label, sizeof label, "%*s%s%s/ (%d)", n->depth * 2, "", arrow, n->label, n->n_ops);
+		snprintf(label, sizeof label, "%s/ (%d)", n->label, n->n_ops);
+	/* the indent whole while it leaves room, the label's end after
+	 * an ellipsis when it is cut (its op count stays in sight) */
+	int iw = screen_put(w, y, x, lw, 0, indent);
 	if (n->op < 0 && !sel)
 		wattr_on(w, A_BOLD, NULL);
 	if (n->op >= 0 && ex->search != NULL && is_match(ex, n->op))
 		wattr_on(w, A_UNDERLINE, NULL);	/* a search match, as in tig */
-	screen_put(w, y, x, lw, 1, label);
+	screen_put_name(w, y, x + iw, lw - iw, 1, label);
 	wattrset(w, base);
 	waddch(w, ' ');
 	draw_devcol(o, w, y, x + lw + 1, devw, k);
