@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..46"
+echo "1..47"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -98,6 +98,18 @@ check "timeline png" is "$tmp/t.png" 89504e47 2000
 $PLACELAB export "$teach" -c k80x2 -a expert,heft -o "$tmp/cmp.md"
 check "table: one row per method from compare" sh -c \
     "grep -q '^| method' '$tmp/cmp.md' && test \$(grep -c '^| ' '$tmp/cmp.md') = 3"
+# a table as compare writes it: a method that found no placement is named
+# on stderr, and when none found one the exit status is 1
+table_failures() {
+	c=$PL_SRCDIR/samples/clusters/heft3.json h=$PL_SRCDIR/samples/heft.json
+	$PLACELAB export "$h" -c "$c" -a single-gpu -o "$tmp/none.md" 2>"$tmp/err"
+	test $? = 1 && grep -q 'export: single-gpu found no placement' "$tmp/err" &&
+	    grep -q 'no method found a placement' "$tmp/err" && test -f "$tmp/none.md" || return 1
+	$PLACELAB export "$h" -c "$c" -a single-gpu,heft -o "$tmp/some.md" 2>"$tmp/err" &&
+	    grep -q 'single-gpu found no placement' "$tmp/err" &&
+	    ! grep -q 'no method found' "$tmp/err"
+}
+check "table: methods without a placement named, exit 1 when none found one" table_failures
 
 # A chain of 300 ops laid out left to right: a PNG wider than cairo's
 # 32767 pixels is refused with what to do (Graphviz would shrink it to fit

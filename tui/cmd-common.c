@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "compare.h"
 #include "fileio.h"
 #include "io.h"
 #include "options.h"
@@ -381,4 +382,23 @@ cmd_check_method_files(const struct cmd_file *f, int n, const struct pl_options 
 	free(flags);
 	free(all);
 	return rc;
+}
+
+/* Which methods found no placement (see cmd.h). */
+int
+cmd_compare_failures(const char *cmd, const struct pl_compare *cmp)
+{
+	int found = 0;
+	for (int i = 0; i < cmp->n_rows; i++) {
+		const struct pl_compare_row *r = &cmp->rows[i];
+		if (r->has_result)
+			found++;
+		else
+			cmd_error("%s: %s found no placement: %s", cmd, r->method,
+			    r->status != NULL && *r->status != '\0' ? r->status : "no reason given");
+	}
+	if (found > 0 || cmp->n_rows == 0)
+		return 0;
+	cmd_error("%s: no method found a placement", cmd);
+	return 1;
 }

@@ -71,27 +71,6 @@ suffix_format(const char *path)
 	return pl_compare_format_parse(ext);
 }
 
-/* Say which methods found no placement, on stderr whatever the format
- * (a CSV or JSON reader may not look at the rows' notes); 1 when none
- * found one, so that a script notices, else 0. */
-static int
-failures(const struct pl_compare *cmp)
-{
-	int found = 0;
-	for (int i = 0; i < cmp->n_rows; i++) {
-		const struct pl_compare_row *r = &cmp->rows[i];
-		if (r->has_result)
-			found++;
-		else
-			cmd_error("compare: %s found no placement: %s", r->method,
-			    r->status != NULL && *r->status != '\0' ? r->status : "no reason given");
-	}
-	if (found > 0 || cmp->n_rows == 0)
-		return 0;
-	cmd_error("compare: no method found a placement");
-	return 1;
-}
-
 /* placelab compare */
 int
 cmd_compare(int argc, char **argv)
@@ -336,7 +315,7 @@ cmd_compare(int argc, char **argv)
 	} else {
 		pl_compare_write(cmp, fmt, stdout);
 	}
-	rc = failures(cmp);
+	rc = cmd_compare_failures("compare", cmp);
 	if (cmd_stopped()) {
 		fprintf(stderr, "placelab: compare stopped by signal %d: %d of %d methods in the table%s\n",
 		    cmd_stopped(), cmp->n_rows, n, output != NULL ? ", written" : "");

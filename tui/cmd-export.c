@@ -195,12 +195,16 @@ write_table(const struct pl_problem *p, const char *list, enum pl_compare_format
 	}
 	pl_compare_write(cmp, f, m);
 	fclose(m);
-	pl_compare_free(cmp);
 	int rc = pl_file_write_atomic(out, buf, len, &cause);
 	free(buf);
-	if (rc != 0)
+	if (rc != 0) {
+		pl_compare_free(cmp);
 		return cmd_fail(cause);
-	return 0;
+	}
+	/* as compare: the failed methods named, 1 when none found one */
+	rc = cmd_compare_failures("export", cmp);
+	pl_compare_free(cmp);
+	return rc;
 }
 
 /* placelab export. */

@@ -66,6 +66,12 @@ int cmd_parse_seed(const char *flag, const char *s, unsigned long long *out);
  * 0, or 2 after printing the error. */
 int cmd_parse_sim(const char *value, struct pl_sim_opts *o);
 int cmd_parse_mem(const char *value, struct pl_sim_opts *o);
+struct pl_compare;
+/* Say which methods of a comparison found no placement, on stderr
+ * whatever the format (a CSV or JSON reader may not look at the rows'
+ * notes), as "CMD: METHOD found no placement: WHY"; 1 when none found
+ * one, so that a script notices, else 0. */
+int cmd_compare_failures(const char *cmd, const struct pl_compare *cmp);
 /* A file a command reads (output 0) or writes (1), given with flag. */
 struct cmd_file {
 	const char *flag;
