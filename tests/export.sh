@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..47"
+echo "1..49"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -110,6 +110,21 @@ table_failures() {
 	    ! grep -q 'no method found' "$tmp/err"
 }
 check "table: methods without a placement named, exit 1 when none found one" table_failures
+# --sim placeto keeps the native memory model, as sim and compare do;
+# --mem placeto asks for Placeto's (its peaks leave out parameters)
+peaks() { grep -o 'peak mem [^<]*' "$1"; }
+mem_model() {
+	$PLACELAB export "$teach" -c k80x2 -a heft --sim placeto --mem native -o "$tmp/mn.dot" &&
+	$PLACELAB export "$teach" -c k80x2 -a heft --sim placeto -o "$tmp/mp.dot" &&
+	$PLACELAB export "$teach" -c k80x2 -a heft --sim placeto --mem placeto -o "$tmp/mpp.dot" &&
+	$PLACELAB export "$teach" -c k80x2 -a heft --sim placeto -o "$tmp/mp.md" &&
+	test "$(peaks "$tmp/mn.dot")" = "$(peaks "$tmp/mp.dot")" &&
+	test "$(peaks "$tmp/mp.dot")" != "$(peaks "$tmp/mpp.dot")" &&
+	grep -q 'placeto simulator, native memory model' "$tmp/mp.md"
+}
+check "--sim placeto keeps the native memory model; --mem placeto changes the peaks" mem_model
+check "--mem none is refused: an export shows peaks" fails_with "expected native or placeto" \
+    $PLACELAB export "$teach" -a heft --mem none -o "$tmp/none.svg"
 
 # A chain of 300 ops laid out left to right: a PNG wider than cairo's
 # 32767 pixels is refused with what to do (Graphviz would shrink it to fit

@@ -31,8 +31,8 @@ static const char export_usage[] =
     "                       [--level N | --max-nodes N] [--timeline]\n"
     "                       [--layout ENGINE] [--rankdir auto|LR|TB|RL|BT]\n"
     "                       [--format svg|pdf|png|dot] [--title TEXT] [--no-legend]\n"
-    "                       [--width INCHES] [--dpi N] [--sim native|placeto] [--seed N]\n"
-    "                       [--seconds S] [--force]\n"
+    "                       [--width INCHES] [--dpi N] [--sim native|placeto]\n"
+    "                       [--mem native|placeto] [--seed N] [--seconds S] [--force]\n"
     "\n"
     "Draw a placement: one cluster per device (name, load, peak memory), ops in\n"
     "the device's colour, cross-device tensors dashed with their bytes, the\n"
@@ -64,6 +64,8 @@ static const char export_usage[] =
     "      --width INCHES     timeline width (default 7)\n"
     "      --dpi N            PNG resolution (default 150)\n"
     "      --sim KIND         simulator for loads and the critical path (native)\n"
+    "      --mem MODEL        memory model of the peaks and out-of-memory\n"
+    "                         (native, whichever the simulator)\n"
     "      --seed N           seed for -a (default 1)\n"
     "      --seconds S        time budget per placer for -a, also its own seconds\n"
     "                         option (0: no limit; default: the placer's own)\n"
@@ -211,7 +213,7 @@ write_table(const struct pl_problem *p, const char *list, enum pl_compare_format
 int
 cmd_export(int argc, char **argv)
 {
-	enum { OPT_TITLE = 256, OPT_NOLEGEND, OPT_WIDTH, OPT_DPI, OPT_SIM, OPT_SEED, OPT_SECONDS,
+	enum { OPT_TITLE = 256, OPT_NOLEGEND, OPT_WIDTH, OPT_DPI, OPT_SIM, OPT_MEM, OPT_SEED, OPT_SECONDS,
 		OPT_FORCE, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "cluster", required_argument, NULL, 'c' },
@@ -229,6 +231,7 @@ cmd_export(int argc, char **argv)
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "dpi", required_argument, NULL, OPT_DPI },
 		{ "sim", required_argument, NULL, OPT_SIM },
+		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "seconds", required_argument, NULL, OPT_SECONDS },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -291,7 +294,13 @@ cmd_export(int argc, char **argv)
 		case OPT_SIM:
 			if (cmd_parse_sim(optarg, &so) != 0)
 				return 2;
-			so.mem = so.kind == PL_SIM_PLACETO ? PL_MEM_PLACETO : PL_MEM_NATIVE;
+			break;
+		case OPT_MEM:	/* every output shows peaks: none is no model */
+			if (cmd_parse_mem(optarg, &so) != 0)
+				return 2;
+			if (so.mem == PL_MEM_NONE)
+				return cmd_error("--mem none: an export shows peak memory; "
+				    "expected native or placeto");
 			break;
 		case OPT_SEED:
 			if (cmd_parse_seed("seed", optarg, &seed) != 0)
