@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..49"
+echo "1..50"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -123,6 +123,10 @@ mem_model() {
 	grep -q 'placeto simulator, native memory model' "$tmp/mp.md"
 }
 check "--sim placeto keeps the native memory model; --mem placeto changes the peaks" mem_model
+# a title in another encoding (Latin-1 "Résumé") is refused, not drawn
+# as a broken SVG or dropped with the legend by Graphviz
+check "--title that is not UTF-8 is refused" fails_with "--title: byte 2 (0xE9) is not UTF-8" \
+    $PLACELAB export "$teach" -a heft --title "$(printf 'R\351sum\351')" -o "$tmp/latin1.svg"
 check "--mem none is refused: an export shows peaks" fails_with "expected native or placeto" \
     $PLACELAB export "$teach" -a heft --mem none -o "$tmp/none.svg"
 

@@ -279,7 +279,15 @@ cmd_export(int argc, char **argv)
 			rankdir_set = 1;
 			break;
 		case 'f': fmt = optarg; break;
-		case OPT_TITLE: o.title = optarg; title_set = 1; break;
+		case OPT_TITLE: {	/* drawn into SVG and Graphviz labels */
+			size_t len = strlen(optarg), bad = pl_utf8_check(optarg, len);
+			if (bad < len)
+				return cmd_error("--title: byte %zu (0x%02X) is not UTF-8 "
+				    "(expected UTF-8 text)", bad + 1, (unsigned char)optarg[bad]);
+			o.title = optarg;
+			title_set = 1;
+			break;
+		}
 		case OPT_NOLEGEND: o.legend = 0; nolegend_set = 1; break;
 		case OPT_WIDTH:
 			if (cmd_parse_num("width", optarg, 1, 100, &o.width_in) != 0)	/* inches */
