@@ -371,12 +371,31 @@ pct_cell(char *buf, size_t len, double v, int sign)
 		snprintf(buf, len, sign ? "%+.1f%%" : "%.1f%%", v);
 }
 
+/* cell = before + name + after, the name cut at its start to fit (after
+ * "…", on a UTF-8 character's first byte) when the whole does not: its
+ * end tells names apart ("…/task:0/device:GPU:3"), and the cell stays
+ * UTF-8 with its closing text. */
+static void
+name_cell(char cell[PL_COMPARE_CELL], const char *before, const char *name, const char *after)
+{
+	static const char more[] = "\u2026";
+	size_t room = PL_COMPARE_CELL - 1 - strlen(before) - strlen(after);
+	size_t n = strlen(name);
+	if (n > room) {
+		name += n - (room - (sizeof more - 1));
+		while ((*name & 0xC0) == 0x80)	/* a continuation byte */
+			name++;
+		snprintf(cell, PL_COMPARE_CELL, "%s%s%s%s", before, more, name, after);
+	} else
+		snprintf(cell, PL_COMPARE_CELL, "%s%s%s", before, name, after);
+}
+
 /* The human-readable cells of a row. */
 void
 pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS][PL_COMPARE_CELL])
 {
 	const double gib = 1024.0 * 1024 * 1024;
-	snprintf(cells[0], PL_COMPARE_CELL, "%s", r->title);
+	name_cell(cells[0], "", r->title, "");
 	if (isnan(r->search_s) || r->search_s < 0.0005)
 		snprintf(cells[8], PL_COMPARE_CELL, "<0.001");
 	else
@@ -391,7 +410,9 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 		pct_cell(cells[3], PL_COMPARE_CELL, r->gap_best_pct, 0);
 		pct_cell(cells[4], PL_COMPARE_CELL, r->gap_bound_pct, 0);
 		if (r->mem_known) {
-			snprintf(cells[5], PL_COMPARE_CELL, "%.2f (%s)", (double)r->peak_bytes / gib, r->peak_dev);
+			char peak[32];
+			snprintf(peak, sizeof peak, "%.2f (", (double)r->peak_bytes / gib);
+			name_cell(cells[5], peak, r->peak_dev, ")");
 			snprintf(cells[6], PL_COMPARE_CELL, "%s", r->oom ? "OOM" : "no");
 		} else {
 			snprintf(cells[5], PL_COMPARE_CELL, "n/a");

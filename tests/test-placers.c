@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "fileio.h"
 #include "gen/gen.h"
 #include "graph.h"
 #include "io.h"
@@ -1104,6 +1105,38 @@ test_compare_unknown_memory(void **state)
 	pl_graph_free(g);
 }
 
+/* A name too long for its cell (a method's title, the peak's device) is
+ * cut at its start after an ellipsis, on a character boundary: the cell
+ * stays UTF-8, keeps its closing parenthesis and the name's end. */
+static void
+test_compare_long_names(void **state)
+{
+	(void)state;
+	char dev[256] = "/gpu:00-", title[256] = "";
+	for (int i = 0; i < 60; i++)
+		strcat(dev, "\u00e9");	/* 2 bytes each */
+	strcat(dev, "-end");
+	for (int i = 0; i < 40; i++)
+		strcat(title, "\u00e9x");
+	struct pl_compare_row r = { .method = "m", .title = title, .has_result = 1,
+	    .peak_bytes = (int64_t)1 << 30, .peak_dev = dev, .mem_known = 1 };
+	char cells[PL_COMPARE_NCOLS][PL_COMPARE_CELL];
+	pl_compare_row_cells(&r, cells);
+	const char *c5 = cells[5], *c0 = cells[0];
+	assert_int_equal(pl_utf8_check(c5, strlen(c5)), strlen(c5));
+	assert_true(strncmp(c5, "1.00 (\u2026", strlen("1.00 (\u2026")) == 0);
+	assert_true(strlen(c5) > 8 && strcmp(c5 + strlen(c5) - 5, "-end)") == 0);
+	assert_true(strlen(c5) < PL_COMPARE_CELL);
+	assert_int_equal(pl_utf8_check(c0, strlen(c0)), strlen(c0));
+	assert_true(strncmp(c0, "\u2026", 3) == 0 && strcmp(c0 + strlen(c0) - 3, "\u00e9x") == 0);
+	/* a name that fits is whole */
+	r.peak_dev = "/gpu:1";
+	r.title = "HEFT";
+	pl_compare_row_cells(&r, cells);
+	assert_string_equal(cells[5], "1.00 (/gpu:1)");
+	assert_string_equal(cells[0], "HEFT");
+}
+
 /* Every method's option table: each numeric option has a well-formed
  * range naming it, every range names a numeric option of the table, and
  * the defaults are valid values within their ranges. */
@@ -1141,6 +1174,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_option_tables),
 		cmocka_unit_test(test_compare_unknown_memory),
+		cmocka_unit_test(test_compare_long_names),
 		cmocka_unit_test(test_toy_valid),
 		cmocka_unit_test(test_run_watched),
 		cmocka_unit_test(test_memory),
