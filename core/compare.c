@@ -488,9 +488,9 @@ write_table(const struct pl_compare *cmp, FILE *f)
 			note(f, "", &cmp->rows[i]);
 }
 
-/* Markdown: escape pipes; control characters as spaces. */
-static void
-md_cell(FILE *f, const char *s)
+/* Markdown: escape pipes; control characters as spaces (compare.h). */
+void
+pl_compare_md_cell(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')
@@ -521,7 +521,7 @@ write_md(const struct pl_compare *cmp, FILE *f)
 			int bold = i == best && (c == 0 || c == 1);
 			if (bold)
 				fputs("**", f);
-			md_cell(f, cells[c]);
+			pl_compare_md_cell(f, cells[c]);
 			if (bold)
 				fputs("**", f);
 			fputs(" |", f);
@@ -535,9 +535,9 @@ write_md(const struct pl_compare *cmp, FILE *f)
 			continue;
 		fputs(notes++ ? "" : "\n", f);
 		fputs("- ", f);
-		md_cell(f, r->title);
+		pl_compare_md_cell(f, r->title);
 		fputs(": ", f);
-		md_cell(f, r->status);
+		pl_compare_md_cell(f, r->status);
 		fputc('\n', f);
 	}
 }

@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..47"
+echo "1..48"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -146,6 +146,10 @@ $PLACELAB validate "$tmp/hex.dot" >/dev/null 2>"$tmp/err"; rc=$?
 check "DOT: a hex number: exit 2, FILE:LINE and the attribute named" sh -c "test $rc = 2 && grep -q \"hex.dot:3: node 'b': attribute 'flops' is \\\"0x10\\\", not a decimal number\" '$tmp/err'"
 printf 'digraph { a -> b }\n' > "$tmp/anon.dot"
 check "DOT: an anonymous graph is named after its file" sh -c "$PLACELAB info '$tmp/anon.dot' | grep -q '^graph *anon$'"
+# gen table: a graph name with a pipe stays one Markdown cell
+printf '{"format": "placelab-graph/1", "name": "a|b", "ops": [{"name": "x"}], "edges": []}\n' > "$tmp/pipe.json"
+$PLACELAB gen table "$tmp/pipe.json" > "$tmp/out"; rc=$?
+check "gen table: a '|' in a name is escaped" sh -c "test $rc = 0 && grep -qF '| pipe.json | a\\|b |  | 1 | 0 |' '$tmp/out'"
 # every action of the explorer's key table is listed by explore --keys
 $PLACELAB explore --keys > "$tmp/keys"; rc=$?
 missing=""

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "compare.h"
 #include "gen/gen.h"
 #include "fileio.h"
 #include "io.h"
@@ -102,8 +103,13 @@ table(int argc, char **argv)
 		file = file != NULL ? file + 1 : argv[i];
 		const char *dir = strstr(argv[i], "samples/");
 		const struct pl_gen_model *m = model_of(g->name);
-		printf("| %s | %s | %s | %d | %d | %.1f | %.1f |\n", dir != NULL ? dir + 8 : file,
-		    g->name, m != NULL ? m->name : "", g->n_ops, g->n_edges,
+		/* names as Markdown cells (a '|' in one would add a column) */
+		const char *names[] = { dir != NULL ? dir + 8 : file, g->name, m != NULL ? m->name : "" };
+		for (int k = 0; k < 3; k++) {
+			fputs(k == 0 ? "| " : " | ", stdout);
+			pl_compare_md_cell(stdout, names[k]);
+		}
+		printf(" | %d | %d | %.1f | %.1f |\n", g->n_ops, g->n_edges,
 		    pl_graph_total_flops(g) / 1e9, (double)pb / 1e6);
 		pl_graph_free(g);
 	}
