@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..50"
+echo "1..51"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -88,6 +88,12 @@ $PLACELAB export "$nmt4" -c k80x4 -a expert -o "$tmp/nmt4-400.dot" --max-nodes 4
 l2=$(nodes "$tmp/nmt4-l2.dot") k=$(nodes "$tmp/nmt4-400.dot")
 check "nmt4 within --max-nodes 400 ($k nodes) is at least as fine as --level 2 ($l2)" \
     test "${k:-999}" -le 400 -a "${k:-0}" -ge "${l2:-999}"
+# the DOT of a big diagram carries the layout limits placelab renders it
+# with (dot on the file lays it out the same, as fast); a small one none,
+# and no box of the pass that measured it
+check "a big diagram's DOT has its layout limits, a small one's none" sh -c \
+    "grep -q 'nslimit=2' '$tmp/nmt4-400.dot' && grep -q 'splines=line' '$tmp/nmt4-400.dot' &&
+     ! grep -q 'bb=' '$tmp/nmt4-400.dot' && ! grep -q nslimit '$tmp/d.dot'"
 
 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/t.svg" --timeline
 check "timeline svg with lanes and a time axis" sh -c \

@@ -915,6 +915,7 @@ plv_diagram_work(Agraph_t *g, long *work, char **cause)
 	gvFreeLayout(gvc, g);
 	for (Agnode_t *n = agfstnode(g); n != NULL; n = agnxtnode(g, n))
 		agxset(n, rk, "");
+	set(g, "bb", "");	/* the pass's box, no layout's */
 	gv_end(&call);
 	*work = w;
 	return 0;
@@ -1012,8 +1013,19 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 	int cli = o->fewer == NULL;
 	*data = NULL;
 	*len = 0;
-	if (o->format == PLV_FMT_DOT)
+	if (o->format == PLV_FMT_DOT) {
+		/* the layout limits placelab's own rendering would set, so
+		 * that dot run on the file lays it out the same, as fast
+		 * (beyond what placelab lays out: the bounded ones, unmeasured) */
+		long work = LONG_MAX;
+		if (o->layout == NULL || strcmp(o->layout, "dot") == 0) {
+			if (agnnodes(g) <= PLV_MAX_LAYOUT_NODES &&
+			    layout_work(g, "dot", &work, cause) != 0)
+				return -1;
+			limit_effort(g, work);
+		}
 		return write_dot(g, data, len, cause);
+	}
 	if ((*cause = plv_too_many_nodes(agnnodes(g), o->fewer)) != NULL)
 		return -1;
 	const char *engine = o->layout != NULL ? o->layout : "dot";
