@@ -138,6 +138,34 @@ is_special(const char *path)
 	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* The descriptor of this process that path names (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1: such a path is
+ * written through the descriptor, as the shell opened it (">>" appends),
+ * never replaced by a rename, even when it is a regular file. */
+static int
+own_fd(const char *path)
+{
+	if (strcmp(path, "/dev/stdout") == 0)
+		return 1;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return 2;
+	const char *n = strncmp(path, "/dev/fd/", 8) == 0 ? path + 8 :
+	    strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14 : NULL;
+	if (n == NULL || *n < '0' || *n > '9')
+		return -1;
+	char *end;
+	long fd = strtol(n, &end, 10);
+	return *end == '\0' && fd <= INT_MAX ? (int)fd : -1;
+}
+
+/* Whether own descriptor fd is open for writing. */
+static int
+fd_writable(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+	return fl >= 0 && (fl & O_ACCMODE) != O_RDONLY;
+}
+
 /* Write all of data to fd (a write cut by a signal goes on); 0, or -1
  * with errno set. */
 static int
@@ -206,6 +234,13 @@ pl_file_check_writable(const char *path, char **cause)
 		*cause = pl_xasprintf("%s: is a directory (expected a file name)", path);
 		return -1;
 	}
+	int fd0 = own_fd(path);
+	if (fd0 >= 0) {
+		if (fd_writable(fd0))
+			return 0;
+		*cause = pl_xasprintf("%s: not open for writing", path);
+		return -1;
+	}
 	if (is_special(path)) {
 		if (access(path, W_OK) == 0)
 			return 0;
@@ -251,12 +286,24 @@ new_file_mode(void)
 
 /* Write data to path through a temporary file and rename; a file that
  * exists keeps its permissions, a new one gets what fopen() would give it
- * (0666 less the umask); a device or FIFO is written in place. */
+ * (0666 less the umask); a device or FIFO is written in place, and one of
+ * this process's descriptors (/dev/stdout) through it. */
 int
 pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause)
 {
 	if (*path == '\0')
 		return pl_file_check_writable(path, cause);	/* says why */
+	int fd0 = own_fd(path);
+	if (fd0 >= 0) {	/* after what stdio holds for it */
+		if (fd0 <= 2)
+			fflush(fd0 == 1 ? stdout : stderr);
+		if (!fd_writable(fd0) || write_all(fd0, data, len) != 0) {
+			*cause = pl_xasprintf("%s: write failed: %s", path,
+			    fd_writable(fd0) ? strerror(errno) : "not open for writing");
+			return -1;
+		}
+		return 0;
+	}
 	if (is_special(path))
 		return write_special(path, data, len, cause);
 	char *target = write_target(path), *tmp;

@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..38"
+echo "1..39"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -154,4 +154,12 @@ check "run -o F > F: F holds the placement, the summary on stderr" \
 $PLACELAB sim g2.json -c k80x4 --place round-robin --trace /dev/stdout >tr.json 2>se; rc=$?
 check "sim --trace /dev/stdout > file: the file holds the trace, the text on stderr" \
     'test $rc = 0 && python3 -c "import json; assert \"ops\" in json.load(open(\"tr.json\"))" && grep -q "^makespan" se'
+# >> appends: an output to /dev/stdout goes through the descriptor the
+# shell opened, not a file put in place of the one it appends to
+echo PRE > ap.csv
+for i in 1 2; do
+	$PLACELAB export g2.json -c k80x4 -a expert -o /dev/stdout --format csv >>ap.csv 2>se || echo "rc $?" >>se
+done
+check "export -o /dev/stdout >> file: the file keeps what it held and gets both tables" \
+    'test "$(head -1 ap.csv)" = PRE && test "$(grep -c "^method," ap.csv)" = 2 && ! grep -q "rc " se'
 exit $fail
