@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..51"
+echo "1..52"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -133,6 +133,12 @@ check "--sim placeto keeps the native memory model; --mem placeto changes the pe
 # as a broken SVG or dropped with the legend by Graphviz
 check "--title that is not UTF-8 is refused" fails_with "--title: byte 2 (0xE9) is not UTF-8" \
     $PLACELAB export "$teach" -a heft --title "$(printf 'R\351sum\351')" -o "$tmp/latin1.svg"
+# a one-op graph: the legends say "1 op", not "1 ops"
+printf '{"format": "placelab-graph/1", "name": "one", "ops": [{"name": "x", "flops": 1e9}], "edges": []}\n' > "$tmp/one.json"
+check "a critical path of one op is '1 op' in the diagram and the timeline" sh -c \
+    "$PLACELAB export '$tmp/one.json' -a heft -o '$tmp/one.dot' &&
+     $PLACELAB export '$tmp/one.json' -a heft --timeline -o '$tmp/one.svg' &&
+     grep -q 'critical path (1 op)' '$tmp/one.dot' && grep -q 'critical path (1 op)' '$tmp/one.svg'"
 check "--mem none is refused: an export shows peaks" fails_with "expected native or placeto" \
     $PLACELAB export "$teach" -a heft --mem none -o "$tmp/none.svg"
 

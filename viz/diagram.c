@@ -426,8 +426,8 @@ legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement
 		/* line styles */
 		pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
 		if (t != NULL && t->n_critical > 0)
-			pl_sb_printf(&b, "<FONT COLOR=\"%s\"><B>━━</B></FONT> critical path (%d ops)     ",
-			    PLV_CRITICAL_HEX, t->n_critical);
+			pl_sb_printf(&b, "<FONT COLOR=\"%s\"><B>━━</B></FONT> critical path (%d op%s)     ",
+			    PLV_CRITICAL_HEX, t->n_critical, t->n_critical == 1 ? "" : "s");
 		pl_sb_printf(&b, "<FONT COLOR=\"%s\">╍╍</FONT> tensors between devices, bytes "
 		    "moved (total %s)", PLV_EDGE_HEX,
 		    plv_fmt_bytes(b1, sizeof b1, (double)cg->moved_bytes));

@@ -414,7 +414,8 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 	struct legend_item items[3];
 	int n_items = 0;
 	char crit[64];
-	snprintf(crit, sizeof crit, "critical path (%d ops)", t->n_critical);
+	snprintf(crit, sizeof crit, "critical path (%d op%s)", t->n_critical,
+	    t->n_critical == 1 ? "" : "s");
 	const char *texts[3] = { "op (device colour)", "transfer (source colour)", crit };
 	double lx = 4, ly = legend_y;
 	for (int k = 0; o->legend && k < 3; k++) {
