@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..52"
+echo "1..53"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -139,6 +139,10 @@ check "a critical path of one op is '1 op' in the diagram and the timeline" sh -
     "$PLACELAB export '$tmp/one.json' -a heft -o '$tmp/one.dot' &&
      $PLACELAB export '$tmp/one.json' -a heft --timeline -o '$tmp/one.svg' &&
      grep -q 'critical path (1 op)' '$tmp/one.dot' && grep -q 'critical path (1 op)' '$tmp/one.svg'"
+# a timeline as PDF goes through a temporary SVG in $TMPDIR
+check "a PDF timeline's temporary file is made in \$TMPDIR" fails_with \
+    "cannot create a temporary file in $tmp/no-such-dir" \
+    env TMPDIR="$tmp/no-such-dir" $PLACELAB export "$teach" -a heft --timeline -o "$tmp/tl.pdf"
 check "--mem none is refused: an export shows peaks" fails_with "expected native or placeto" \
     $PLACELAB export "$teach" -a heft --mem none -o "$tmp/none.svg"
 

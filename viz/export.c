@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,10 +148,16 @@ static int
 timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
     const struct plv_opts *o, char **data, size_t *len, char **cause)
 {
-	char tmp[] = "/tmp/placelab-timeline-XXXXXX.svg";
-	int fd = mkstemps(tmp, 4);
+	const char *dir = getenv("TMPDIR");
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	char tmp[PATH_MAX];
+	int fd = -1;
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s/placelab-timeline-XXXXXX.svg", dir) < sizeof tmp)
+		fd = mkstemps(tmp, 4);
 	if (fd < 0) {
-		*cause = pl_xasprintf("timeline: cannot create a temporary file in /tmp");
+		*cause = pl_xasprintf("timeline: cannot create a temporary file in %s: %s "
+		    "(TMPDIR names the folder for it)", dir, strerror(errno));
 		return -1;
 	}
 	size_t off = 0;
