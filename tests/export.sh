@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..53"
+echo "1..54"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -143,6 +143,8 @@ check "a critical path of one op is '1 op' in the diagram and the timeline" sh -
 check "a PDF timeline's temporary file is made in \$TMPDIR" fails_with \
     "cannot create a temporary file in $tmp/no-such-dir" \
     env TMPDIR="$tmp/no-such-dir" $PLACELAB export "$teach" -a heft --timeline -o "$tmp/tl.pdf"
+check "a list of methods and an unknown suffix: the suffix is what is said" fails_with \
+    "cannot tell the format of '$tmp/a.txt'" $PLACELAB export "$teach" -a heft,expert -o "$tmp/a.txt"
 check "--mem none is refused: an export shows peaks" fails_with "expected native or placeto" \
     $PLACELAB export "$teach" -a heft --mem none -o "$tmp/none.svg"
 

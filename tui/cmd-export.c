@@ -393,14 +393,14 @@ cmd_export(int argc, char **argv)
 		pl_graph_free(tg);
 		return trc;
 	}
-	if (placer != NULL && strchr(placer, ',') != NULL)
-		return cmd_error("export: a %s shows one placement: give one placer to -a",
-		    o.timeline ? "timeline" : "diagram");
-	int f = vf;
+	int f = vf;	/* what FILE is first: a list may be meant for a table */
 	if (f < 0)
 		return cmd_error(fmt != NULL ? "--format: expected svg, pdf, png, dot, md, csv, tex "
 		    "or json, got '%s'" : "export: cannot tell the format of '%s' (use .svg .pdf "
 		    ".png .dot, .md .csv .tex .json, or --format)", fmt != NULL ? fmt : out);
+	if (placer != NULL && strchr(placer, ',') != NULL)
+		return cmd_error("export: a %s shows one placement: give one placer to -a",
+		    o.timeline ? "timeline" : "diagram");
 	o.format = (enum plv_format)f;
 	char *bad = NULL;
 	if (plv_opts_check(&o, &bad) != 0) {
