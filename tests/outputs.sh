@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..39"
+echo "1..40"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -148,6 +148,9 @@ check "the same kind is replaced: compare -o TABLE again, run -o PLACEMENT again
 $PLACELAB run -a heft g2.json -c k80x4 -o /dev/stdout >so.json 2>se; rc=$?
 check "run -o /dev/stdout > file: the file holds the placement, the summary on stderr" \
     'test $rc = 0 && $PLACELAB validate -g g2.json so.json >/dev/null && grep -q "^step time" se'
+$PLACELAB run -a heft g2.json -c k80x4 --history /dev/stdout >sh.csv 2>se; rc=$?
+check "run --history /dev/stdout > file: the file holds the history alone, the summary on stderr" \
+    'test $rc = 0 && head -1 sh.csv | grep -q "^step," && ! grep -q "^step time" sh.csv && grep -q "^step time" se'
 $PLACELAB run -a heft g2.json -c k80x4 -o same.json >same.json 2>se; rc=$?
 check "run -o F > F: F holds the placement, the summary on stderr" \
     'test $rc = 0 && $PLACELAB validate -g g2.json same.json >/dev/null && grep -q "^step time" se'

@@ -393,9 +393,10 @@ cmd_run(int argc, char **argv)
 	if (cmd_step_placer(pl, max_steps, max_seconds, cls->name, !quiet && isatty(STDERR_FILENO)))
 		fputc('\n', stderr);
 	rc = pl->best != NULL ? 0 : 1;
-	/* -o standard output's file: the placement alone goes there (asked
-	 * before the file is replaced) */
-	FILE *out = cmd_report_stream(output);
+	/* -o or --history standard output's file: that output alone goes
+	 * there (asked before the file is replaced) */
+	FILE *out = cmd_report_stream(output) == stderr || cmd_report_stream(history) == stderr ?
+	    stderr : stdout;
 	if (output != NULL && pl->best != NULL &&
 	    pl_placement_save_json(pl->best, g, c, output, &cause) != 0) {
 		rc = cmd_fail(cause);
