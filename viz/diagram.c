@@ -28,7 +28,8 @@
 
 
 /* Append s for a plain label: backslashes doubled so that escapes such as
- * \N in op names stay literal. */
+ * \N in op names stay literal; control characters (which no SVG may
+ * hold) as spaces. */
 static void
 sb_plain(struct pl_strbuf *b, const char *s)
 {
@@ -36,7 +37,7 @@ sb_plain(struct pl_strbuf *b, const char *s)
 		if (*s == '\\')
 			pl_sb_printf(b, "\\\\");
 		else
-			pl_sb_printf(b, "%c", *s);
+			pl_sb_printf(b, "%c", (unsigned char)*s < 0x20 ? ' ' : *s);
 	}
 }
 
