@@ -319,8 +319,9 @@ cmd_validate(int argc, char **argv)
 		case 'h':
 			printf("usage: placelab validate [-g GRAPH] [-c CLUSTER] FILE...\n"
 			    "Check graph (JSON or DOT), cluster and placement files; a placement\n"
-			    "is checked against -g GRAPH on -c CLUSTER, and with -c a graph is\n"
-			    "checked to run on CLUSTER (device constraints, colocation groups).\n"
+			    "is checked against -g GRAPH on -c CLUSTER (default " PL_DEFAULT_CLUSTER "),\n"
+			    "and with -c a graph is checked to run on CLUSTER (device constraints,\n"
+			    "colocation groups).\n"
 			    "Every file is checked; the exit status is 2 when any is bad.\n");
 			return 0;
 		default:
