@@ -139,9 +139,7 @@ is_special(const char *path)
 }
 
 /* The descriptor of this process that path names (/dev/stdout,
- * /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1: such a path is
- * written through the descriptor, as the shell opened it (">>" appends),
- * never replaced by a rename, even when it is a regular file. */
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1. */
 static int
 own_fd(const char *path)
 {
@@ -158,13 +156,29 @@ own_fd(const char *path)
 	return *end == '\0' && fd <= INT_MAX ? (int)fd : -1;
 }
 
-/* Whether own descriptor fd is open for writing. */
+/* The descriptor path names when it is one of this process's, open on a
+ * regular file for appending (the shell's ">>"), else -1: such a file is
+ * written through it, never replaced by a rename (which would drop what
+ * it held before). */
 static int
-fd_writable(int fd)
+append_fd(const char *path)
 {
-	int fl = fcntl(fd, F_GETFL);
-	return fl >= 0 && (fl & O_ACCMODE) != O_RDONLY;
+	int fd = own_fd(path);
+	struct stat st;
+	int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || !(fl & O_APPEND) ||
+	    fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	return fd;
 }
+
+/* Where this process's output began in each appended-to descriptor's file
+ * (its size at the first write), so that writing the output again (a
+ * checkpoint, then the final file) replaces it instead of following it,
+ * as a rename would.  Commands write their outputs from one thread. */
+#define APPEND_FDS 64
+static off_t append_start[APPEND_FDS];
+static unsigned char append_seen[APPEND_FDS];
 
 /* Write all of data to fd (a write cut by a signal goes on); 0, or -1
  * with errno set. */
@@ -234,13 +248,8 @@ pl_file_check_writable(const char *path, char **cause)
 		*cause = pl_xasprintf("%s: is a directory (expected a file name)", path);
 		return -1;
 	}
-	int fd0 = own_fd(path);
-	if (fd0 >= 0) {
-		if (fd_writable(fd0))
-			return 0;
-		*cause = pl_xasprintf("%s: not open for writing", path);
-		return -1;
-	}
+	if (append_fd(path) >= 0)
+		return 0;
 	if (is_special(path)) {
 		if (access(path, W_OK) == 0)
 			return 0;
@@ -286,20 +295,26 @@ new_file_mode(void)
 
 /* Write data to path through a temporary file and rename; a file that
  * exists keeps its permissions, a new one gets what fopen() would give it
- * (0666 less the umask); a device or FIFO is written in place, and one of
- * this process's descriptors (/dev/stdout) through it. */
+ * (0666 less the umask); a device or FIFO is written in place, and a file
+ * this process holds open for appending (/dev/stdout after ">>") through
+ * its descriptor. */
 int
 pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause)
 {
 	if (*path == '\0')
 		return pl_file_check_writable(path, cause);	/* says why */
-	int fd0 = own_fd(path);
-	if (fd0 >= 0) {	/* after what stdio holds for it */
-		if (fd0 <= 2)
-			fflush(fd0 == 1 ? stdout : stderr);
-		if (!fd_writable(fd0) || write_all(fd0, data, len) != 0) {
-			*cause = pl_xasprintf("%s: write failed: %s", path,
-			    fd_writable(fd0) ? strerror(errno) : "not open for writing");
+	int fd0 = append_fd(path);
+	if (fd0 >= 0) {
+		fflush(NULL);	/* after what stdio holds for it */
+		struct stat st;
+		int again = fd0 < APPEND_FDS && append_seen[fd0];
+		if (fd0 < APPEND_FDS && !again && fstat(fd0, &st) == 0) {
+			append_start[fd0] = st.st_size;
+			append_seen[fd0] = 1;
+		}
+		if ((again && ftruncate(fd0, append_start[fd0]) != 0) ||
+		    write_all(fd0, data, len) != 0) {
+			*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
 			return -1;
 		}
 		return 0;

@@ -5,8 +5,11 @@
  * it writes a temporary file in the directory of the file it replaces (a
  * symbolic link's target: the link stays), fsyncs it and renames it over
  * that file, so a crash leaves either the old or the new content.  What
- * is not a regular file (/dev/null, /dev/stdout, a FIFO) is written in
- * place, never replaced.
+ * is not a regular file (/dev/null, a terminal, a FIFO) is written in
+ * place, never replaced; so is a file this process holds open for
+ * appending and names as /dev/stdout, /dev/stderr or /dev/fd/N (the
+ * shell's ">>"), after what it held before (written again, the output
+ * replaces its earlier copy there).
  */
 #ifndef PL_FILEIO_H
 #define PL_FILEIO_H

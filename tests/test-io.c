@@ -638,6 +638,50 @@ test_write_mode(void **state)
 	free(path);
 }
 
+/* A file this process holds open for appending, named as /dev/fd/N (the
+ * shell's ">>" and /dev/stdout), keeps what it held: the output follows
+ * it, and written again (a checkpoint, then the last) replaces its own
+ * earlier copy.  Opened without appending (">"), the file is replaced. */
+static void
+test_write_appended_fd(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-io-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = NULL, *fdpath = NULL, *cause = NULL, *text;
+	size_t len;
+	assert_true(asprintf(&path, "%s/log.csv", dir) > 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("PRE\n", f);
+	fclose(f);
+	int fd = open(path, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	assert_true(asprintf(&fdpath, "/dev/fd/%d", fd) > 0);
+	assert_int_equal(pl_file_check_writable(fdpath, &cause), 0);
+	assert_int_equal(pl_file_write_atomic(fdpath, "one\n", 4, &cause), 0);
+	assert_int_equal(pl_file_write_atomic(fdpath, "two\n", 4, &cause), 0);
+	text = pl_file_read(path, &len, &cause);
+	assert_non_null(text);
+	assert_string_equal(text, "PRE\ntwo\n");
+	free(text);
+	close(fd);
+	fd = open(path, O_WRONLY);	/* not appending: replaced as a file */
+	assert_true(fd >= 0);
+	free(fdpath);
+	assert_true(asprintf(&fdpath, "/dev/fd/%d", fd) > 0);
+	assert_int_equal(pl_file_write_atomic(fdpath, "new\n", 4, &cause), 0);
+	text = pl_file_read(path, &len, &cause);
+	assert_non_null(text);
+	assert_string_equal(text, "new\n");
+	free(text);
+	close(fd);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(fdpath);
+}
+
 /* In a child (as nobody when run as root, whom permissions do not stop):
  * a read-only file is neither replaced by an atomic write, nor by a
  * growing file, nor passed by the check before a run; each says so. */
@@ -891,6 +935,7 @@ main(void)
 		cmocka_unit_test(test_dot_errors),
 		cmocka_unit_test(test_load_any),
 		cmocka_unit_test(test_write_special),
+		cmocka_unit_test(test_write_appended_fd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
