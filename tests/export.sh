@@ -145,10 +145,10 @@ check "a PDF timeline's temporary file is made in \$TMPDIR" fails_with \
     env TMPDIR="$tmp/no-such-dir" $PLACELAB export "$teach" -a heft --timeline -o "$tmp/tl.pdf"
 check "a list of methods and an unknown suffix: the suffix is what is said" fails_with \
     "cannot tell the format of '$tmp/a.txt'" $PLACELAB export "$teach" -a heft,expert -o "$tmp/a.txt"
-# an op name with a control character (JSON allows \u0001): the SVG is
-# still well-formed XML
-printf '{"format": "placelab-graph/1", "ops": [{"name": "a\\u0001b"}, {"name": "c"}], "edges": [["a\\u0001b", "c", 10, 0]]}\n' > "$tmp/ctl.json"
-check "a control character in an op name: the diagram's SVG is well-formed" sh -c \
+# control characters (JSON allows \u0001) in an op's name and type and in
+# the graph's name: the SVG is still well-formed XML
+printf '{"format": "placelab-graph/1", "name": "g\\u0001h", "ops": [{"name": "a\\u0001b", "type": "T\\u0001x"}, {"name": "c"}], "edges": [["a\\u0001b", "c", 10, 0]]}\n' > "$tmp/ctl.json"
+check "control characters in names and types: the diagram's SVG is well-formed" sh -c \
     "$PLACELAB export '$tmp/ctl.json' -c k80x2 -a random -o '$tmp/ctl.svg' &&
      python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' '$tmp/ctl.svg'"
 check "--mem none is refused: an export shows peaks" fails_with "expected native or placeto" \

@@ -277,9 +277,9 @@ graph_open(const char *name, Agdesc_t desc)
 	disc.io = &AgIoDisc;
 	char *id = pl_xstrdup(name);
 	size_t n = 0;
-	for (const char *c = name; *c; c++)
+	for (const char *c = name; *c; c++)	/* no SVG title holds a control character */
 		if (*c != '\\')
-			id[n++] = *c;
+			id[n++] = (unsigned char)*c < 0x20 ? ' ' : *c;
 	id[n] = '\0';
 	Agraph_t *g = agopen(n > 0 ? id : (char *)"placement", desc, &disc);
 	free(id);
@@ -370,9 +370,11 @@ node_label(Agnode_t *n, const struct pl_graph *g, const struct pl_coarse_node *n
 	} else {
 		const struct pl_op *op = &g->ops[nd->op];
 		sb_plain(&b, op->name);
-		if (*op->type)
-			pl_sb_printf(&b, "\\n%s · %s", op->type, t1);
-		else
+		if (*op->type) {
+			pl_sb_printf(&b, "\\n");
+			sb_plain(&b, op->type);
+			pl_sb_printf(&b, " · %s", t1);
+		} else
 			pl_sb_printf(&b, "\\n%s", t1);
 		sb_plain(&tip, op->name);
 		pl_sb_printf(&tip, " (");
