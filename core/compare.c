@@ -451,6 +451,30 @@ note(FILE *f, const char *prefix, const struct pl_compare_row *r)
 	fputc('\n', f);
 }
 
+/* The columns s takes as plain text: its characters (UTF-8 continuation
+ * bytes take none; a name's "…" is one column, not three). */
+static int
+text_cols(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* s in a column of width w, left- or right-aligned, after sep. */
+static void
+put_col(FILE *f, const char *sep, const char *s, int w, int left)
+{
+	int pad = w - text_cols(s);
+	fputs(sep, f);
+	for (int k = 0; !left && k < pad; k++)
+		fputc(' ', f);
+	fputs(s, f);
+	for (int k = 0; left && k < pad; k++)
+		fputc(' ', f);
+}
+
 /* Aligned plain text. */
 static void
 write_table(const struct pl_compare *cmp, FILE *f)
@@ -458,18 +482,18 @@ write_table(const struct pl_compare *cmp, FILE *f)
 	int w[N_COLS];
 	char cells[N_COLS][PL_COMPARE_CELL];
 	for (int c = 0; c < N_COLS; c++)
-		w[c] = (int)strlen(pl_compare_headers[c]);
+		w[c] = text_cols(pl_compare_headers[c]);
 	for (int i = 0; i < cmp->n_rows; i++) {
 		pl_compare_row_cells(&cmp->rows[i], cells);
 		for (int c = 0; c < N_COLS; c++)
-			if ((int)strlen(cells[c]) > w[c])
-				w[c] = (int)strlen(cells[c]);
+			if (text_cols(cells[c]) > w[c])
+				w[c] = text_cols(cells[c]);
 	}
 	char cap[512];
 	caption(cmp, cap, sizeof cap);
 	fprintf(f, "%s\n", cap);
 	for (int c = 0; c < N_COLS; c++)
-		fprintf(f, c == 0 ? "%-*s" : "  %*s", w[c], pl_compare_headers[c]);
+		put_col(f, c == 0 ? "" : "  ", pl_compare_headers[c], w[c], c == 0);
 	fputc('\n', f);
 	for (int c = 0; c < N_COLS; c++) {
 		fputs(c == 0 ? "" : "  ", f);
@@ -480,7 +504,7 @@ write_table(const struct pl_compare *cmp, FILE *f)
 	for (int i = 0; i < cmp->n_rows; i++) {
 		pl_compare_row_cells(&cmp->rows[i], cells);
 		for (int c = 0; c < N_COLS; c++)
-			fprintf(f, c == 0 ? "%-*s" : "  %*s", w[c], cells[c]);
+			put_col(f, c == 0 ? "" : "  ", cells[c], w[c], c == 0);
 		fputc('\n', f);
 	}
 	for (int i = 0; i < cmp->n_rows; i++)

@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..39"
+echo "1..40"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -181,5 +181,18 @@ check "train stopped by SIGTERM saves the policy" sh -c "grep -q 'training stopp
 "$PLACELAB" run "$T/g.json" > /dev/null 2>&1; c=$?
 "$PLACELAB" run -a random --samples x "$T/g.json" > /dev/null 2>&1; d=$?
 check "unknown method / missing -a / bad option value exit 2 ($a $b $c $d)" test "$a$b$c$d" = 2222
+
+# a device name too long for its cell, in UTF-8: the text table's header,
+# rule and rows are still as wide as each other (in characters)
+python3 -c "import json; json.dump({'format': 'placelab-cluster/1', 'name': 'long', 'devices': [
+    {'name': '/cpu:0', 'kind': 'cpu', 'peak_flops': 5e11, 'mem_bytes': 2**36, 'mem_bw': 6e10},
+    {'name': '/gpu:00-' + '\u00e9' * 130, 'kind': 'gpu', 'peak_flops': 4e12, 'mem_bytes': 2**34, 'mem_bw': 2e11}]},
+    open('$T/long.json', 'w'))"
+"$PLACELAB" compare "$PL_SRCDIR/samples/teach.json" -c "$T/long.json" --methods expert,heft,single-gpu -q \
+    > "$T/long.txt" 2>/dev/null
+check "text table: rows line up with a long UTF-8 device name cut in its cell" python3 -c "
+import sys
+rows = open('$T/long.txt', encoding='utf-8').read().splitlines()[1:5]
+sys.exit(0 if len(rows) == 4 and len(set(len(r) for r in rows)) == 1 and '\u2026' in rows[2] else 1)"
 
 exit 0
