@@ -387,18 +387,17 @@ draw_row(struct ops_view *o, WINDOW *w, int y, int x, int width, int row)
 	int k = o->vis[row];
 	const struct node *n = &o->nodes[k];
 	int sel = row == o->cur;
-	char t[32], m[32], indent[128], label[512];
+	char t[32], m[32];
 	int devw = 10, tw = 10, mw = 10, cw = 2;
 	int lw = width - 35;
 	attr_t base = sel ? screen_attr(SCR_SELECT) : A_NORMAL;
 	wattrset(w, base);
 	const char *arrow = n->op >= 0 ? "  " : n->open ? (screen_utf8() ? "▾ " : "- ") :
 	    (screen_utf8() ? "▸ " : "+ ");
-	snprintf(indent, sizeof indent, "%*s%s", n->depth * 2, "", arrow);
-	if (n->op >= 0)
-		snprintf(label, sizeof label, "%s", n->label);
-	else
-		snprintf(label, sizeof label, "%s/ (%d)", n->label, n->n_ops);
+	/* whole, however deep or long: the cut is screen_put_name's */
+	char *indent = pl_xasprintf("%*s%s", n->depth * 2, "", arrow);
+	char *label = n->op >= 0 ? pl_xstrdup(n->label) :
+	    pl_xasprintf("%s/ (%d)", n->label, n->n_ops);
 	/* the indent whole while it leaves room, the label's end after
 	 * an ellipsis when it is cut (its op count stays in sight) */
 	int iw = screen_put(w, y, x, lw, 0, indent);
@@ -407,6 +406,8 @@ draw_row(struct ops_view *o, WINDOW *w, int y, int x, int width, int row)
 	if (n->op >= 0 && ex->search != NULL && is_match(ex, n->op))
 		wattr_on(w, A_UNDERLINE, NULL);	/* a search match, as in tig */
 	screen_put_name(w, y, x + iw, lw - iw, 1, label);
+	free(indent);
+	free(label);
 	wattrset(w, base);
 	waddch(w, ' ');
 	draw_devcol(o, w, y, x + lw + 1, devw, k);
