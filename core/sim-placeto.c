@@ -25,9 +25,10 @@
  *    time) while something waits for it; a scan of the devices (a
  *    tournament tree above 8) picks the smallest (time, name rank), the
  *    reference's order for DEV events.  Up to 8, the other devices are
- *    scanned when an op starts (the scan then overlaps the op's work
- *    instead of waiting for it), its deliveries lower that minimum when
- *    they lower a device's time, and the next pick is one comparison.
+ *    scanned when an op starts on another device than the last one's
+ *    (the scan then overlaps the op's work instead of waiting for it),
+ *    its deliveries lower that minimum when they lower a device's time,
+ *    and the next pick is one comparison.
  *
  * Delivery keys at arrival time a (ranks are name ranks under strcmp):
  *   source         v                      (offered first, in list order)

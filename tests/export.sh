@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..55"
+echo "1..56"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -151,8 +151,11 @@ printf '{"format": "placelab-graph/1", "name": "g\\u0001h", "ops": [{"name": "a\
 check "control characters in names and types: the diagram's SVG is well-formed" sh -c \
     "$PLACELAB export '$tmp/ctl.json' -c k80x2 -a random -o '$tmp/ctl.svg' &&
      python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' '$tmp/ctl.svg'"
-check "--mem none is refused: an export shows peaks" fails_with "expected native or placeto" \
+check "--mem none is refused for a diagram: it shows peaks" fails_with "expected native or placeto" \
     $PLACELAB export "$teach" -a heft --mem none -o "$tmp/none.svg"
+check "--mem none makes a table without memory, as compare does" sh -c \
+    "$PLACELAB export '$teach' -a heft,expert --mem none -o '$tmp/none.md' &&
+     grep -q 'memory not modelled' '$tmp/none.md'"
 
 # A chain of 300 ops laid out left to right: a PNG wider than cairo's
 # 32767 pixels is refused with what to do (Graphviz would shrink it to fit

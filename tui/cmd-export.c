@@ -32,7 +32,8 @@ static const char export_usage[] =
     "                       [--layout ENGINE] [--rankdir auto|LR|TB|RL|BT]\n"
     "                       [--format svg|pdf|png|dot] [--title TEXT] [--no-legend]\n"
     "                       [--width INCHES] [--dpi N] [--sim native|placeto]\n"
-    "                       [--mem native|placeto] [--seed N] [--seconds S] [--force]\n"
+    "                       [--mem native|placeto|none] [--seed N] [--seconds S]\n"
+    "                       [--force]\n"
     "\n"
     "Draw a placement: one cluster per device (name, load, peak memory), ops in\n"
     "the device's colour, cross-device tensors dashed with their bytes, the\n"
@@ -65,7 +66,7 @@ static const char export_usage[] =
     "      --dpi N            PNG resolution (default 150)\n"
     "      --sim KIND         simulator for loads and the critical path (native)\n"
     "      --mem MODEL        memory model of the peaks and out-of-memory\n"
-    "                         (native, whichever the simulator)\n"
+    "                         (native, whichever the simulator; none: tables only)\n"
     "      --seed N           seed for -a (default 1)\n"
     "      --seconds S        time budget per placer for -a, also its own seconds\n"
     "                         option (0: no limit; default: the placer's own)\n"
@@ -303,12 +304,9 @@ cmd_export(int argc, char **argv)
 			if (cmd_parse_sim(optarg, &so) != 0)
 				return 2;
 			break;
-		case OPT_MEM:	/* every output shows peaks: none is no model */
+		case OPT_MEM:
 			if (cmd_parse_mem(optarg, &so) != 0)
 				return 2;
-			if (so.mem == PL_MEM_NONE)
-				return cmd_error("--mem none: an export shows peak memory; "
-				    "expected native or placeto");
 			break;
 		case OPT_SEED:
 			if (cmd_parse_seed("seed", optarg, &seed) != 0)
@@ -369,6 +367,9 @@ cmd_export(int argc, char **argv)
 	    is_table ? pl_compare_format_name((enum pl_compare_format)tf) :
 	    vf >= 0 ? plv_format_name((enum plv_format)vf) : "this", out) != 0)
 		return 2;
+	if (!is_table && so.mem == PL_MEM_NONE)	/* a drawing shows peaks */
+		return cmd_error("--mem none: a %s shows peak memory; expected native or placeto "
+		    "(none is for tables)", o.timeline ? "timeline" : "diagram");
 	if (is_table && placer == NULL)
 		return cmd_error("export: a table compares methods: give -a LIST "
 		    "(e.g. -a expert,heft), not -p");

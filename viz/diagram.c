@@ -1022,9 +1022,12 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 		 * (beyond what placelab lays out: the bounded ones, unmeasured) */
 		long work = LONG_MAX;
 		if (o->layout == NULL || strcmp(o->layout, "dot") == 0) {
+			char *why = NULL;	/* no ranking pass: the limits unmeasured */
 			if (agnnodes(g) <= PLV_MAX_LAYOUT_NODES &&
-			    layout_work(g, "dot", &work, cause) != 0)
-				return -1;
+			    layout_work(g, "dot", &work, &why) != 0) {
+				free(why);
+				work = LONG_MAX;
+			}
 			limit_effort(g, work);
 		}
 		return write_dot(g, data, len, cause);

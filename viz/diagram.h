@@ -36,7 +36,8 @@ Agraph_t *plv_diagram_build(const struct pl_problem *p,
     const struct pl_coarse *cg, const struct plv_opts *o);
 
 /* Lay g out with o->layout and render it as o->format into *data (caller
- * frees) and *len; PLV_FMT_DOT writes the graph without layout.  With dot,
+ * frees) and *len; PLV_FMT_DOT writes the graph without layout, with the
+ * effort limits below as graph attributes (never refused).  With dot,
  * the effort follows the work (below); more than PLV_MAX_WORK is refused
  * unless o->force.  0, or -1 + *cause. */
 int plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data,

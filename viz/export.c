@@ -153,6 +153,7 @@ timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
 		dir = "/tmp";
 	char tmp[PATH_MAX];
 	int fd = -1;
+	errno = ENAMETOOLONG;	/* unless the name fits */
 	if ((size_t)snprintf(tmp, sizeof tmp, "%s/placelab-timeline-XXXXXX.svg", dir) < sizeof tmp)
 		fd = mkstemps(tmp, 4);
 	if (fd < 0) {
