@@ -177,8 +177,12 @@ append_fd(const char *path)
  * checkpoint, then the final file) replaces it instead of following it,
  * as a rename would.  Commands write their outputs from one thread. */
 #define APPEND_FDS 64
-static off_t append_start[APPEND_FDS];
-static unsigned char append_seen[APPEND_FDS];
+static struct {
+	dev_t dev;	/* the file, so that a descriptor number reused */
+	ino_t ino;	/* for another starts afresh */
+	off_t start;
+	unsigned char seen;
+} append_at[APPEND_FDS];
 
 /* Write all of data to fd (a write cut by a signal goes on); 0, or -1
  * with errno set. */
@@ -307,12 +311,18 @@ pl_file_write_atomic(const char *path, const void *data, size_t len, char **caus
 	if (fd0 >= 0) {
 		fflush(NULL);	/* after what stdio holds for it */
 		struct stat st;
-		int again = fd0 < APPEND_FDS && append_seen[fd0];
-		if (fd0 < APPEND_FDS && !again && fstat(fd0, &st) == 0) {
-			append_start[fd0] = st.st_size;
-			append_seen[fd0] = 1;
+		int known = fd0 < APPEND_FDS && fstat(fd0, &st) == 0, again = 0;
+		if (known) {
+			again = append_at[fd0].seen && append_at[fd0].dev == st.st_dev &&
+			    append_at[fd0].ino == st.st_ino;
+			if (!again) {
+				append_at[fd0].dev = st.st_dev;
+				append_at[fd0].ino = st.st_ino;
+				append_at[fd0].start = st.st_size;
+				append_at[fd0].seen = 1;
+			}
 		}
-		if ((again && ftruncate(fd0, append_start[fd0]) != 0) ||
+		if ((again && ftruncate(fd0, append_at[fd0].start) != 0) ||
 		    write_all(fd0, data, len) != 0) {
 			*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
 			return -1;

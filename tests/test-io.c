@@ -666,6 +666,22 @@ test_write_appended_fd(void **state)
 	assert_string_equal(text, "PRE\ntwo\n");
 	free(text);
 	close(fd);
+	/* the descriptor number reused for another file starts afresh */
+	char *other = NULL;
+	assert_true(asprintf(&other, "%s/other.csv", dir) > 0);
+	f = fopen(other, "w");
+	assert_non_null(f);
+	fputs("OTHER\n", f);
+	fclose(f);
+	assert_int_equal(open(other, O_WRONLY | O_APPEND), fd);
+	assert_int_equal(pl_file_write_atomic(fdpath, "three\n", 6, &cause), 0);
+	text = pl_file_read(other, &len, &cause);
+	assert_non_null(text);
+	assert_string_equal(text, "OTHER\nthree\n");
+	free(text);
+	close(fd);
+	unlink(other);
+	free(other);
 	fd = open(path, O_WRONLY);	/* not appending: replaced as a file */
 	assert_true(fd >= 0);
 	free(fdpath);
