@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "io.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
 static const char *const format_names[] = {
@@ -451,22 +452,12 @@ note(FILE *f, const char *prefix, const struct pl_compare_row *r)
 	fputc('\n', f);
 }
 
-/* The columns s takes as plain text: its characters (UTF-8 continuation
- * bytes take none; a name's "…" is one column, not three). */
-static int
-text_cols(const char *s)
-{
-	int n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-/* s in a column of width w, left- or right-aligned, after sep. */
+/* s in a column of width w (in characters: a name's "…" is one column,
+ * not three bytes), left- or right-aligned, after sep. */
 static void
 put_col(FILE *f, const char *sep, const char *s, int w, int left)
 {
-	int pad = w - text_cols(s);
+	int pad = w - (int)pl_utf8_chars(s);
 	fputs(sep, f);
 	for (int k = 0; !left && k < pad; k++)
 		fputc(' ', f);
@@ -482,12 +473,12 @@ write_table(const struct pl_compare *cmp, FILE *f)
 	int w[N_COLS];
 	char cells[N_COLS][PL_COMPARE_CELL];
 	for (int c = 0; c < N_COLS; c++)
-		w[c] = text_cols(pl_compare_headers[c]);
+		w[c] = (int)pl_utf8_chars(pl_compare_headers[c]);
 	for (int i = 0; i < cmp->n_rows; i++) {
 		pl_compare_row_cells(&cmp->rows[i], cells);
 		for (int c = 0; c < N_COLS; c++)
-			if (text_cols(cells[c]) > w[c])
-				w[c] = text_cols(cells[c]);
+			if ((int)pl_utf8_chars(cells[c]) > w[c])
+				w[c] = (int)pl_utf8_chars(cells[c]);
 	}
 	char cap[512];
 	caption(cmp, cap, sizeof cap);

@@ -202,6 +202,29 @@ write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/* Write data at the end of appended-to descriptor fd, in place of what
+ * this process wrote to its file before (append_at); stdio's buffers
+ * first.  0, or -1 with errno set. */
+static int
+write_appended(int fd, const void *data, size_t len)
+{
+	fflush(NULL);
+	struct stat st;
+	if (fd < APPEND_FDS && fstat(fd, &st) == 0) {
+		if (append_at[fd].seen && append_at[fd].dev == st.st_dev &&
+		    append_at[fd].ino == st.st_ino) {
+			if (ftruncate(fd, append_at[fd].start) != 0)
+				return -1;
+		} else {
+			append_at[fd].dev = st.st_dev;
+			append_at[fd].ino = st.st_ino;
+			append_at[fd].start = st.st_size;
+			append_at[fd].seen = 1;
+		}
+	}
+	return write_all(fd, data, len);
+}
+
 /* Write data into special file path in place.  0, or -1 + *cause. */
 static int
 write_special(const char *path, const void *data, size_t len, char **cause)
@@ -308,27 +331,12 @@ pl_file_write_atomic(const char *path, const void *data, size_t len, char **caus
 	if (*path == '\0')
 		return pl_file_check_writable(path, cause);	/* says why */
 	int fd0 = append_fd(path);
-	if (fd0 >= 0) {
-		fflush(NULL);	/* after what stdio holds for it */
-		struct stat st;
-		int known = fd0 < APPEND_FDS && fstat(fd0, &st) == 0, again = 0;
-		if (known) {
-			again = append_at[fd0].seen && append_at[fd0].dev == st.st_dev &&
-			    append_at[fd0].ino == st.st_ino;
-			if (!again) {
-				append_at[fd0].dev = st.st_dev;
-				append_at[fd0].ino = st.st_ino;
-				append_at[fd0].start = st.st_size;
-				append_at[fd0].seen = 1;
-			}
-		}
-		if ((again && ftruncate(fd0, append_at[fd0].start) != 0) ||
-		    write_all(fd0, data, len) != 0) {
-			*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
-			return -1;
-		}
-		return 0;
+	if (fd0 >= 0 && write_appended(fd0, data, len) != 0) {
+		*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
+		return -1;
 	}
+	if (fd0 >= 0)
+		return 0;
 	if (is_special(path))
 		return write_special(path, data, len, cause);
 	char *target = write_target(path), *tmp;

@@ -94,3 +94,13 @@ pl_sb_take(struct pl_strbuf *b)
 	b->len = b->cap = 0;
 	return s;
 }
+
+/* Code points of UTF-8 text (see strbuf.h). */
+size_t
+pl_utf8_chars(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}

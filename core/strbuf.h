@@ -25,6 +25,9 @@ void pl_sb_printf(struct pl_strbuf *b, const char *fmt, ...)
 void pl_sb_xml(struct pl_strbuf *b, const char *s);
 /* Append s as a JSON string literal, quotes included. */
 void pl_sb_json_str(struct pl_strbuf *b, const char *s);
+/* The characters (code points) of UTF-8 text s: its bytes less the
+ * continuation bytes. */
+size_t pl_utf8_chars(const char *s);
 /* The string (never NULL; "" when nothing was appended); b is reset. */
 char *pl_sb_take(struct pl_strbuf *b);
 

@@ -93,14 +93,18 @@ cmd_step_placer(struct pl_placer *pl, int max_steps, double max_seconds,
 	return w.last > 0;
 }
 
-/* stderr when path is standard output's file (see cmd.h). */
+/* stderr when path1 or path2 is standard output's file (see cmd.h). */
 FILE *
-cmd_report_stream(const char *path)
+cmd_report_stream(const char *path1, const char *path2)
 {
-	struct stat a, b;
-	if (path != NULL && stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
-	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		return stderr;
+	struct stat o, st;
+	if (fstat(STDOUT_FILENO, &o) != 0)
+		return stdout;
+	const char *paths[] = { path1, path2 };
+	for (int i = 0; i < 2; i++)
+		if (paths[i] != NULL && stat(paths[i], &st) == 0 &&
+		    st.st_dev == o.st_dev && st.st_ino == o.st_ino)
+			return stderr;
 	return stdout;
 }
 

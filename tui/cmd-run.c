@@ -395,8 +395,7 @@ cmd_run(int argc, char **argv)
 	rc = pl->best != NULL ? 0 : 1;
 	/* -o or --history standard output's file: that output alone goes
 	 * there (asked before the file is replaced) */
-	FILE *out = cmd_report_stream(output) == stderr || cmd_report_stream(history) == stderr ?
-	    stderr : stdout;
+	FILE *out = cmd_report_stream(output, history);
 	if (output != NULL && pl->best != NULL &&
 	    pl_placement_save_json(pl->best, g, c, output, &cause) != 0) {
 		rc = cmd_fail(cause);

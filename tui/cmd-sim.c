@@ -307,7 +307,7 @@ cmd_sim(int argc, char **argv)
 	pl_bounds_compute(p, &b);
 	/* --trace standard output's file: the trace alone goes there (asked
 	 * before the file is replaced) */
-	FILE *out = cmd_report_stream(trace_path);
+	FILE *out = cmd_report_stream(trace_path, NULL);
 	if (trace_path != NULL) {
 		char *s = pl_sim_result_to_json(p, pl, &o, &tr->res, &b, tr);
 		size_t len = strlen(s);

@@ -204,8 +204,7 @@ cmd_train(int argc, char **argv)
 		goto out;
 	/* the report goes to stderr when an output is stdout's file; asked
 	 * now, before a save replaces that file */
-	report = cmd_report_stream(output) == stderr || cmd_report_stream(curve) == stderr ?
-	    stderr : stdout;
+	report = cmd_report_stream(output, curve);
 	if ((c = cmd_load_cluster(cluster)) == NULL)
 		goto out;
 	graphs = pl_xcalloc((size_t)n_graphs, sizeof *graphs);

@@ -117,9 +117,10 @@ struct pl_placer;
 int cmd_step_placer(struct pl_placer *pl, int max_steps, double max_seconds,
     const char *label, int progress);
 /* The stream for what a command prints: stdout, or stderr when the file
- * given for an output (path, NULL: none) is standard output's, e.g.
- * -o /dev/stdout, so that the output is all that goes there. */
-FILE *cmd_report_stream(const char *path);
+ * given for one of its outputs (path1, path2; NULL: none) is standard
+ * output's, e.g. -o /dev/stdout, so that the output is all that goes
+ * there. */
+FILE *cmd_report_stream(const char *path1, const char *path2);
 /* The default cluster when -c is not given. */
 #define PL_DEFAULT_CLUSTER "k80x4"
 

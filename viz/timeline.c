@@ -73,11 +73,7 @@ bar_cmp(const void *a, const void *b)
 static double
 text_w(const char *s, double fs)
 {
-	size_t n = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			n++;
-	return (double)n * fs * 0.52;
+	return (double)pl_utf8_chars(s) * fs * 0.52;
 }
 
 /* One legend entry: kind 0 op swatch, 1 transfer swatch, 2 critical line. */
@@ -292,9 +288,7 @@ channel_label(const char *name)
 static int
 put_label(struct pl_strbuf *b, const char *s, double room, double fs)
 {
-	int n = 0;
-	for (const char *p = s; *p; p++)
-		n += ((unsigned char)*p & 0xC0) != 0x80;
+	int n = (int)pl_utf8_chars(s);
 	int fit = (int)(room / text_w("x", fs));	/* characters */
 	if (n <= fit) {
 		pl_sb_xml(b, s);
