@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..40"
+echo "1..46"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -165,4 +165,24 @@ for i in 1 2; do
 done
 check "export -o /dev/stdout >> file: the file keeps what it held and gets both tables" \
     'test "$(head -1 ap.csv)" = PRE && test "$(grep -c "^method," ap.csv)" = 2 && ! grep -q "rc " se'
+# "-" names standard output for every output option: through a pipe, and
+# no file called "-" is made
+$PLACELAB run -a heft g2.json -c k80x4 -o - 2>se | cat >dash.json
+check "run -o - | cat: the placement through the pipe, the summary on stderr, no file -" \
+    '$PLACELAB validate -g g2.json dash.json >/dev/null && grep -q "^step time" se && ! test -e ./-'
+$PLACELAB train placeto g2.json -c k80x4 --episodes 1 -o dpol.plw --curve - 2>se | cat >dcurve.csv
+check "train --curve - | cat: the curve through the pipe, no file -" \
+    'head -1 dcurve.csv | grep -q "^episode," && test -s dpol.plw && ! test -e ./-'
+$PLACELAB sim g2.json -c k80x4 --place round-robin --trace - 2>se | cat >dtr.json
+check "sim --trace - | cat: the trace through the pipe, the text on stderr, no file -" \
+    'python3 -c "import json; assert \"ops\" in json.load(open(\"dtr.json\"))" && grep -q "^makespan" se && ! test -e ./-'
+$PLACELAB export g2.json -c k80x4 -a heft -o - --format svg 2>se | cat >d.svg
+check "export -o - --format svg: the drawing through the pipe, no file -" \
+    'grep -q "</svg>" d.svg && ! test -e ./-'
+$PLACELAB export g2.json -c k80x4 -a heft -o - >/dev/null 2>se; rc=$?
+check "export -o - without --format: refused, asking for --format" \
+    'test $rc = 2 && grep -q "standard output has no suffix.*--format" se && ! test -e ./-'
+$PLACELAB compare g2.json -c k80x4 --methods expert,heft --format csv -o - -q 2>se | cat >dcmp.csv
+check "compare -o -: the table on standard output, no file -" \
+    'test "$(grep -c "^expert,\|^heft," dcmp.csv)" = 2 && ! test -e ./-'
 exit $fail

@@ -108,6 +108,13 @@ cmd_report_stream(const char *path1, const char *path2)
 	return stdout;
 }
 
+/* "-" as standard output (see cmd.h). */
+const char *
+cmd_out_path(const char *arg)
+{
+	return strcmp(arg, "-") == 0 ? "/dev/stdout" : arg;
+}
+
 /* Print and free msg; status 2. */
 int
 cmd_fail(char *msg)

@@ -104,7 +104,7 @@ cmd_compare(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "c:o:qh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': cluster = optarg; break;
-		case 'o': output = optarg; break;
+		case 'o': output = strcmp(optarg, "-") == 0 ? NULL : optarg; break;	/* -: standard output, as without -o */
 		case 'q': quiet = 1; break;
 		case OPT_METHODS: methods = optarg; break;
 		case OPT_FORMAT:

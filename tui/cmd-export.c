@@ -49,7 +49,7 @@ static const char export_usage[] =
     "  -c, --cluster CLUSTER  preset or cluster file (default " PL_DEFAULT_CLUSTER ")\n"
     "  -p, --placement FILE   placement to draw\n"
     "  -a, --placer NAME      run this placer (default options) and draw its best\n"
-    "  -o, --output FILE      file to write\n"
+    "  -o, --output FILE      file to write (-: standard output, with --format)\n"
     "  -l, --level N          collapse ops by their first N scope levels (0: one\n"
     "                         node per device; 'full': every op)\n"
     "  -m, --max-nodes N      at most N nodes, choosing the level per scope (default\n"
@@ -256,7 +256,7 @@ cmd_export(int argc, char **argv)
 		case 'c': cluster_arg = optarg; break;
 		case 'p': place_path = optarg; break;
 		case 'a': placer = optarg; break;
-		case 'o': out = optarg; break;
+		case 'o': out = cmd_out_path(optarg); break;
 		case 'l':
 			if (strcmp(optarg, "full") == 0)
 				o.level = PL_COARSE_FULL;
@@ -395,6 +395,9 @@ cmd_export(int argc, char **argv)
 		return trc;
 	}
 	int f = vf;	/* what FILE is first: a list may be meant for a table */
+	if (f < 0 && fmt == NULL && strcmp(out, "/dev/stdout") == 0)
+		return cmd_error("export: standard output has no suffix to tell the format by "
+		    "(add --format, e.g. --format svg)");
 	if (f < 0)
 		return cmd_error(fmt != NULL ? "--format: expected svg, pdf, png, dot, md, csv, tex "
 		    "or json, got '%s'" : "export: cannot tell the format of '%s' (use .svg .pdf "

@@ -275,7 +275,7 @@ cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'c': cluster = optarg; break;
-		case 'o': output = optarg; break;
+		case 'o': output = cmd_out_path(optarg); break;
 		case 'q': quiet = 1; break;
 		case OPT_OPT: spec_raw(&spec, optarg); break;
 		case OPT_SEED:
@@ -310,7 +310,7 @@ cmd_run(int argc, char **argv)
 			max_seconds = v;
 			flag = "seconds";
 			break;
-		case OPT_HISTORY: history = optarg; break;
+		case OPT_HISTORY: history = cmd_out_path(optarg); break;
 		case OPT_JSON: json = 1; break;
 		case OPT_LIST:
 			rc = list_methods();

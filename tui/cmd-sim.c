@@ -242,7 +242,7 @@ cmd_sim(int argc, char **argv)
 			if (cmd_parse_mem(optarg, &o) != 0)
 				return 2;
 			break;
-		case OPT_TRACE: trace_path = optarg; break;
+		case OPT_TRACE: trace_path = cmd_out_path(optarg); break;
 		case OPT_JSON: json = 1; break;
 		case 'h':
 			printf("%s\n\nSimulate one training step of GRAPH placed on CLUSTER (default %s)\n"

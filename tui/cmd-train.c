@@ -131,7 +131,7 @@ cmd_train(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "c:o:qh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': cluster = optarg; break;
-		case 'o': output = optarg; break;
+		case 'o': output = cmd_out_path(optarg); break;
 		case 'q': quiet = 1; break;
 		case OPT_OPT:
 			if (pl_options_apply(opts, optarg, &cause) != 0) {
@@ -157,7 +157,7 @@ cmd_train(int argc, char **argv)
 				goto out;
 			max_seconds = v;
 			break;
-		case OPT_CURVE: curve = optarg; break;
+		case OPT_CURVE: curve = cmd_out_path(optarg); break;
 		case 'h':
 			usage_help();
 			rc = 0;

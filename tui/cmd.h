@@ -121,6 +121,9 @@ int cmd_step_placer(struct pl_placer *pl, int max_steps, double max_seconds,
  * output's, e.g. -o /dev/stdout, so that the output is all that goes
  * there. */
 FILE *cmd_report_stream(const char *path1, const char *path2);
+/* The file an output option names: "-" is standard output (/dev/stdout,
+ * which the file writers and cmd_report_stream() know), else arg. */
+const char *cmd_out_path(const char *arg);
 /* The default cluster when -c is not given. */
 #define PL_DEFAULT_CLUSTER "k80x4"
 
