@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..48"
+echo "1..54"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -157,4 +157,21 @@ for a in $(sed -n 's/^[[:space:]]*X([A-Z_0-9]*, "\([a-z0-9-]*\)".*/\1/p' "$PL_SR
 	grep -q "^[^ ]*\( [^ ]*\)\? *$a " "$tmp/keys" || missing="$missing $a"
 done
 check "explore --keys lists every action of tui/action.h" sh -c "test $rc = 0 && test -z '$missing' && grep -q '^w ^S  *save ' '$tmp/keys'"
+# validate knows every file placelab reads: trained policies and Beta files
+$PLACELAB validate "$PL_SRCDIR/samples/policies/nmt.plw" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "validate POLICY.plw: ok, its tensors and settings named" sh -c "test $rc = 0 && grep -q 'nmt.plw: ok (trained policy, [0-9]* tensors, [0-9]* parameters; placeto-policy ' '$tmp/out'"
+head -c 2000 "$PL_SRCDIR/samples/policies/nmt.plw" > "$tmp/cut.plw"
+$PLACELAB validate "$tmp/cut.plw" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "validate a truncated policy: exit 2, saying it is truncated" sh -c "test $rc = 2 && grep -q 'cut.plw: .*truncated' '$tmp/err' && ! grep -q ok '$tmp/out'"
+printf '# priors\nplacelab-beta/1\ndefault 2 3\naffinity a /gpu:0 5 1\n' > "$tmp/beta.txt"
+$PLACELAB validate "$tmp/beta.txt" >/dev/null 2>"$tmp/err"; rc=$?
+check "validate BETA without -g: exit 2, asking for the graph" sh -c "test $rc = 2 && grep -q 'beta.txt: Beta parameters are checked against a graph (expected -g GRAPH' '$tmp/err'"
+$PLACELAB validate -g "$tmp/g.json" "$tmp/beta.txt" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "validate -g GRAPH BETA: ok" sh -c "test $rc = 0 && grep -q \"beta.txt: ok (BRKGA Beta parameters for graph 'cli'\" '$tmp/out'"
+printf 'placelab-beta/1\npriority nosuch 2 2\n' > "$tmp/beta2.txt"
+$PLACELAB validate -g "$tmp/g.json" "$tmp/beta2.txt" >/dev/null 2>"$tmp/err"; rc=$?
+check "validate -g GRAPH BETA with an unknown op: exit 2 at its line" sh -c "test $rc = 2 && grep -q 'beta2.txt: line 2: unknown op' '$tmp/err'"
+$PLACELAB sim "$tmp/g.json" -c k80x4 --place round-robin --json > "$tmp/res.json"
+$PLACELAB validate "$tmp/res.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "validate a simulation result: what it holds named, and what validate checks" sh -c "test $rc = 2 && grep -q 'res.json: holds a simulation result (placelab-result/1), which validate does not check' '$tmp/err'"
 exit 0

@@ -13,6 +13,9 @@
 #include "cmd.h"
 #include "fileio.h"
 #include "io.h"
+#include "nn/nn.h"
+#include "placer.h"
+#include "placers/brkga.h"
 #include "problem.h"
 #include "xmalloc.h"
 
@@ -243,6 +246,53 @@ format_tag(const char *text, size_t len)
 	return tag;
 }
 
+/* Validate a trained policy's weight file (magic, version, shapes,
+ * checksum); returns 0 or 2. */
+static int
+validate_policy(const char *path, const char *text, size_t len)
+{
+	char *cause = NULL;
+	struct pl_nn_file *f = pl_nn_file_decode((const unsigned char *)text, len, path, &cause);
+	if (f == NULL)
+		return cmd_fail(cause);
+	size_t ml = strcspn(f->meta, "\n");
+	printf("%s: ok (trained policy, %d tensors, %zu parameters; %.*s)\n", path,
+	    f->n_tensors, f->n_params, (int)ml, f->meta);
+	pl_nn_file_free(f);
+	return 0;
+}
+
+/* Validate a BRKGA Beta file against -g GRAPH on -c CLUSTER (its ops
+ * and devices); returns 0 or 2. */
+static int
+validate_beta(const char *path, const char *graph_path, const char *cluster_arg)
+{
+	if (graph_path == NULL)
+		return cmd_error("%s: Beta parameters are checked against a graph "
+		    "(expected -g GRAPH [-c CLUSTER])", path);
+	struct pl_graph *g = cmd_load_graph(graph_path);
+	struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster_arg) : NULL;
+	char *cause = NULL;
+	struct pl_problem *p = c != NULL ? pl_problem_new(g, c, &cause) : NULL;
+	const struct pl_run_opts run = { .sim = { .kind = PL_SIM_NATIVE, .mem = PL_MEM_NATIVE },
+		.seed = 1, .threads = 1 };
+	struct pl_placer *pl = p != NULL ?
+	    pl_placer_new(pl_placer_find("brkga"), p, "", &run, &cause) : NULL;
+	int rc = 2;
+	if (pl != NULL && pl_brkga_load_beta(pl, path, &cause) == 0) {
+		printf("%s: ok (BRKGA Beta parameters for graph '%s' on cluster '%s')\n", path,
+		    g->name, c->name);
+		rc = 0;
+	} else if (cause != NULL)
+		cmd_fail(cause);
+	if (pl != NULL)
+		pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+	return rc;
+}
+
 /* Validate one file; returns 0 or 2. */
 static int
 validate_one(const char *path, const char *graph_path, const char *cluster_arg)
@@ -252,6 +302,16 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 	char *text = pl_file_read(path, &len, &cause);
 	if (text == NULL)
 		return cmd_fail(cause);
+	char kind[64];
+	if (len >= 8 && memcmp(text, PL_NN_FILE_MAGIC, 8) == 0) {
+		int rc = validate_policy(path, text, len);
+		free(text);
+		return rc;
+	}
+	if (pl_file_kind(path, kind, sizeof kind) && strcmp(kind, "placelab-beta/1") == 0) {
+		free(text);
+		return validate_beta(path, graph_path, cluster_arg);
+	}
 	char *tag = pl_text_is_json_object(text, len) ? format_tag(text, len) : NULL;
 	int rc = 0;
 	if (tag != NULL && strcmp(tag, PL_FORMAT_CLUSTER) == 0) {
@@ -275,6 +335,11 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 			pl_cluster_free(c);
 			pl_graph_free(g);
 		}
+	} else if (tag != NULL && strncmp(tag, "placelab-", 9) == 0 &&
+	    strcmp(tag, PL_FORMAT_GRAPH) != 0) {
+		rc = cmd_error("%s: holds %s (%s), which validate does not check (expected a graph, "
+		    "cluster, placement, trained policy or BRKGA Beta file)", path,
+		    pl_file_kind_name(tag), tag);
 	} else {
 		/* a graph, and with -c whether it can run there (every op's
 		 * device constraint met, every colocation group placeable) */
@@ -318,8 +383,9 @@ cmd_validate(int argc, char **argv)
 		case 'c': cluster = optarg; break;
 		case 'h':
 			printf("usage: placelab validate [-g GRAPH] [-c CLUSTER] FILE...\n"
-			    "Check graph (JSON or DOT), cluster and placement files; a placement\n"
-			    "is checked against -g GRAPH on -c CLUSTER (default " PL_DEFAULT_CLUSTER "),\n"
+			    "Check graph (JSON or DOT), cluster, placement, trained policy (.plw)\n"
+			    "and BRKGA Beta files; a placement or Beta file is checked against\n"
+			    "-g GRAPH on -c CLUSTER (default " PL_DEFAULT_CLUSTER "),\n"
 			    "and with -c a graph is checked to run on CLUSTER (device constraints,\n"
 			    "colocation groups).\n"
 			    "Every file is checked; the exit status is 2 when any is bad.\n");

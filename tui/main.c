@@ -20,7 +20,7 @@
 const struct pl_command pl_commands[] = {
 	{ "info", "summarise a graph (and its fit on a cluster)",
 	  "info GRAPH [-c CLUSTER] [--json]", cmd_info },
-	{ "validate", "check graph, cluster and placement files",
+	{ "validate", "check graph, cluster, placement, policy and Beta files",
 	  "validate FILE...", cmd_validate },
 	{ "clusters", "list the compiled-in cluster presets",
 	  "clusters [--json]", cmd_clusters },
