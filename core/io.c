@@ -101,7 +101,8 @@ unclosed(const char *s, size_t n)
 
 /* The message for a cJSON failure at s[off] of a value that starts at
  * s[0]: nesting beyond cJSON's limit (a bracket that would open one
- * level more), or a syntax error there. */
+ * level more), or a syntax error there and what JSON expects there (a
+ * value; in a string, a valid escape). */
 static char *
 syntax_msg(const char *s, size_t off)
 {
@@ -109,7 +110,17 @@ syntax_msg(const char *s, size_t off)
 	if (depth_at(s, off, &in_str) >= CJSON_NESTING_LIMIT && (s[off] == '[' || s[off] == '{'))
 		return pl_xasprintf("JSON nested more than %d levels deep (expected at most %d "
 		    "objects and arrays inside each other)", CJSON_NESTING_LIMIT, CJSON_NESTING_LIMIT);
-	return pl_xasprintf("JSON syntax error near '%.12s'", s + off);
+	const char *c = s + off;
+	const char *want = "expected a value: a number, a \"string\", true, false, null, "
+	    "an {object} or an [array]";
+	if (strncmp(c, "NaN", 3) == 0 || strncmp(c, "Infinity", 8) == 0 ||
+	    strncmp(c, "-Infinity", 9) == 0 || strncmp(c, "inf", 3) == 0 || strncmp(c, "nan", 3) == 0)
+		want = "JSON has no NaN or Infinity; expected a finite number";
+	else if (*c == '\'')
+		want = "expected a \"string\" in double quotes";
+	else if (in_str)
+		want = "expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX";
+	return pl_xasprintf("JSON syntax error near '%.12s' (%s)", c, want);
 }
 
 struct pos {

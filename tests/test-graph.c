@@ -156,6 +156,17 @@ test_strict_numbers(void **state)
 	    "number '-.5'", "no digit at its start");
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": 1.e3}]}",
 	    "number '1.e3'", "no digit after the point");
+	/* words JSON has no value for: what it expects instead is said */
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": NaN}]}",
+	    "t.json:2:32: JSON syntax error near 'NaN", "(JSON has no NaN or Infinity; expected a finite number)");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": Infinity}]}",
+	    "t.json:2:32: JSON syntax error near 'Infinity", "expected a finite number");
+	parse_bad(HDR "\"ops\": [{\"name\": 'a'}]}",
+	    "t.json:2:18: JSON syntax error near ''a'", "(expected a \"string\" in double quotes)");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\\q\"}]}",
+	    "t.json:2:20: JSON syntax error near '\\q", "(expected one of the escapes ");
+	parse_bad(HDR "\"ops\": [{\"name\": tru}]}",
+	    "t.json:2:18: JSON syntax error near 'tru", "(expected a value: a number, a \"string\", true");
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n"
 	    "\"edges\": [[\"a\", \"b\", 00]]}", "t.json:3:22: number '00'", NULL);
 	struct pl_graph *g = parse_ok(HDR "\"ops\": [{\"name\": \"01 1. -.5\", \"flops\": 0.5e+1},\n"
