@@ -458,7 +458,12 @@ test_dot_errors(void **state)
 	/* semantic errors through the builder: the line of the edge that breaks the rule */
 	dot_bad("digraph g {\n a -> b [bytes=4];\n c;\n a -> b [bytes=5];\n}", "t.dot:4: edge 'a' -> 'b': output 0 of 'a' carries 5 bytes here but 4");
 	dot_bad("digraph g {\n a -> b;\n b -> c;\n subgraph cluster_x { c:p1 -> a:n; }\n}", "t.dot:2: the graph has a cycle of 3 ops");
-	dot_bad("digraph g {\n a -> ;\n}", "t.dot:2: DOT syntax error near");
+	dot_bad("digraph g {\n a -> ;\n}", "t.dot:2: DOT syntax error near ';' (expected statements such as a -> b");
+	/* a file cut short, or no graph at all: what was expected is said */
+	dot_bad("digraph g {\n a -> b;\n b [flops=", "t.dot:3: DOT syntax error (the file ends inside the graph: "
+	    "expected the rest of it, up to its closing '}')");
+	dot_bad("digraph g {\n a -> b [label=\"x\n", "the file ends inside the graph");
+	dot_bad("a -> b\n", "t.dot:1: DOT syntax error near 'a' (expected a graph: digraph NAME {");
 	/* a long name is a node like any other: its attributes are checked at
 	 * its line (beyond 1 KiB it was not found, and nothing was) */
 	char *longname = pl_xmalloc(5001);

@@ -75,9 +75,40 @@ bare_number_on_line(const char *s, size_t n, int line)
 	return 0;
 }
 
+/* Whether the text ends inside the graph: an open brace, bracket,
+ * quoted string or comment (a file cut short). */
+static int
+ends_inside(const char *s, size_t n)
+{
+	long depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"') {
+			for (i++; i < n && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			if (i >= n)
+				return 1;
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			const char *e = i + 2 < n ? strstr(s + i + 2, "*/") : NULL;
+			if (e == NULL || e >= s + n)
+				return 1;
+			i = (size_t)(e - s) + 1;
+		} else if ((s[i] == '/' && i + 1 < n && s[i + 1] == '/') ||
+		    (s[i] == '#' && (i == 0 || s[i - 1] == '\n'))) {
+			while (i < n && s[i] != '\n')
+				i++;
+		} else if (s[i] == '{' || s[i] == '[') {
+			depth++;
+		} else if (s[i] == '}' || s[i] == ']') {
+			depth--;
+		}
+	}
+	return depth > 0;
+}
+
 /* cgraph's message as "FILE:LINE: DOT syntax error near ..." (its line
- * moved to the front), with a hint when that line holds a number DOT
- * needs quoted. */
+ * moved to the front), with what was expected: a number DOT needs
+ * quoted, the rest of a file cut short, or a statement. */
 static char *
 syntax_error(const char *file, const char *text, size_t len)
 {
@@ -89,11 +120,18 @@ syntax_error(const char *file, const char *text, size_t len)
 		p += 7;
 	const char *in = strstr(p, " in line ");
 	int line, used = 0;
+	for (char *nl; (nl = strchr(dot_err, '\n')) != NULL;)	/* one line */
+		*nl = ' ';
+	const char *want = memchr(text, '{', len) == NULL ?
+	    " (expected a graph: digraph NAME { a -> b; ... })" : ends_inside(text, len) ?
+	    " (the file ends inside the graph: expected the rest of it, up to its closing '}')" :
+	    " (expected statements such as a -> b [bytes=\"4096\"]; or a [flops=\"1e9\"]; "
+	    "inside digraph NAME { })";
 	if (in != NULL && sscanf(in, " in line %d%n", &line, &used) == 1)
 		return pl_xasprintf("%s:%d: DOT %.*s%s%s", file, line, (int)(in - p), p, in + used,
 		    bare_number_on_line(text, len, line) ?
-		    " (a number with an exponent or a '+' must be quoted in DOT: flops=\"1e9\")" : "");
-	return pl_xasprintf("%s:1: DOT %s", file, p);
+		    " (a number with an exponent or a '+' must be quoted in DOT: flops=\"1e9\")" : want);
+	return pl_xasprintf("%s:1: DOT %s%s", file, p, want);
 }
 
 /* ---- lines from the text ------------------------------------------------ */
