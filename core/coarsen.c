@@ -276,6 +276,18 @@ build(const struct pl_problem *p, const struct pl_placement *pl, char **paths,
 			nd->n_critical++;
 	}
 
+	/* a device's node of level 0 beside others of that device holds the
+	 * rest of its ops */
+	int *per_dev = pl_xcalloc((size_t)p->c->n_dev, sizeof *per_dev);
+	for (int i = 0; i < c->n_nodes; i++)
+		per_dev[c->nodes[i].dev]++;
+	for (int i = 0; i < c->n_nodes; i++)
+		if (c->nodes[i].collapsed && c->nodes[i].depth == 0 && per_dev[c->nodes[i].dev] > 1) {
+			free(c->nodes[i].label);
+			c->nodes[i].label = pl_xstrdup("(other ops)");
+		}
+	free(per_dev);
+
 	struct raw_edge *raw = pl_xcalloc(g->n_edges > 0 ? g->n_edges : 1, sizeof *raw);
 	int nraw = 0;
 	for (int e = 0; e < g->n_edges; e++) {
@@ -444,6 +456,77 @@ budget_levels(const struct pl_problem *p, const struct pl_placement *pl,
 	free(ncomp);
 }
 
+/* A node of level 1 offered out of its device's node of level 0. */
+struct unit {
+	int id;			/* its node number at level 1 (topological) */
+	int dev;
+	double time_us;
+};
+
+/* More time first, then earlier. */
+static int
+unit_cmp(const void *a, const void *b)
+{
+	const struct unit *x = a, *y = b;
+	if (x->time_us != y->time_us)
+		return x->time_us > y->time_us ? -1 : 1;
+	return x->id - y->id;
+}
+
+/*
+ * Levels 0 and 1 within max_nodes when level 1 is over it: from one node
+ * per device, take out the nodes of level 1 (scopes and lone ops), most
+ * time first, while the budget allows (taking a device's last one out
+ * costs nothing: its node of level 0 goes); the rest of each device stays
+ * one node.  Returns how many were taken out (0: level 0 it is).
+ */
+static int
+budget_below_one(const struct pl_problem *p, const struct pl_placement *pl,
+    char **paths, int *lv, int max_nodes)
+{
+	const struct pl_graph *g = p->g;
+	int nops = g->n_ops, D = p->c->n_dev;
+	int *node_of = pl_xcalloc(nops > 0 ? nops : 1, sizeof *node_of);
+	int *collapsed = pl_xcalloc(nops > 0 ? nops : 1, sizeof *collapsed);
+	int *plen = pl_xcalloc(nops > 0 ? nops : 1, sizeof *plen);
+	int *one = uniform_levels(nops, 1);
+	int nu = assign_nodes(g, pl, paths, one, node_of, collapsed, plen);
+	struct unit *u = pl_xcalloc(nu > 0 ? (size_t)nu : 1, sizeof *u);
+	int *left = pl_xcalloc((size_t)D, sizeof *left);	/* units still in dev's node */
+	char *out = pl_xcalloc(nu > 0 ? (size_t)nu : 1, 1);
+	for (int i = 0; i < nu; i++)
+		u[i].id = i;
+	for (int v = 0; v < nops; v++) {
+		struct unit *x = &u[node_of[v]];
+		x->dev = pl->dev[v];
+		x->time_us += pl_problem_op_us(p, v, pl->dev[v]);
+	}
+	int nodes = 0;
+	for (int i = 0; i < nu; i++)
+		nodes += left[u[i].dev]++ == 0;
+	qsort(u, (size_t)nu, sizeof *u, unit_cmp);
+	int taken = 0;
+	for (int i = 0; i < nu; i++) {
+		int cost = left[u[i].dev] > 1;
+		if (nodes + cost > max_nodes)
+			continue;
+		nodes += cost;
+		left[u[i].dev]--;
+		out[u[i].id] = 1;
+		taken++;
+	}
+	for (int v = 0; v < nops; v++)
+		lv[v] = out[node_of[v]] ? 1 : 0;
+	free(out);
+	free(left);
+	free(u);
+	free(one);
+	free(plen);
+	free(collapsed);
+	free(node_of);
+	return taken;
+}
+
 /* Coarsen within a node budget. */
 struct pl_coarse *
 pl_coarsen_auto(const struct pl_problem *p, const struct pl_placement *pl,
@@ -453,12 +536,15 @@ pl_coarsen_auto(const struct pl_problem *p, const struct pl_placement *pl,
 	if (g->n_ops <= max_nodes)
 		return pl_coarsen(p, pl, PL_COARSE_FULL, critical, n_critical);
 	char **paths = all_paths(g);
-	if (count_with(g, pl, paths, 1) > max_nodes) {
-		free_strings(paths, g->n_ops);
-		return pl_coarsen(p, pl, 0, critical, n_critical);
-	}
 	int *lv = uniform_levels(g->n_ops, 1);
-	budget_levels(p, pl, paths, lv, max_nodes);
+	if (count_with(g, pl, paths, 1) > max_nodes) {
+		if (budget_below_one(p, pl, paths, lv, max_nodes) == 0) {
+			free(lv);
+			free_strings(paths, g->n_ops);
+			return pl_coarsen(p, pl, 0, critical, n_critical);
+		}
+	} else
+		budget_levels(p, pl, paths, lv, max_nodes);
 	struct pl_coarse *c = build(p, pl, paths, lv, PL_COARSE_AUTO, critical, n_critical);
 	free(lv);
 	return c;

@@ -92,7 +92,11 @@ struct pl_coarse *pl_coarsen(const struct pl_problem *p,
     const struct pl_placement *pl, int level, const int *critical,
     int n_critical);
 /* Coarsen within max_nodes nodes (>= 1): every op when the graph fits,
- * else per-scope levels as above (level 0 when even level 1 is too many). */
+ * else per-scope levels as above.  When even level 1 is too many, the
+ * nodes of level 1 with the most time are taken out of their devices'
+ * nodes of level 0 while the budget allows (the rest of a device is one
+ * node labelled "(other ops)"); level 0 when the budget is one node per
+ * device or less. */
 struct pl_coarse *pl_coarsen_auto(const struct pl_problem *p,
     const struct pl_placement *pl, int max_nodes, const int *critical,
     int n_critical);

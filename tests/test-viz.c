@@ -379,6 +379,60 @@ refines(const struct pl_coarse *fine, const struct pl_coarse *coarse, int n_ops)
 	return ok;
 }
 
+/* A budget below level 1's node count: the heaviest nodes of level 1
+ * taken out of their devices' nodes, exactly the budget's count, the rest
+ * of a device one "(other ops)" node; below one node per device, level 0. */
+static void
+test_coarsen_below_level_one(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, mini_graph(), "k80x4", on_gpu0);
+	struct pl_coarse *l0 = pl_coarsen(f.p, f.pl, 0, NULL, 0);
+	struct pl_coarse *l1 = pl_coarsen(f.p, f.pl, 1, NULL, 0);
+	assert_true(l1->n_nodes > l0->n_nodes + 1);	/* room to test in */
+	double heaviest = 0;
+	for (int i = 0; i < l1->n_nodes; i++)
+		if (l1->nodes[i].time_us > heaviest)
+			heaviest = l1->nodes[i].time_us;
+	for (int b = 1; b < l1->n_nodes; b++) {
+		struct pl_coarse *cg = pl_coarsen_auto(f.p, f.pl, b, f.t->critical, f.t->n_critical);
+		check_conserved(&f, cg);
+		assert_true(refines(cg, l0, f.g->n_ops));
+		assert_true(refines(l1, cg, f.g->n_ops));
+		if (b <= l0->n_nodes) {
+			assert_int_equal(cg->level, 0);
+			assert_int_equal(cg->n_nodes, l0->n_nodes);
+			pl_coarse_free(cg);
+			continue;
+		}
+		assert_int_equal(cg->level, PL_COARSE_AUTO);
+		assert_int_equal(cg->n_nodes, b);
+		int others = 0, taken = 0;
+		double most = 0;
+		for (int i = 0; i < cg->n_nodes; i++) {
+			const struct pl_coarse_node *nd = &cg->nodes[i];
+			if (nd->collapsed && nd->depth == 0) {
+				int alone = 1;	/* the device's only node */
+				for (int j = 0; j < cg->n_nodes; j++)
+					alone &= j == i || cg->nodes[j].dev != nd->dev;
+				assert_string_equal(nd->label, alone ? "(all ops)" : "(other ops)");
+				others += !alone;
+			} else {
+				taken++;
+				if (nd->time_us > most)
+					most = nd->time_us;
+			}
+		}
+		assert_true(taken > 0 && others > 0);
+		assert_true(most == heaviest);	/* the heaviest is taken out first */
+		pl_coarse_free(cg);
+	}
+	pl_coarse_free(l1);
+	pl_coarse_free(l0);
+	fixture_free(&f);
+}
+
 /* Budgets on a sample: within the budget (unless even one node per device
  * is over it), at least as fine as the finest single level within it, and
  * never fewer nodes for a larger budget. */
@@ -1152,6 +1206,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_coarsen_conserves),
 		cmocka_unit_test(test_coarsen_auto),
+		cmocka_unit_test(test_coarsen_below_level_one),
 		cmocka_unit_test(test_coarsen_budget_samples),
 		cmocka_unit_test(test_dot_parses_back),
 		cmocka_unit_test(test_formats_render),
