@@ -63,6 +63,7 @@ explore_message(struct explore *ex, int error, const char *fmt, ...)
 	free(ex->msg);
 	ex->msg = m;
 	ex->msg_error = error;
+	ex->msg_gen++;
 }
 
 /* Wall-clock text. */
@@ -1497,7 +1498,11 @@ mouse_event(struct explore *ex, int y, int x, mmask_t b)
 	return 0;
 }
 
-/* Handle one key. */
+static int key_action(struct explore *ex, int key);
+
+/* Handle one key: a message already shown goes with the next key that
+ * does something, unless that key says something itself (as in less or
+ * vi), so that old news never stands beside what the user does next. */
 int
 explore_key(struct explore *ex, int key)
 {
@@ -1509,6 +1514,19 @@ explore_key(struct explore *ex, int key)
 		prompt_key(ex, key);
 		return 1;
 	}
+	unsigned gen = ex->msg_gen;
+	int done = key_action(ex, key);
+	if (done && ex->msg != NULL && ex->msg_gen == gen) {
+		free(ex->msg);
+		ex->msg = NULL;
+	}
+	return done;
+}
+
+/* What a key (not a prompt's) does. */
+static int
+key_action(struct explore *ex, int key)
+{
 	if (key == KEY_MOUSE) {
 		MEVENT ev;
 		if (getmouse(&ev) != OK)

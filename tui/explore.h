@@ -130,8 +130,9 @@ struct explore {
 	explore_prompt_fn *prompt_done;
 	void *prompt_arg;
 
-	char *msg;
+	char *msg;		/* shown until the next key (or click) */
 	int msg_error;
+	unsigned msg_gen;	/* messages set so far */
 
 	char *search;
 	int *matches;
