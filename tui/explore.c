@@ -611,9 +611,30 @@ draw_info(struct explore *ex)
 	double gap = ex->bounds.best_us > 0 ? (r->makespan_us / ex->bounds.best_us - 1) * 100 : 0;
 	snprintf(f, sizeof f, "  bound +%.0f%%", gap);
 	info_field(&x, A_NORMAL, f);
-	/* where it came from, when it fits whole (the status line says it
-	 * too when the placement changes) */
+	/* where it came from: whole, or its start and an ellipsis when at
+	 * least 8 columns of it show ("from file teach-he…"), else not at
+	 * all (the status line says it too when the placement changes) */
 	char *from = pl_xasprintf("  from %s", ex->source);
+	const char *more = screen_utf8() ? "\u2026" : "...";
+	int room = COLS - x - screen_width(more);
+	if (screen_width(from) > COLS - x && room >= 7 + 8) {
+		size_t keep = 7;	/* "  from " and whole characters that fit */
+		for (size_t i = keep + 1; i <= strlen(from); i++) {
+			if (((unsigned char)from[i] & 0xC0) == 0x80)
+				continue;	/* inside a character */
+			char c = from[i];
+			from[i] = '\0';
+			int fits = screen_width(from) <= room;
+			from[i] = c;
+			if (!fits)
+				break;
+			keep = i;
+		}
+		from[keep] = '\0';
+		char *cut = pl_xasprintf("%s%s", from, more);
+		free(from);
+		from = cut;
+	}
 	info_field(&x, screen_attr(SCR_DIM), from);
 	free(from);
 }
