@@ -169,13 +169,24 @@ push_undo(struct explore *ex)
 	steps_free(ex->redo, &ex->n_redo);
 }
 
-/* Whether cur is held: a file holds it, or it is clean (see the
- * invariant). */
+/* Whether an export is writing the file of real path rp. */
+static int
+being_written(const struct explore *ex, const char *rp)
+{
+	for (int i = 0; rp != NULL && i < ex->n_writing; i++)
+		if (strcmp(ex->writing[i], rp) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether cur is held: a file holds it (and no export is replacing
+ * that file), or it is clean (see the invariant). */
 static int
 held(const struct explore *ex)
 {
-	return ex->source_file != NULL ||
-	    (!ex->clean_lost && pl_placement_equal(ex->cur, ex->clean));
+	return (ex->source_file != NULL && !being_written(ex, ex->source_file)) ||
+	    (!ex->clean_lost && pl_placement_equal(ex->cur, ex->clean) &&
+	    !being_written(ex, ex->clean_file));
 }
 
 /* Whether cur holds hand edits not saved (see the invariant). */
@@ -499,6 +510,9 @@ explore_close(struct explore *ex)
 	pl_placement_free(ex->cur);
 	pl_placement_free(ex->clean);
 	free(ex->clean_file);
+	for (int i = 0; i < ex->n_writing; i++)
+		free(ex->writing[i]);
+	free(ex->writing);
 	pl_placement_free(ex->origin);
 	if (!ex->keep_inputs) {
 		pl_problem_free(ex->p);
@@ -1144,6 +1158,35 @@ explore_file_replaced(struct explore *ex, const char *path)
 	}
 	ex->dirty = edits_unsaved(ex);
 	free(rp);
+}
+
+/* An export starts writing path (see explore.h). */
+void
+explore_write_begin(struct explore *ex, const char *path)
+{
+	char *rp = realpath(path, NULL);
+	if (rp == NULL)	/* no file yet: it holds nothing */
+		return;
+	ex->writing = pl_xreallocarray(ex->writing, (size_t)ex->n_writing + 1, sizeof *ex->writing);
+	ex->writing[ex->n_writing++] = rp;
+	ex->dirty = edits_unsaved(ex);
+}
+
+/* An export's write of path ended (see explore.h). */
+void
+explore_write_end(struct explore *ex, const char *path, int ok)
+{
+	char *rp = realpath(path, NULL);
+	for (int i = 0; rp != NULL && i < ex->n_writing; i++)
+		if (strcmp(ex->writing[i], rp) == 0) {
+			free(ex->writing[i]);
+			ex->writing[i] = ex->writing[--ex->n_writing];
+			break;
+		}
+	free(rp);
+	if (ok)
+		explore_file_replaced(ex, path);
+	ex->dirty = edits_unsaved(ex);
 }
 
 /* Write the current placement to path (quitting: then quit). */

@@ -19,7 +19,7 @@
  * starting one; origin is the last taken from elsewhere (a method's, a
  * file's).  A placement is held when a file holds it (source_file: opened
  * from or saved to, and not overwritten since) or it is clean (unless
- * clean's file was replaced).  dirty is 1 exactly when cur is neither
+ * clean's file was replaced), and no export is writing over that file.  dirty is 1 exactly when cur is neither
  * held nor origin, so it holds hand edits not yet saved; cur not held
  * but origin is a placement not saved (a method's), which quitting asks
  * about too.
@@ -96,6 +96,10 @@ struct explore {
 					 * from (real path); NULL: none */
 	int clean_lost;			/* that file no longer holds it (an
 					 * export replaced it) */
+	char **writing;			/* files an export is writing (real
+					 * paths, once per write): what they
+					 * hold is not held meanwhile */
+	int n_writing;
 	struct pl_placement *origin;	/* the last one taken from elsewhere */
 	int follower_restarted;		/* follower was restarted since: its next
 					 * best is a new undo step */
@@ -184,6 +188,12 @@ void explore_saved_to(struct explore *ex, const char *path);
 /* Export wrote another kind of file (a diagram, a table) to path: a
  * placement that file held (cur, an undo step, clean) is in it no more. */
 void explore_file_replaced(struct explore *ex, const char *path);
+/* An export starts writing path (a diagram rendered on a worker): until
+ * explore_write_end(), a placement that file holds counts as not held,
+ * so that quitting asks first; at the end, written (ok) it is
+ * explore_file_replaced(), failed the file holds what it held. */
+void explore_write_begin(struct explore *ex, const char *path);
+void explore_write_end(struct explore *ex, const char *path, int ok);
 /* Search who was restarted: its new run's bests are not the best it may
  * replace without an undo step (if it follows cur, cur stays until the
  * new run improves on it, which is then one undo step, or until 'a'). */

@@ -697,12 +697,10 @@ write_now(struct export_view *e)
 		free(cause);
 		return;
 	}
-	/* a placement the file held is in it no more from now on (said
-	 * before the write, so that quitting while it runs asks first; a
-	 * write that fails leaves it said, which only asks once too often) */
-	if (e->what != W_PLACEMENT)
-		explore_file_replaced(ex, e->path);
 	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
+		/* a placement the file holds is not held while the write
+		 * runs (quitting asks first), and in it no more once written */
+		explore_write_begin(ex, e->path);
 		/* on the worker, after the rendering in flight if any, with
 		 * what is shown now (later changes are for the next write) */
 		struct plv_opts o;
@@ -731,6 +729,8 @@ write_now(struct export_view *e)
 			rc = pl_file_write_atomic(e->path, data, len, &cause);
 			free(data);
 		}
+		if (rc == 0)	/* a placement the file held is in it no more */
+			explore_file_replaced(ex, e->path);
 	}
 	if (rc != 0) {
 		explore_message(ex, 1, "not written: %s", cause != NULL ? cause : "?");
@@ -900,9 +900,7 @@ ev_tick(struct view *v, double deadline)
 		e->job = NULL;
 		if (j->path != NULL) {
 			report_write(ex, j);
-			if (j->rc == 0)	/* again: a placement saved there
-					 * while the job waited is gone too */
-				explore_file_replaced(ex, j->path);
+			explore_write_end(ex, j->path, j->rc == 0);
 		} else if (j->gen == e->gen) {
 			free(e->preview);
 			e->preview = NULL;
