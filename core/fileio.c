@@ -138,6 +138,13 @@ is_special(const char *path)
 	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* Whether path is a stream (see fileio.h). */
+int
+pl_file_is_stream(const char *path)
+{
+	return is_special(path);
+}
+
 /* The descriptor of this process that path names (/dev/stdout,
  * /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1. */
 static int

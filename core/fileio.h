@@ -29,6 +29,10 @@ char *pl_file_read_max(const char *path, size_t max, size_t *len, char **cause);
  * *cause (an empty name, a directory, or no new file can be made next to
  * it). */
 int pl_file_check_writable(const char *path, char **cause);
+/* Whether path names a stream (a pipe, a terminal, a socket, a device):
+ * what is written there follows what was written before, so a file
+ * written there twice holds both copies (write it once). */
+int pl_file_is_stream(const char *path);
 /* Write data atomically (through a symbolic link to its target; an
  * existing file keeps its permissions, and one the caller may not write
  * is refused, not replaced).  0, or -1 + *cause. */

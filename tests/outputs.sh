@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..46"
+echo "1..48"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -173,6 +173,11 @@ check "run -o - | cat: the placement through the pipe, the summary on stderr, no
 $PLACELAB train placeto g2.json -c k80x4 --episodes 1 -o dpol.plw --curve - 2>se | cat >dcurve.csv
 check "train --curve - | cat: the curve through the pipe, no file -" \
     'head -1 dcurve.csv | grep -q "^episode," && test -s dpol.plw && ! test -e ./-'
+# a policy to a pipe goes once, at the end: no checkpoint (every 30 s)
+# follows another there
+$PLACELAB train placeto g2.json -c k80x4 --episodes 10000000 --seconds 31 -q -o - 2>se | cat >dpipe.plw
+check "train -o - | cat for longer than a checkpoint: one policy, valid" \
+    '$PLACELAB validate dpipe.plw >/dev/null 2>&1 && ! test -e ./-'
 $PLACELAB sim g2.json -c k80x4 --place round-robin --trace - 2>se | cat >dtr.json
 check "sim --trace - | cat: the trace through the pipe, the text on stderr, no file -" \
     'python3 -c "import json; assert \"ops\" in json.load(open(\"dtr.json\"))" && grep -q "^makespan" se && ! test -e ./-'
@@ -182,6 +187,9 @@ check "export -o - --format svg: the drawing through the pipe, no file -" \
 $PLACELAB export g2.json -c k80x4 -a heft -o - >/dev/null 2>se; rc=$?
 check "export -o - without --format: refused, asking for --format" \
     'test $rc = 2 && grep -q "standard output has no suffix.*--format" se && ! test -e ./-'
+$PLACELAB gen family nmt --count 1 -o - >/dev/null 2>se; rc=$?
+check "gen family -o -: refused (a family is a directory), no directory -" \
+    'test $rc = 2 && grep -q "a family is a directory of files (expected -o DIR)" se && ! test -e ./-'
 $PLACELAB compare g2.json -c k80x4 --methods expert,heft --format csv -o - -q 2>se | cat >dcmp.csv
 check "compare -o -: the table on standard output, no file -" \
     'test "$(grep -c "^expert,\|^heft," dcmp.csv)" = 2 && ! test -e ./-'

@@ -334,6 +334,9 @@ cmd_export(int argc, char **argv)
 	}
 	if (out == NULL)
 		return cmd_error("export: -o FILE missing");
+	if (fmt == NULL && strcmp(out, "/dev/stdout") == 0)	/* -o - */
+		return cmd_error("export: standard output has no suffix to tell the format by "
+		    "(add --format, e.g. --format svg)");
 	int tf = fmt != NULL ? pl_compare_format_parse(fmt) : table_format(out);
 	int is_table = tf >= 0 && plv_format_parse(fmt != NULL ? fmt : "") < 0;
 	if (cmd_check_files((const struct cmd_file[]){ { "GRAPH", argv[optind], 0, NULL },
@@ -395,9 +398,6 @@ cmd_export(int argc, char **argv)
 		return trc;
 	}
 	int f = vf;	/* what FILE is first: a list may be meant for a table */
-	if (f < 0 && fmt == NULL && strcmp(out, "/dev/stdout") == 0)
-		return cmd_error("export: standard output has no suffix to tell the format by "
-		    "(add --format, e.g. --format svg)");
 	if (f < 0)
 		return cmd_error(fmt != NULL ? "--format: expected svg, pdf, png, dot, md, csv, tex "
 		    "or json, got '%s'" : "export: cannot tell the format of '%s' (use .svg .pdf "

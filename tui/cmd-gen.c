@@ -307,6 +307,9 @@ cmd_gen(int argc, char **argv)
 			return cmd_error("gen family: expected one family name (enas-cnn, enas-rnn or nmt)");
 		if (out == NULL)
 			return cmd_error("gen family: -o DIR is required");
+		if (strcmp(out, "-") == 0)	/* elsewhere "-" is standard output */
+			return cmd_error("gen family: -o -: a family is a directory of files "
+			    "(expected -o DIR)");
 		if (count < 1 || count > 10000)
 			return cmd_error("gen family: --count %d (expected 1..10000)", count);
 		if (check_applies(argv[1], &o) != 0)

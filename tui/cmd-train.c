@@ -4,7 +4,8 @@
  * round-robin), show a progress line on a terminal (as run and compare
  * do), write a learning curve (--curve)
  * and save the policy atomically (also every 30 s while training, so a
- * killed run keeps its last checkpoint; SIGINT or SIGTERM stops it after
+ * killed run keeps its last checkpoint, except to a stream such as a
+ * pipe, where it goes once; SIGINT or SIGTERM stops it after
  * the batch, and the policy is saved as at the end).
  *
  * Every Placeto option is also a command-line option (`--KEY VALUE`), next
@@ -275,7 +276,10 @@ cmd_train(int argc, char **argv)
 		if (now - saved >= 30) {
 			free(note);
 			note = train_note(n_graphs, &st, budget, run.seed);
-			if (pl_placeto_trainer_save(tr, output, note, &cause) != 0 ||
+			/* a checkpoint to a pipe would follow the last one
+			 * there: to a stream the policy goes once, at the end */
+			if ((!pl_file_is_stream(output) &&
+			    pl_placeto_trainer_save(tr, output, note, &cause) != 0) ||
 			    (cg.f != NULL && pl_grow_commit(&cg, &cause) != 0)) {
 				free(logs);
 				free(note);
