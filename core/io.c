@@ -10,6 +10,7 @@
 #include "io.h"
 
 #include <cJSON.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -99,28 +100,128 @@ unclosed(const char *s, size_t n)
 	return in_str || depth > 0;
 }
 
-/* The message for a cJSON failure at s[off] of a value that starts at
+/* What JSON expects next while reading a value (see syntax_msg). */
+enum json_want { W_VALUE, W_KEY, W_COLON, W_NEXT };
+
+/* A JSON word at s that is no value: NaN, Infinity and the like. */
+static int
+nan_word(const char *s)
+{
+	static const char *const words[] = { "NaN", "nan", "Infinity", "inf", "-Infinity" };
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+		size_t n = strlen(words[i]);
+		if (strncmp(s, words[i], n) == 0 && !isalnum((unsigned char)s[n]) && s[n] != '_')
+			return 1;
+	}
+	return 0;
+}
+
+/* Read s[0, off) as JSON that cJSON accepted so far: what is expected
+ * at off (*want), in an object or not (*in_obj), inside a string or not
+ * (*in_str), and where the token at off starts (after the last
+ * structural character and white space). */
+static size_t
+json_state(const char *s, size_t off, enum json_want *want, int *in_obj, int *in_str)
+{
+	char stack[CJSON_NESTING_LIMIT + 2];
+	int depth = 0;
+	enum json_want w = W_VALUE;
+	size_t tok = 0;
+	*in_str = 0;
+	for (size_t i = 0; i < off; i++) {
+		char c = s[i];
+		if ((unsigned char)c <= 0x20)
+			continue;
+		if (c == '"') {
+			size_t j = i + 1;
+			while (j < off && s[j] != '"')
+				j += s[j] == '\\' ? 2 : 1;
+			if (j >= off) {
+				*in_str = 1;
+				tok = i;
+				break;
+			}
+			w = w == W_KEY ? W_COLON : W_NEXT;
+			i = j;
+		} else if (c == '{' || c == '[') {
+			if (depth < (int)sizeof stack)
+				stack[depth] = c;
+			depth++;
+			w = c == '{' ? W_KEY : W_VALUE;
+		} else if (c == '}' || c == ']') {
+			depth -= depth > 0;
+			w = W_NEXT;
+		} else if (c == ':') {
+			w = W_VALUE;
+		} else if (c == ',') {
+			w = depth > 0 && depth <= (int)sizeof stack && stack[depth - 1] == '{' ? W_KEY : W_VALUE;
+		} else {	/* a number or a word */
+			size_t j = i;
+			while (s[j + 1] != '\0' && strchr(",:{}[]\" \t\r\n", s[j + 1]) == NULL)
+				j++;
+			if (j >= off) {	/* the token that failed */
+				tok = i;
+				*want = w;
+				goto done;
+			}
+			i = j;
+			w = W_NEXT;
+		}
+		tok = i + 1;
+	}
+	if (!*in_str)
+		while (tok < off && (unsigned char)s[tok] <= 0x20)
+			tok++;
+	*want = w;
+done:
+	*in_obj = depth > 0 && depth <= (int)sizeof stack && stack[depth - 1] == '{';
+	return tok;
+}
+
+/* The message for a cJSON failure at s[*off] of a value that starts at
  * s[0]: nesting beyond cJSON's limit (a bracket that would open one
  * level more), or a syntax error there and what JSON expects there (a
- * value; in a string, a valid escape). */
+ * value, a key, ':', ',' and the closing bracket, a valid escape); *off
+ * moves back to the start of the token that failed (cJSON reports a
+ * key's error a byte into it). */
 static char *
-syntax_msg(const char *s, size_t off)
+syntax_msg(const char *s, size_t *off)
 {
-	int in_str;
-	if (depth_at(s, off, &in_str) >= CJSON_NESTING_LIMIT && (s[off] == '[' || s[off] == '{'))
+	int in_str, in_obj;
+	if (depth_at(s, *off, &in_str) >= CJSON_NESTING_LIMIT && (s[*off] == '[' || s[*off] == '{'))
 		return pl_xasprintf("JSON nested more than %d levels deep (expected at most %d "
 		    "objects and arrays inside each other)", CJSON_NESTING_LIMIT, CJSON_NESTING_LIMIT);
-	const char *c = s + off;
-	const char *want = "expected a value: a number, a \"string\", true, false, null, "
-	    "an {object} or an [array]";
-	if (strncmp(c, "NaN", 3) == 0 || strncmp(c, "Infinity", 8) == 0 ||
-	    strncmp(c, "-Infinity", 9) == 0 || strncmp(c, "inf", 3) == 0 || strncmp(c, "nan", 3) == 0)
+	enum json_want w;
+	size_t tok = json_state(s, *off, &w, &in_obj, &in_str);
+	if (!in_str)
+		*off = tok;
+	const char *c = s + *off;
+	const char *want;
+	if (in_str)
+		want = "expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX";
+	else if (w == W_KEY)
+		want = *c == '}' ? "expected a \"key\" after ','; JSON allows no ',' before '}'" :
+		    "expected a \"key\" in double quotes";
+	else if (w == W_COLON)
+		want = "expected ':' after the key";
+	else if (w == W_NEXT)
+		want = in_obj ? "expected ',' or '}'" : "expected ',' or ']'";
+	else if (nan_word(c))
 		want = "JSON has no NaN or Infinity; expected a finite number";
 	else if (*c == '\'')
 		want = "expected a \"string\" in double quotes";
-	else if (in_str)
-		want = "expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX";
-	return pl_xasprintf("JSON syntax error near '%.12s' (%s)", c, want);
+	else if (*c == ']')
+		want = "expected a value after ','; JSON allows no ',' before ']'";
+	else
+		want = "expected a value: a number, a \"string\", true, false, null, "
+		    "an {object} or an [array]";
+	/* the text quoted: up to 12 bytes of its line, whole characters */
+	size_t n = strcspn(c, "\r\n");
+	n = n < 12 ? n : 12;
+	if (n == 12)
+		while (n > 0 && ((unsigned char)c[n] & 0xC0) == 0x80)
+			n--;
+	return pl_xasprintf("JSON syntax error near '%.*s' (%s)", (int)n, c, want);
 }
 
 struct pos {
@@ -486,7 +587,8 @@ parse_text(struct ctx *x)
 		if (off >= x->len || unclosed(x->text, x->len))
 			x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, eof_msg(x));
 		else {
-			char *msg = syntax_msg(x->text, off);
+			char *msg = syntax_msg(x->text, &off);
+			pl_text_position(x->text, off, &line, &col);
 			x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, msg);
 			free(msg);
 		}
@@ -796,8 +898,9 @@ parse_span(struct ctx *x, size_t a, size_t b)
 		if (off >= x->len)
 			fail_pos(x, off, "%s", eof_msg(x));
 		else {
-			char *msg = syntax_msg(x->text + a, off - a);
-			fail_pos(x, off, "%s", msg);
+			size_t rel = off - a;
+			char *msg = syntax_msg(x->text + a, &rel);
+			fail_pos(x, a + rel, "%s", msg);
 			free(msg);
 		}
 	}

@@ -167,6 +167,27 @@ test_strict_numbers(void **state)
 	    "t.json:2:20: JSON syntax error near '\\q", "(expected one of the escapes ");
 	parse_bad(HDR "\"ops\": [{\"name\": tru}]}",
 	    "t.json:2:18: JSON syntax error near 'tru", "(expected a value: a number, a \"string\", true");
+	/* what is expected where a value is not what is missing */
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\" \"flops\": 1}]}",
+	    "t.json:2:22: JSON syntax error near '\"flops\": 1}]' (expected ',' or '}')", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"} {\"name\": \"b\"}]}",
+	    "t.json:2:23: JSON syntax error near '{", "(expected ',' or ']')");
+	parse_bad(HDR "\"ops\": [{\"name\" \"a\"}]}",
+	    "t.json:2:17: JSON syntax error near '\"a\"}]}' (expected ':' after the key)", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": 1,}]}",
+	    "t.json:2:34: JSON syntax error near '}]}' (expected a \"key\" after ','; JSON allows no ',' before '}')", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"},]}",
+	    "t.json:2:23: JSON syntax error near ']}' (expected a value after ','; JSON allows no ',' before ']')", NULL);
+	/* an unquoted key: at its first byte (cJSON says one byte into it) */
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", flops: 1}]}",
+	    "t.json:2:23: JSON syntax error near 'flops: 1}]}' (expected a \"key\" in double quotes)", NULL);
+	/* a word that starts like one JSON lacks is just a word */
+	parse_bad(HDR "\"ops\": [{\"name\": info}]}",
+	    "t.json:2:18: JSON syntax error near 'info}]}' (expected a value:", NULL);
+	/* the quoted text stops at the line's end and cuts no character */
+	parse_bad(HDR "\"ops\": [{\"name\": x\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9}]}",
+	    "near 'x\u00e9\u00e9\u00e9\u00e9\u00e9' (expected", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": tru\n}]}", "near 'tru' (expected", NULL);
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n"
 	    "\"edges\": [[\"a\", \"b\", 00]]}", "t.json:3:22: number '00'", NULL);
 	struct pl_graph *g = parse_ok(HDR "\"ops\": [{\"name\": \"01 1. -.5\", \"flops\": 0.5e+1},\n"
