@@ -460,9 +460,20 @@ test_dot_errors(void **state)
 	dot_bad("digraph g {\n a -> b;\n b -> c;\n subgraph cluster_x { c:p1 -> a:n; }\n}", "t.dot:2: the graph has a cycle of 3 ops");
 	dot_bad("digraph g {\n a -> ;\n}", "t.dot:2: DOT syntax error near ';' (expected statements such as a -> b");
 	/* a file cut short, or no graph at all: what was expected is said */
-	dot_bad("digraph g {\n a -> b;\n b [flops=", "t.dot:3: DOT syntax error (the file ends inside the graph: "
+	dot_bad("digraph g {\n a -> b;\n b [flops=", "t.dot:3: DOT syntax error (the file ends inside the graph, "
+	    "in the '[' of line 3: expected the rest of it)");
+	dot_bad("digraph g {\n a -> b;\n", "t.dot:3: DOT syntax error (the file ends inside the graph: "
 	    "expected the rest of it, up to its closing '}')");
-	dot_bad("digraph g {\n a -> b [label=\"x\n", "the file ends inside the graph");
+	dot_bad("digraph g {\n a -> b [label=\"x\n", "(the quoted string that opens on line 2 never ends: "
+	    "expected its closing '\"')");
+	dot_bad("digraph g {\n a -> b;\n /* note\n", "(the comment that opens on line 3 never ends: "
+	    "expected its closing '*/')");
+	/* a bracket left open mid-file is named where it opened; braces in
+	 * quoted and HTML strings are no brackets */
+	dot_bad("digraph g {\n a -> b [bytes=\"4\";\n c -> d;\n}\n", "t.dot:3: DOT syntax error near '->' "
+	    "(expected the ']' that closes the '[' of line 2)");
+	dot_bad("digraph g {\n a [label=<x{y>, note=\"{\"];\n a -> ;\n}\n", "t.dot:3: DOT syntax error near ';' "
+	    "(expected statements such as");
 	dot_bad("a -> b\n", "t.dot:1: DOT syntax error near 'a' (expected a graph: digraph NAME {");
 	/* a long name is a node like any other: its attributes are checked at
 	 * its line (beyond 1 KiB it was not found, and nothing was) */

@@ -75,35 +75,95 @@ bare_number_on_line(const char *s, size_t n, int line)
 	return 0;
 }
 
-/* Whether the text ends inside the graph: an open brace, bracket,
- * quoted string or comment (a file cut short). */
-static int
-ends_inside(const char *s, size_t n)
+/* A bracket of the text not closed where it should be. */
+struct open_bracket {
+	char ch;		/* '{' or '[' (0: none); '"' a quoted string,
+				 * '*' a comment, '<' an HTML string */
+	int line;		/* where it opened */
+	int at_end;		/* still open at the end of the text */
+};
+
+/* The first bracket of the text left open: one that a closing bracket of
+ * the other kind meets (a ']' missing before a '}'), or the innermost
+ * one still open at the end (a file cut short); quoted strings, HTML
+ * strings and comments are skipped, or are what is open at the end. */
+static struct open_bracket
+open_bracket(const char *s, size_t n)
 {
-	long depth = 0;
+	char st[64];
+	int sl[64], depth = 0, line = 1;
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '"') {
-			for (i++; i < n && s[i] != '"'; i++)
-				if (s[i] == '\\')
-					i++;
+		int from = line;
+		if (s[i] == '\n') {
+			line++;
+		} else if (s[i] == '"' || s[i] == '<') {
+			/* a quoted string, or an HTML one: <...> nested */
+			int nest = 0;
+			char q = s[i];
+			for (i++; i < n; i++) {
+				line += s[i] == '\n';
+				if (q == '"' && s[i] == '\\' && i + 1 < n)
+					line += s[++i] == '\n';
+				else if (q == '"' && s[i] == '"')
+					break;
+				else if (q == '<' && s[i] == '<')
+					nest++;
+				else if (q == '<' && s[i] == '>' && nest-- == 0)
+					break;
+			}
 			if (i >= n)
-				return 1;
+				return (struct open_bracket){ q, from, 1 };
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-			const char *e = i + 2 < n ? strstr(s + i + 2, "*/") : NULL;
-			if (e == NULL || e >= s + n)
-				return 1;
-			i = (size_t)(e - s) + 1;
+			for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++)
+				line += s[i] == '\n';
+			if (i + 1 >= n)
+				return (struct open_bracket){ '*', from, 1 };
+			i++;
 		} else if ((s[i] == '/' && i + 1 < n && s[i + 1] == '/') ||
 		    (s[i] == '#' && (i == 0 || s[i - 1] == '\n'))) {
-			while (i < n && s[i] != '\n')
+			while (i + 1 < n && s[i + 1] != '\n')
 				i++;
 		} else if (s[i] == '{' || s[i] == '[') {
+			if (depth < (int)sizeof st) {
+				st[depth] = s[i];
+				sl[depth] = line;
+			}
 			depth++;
 		} else if (s[i] == '}' || s[i] == ']') {
-			depth--;
+			if (depth > 0 && depth <= (int)sizeof st && st[depth - 1] != (s[i] == '}' ? '{' : '['))
+				return (struct open_bracket){ st[depth - 1], sl[depth - 1], 0 };
+			depth -= depth > 0;
 		}
 	}
-	return depth > 0;
+	if (depth > 0 && depth <= (int)sizeof st)
+		return (struct open_bracket){ st[depth - 1], sl[depth - 1], 1 };
+	return (struct open_bracket){ 0, 0, 0 };
+}
+
+/* What was expected at a syntax error (see syntax_error); into buf. */
+static const char *
+expected_there(const char *text, size_t len, char *buf, size_t bn)
+{
+	if (memchr(text, '{', len) == NULL)
+		return " (expected a graph: digraph NAME { a -> b; ... })";
+	struct open_bracket o = open_bracket(text, len);
+	if (o.ch == '"' || o.ch == '*' || o.ch == '<')
+		snprintf(buf, bn, " (the %s that opens on line %d never ends: expected its closing %s)",
+		    o.ch == '"' ? "quoted string" : o.ch == '*' ? "comment" : "HTML string",
+		    o.line, o.ch == '"' ? "'\"'" : o.ch == '*' ? "'*/'" : "'>'");
+	else if (o.ch == '{' && o.at_end)
+		snprintf(buf, bn, " (the file ends inside the graph: expected the rest of it, "
+		    "up to its closing '}')");
+	else if (o.ch == '[' && o.at_end)
+		snprintf(buf, bn, " (the file ends inside the graph, in the '[' of line %d: "
+		    "expected the rest of it)", o.line);
+	else if (o.ch != 0)
+		snprintf(buf, bn, " (expected the '%c' that closes the '%c' of line %d)",
+		    o.ch == '{' ? '}' : ']', o.ch, o.line);
+	else
+		snprintf(buf, bn, " (expected statements such as a -> b [bytes=\"4096\"]; or "
+		    "a [flops=\"1e9\"]; inside digraph NAME { })");
+	return buf;
 }
 
 /* cgraph's message as "FILE:LINE: DOT syntax error near ..." (its line
@@ -122,11 +182,8 @@ syntax_error(const char *file, const char *text, size_t len)
 	int line, used = 0;
 	for (char *nl; (nl = strchr(dot_err, '\n')) != NULL;)	/* one line */
 		*nl = ' ';
-	const char *want = memchr(text, '{', len) == NULL ?
-	    " (expected a graph: digraph NAME { a -> b; ... })" : ends_inside(text, len) ?
-	    " (the file ends inside the graph: expected the rest of it, up to its closing '}')" :
-	    " (expected statements such as a -> b [bytes=\"4096\"]; or a [flops=\"1e9\"]; "
-	    "inside digraph NAME { })";
+	char wb[160];
+	const char *want = expected_there(text, len, wb, sizeof wb);
 	if (in != NULL && sscanf(in, " in line %d%n", &line, &used) == 1)
 		return pl_xasprintf("%s:%d: DOT %.*s%s%s", file, line, (int)(in - p), p, in + used,
 		    bare_number_on_line(text, len, line) ?
