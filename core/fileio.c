@@ -642,6 +642,15 @@ pl_file_kind(const char *path, char *buf, size_t n)
 	char head[4096];
 	size_t len = fread(head, 1, sizeof head, f);
 	fclose(f);
+	return pl_text_kind(head, len, buf, n);
+}
+
+/* What kind of placelab document text holds (see fileio.h). */
+int
+pl_text_kind(const char *head, size_t len, char *buf, size_t n)
+{
+	if (len > 4096)	/* the tag is at the start */
+		len = 4096;
 	if (len >= 8 && memcmp(head, "PLWEIGHT", 8) == 0) {
 		snprintf(buf, n, "PLWEIGHT");
 		return 1;

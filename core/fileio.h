@@ -68,6 +68,8 @@ int pl_grow_close(struct pl_grow *g, int commit, char **cause);
  * "PLWEIGHT" for a policy's weights.  Into buf; 0 when it is none of these
  * (or does not exist), 1 when it is. */
 int pl_file_kind(const char *path, char *buf, size_t n);
+/* The same for text already read (its first 4 KiB are looked at). */
+int pl_text_kind(const char *text, size_t len, char *buf, size_t n);
 /* What a kind tag names, for a message: "a placement", "a comparison
  * table", ...; "a placelab file" for a tag it does not know. */
 const char *pl_file_kind_name(const char *tag);

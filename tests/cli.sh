@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..54"
+echo "1..56"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -170,8 +170,13 @@ $PLACELAB validate -g "$tmp/g.json" "$tmp/beta.txt" >"$tmp/out" 2>"$tmp/err"; rc
 check "validate -g GRAPH BETA: ok" sh -c "test $rc = 0 && grep -q \"beta.txt: ok (BRKGA Beta parameters for graph 'cli'\" '$tmp/out'"
 printf 'placelab-beta/1\npriority nosuch 2 2\n' > "$tmp/beta2.txt"
 $PLACELAB validate -g "$tmp/g.json" "$tmp/beta2.txt" >/dev/null 2>"$tmp/err"; rc=$?
-check "validate -g GRAPH BETA with an unknown op: exit 2 at its line" sh -c "test $rc = 2 && grep -q 'beta2.txt: line 2: unknown op' '$tmp/err'"
+check "validate -g GRAPH BETA with an unknown op: exit 2 at its line" sh -c "test $rc = 2 && grep -q \"beta2.txt:2: op 'nosuch' is not in graph 'cli' (expected the name of one of its ops)\" '$tmp/err'"
 $PLACELAB sim "$tmp/g.json" -c k80x4 --place round-robin --json > "$tmp/res.json"
 $PLACELAB validate "$tmp/res.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "validate a simulation result: what it holds named, and what validate checks" sh -c "test $rc = 2 && grep -q 'res.json: holds a simulation result (placelab-result/1), which validate does not check' '$tmp/err'"
+printf '{"format": "placelab-graph/2", "name": "x", "ops": [{"name": "a"}], "edges": []}\n' > "$tmp/g2.json"
+$PLACELAB validate "$tmp/g2.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "validate a graph of another format version: the version named as not supported" sh -c "test $rc = 2 && grep -q 'g2.json:1:12: format version \"placelab-graph/2\" is not supported (expected \"placelab-graph/1\")' '$tmp/err'"
+cat "$tmp/beta.txt" | $PLACELAB validate -g "$tmp/g.json" /dev/stdin >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "validate -g GRAPH a Beta file from a pipe" sh -c "test $rc = 0 && grep -q '/dev/stdin: ok (BRKGA Beta parameters' '$tmp/out'"
 exit 0

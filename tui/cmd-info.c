@@ -246,6 +246,16 @@ format_tag(const char *text, size_t len)
 	return tag;
 }
 
+/* Whether tags a and b name one kind of document, whatever their
+ * versions ("placelab-graph/2" and "placelab-graph/1"): its parser then
+ * says which versions it reads. */
+static int
+same_kind(const char *a, const char *b)
+{
+	size_t n = strcspn(b, "/");
+	return strncmp(a, b, n) == 0 && a[n] == '/';
+}
+
 /* Validate a trained policy's weight file (magic, version, shapes,
  * checksum); returns 0 or 2. */
 static int
@@ -265,7 +275,8 @@ validate_policy(const char *path, const char *text, size_t len)
 /* Validate a BRKGA Beta file against -g GRAPH on -c CLUSTER (its ops
  * and devices); returns 0 or 2. */
 static int
-validate_beta(const char *path, const char *graph_path, const char *cluster_arg)
+validate_beta(const char *path, const char *text, size_t len, const char *graph_path,
+    const char *cluster_arg)
 {
 	if (graph_path == NULL)
 		return cmd_error("%s: Beta parameters are checked against a graph "
@@ -279,7 +290,7 @@ validate_beta(const char *path, const char *graph_path, const char *cluster_arg)
 	struct pl_placer *pl = p != NULL ?
 	    pl_placer_new(pl_placer_find("brkga"), p, "", &run, &cause) : NULL;
 	int rc = 2;
-	if (pl != NULL && pl_brkga_load_beta(pl, path, &cause) == 0) {
+	if (pl != NULL && pl_brkga_parse_beta(pl, text, len, path, &cause) == 0) {
 		printf("%s: ok (BRKGA Beta parameters for graph '%s' on cluster '%s')\n", path,
 		    g->name, c->name);
 		rc = 0;
@@ -308,19 +319,20 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 		free(text);
 		return rc;
 	}
-	if (pl_file_kind(path, kind, sizeof kind) && strcmp(kind, "placelab-beta/1") == 0) {
+	if (pl_text_kind(text, len, kind, sizeof kind) && strcmp(kind, "placelab-beta/1") == 0) {
+		int rc = validate_beta(path, text, len, graph_path, cluster_arg);
 		free(text);
-		return validate_beta(path, graph_path, cluster_arg);
+		return rc;
 	}
 	char *tag = pl_text_is_json_object(text, len) ? format_tag(text, len) : NULL;
 	int rc = 0;
-	if (tag != NULL && strcmp(tag, PL_FORMAT_CLUSTER) == 0) {
+	if (tag != NULL && same_kind(tag, PL_FORMAT_CLUSTER)) {
 		struct pl_cluster *c = pl_cluster_parse_json(text, len, path, &cause);
 		rc = c != NULL ? 0 : cmd_fail(cause);
 		if (c != NULL)
 			printf("%s: ok (cluster '%s', %d devices)\n", path, c->name, c->n_dev);
 		pl_cluster_free(c);
-	} else if (tag != NULL && strcmp(tag, PL_FORMAT_PLACEMENT) == 0) {
+	} else if (tag != NULL && same_kind(tag, PL_FORMAT_PLACEMENT)) {
 		if (graph_path == NULL) {
 			rc = cmd_error("%s: a placement is checked against a graph (expected -g GRAPH [-c CLUSTER])", path);
 		} else {
@@ -335,8 +347,8 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 			pl_cluster_free(c);
 			pl_graph_free(g);
 		}
-	} else if (tag != NULL && strncmp(tag, "placelab-", 9) == 0 &&
-	    strcmp(tag, PL_FORMAT_GRAPH) != 0) {
+	} else if (tag != NULL && strncmp(tag, "placelab-", 9) == 0 && !same_kind(tag, PL_FORMAT_GRAPH) &&
+	    !same_kind(tag, PL_FORMAT_CLUSTER) && !same_kind(tag, PL_FORMAT_PLACEMENT)) {
 		rc = cmd_error("%s: holds %s (%s), which validate does not check (expected a graph, "
 		    "cluster, placement, trained policy or BRKGA Beta file)", path,
 		    pl_file_kind_name(tag), tag);

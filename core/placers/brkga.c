@@ -1071,10 +1071,23 @@ parse_device(const struct pl_problem *prob, const char *s)
 	return pl_cluster_find(prob->c, s);
 }
 
-/* Apply one line of a Beta file; 0 or -1 with *what set. */
+/* The message for an op name op (NULL: none given) that graph g lacks,
+ * on a line of the form form. */
+static void
+unknown_op(const struct pl_graph *g, const char *op, const char *form, char *what, size_t wn)
+{
+	if (op == NULL)
+		snprintf(what, wn, "no op given (expected '%s')", form);
+	else
+		snprintf(what, wn, "op '%s' is not in graph '%s' (expected the name of one of its ops)",
+		    op, g->name);
+}
+
+/* Apply one line of a Beta file; 0, or -1 with what went wrong in
+ * what[0 .. wn). */
 static int
 beta_line(const struct brkga *b, const struct pl_problem *prob, char *line,
-    double *al, double *be, const char **what)
+    double *al, double *be, char *what, size_t wn)
 {
 	const struct pl_graph *g = prob->g;
 	int nd = b->lay.n_dev;
@@ -1084,13 +1097,13 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char *line,
 	for (int i = 0; i < 4; i++)
 		f[i] = strtok_r(NULL, " \t\r", &save);
 	if (strtok_r(NULL, " \t\r", &save) != NULL) {
-		*what = "too many fields";
+		snprintf(what, wn, "%s", "too many fields");
 		return -1;
 	}
 	double a, c;
 	if (strcmp(kw, "default") == 0) {
 		if (parse_param(f[0], &a) || parse_param(f[1], &c) || f[2]) {
-			*what = "expected 'default ALPHA BETA'";
+			snprintf(what, wn, "%s", "expected 'default ALPHA BETA'");
 			return -1;
 		}
 		for (long i = 0; i < b->lay.n_genes; i++) {
@@ -1102,11 +1115,11 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char *line,
 	if (strcmp(kw, "priority") == 0) {
 		int v = f[0] ? pl_graph_find(g, f[0]) : -1;
 		if (v < 0) {
-			*what = "unknown op";
+			unknown_op(g, f[0], "priority OP ALPHA BETA", what, wn);
 			return -1;
 		}
 		if (parse_param(f[1], &a) || parse_param(f[2], &c) || f[3]) {
-			*what = "expected 'priority OP ALPHA BETA'";
+			snprintf(what, wn, "%s", "expected 'priority OP ALPHA BETA'");
 			return -1;
 		}
 		al[b->lay.prio_off + v] = a;
@@ -1117,13 +1130,13 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char *line,
 	if (strcmp(kw, "affinity") == 0) {
 		int v = f[0] ? pl_graph_find(g, f[0]) : -1;
 		if (v < 0) {
-			*what = "unknown op";
+			unknown_op(g, f[0], "affinity OP DEVICE ALPHA BETA", what, wn);
 			return -1;
 		}
 		base = b->lay.aff_off + (long)g->ops[v].group * nd;
 	} else if (strcmp(kw, "tensor") == 0) {
 		if (b->lay.tprio_off < 0) {
-			*what = "tensor line, but the chromosome has no tensor genes";
+			snprintf(what, wn, "%s", "tensor line, but the chromosome has no tensor genes");
 			return -1;
 		}
 		char *colon = f[0] ? strrchr(f[0], ':') : NULL;
@@ -1138,21 +1151,21 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char *line,
 			v = pl_graph_find(g, f[0]);
 		}
 		if (v < 0 || idx < 0 || idx >= g->ops[v].n_tensors) {
-			*what = "expected an existing tensor OP:INDEX";
+			snprintf(what, wn, "%s", "expected an existing tensor OP:INDEX");
 			return -1;
 		}
 		base = b->lay.tprio_off + (long)(g->ops[v].first_tensor + idx) * nd;
 	} else {
-		*what = "unknown keyword (expected default, affinity, priority or tensor)";
+		snprintf(what, wn, "%s", "unknown keyword (expected default, affinity, priority or tensor)");
 		return -1;
 	}
 	int d = parse_device(prob, f[1]);
 	if (d == -1) {
-		*what = "unknown device (expected a device name or *)";
+		snprintf(what, wn, "%s", "unknown device (expected a device name or *)");
 		return -1;
 	}
 	if (parse_param(f[2], &a) || parse_param(f[3], &c)) {
-		*what = "expected ALPHA BETA > 0";
+		snprintf(what, wn, "%s", "expected ALPHA BETA > 0");
 		return -1;
 	}
 	for (int j = 0; j < nd; j++) {
@@ -1164,19 +1177,17 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char *line,
 	return 0;
 }
 
-/* Load a placelab-beta/1 file. */
+/* Read a placelab-beta/1 text (name labels messages). */
 int
-pl_brkga_load_beta(struct pl_placer *pl, const char *path, char **cause)
+pl_brkga_parse_beta(struct pl_placer *pl, const char *text0, size_t len, const char *name,
+    char **cause)
 {
 	struct brkga *b = pl->priv;
-	size_t len;
-	char *text = pl_file_read(path, &len, cause);
-	if (text == NULL)
+	if ((*cause = pl_text_error(name, text0, len)) != NULL)
 		return -1;
-	if ((*cause = pl_text_error(path, text, len)) != NULL) {
-		free(text);
-		return -1;
-	}
+	char *text = pl_xmalloc(len + 1);
+	memcpy(text, text0, len);
+	text[len] = '\0';
 	long G = b->lay.n_genes;
 	double *al = pl_xmalloc(sizeof *al * (size_t)(G ? G : 1));
 	double *be = pl_xmalloc(sizeof *be * (size_t)(G ? G : 1));
@@ -1184,6 +1195,7 @@ pl_brkga_load_beta(struct pl_placer *pl, const char *path, char **cause)
 		al[i] = be[i] = 1;
 	int lineno = 0, seen_header = 0, rc = 0;
 	char *next = text;
+	char what[512];
 	while (next != NULL) {
 		char *line = next;
 		next = strchr(line, '\n');
@@ -1198,31 +1210,44 @@ pl_brkga_load_beta(struct pl_placer *pl, const char *path, char **cause)
 			s++;
 		if (*s == '\0')
 			continue;
-		const char *what = NULL;
+		what[0] = '\0';
 		if (!seen_header) {
 			char *e = s + strlen(s);
 			while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 				*--e = '\0';
 			if (strcmp(s, "placelab-beta/1") != 0)
-				what = "expected the header 'placelab-beta/1'";
+				snprintf(what, sizeof what, "expected the header 'placelab-beta/1'");
 			seen_header = 1;
 		} else {
-			(void)beta_line(b, pl->prob, s, al, be, &what);
+			(void)beta_line(b, pl->prob, s, al, be, what, sizeof what);
 		}
-		if (what != NULL) {
-			*cause = pl_xasprintf("%s: line %d: %s", path, lineno, what);
+		if (what[0] != '\0') {
+			*cause = pl_xasprintf("%s:%d: %s", name, lineno, what);
 			rc = -1;
 			break;
 		}
 	}
 	if (rc == 0 && !seen_header) {
-		*cause = pl_xasprintf("%s: empty; expected the header 'placelab-beta/1'", path);
+		*cause = pl_xasprintf("%s: empty; expected the header 'placelab-beta/1'", name);
 		rc = -1;
 	}
 	if (rc == 0)
 		rc = pl_brkga_set_beta(pl, al, be, G, cause);
 	free(al);
 	free(be);
+	free(text);
+	return rc;
+}
+
+/* Load a placelab-beta/1 file. */
+int
+pl_brkga_load_beta(struct pl_placer *pl, const char *path, char **cause)
+{
+	size_t len;
+	char *text = pl_file_read(path, &len, cause);
+	if (text == NULL)
+		return -1;
+	int rc = pl_brkga_parse_beta(pl, text, len, path, cause);
 	free(text);
 	return rc;
 }

@@ -96,6 +96,9 @@ int pl_brkga_set_node_beta(struct pl_placer *pl, int op, const double *alpha,
 /* Read distributions from a file in the format of docs/BRKGA.md
  * ("placelab-beta/1") and set them.  0, or -1 + *cause naming file:line. */
 int pl_brkga_load_beta(struct pl_placer *pl, const char *path, char **cause);
+/* The same from text already read (name labels messages). */
+int pl_brkga_parse_beta(struct pl_placer *pl, const char *text, size_t len, const char *name,
+    char **cause);
 
 /*
  * Decode genes (layout of pl) into out, which must have n_ops and n_dev of
