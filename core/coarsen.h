@@ -95,8 +95,8 @@ struct pl_coarse *pl_coarsen(const struct pl_problem *p,
  * else per-scope levels as above.  When even level 1 is too many, the
  * nodes of level 1 with the most time are taken out of their devices'
  * nodes of level 0 while the budget allows (the rest of a device is one
- * node labelled "(other ops)"); level 0 when the budget is one node per
- * device or less. */
+ * node labelled "(other ops)"; a device's only node of level 1 is taken
+ * out for nothing); level 0 when none can be taken out. */
 struct pl_coarse *pl_coarsen_auto(const struct pl_problem *p,
     const struct pl_placement *pl, int max_nodes, const int *critical,
     int n_critical);

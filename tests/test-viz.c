@@ -528,6 +528,30 @@ reverse_pairs(const struct pl_coarse *cg)
 	return n;
 }
 
+/* The legend says what "(other ops)" is when a drawing has one. */
+static void
+test_legend_other_ops(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, mini_graph(), "k80x4", on_gpu0);
+	struct plv_opts o;
+	plv_opts_init(&o);
+	o.format = PLV_FMT_DOT;
+	o.max_nodes = 2;	/* level 1 has more; one taken out, the rest */
+	size_t len;
+	char *dot = render(&f, &o, &len);
+	assert_non_null(strstr(dot, "(other ops)\\n"));
+	assert_non_null(strstr(dot, "(other ops) the rest of its device"));
+	free(dot);
+	o.max_nodes = 0;
+	o.level = 1;
+	dot = render(&f, &o, &len);
+	assert_null(strstr(dot, "other ops"));
+	free(dot);
+	fixture_free(&f);
+}
+
 /* The DOT text parses back: one cluster per device, one node per coarse
  * node plus one per idle device, edges as merged, every node in the
  * cluster of its device. */
@@ -1207,6 +1231,7 @@ main(void)
 		cmocka_unit_test(test_coarsen_conserves),
 		cmocka_unit_test(test_coarsen_auto),
 		cmocka_unit_test(test_coarsen_below_level_one),
+		cmocka_unit_test(test_legend_other_ops),
 		cmocka_unit_test(test_coarsen_budget_samples),
 		cmocka_unit_test(test_dot_parses_back),
 		cmocka_unit_test(test_formats_render),

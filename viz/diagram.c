@@ -437,9 +437,14 @@ legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement
 		pl_sb_printf(&b, "</FONT></TD></TR>");
 		if (cg->level != PL_COARSE_FULL) {
 			pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
+			int rest = 0;	/* a device's "(other ops)" node */
+			for (int i = 0; i < cg->n_nodes; i++)
+				rest |= cg->nodes[i].collapsed && cg->nodes[i].depth == 0 &&
+				    strcmp(cg->nodes[i].label, "(other ops)") == 0;
 			if (cg->level == PL_COARSE_AUTO)
-				pl_sb_printf(&b, "3-D box: the ops of a scope (ops · total time); "
-				    "%d nodes for %d ops", cg->n_nodes, g->n_ops);
+				pl_sb_printf(&b, "3-D box: the ops of a scope (ops · total time)%s; "
+				    "%d nodes for %d ops", rest ? ", (other ops) the rest of its device" : "",
+				    cg->n_nodes, g->n_ops);
 			else
 				pl_sb_printf(&b, "3-D box: the ops of a scope prefix of %d level%s "
 				    "(ops · total time); %d nodes for %d ops", cg->level,
