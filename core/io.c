@@ -100,6 +100,20 @@ unclosed(const char *s, size_t n)
 	return in_str || depth > 0;
 }
 
+/* How many bytes of c an error quotes: up to 12, within its line, whole
+ * UTF-8 characters. */
+static int
+excerpt_len(const char *c)
+{
+	size_t n = strcspn(c, "\r\n");
+	if (n > 12) {
+		n = 12;
+		while (n > 0 && ((unsigned char)c[n] & 0xC0) == 0x80)
+			n--;
+	}
+	return (int)n;
+}
+
 /* What JSON expects next while reading a value (see syntax_msg). */
 enum json_want { W_VALUE, W_KEY, W_COLON, W_NEXT };
 
@@ -116,29 +130,37 @@ nan_word(const char *s)
 	return 0;
 }
 
-/* Read s[0, off) as JSON that cJSON accepted so far: what is expected
- * at off (*want), in an object or not (*in_obj), inside a string or not
- * (*in_str), and where the token at off starts (after the last
- * structural character and white space). */
+/* Read s[0, off) as JSON up to the first token that does not fit where
+ * it stands (cJSON's error is at it or a byte or so into it): what is
+ * expected there (*want), in an object or not (*in_obj), inside a string
+ * or not (*in_str); returns where that token starts. */
 static size_t
 json_state(const char *s, size_t off, enum json_want *want, int *in_obj, int *in_str)
 {
 	char stack[CJSON_NESTING_LIMIT + 2];
 	int depth = 0;
 	enum json_want w = W_VALUE;
-	size_t tok = 0;
+	char prev = 0;		/* the last structural character */
+	size_t i = 0;
 	*in_str = 0;
-	for (size_t i = 0; i < off; i++) {
+	for (; i < off; i++) {
 		char c = s[i];
 		if ((unsigned char)c <= 0x20)
 			continue;
+		int obj = depth > 0 && depth <= (int)sizeof stack && stack[depth - 1] == '{';
+		/* does c fit here? */
+		int fits = w == W_VALUE ? c != '}' && c != ':' && c != ',' && (c != ']' || prev == '[') :
+		    w == W_KEY ? c == '"' || (c == '}' && prev == '{') :
+		    w == W_COLON ? c == ':' :
+		    c == ',' || c == (obj ? '}' : ']');
+		if (!fits)
+			break;
 		if (c == '"') {
 			size_t j = i + 1;
 			while (j < off && s[j] != '"')
 				j += s[j] == '\\' ? 2 : 1;
 			if (j >= off) {
 				*in_str = 1;
-				tok = i;
 				break;
 			}
 			w = w == W_KEY ? W_COLON : W_NEXT;
@@ -154,28 +176,21 @@ json_state(const char *s, size_t off, enum json_want *want, int *in_obj, int *in
 		} else if (c == ':') {
 			w = W_VALUE;
 		} else if (c == ',') {
-			w = depth > 0 && depth <= (int)sizeof stack && stack[depth - 1] == '{' ? W_KEY : W_VALUE;
+			w = obj ? W_KEY : W_VALUE;
 		} else {	/* a number or a word */
 			size_t j = i;
 			while (s[j + 1] != '\0' && strchr(",:{}[]\" \t\r\n", s[j + 1]) == NULL)
 				j++;
-			if (j >= off) {	/* the token that failed */
-				tok = i;
-				*want = w;
-				goto done;
-			}
+			if (j >= off)	/* the token that failed */
+				break;
 			i = j;
 			w = W_NEXT;
 		}
-		tok = i + 1;
+		prev = c;
 	}
-	if (!*in_str)
-		while (tok < off && (unsigned char)s[tok] <= 0x20)
-			tok++;
 	*want = w;
-done:
 	*in_obj = depth > 0 && depth <= (int)sizeof stack && stack[depth - 1] == '{';
-	return tok;
+	return i < off ? i : off;
 }
 
 /* The message for a cJSON failure at s[*off] of a value that starts at
@@ -215,13 +230,7 @@ syntax_msg(const char *s, size_t *off)
 	else
 		want = "expected a value: a number, a \"string\", true, false, null, "
 		    "an {object} or an [array]";
-	/* the text quoted: up to 12 bytes of its line, whole characters */
-	size_t n = strcspn(c, "\r\n");
-	n = n < 12 ? n : 12;
-	if (n == 12)
-		while (n > 0 && ((unsigned char)c[n] & 0xC0) == 0x80)
-			n--;
-	return pl_xasprintf("JSON syntax error near '%.*s' (%s)", (int)n, c, want);
+	return pl_xasprintf("JSON syntax error near '%.*s' (%s)", excerpt_len(c), c, want);
 }
 
 struct pos {
@@ -958,7 +967,8 @@ scan_array(struct ctx *x, struct line_tracker *t, size_t i,
 		if (i >= n)
 			fail_pos(x, n, "%s", eof_msg(x));
 		else
-			fail_pos(x, i, "JSON syntax error near '%.12s' (expected ',' or ']')", s + i);
+			fail_pos(x, i, "JSON syntax error near '%.*s' (expected ',' or ']')",
+			    excerpt_len(s + i), s + i);
 	}
 	return x->err == NULL ? i + 1 : 0;
 }
@@ -1005,7 +1015,9 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 			if (i >= n)
 				fail_pos(&x, n, "%s", eof_msg(&x));
 			else
-				fail_pos(&x, i, "JSON syntax error near '%.12s' (expected a \"key\")", s + i);
+				fail_pos(&x, i, "JSON syntax error near '%.*s' (%s)", excerpt_len(s + i), s + i,
+				    s[i] == '}' ? "expected a \"key\" after ','; JSON allows no ',' before '}'" :
+				    "expected a \"key\" in double quotes");
 			break;
 		}
 		size_t kend = value_end(s, i, n);
@@ -1017,7 +1029,11 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 		const char *key = s + i + 1;
 		i = skip_ws(s, kend, n);
 		if (i >= n || s[i] != ':') {
-			fail_pos(&x, i < n ? i : n, "%s", i < n ? "JSON syntax error (expected ':')" : eof_msg(&x));
+			if (i < n)
+				fail_pos(&x, i, "JSON syntax error near '%.*s' (expected ':' after the key)",
+				    excerpt_len(s + i), s + i);
+			else
+				fail_pos(&x, n, "%s", eof_msg(&x));
 			break;
 		}
 		i = skip_ws(s, i + 1, n);
@@ -1081,7 +1097,8 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 		if (i >= n)
 			fail_pos(&x, n, "%s", eof_msg(&x));
 		else
-			fail_pos(&x, i, "JSON syntax error near '%.12s' (expected ',' or '}')", s + i);
+			fail_pos(&x, i, "JSON syntax error near '%.*s' (expected ',' or '}')",
+			    excerpt_len(s + i), s + i);
 	}
 	if (x.err == NULL)
 		check_end(&x, i + 1);

@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..56"
+echo "1..57"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -179,4 +179,7 @@ $PLACELAB validate "$tmp/g2.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "validate a graph of another format version: the version named as not supported" sh -c "test $rc = 2 && grep -q 'g2.json:1:12: format version \"placelab-graph/2\" is not supported (expected \"placelab-graph/1\")' '$tmp/err'"
 cat "$tmp/beta.txt" | $PLACELAB validate -g "$tmp/g.json" /dev/stdin >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "validate -g GRAPH a Beta file from a pipe" sh -c "test $rc = 0 && grep -q '/dev/stdin: ok (BRKGA Beta parameters' '$tmp/out'"
+printf '{"format": "placelab-cluster/1", "name": "c", "devices": [{k: 1}]}\n' > "$tmp/badc.json"
+$PLACELAB validate "$tmp/badc.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "validate a cluster file with a syntax error: the error where it is, not read as a graph" sh -c "test $rc = 2 && grep -q 'badc.json:1:60: JSON syntax error near .k: 1}]}. (expected a \"key\" in double quotes)' '$tmp/err'"
 exit 0

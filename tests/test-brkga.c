@@ -610,7 +610,7 @@ test_beta_file(void **state)
 		{ "placelab-beta/1\naffinity nosuchop * 1 1\n", ":2: op 'nosuchop' is not in graph '" },
 		{ "placelab-beta/1\npriority\n", ":2: no op given (expected 'priority OP ALPHA BETA')" },
 		{ "placelab-beta/1\n\npriority op1 1 -2\n", ":3: expected 'priority OP ALPHA BETA'" },
-		{ "placelab-beta/1\naffinity op1 /tpu:9 1 1\n", "unknown device" },
+		{ "placelab-beta/1\naffinity op1 /tpu:9 1 1\n", ":2: device '/tpu:9' is not in cluster '" },
 		{ "placelab-beta/1\ntensor op1:99 * 1 1\n", "tensor" },
 		{ "placelab-beta/1\nfrobnicate 1 2\n", "unknown keyword" },
 	};

@@ -181,6 +181,19 @@ test_strict_numbers(void **state)
 	/* an unquoted key: at its first byte (cJSON says one byte into it) */
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\", flops: 1}]}",
 	    "t.json:2:23: JSON syntax error near 'flops: 1}]}' (expected a \"key\" in double quotes)", NULL);
+	/* a one-byte key or a trailing comma inside the text, not at its end */
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"x\": {k: 1}}]}",
+	    "t.json:2:29: JSON syntax error near 'k: 1}}]}' (expected a \"key\" in double quotes)", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"x\": {\"a\": 1, }, \"y\": 1}]}",
+	    "t.json:2:37: JSON syntax error near '}, \"y\": 1}]}' (expected a \"key\" after ','", NULL);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"x\": [1 2]}]}",
+	    "t.json:2:31: JSON syntax error near '2]}]}' (expected ',' or ']')", NULL);
+	/* the same words at the top level of a graph file */
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}],}",
+	    "t.json:2:24: JSON syntax error near '}' (expected a \"key\" after ','; JSON allows no ',' before '}')", NULL);
+	parse_bad(HDR "\"ops\"\n [{\"name\": \"a\"}]}",
+	    "t.json:3:2: JSON syntax error near '[{\"name\": \"a' (expected ':' after the key)", NULL);
+	parse_bad(HDR "ops: []}", "t.json:2:1: JSON syntax error near 'ops: []}' (expected a \"key\" in double quotes)", NULL);
 	/* a word that starts like one JSON lacks is just a word */
 	parse_bad(HDR "\"ops\": [{\"name\": info}]}",
 	    "t.json:2:18: JSON syntax error near 'info}]}' (expected a value:", NULL);

@@ -325,6 +325,10 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 		return rc;
 	}
 	char *tag = pl_text_is_json_object(text, len) ? format_tag(text, len) : NULL;
+	if (tag == NULL && pl_text_kind(text, len, kind, sizeof kind) &&
+	    strncmp(kind, "placelab-", 9) == 0)	/* JSON that does not parse: its
+						 * own parser says where */
+		tag = pl_xstrdup(kind);
 	int rc = 0;
 	if (tag != NULL && same_kind(tag, PL_FORMAT_CLUSTER)) {
 		struct pl_cluster *c = pl_cluster_parse_json(text, len, path, &cause);

@@ -91,7 +91,7 @@ static struct open_bracket
 open_bracket(const char *s, size_t n)
 {
 	char st[64];
-	int sl[64], depth = 0, line = 1;
+	int sl[64], depth = 0, line = 1, deep = 0;	/* deep: beyond st */
 	for (size_t i = 0; i < n; i++) {
 		int from = line;
 		if (s[i] == '\n') {
@@ -128,14 +128,14 @@ open_bracket(const char *s, size_t n)
 				st[depth] = s[i];
 				sl[depth] = line;
 			}
-			depth++;
+			deep |= ++depth > (int)sizeof st;
 		} else if (s[i] == '}' || s[i] == ']') {
-			if (depth > 0 && depth <= (int)sizeof st && st[depth - 1] != (s[i] == '}' ? '{' : '['))
+			if (depth > 0 && !deep && st[depth - 1] != (s[i] == '}' ? '{' : '['))
 				return (struct open_bracket){ st[depth - 1], sl[depth - 1], 0 };
 			depth -= depth > 0;
 		}
 	}
-	if (depth > 0 && depth <= (int)sizeof st)
+	if (depth > 0 && !deep)	/* (nested deeper than st: not said) */
 		return (struct open_bracket){ st[depth - 1], sl[depth - 1], 1 };
 	return (struct open_bracket){ 0, 0, 0 };
 }

@@ -1071,6 +1071,20 @@ parse_device(const struct pl_problem *prob, const char *s)
 	return pl_cluster_find(prob->c, s);
 }
 
+/* How many bytes of s to quote in a message: at most 100, whole UTF-8
+ * characters. */
+static int
+quote_len(const char *s)
+{
+	size_t n = strlen(s);
+	if (n <= 100)
+		return (int)n;
+	n = 100;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return (int)n;
+}
+
 /* The message for an op name op (NULL: none given) that graph g lacks,
  * on a line of the form form. */
 static void
@@ -1079,8 +1093,9 @@ unknown_op(const struct pl_graph *g, const char *op, const char *form, char *wha
 	if (op == NULL)
 		snprintf(what, wn, "no op given (expected '%s')", form);
 	else
-		snprintf(what, wn, "op '%s' is not in graph '%s' (expected the name of one of its ops)",
-		    op, g->name);
+		snprintf(what, wn, "op '%.*s%s' is not in graph '%.*s' (expected the name of "
+		    "one of its ops)", quote_len(op), op, strlen(op) > 100 ? "..." : "",
+		    quote_len(g->name), g->name);
 }
 
 /* Apply one line of a Beta file; 0, or -1 with what went wrong in
@@ -1161,7 +1176,13 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char *line,
 	}
 	int d = parse_device(prob, f[1]);
 	if (d == -1) {
-		snprintf(what, wn, "%s", "unknown device (expected a device name or *)");
+		if (f[1] == NULL)
+			snprintf(what, wn, "no device given (expected a device of cluster '%.*s' or *)",
+			    quote_len(prob->c->name), prob->c->name);
+		else
+			snprintf(what, wn, "device '%.*s%s' is not in cluster '%.*s' (expected one of its "
+			    "devices or *)", quote_len(f[1]), f[1], strlen(f[1]) > 100 ? "..." : "",
+			    quote_len(prob->c->name), prob->c->name);
 		return -1;
 	}
 	if (parse_param(f[2], &a) || parse_param(f[3], &c)) {
