@@ -105,13 +105,7 @@ unclosed(const char *s, size_t n)
 static int
 excerpt_len(const char *c)
 {
-	size_t n = strcspn(c, "\r\n");
-	if (n > 12) {
-		n = 12;
-		while (n > 0 && ((unsigned char)c[n] & 0xC0) == 0x80)
-			n--;
-	}
-	return (int)n;
+	return (int)pl_utf8_cut(c, strcspn(c, "\r\n"), 12);
 }
 
 /* What JSON expects next while reading a value (see syntax_msg). */

@@ -95,6 +95,17 @@ pl_sb_take(struct pl_strbuf *b)
 	return s;
 }
 
+/* A start of UTF-8 text cut on a character boundary (see strbuf.h). */
+size_t
+pl_utf8_cut(const char *s, size_t len, size_t max)
+{
+	if (len <= max)
+		return len;
+	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+		max--;
+	return max;
+}
+
 /* Code points of UTF-8 text (see strbuf.h). */
 size_t
 pl_utf8_chars(const char *s)

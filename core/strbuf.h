@@ -28,6 +28,9 @@ void pl_sb_json_str(struct pl_strbuf *b, const char *s);
 /* The characters (code points) of UTF-8 text s: its bytes less the
  * continuation bytes. */
 size_t pl_utf8_chars(const char *s);
+/* The bytes of the longest start of UTF-8 text s[0 .. len) that is at
+ * most max bytes and ends on a character boundary. */
+size_t pl_utf8_cut(const char *s, size_t len, size_t max);
 /* The string (never NULL; "" when nothing was appended); b is reset. */
 char *pl_sb_take(struct pl_strbuf *b);
 

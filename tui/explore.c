@@ -632,19 +632,7 @@ draw_info(struct explore *ex)
 	const char *more = screen_utf8() ? "\u2026" : "...";
 	int room = COLS - x - screen_width(more);
 	if (screen_width(from) > COLS - x && room >= 7 + 8) {
-		size_t keep = 7;	/* "  from " and whole characters that fit */
-		for (size_t i = keep + 1; i <= strlen(from); i++) {
-			if (((unsigned char)from[i] & 0xC0) == 0x80)
-				continue;	/* inside a character */
-			char c = from[i];
-			from[i] = '\0';
-			int fits = screen_width(from) <= room;
-			from[i] = c;
-			if (!fits)
-				break;
-			keep = i;
-		}
-		from[keep] = '\0';
+		from[screen_head(from, room)] = '\0';	/* whole characters */
 		char *cut = pl_xasprintf("%s%s", from, more);
 		free(from);
 		from = cut;

@@ -427,6 +427,23 @@ screen_tail(const char *s, int width)
 	return p;
 }
 
+/* The longest start of s within width columns (see screen.h). */
+size_t
+screen_head(const char *s, int width)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	const char *p = s, *fit = s;
+	size_t left = strlen(p);
+	wchar_t wc;
+	int used = 0, cw;
+	while ((cw = next_char(&p, &left, &st, &wc)) >= 0 && used + cw <= width) {
+		used += cw;
+		fit = p;
+	}
+	return (size_t)(fit - s);
+}
+
 /* Draw UTF-8 text clipped to width columns. */
 int
 screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)

@@ -105,6 +105,9 @@ int screen_put_fields(WINDOW *w, int y, int x, int width, int pad, const char *s
 int screen_width(const char *s);
 /* The shortest end of s that fits in width columns. */
 const char *screen_tail(const char *s, int width);
+/* The bytes of the longest start of UTF-8 text s that fits in width
+ * columns (whole characters). */
+size_t screen_head(const char *s, int width);
 /* A name (an op's or a scope's path) in at most width columns: whole, or
  * its start replaced by an ellipsis so that the end (the leaf) shows and
  * the cut is seen.  Returns the columns written. */

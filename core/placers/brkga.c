@@ -23,6 +23,7 @@
 #include "fileio.h"
 #include "pool.h"
 #include "rng.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
 enum objective { OBJ_RUNTIME, OBJ_MEMORY, OBJ_MIX };
@@ -1076,13 +1077,7 @@ parse_device(const struct pl_problem *prob, const char *s)
 static int
 quote_len(const char *s)
 {
-	size_t n = strlen(s);
-	if (n <= 100)
-		return (int)n;
-	n = 100;
-	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;
-	return (int)n;
+	return (int)pl_utf8_cut(s, strlen(s), 100);
 }
 
 /* The message for an op name op (NULL: none given) that graph g lacks,
