@@ -426,18 +426,17 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 }
 
 /* One line naming what was compared: graph, cluster, simulator, memory
- * model (peaks differ between models) and the bound. */
-static void
-caption(const struct pl_compare *cmp, char *buf, size_t len)
+ * model (peaks differ between models) and the bound; control characters
+ * as spaces, however long the names.  The caller frees it. */
+static char *
+caption(const struct pl_compare *cmp)
 {
-	char mem[64];
-	if (strcmp(cmp->mem, "none") == 0)
-		snprintf(mem, sizeof mem, "memory not modelled (--mem none)");
-	else
-		snprintf(mem, sizeof mem, "%s memory model", cmp->mem);
-	snprintf(buf, len, "%s on %s, %s simulator, %s, lower bound %.3f ms", cmp->graph,
-	    cmp->cluster, cmp->sim, mem, cmp->bound_us / 1000);
-	no_ctl(buf);
+	char *cap = pl_xasprintf("%s on %s, %s simulator, %s%s, lower bound %.3f ms",
+	    cmp->graph, cmp->cluster, cmp->sim,
+	    strcmp(cmp->mem, "none") == 0 ? "memory not modelled (--mem none)" : cmp->mem,
+	    strcmp(cmp->mem, "none") == 0 ? "" : " memory model", cmp->bound_us / 1000);
+	no_ctl(cap);
+	return cap;
 }
 
 /* A line on a row without a result or out of memory: its method and
@@ -480,9 +479,9 @@ write_table(const struct pl_compare *cmp, FILE *f)
 			if ((int)pl_utf8_chars(cells[c]) > w[c])
 				w[c] = (int)pl_utf8_chars(cells[c]);
 	}
-	char cap[512];
-	caption(cmp, cap, sizeof cap);
+	char *cap = caption(cmp);
 	fprintf(f, "%s\n", cap);
+	free(cap);
 	for (int c = 0; c < N_COLS; c++)
 		put_col(f, c == 0 ? "" : "  ", pl_compare_headers[c], w[c], c == 0);
 	fputc('\n', f);
@@ -503,24 +502,67 @@ write_table(const struct pl_compare *cmp, FILE *f)
 			note(f, "", &cmp->rows[i]);
 }
 
-/* Markdown: escape pipes; control characters as spaces (compare.h). */
+/* Whether c is an ASCII letter or digit. */
+static int
+is_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* Write s as Markdown text that shows as written (compare.h): a backslash
+ * before each character that could start markup ('_' only where it could
+ * start emphasis: not inside a word; '<' before a tag, '&' before an
+ * entity), control characters as spaces.  At
+ * the start of a line (line_start), a character that would begin a
+ * heading, list, quote or rule is escaped as well, and the '.' or ')'
+ * after leading digits (an ordered list). */
+static void
+md_text(FILE *f, const char *s, int line_start)
+{
+	const char *p = s;
+	if (line_start) {
+		if (strchr("#-+=>", *p) != NULL && *p != '\0') {
+			fputc('\\', f);
+			fputc(*p++, f);
+		} else {
+			while (*p >= '0' && *p <= '9')
+				fputc(*p++, f);
+			if (p > s && (*p == '.' || *p == ')')) {
+				fputc('\\', f);
+				fputc(*p++, f);
+			}
+		}
+	}
+	for (; *p; p++) {
+		int esc = strchr("\\|*`[]~", *p) != NULL;
+		if (*p == '_')	/* emphasis */
+			esc = p == s || !is_alnum(p[-1]) || !is_alnum(p[1]);
+		else if (*p == '<')	/* a tag or an autolink */
+			esc = p[1] == '/' || p[1] == '!' || p[1] == '?' ||
+			    ((p[1] | 0x20) >= 'a' && (p[1] | 0x20) <= 'z');
+		else if (*p == '&')	/* an entity */
+			esc = p[1] == '#' || is_alnum(p[1]);
+		if (esc)
+			fputc('\\', f);
+		fputc(is_ctl(*p) ? ' ' : *p, f);
+	}
+}
+
+/* A Markdown table cell (compare.h). */
 void
 pl_compare_md_cell(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(is_ctl(*s) ? ' ' : *s, f);
-	}
+	md_text(f, s, 0);
 }
 
 /* GitHub-flavoured Markdown table; the best row in bold. */
 static void
 write_md(const struct pl_compare *cmp, FILE *f)
 {
-	char cap[512], cells[N_COLS][PL_COMPARE_CELL];
-	caption(cmp, cap, sizeof cap);
-	fprintf(f, "%s\n\n|", cap);
+	char cells[N_COLS][PL_COMPARE_CELL], *cap = caption(cmp);
+	md_text(f, cap, 1);
+	free(cap);
+	fputs("\n\n|", f);
 	for (int c = 0; c < N_COLS; c++)
 		fprintf(f, " %s |", pl_compare_headers[c]);
 	fputs("\n|", f);
@@ -558,8 +600,9 @@ write_md(const struct pl_compare *cmp, FILE *f)
 }
 
 /* LaTeX: escape the special characters; < > | as text symbols (in the
- * default OT1 encoding the characters print as ¡ ¿ —); control
- * characters as spaces. */
+ * default OT1 encoding the characters print as ¡ ¿ —) and '"' as the
+ * typewriter font's straight quote (OT1 has no \textquotedbl, and its
+ * roman '"' prints as ”); control characters as spaces. */
 static void
 tex_cell(FILE *f, const char *s)
 {
@@ -587,6 +630,9 @@ tex_cell(FILE *f, const char *s)
 		case '|':
 			fputs("\\textbar{}", f);
 			break;
+		case '"':
+			fputs("{\\ttfamily\\char34}", f);
+			break;
 		default:
 			fputc(is_ctl(*s) ? ' ' : *s, f);
 		}
@@ -597,10 +643,10 @@ tex_cell(FILE *f, const char *s)
 static void
 write_tex(const struct pl_compare *cmp, FILE *f)
 {
-	char cap[512], cells[N_COLS][PL_COMPARE_CELL];
-	caption(cmp, cap, sizeof cap);
+	char cells[N_COLS][PL_COMPARE_CELL], *cap = caption(cmp);
 	fputs("% ", f);
 	fputs(cap, f);
+	free(cap);
 	fputs("\n% needs \\usepackage{booktabs}\n\\begin{tabular}{lrrrrrlrrr}\n\\toprule\n", f);
 	for (int c = 0; c < N_COLS; c++) {
 		tex_cell(f, pl_compare_headers[c]);

@@ -142,8 +142,9 @@ int pl_compare_methods(const char *list, const struct pl_placer_class ***out,
 extern const char *const pl_compare_headers[PL_COMPARE_NCOLS];
 void pl_compare_row_cells(const struct pl_compare_row *r,
     char cells[PL_COMPARE_NCOLS][PL_COMPARE_CELL]);
-/* Write s as the text of a Markdown table cell: pipes escaped, control
- * characters as spaces. */
+/* Write s as the text of a Markdown table cell that shows as written: a
+ * backslash before '|' (a new column) and each character that could
+ * start markup, control characters as spaces. */
 void pl_compare_md_cell(FILE *f, const char *s);
 
 /* Write the table in a format. */

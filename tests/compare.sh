@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..40"
+echo "1..44"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -194,5 +194,43 @@ check "text table: rows line up with a long UTF-8 device name cut in its cell" p
 import sys
 rows = open('$T/long.txt', encoding='utf-8').read().splitlines()[1:5]
 sys.exit(0 if len(rows) == 4 and len(set(len(r) for r in rows)) == 1 and '\u2026' in rows[2] else 1)"
+
+# Names with Markdown and LaTeX specials, and a graph name of 300
+# two-byte characters: the caption is whole (not cut, so no broken
+# UTF-8), Markdown shows every name as written (a row splits into its
+# 10 cells at unescaped pipes, and unescaping gives the names back),
+# LaTeX quotes '"' with a glyph OT1 has.
+python3 -c "import json
+g = json.load(open('$T/g.json')); g['name'] = '1. # x_y*z \u00fc' + '\u00fc' * 300
+json.dump(g, open('$T/mdg.json', 'w'))
+json.dump({'format': 'placelab-cluster/1', 'name': 'md', 'devices': [
+    {'name': 'a\\\\|b', 'kind': 'cpu', 'peak_flops': 5e11, 'mem_bytes': 2**36, 'mem_bw': 6e10},
+    {'name': '[l](u) *e* \`c\` <b>&amp;\"', 'kind': 'gpu', 'peak_flops': 4e12, 'mem_bytes': 2**34, 'mem_bw': 2e11},
+    {'name': 'q\\\\', 'kind': 'cpu', 'peak_flops': 5e11, 'mem_bytes': 2**36, 'mem_bw': 6e10}]},
+    open('$T/mdc.json', 'w'))"
+"$PLACELAB" compare "$T/mdg.json" -c "$T/mdc.json" --methods single-cpu,single-gpu --format md > "$T/sp.md" 2>/dev/null
+check "md: a long caption is whole and valid UTF-8" python3 -c "
+import sys
+cap = open('$T/sp.md', 'rb').read().decode('utf-8').splitlines()[0]
+sys.exit(0 if cap.startswith('1\\\\. # x_y\\\\*z') and cap.count('\u00fc') == 301 and 'lower bound' in cap else 1)"
+check "md: names with pipes, backslashes and markup show as written" python3 -c "
+import re, sys
+rows = open('$T/sp.md', encoding='utf-8').read().splitlines()[2:]
+rows = [r for r in rows if r.startswith('|')][2:]
+names = set()
+for r in rows:
+    cells = re.split(r'(?<!\\\\)((?:\\\\\\\\)*)\|', r)
+    cells = [c for i, c in enumerate(cells) if i % 2 == 0]
+    if len(cells) != 12: sys.exit(1)
+    m = re.search(r'\((.*)\)', cells[6])
+    names.add(re.sub(r'\\\\([!-/:-@[-\`{-~])', r'\1', m.group(1)))
+sys.exit(0 if names == {'a\\\\|b', '[l](u) *e* \`c\` <b>&amp;\"'} else 1)"
+"$PLACELAB" compare "$T/mdg.json" -c "$T/mdc.json" --methods single-gpu --format tex > "$T/sp.tex" 2>/dev/null
+check "tex: '\"' in a name is the typewriter quote" grep -q 'amp;{\\ttfamily\\char34})' "$T/sp.tex"
+"$PLACELAB" compare "$T/mdg.json" -c "$T/mdc.json" --methods single-gpu > "$T/sp.txt" 2>/dev/null
+check "text table: the long caption is whole" python3 -c "
+import sys
+cap = open('$T/sp.txt', encoding='utf-8').read().splitlines()[0]
+sys.exit(0 if cap.count('\u00fc') == 301 and cap.endswith(' ms') else 1)"
 
 exit 0
