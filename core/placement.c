@@ -171,6 +171,16 @@ pl_placement_check(const struct pl_placement *p, const struct pl_graph *g,
 	return pl_placement_check_op(p, g, c, cause, &op);
 }
 
+/* How many devices run at least one op. */
+int
+pl_placement_devices_used(const struct pl_placement *p)
+{
+	uint64_t used = 0;
+	for (int v = 0; v < p->n_ops; v++)
+		used |= (uint64_t)1 << p->dev[v];
+	return __builtin_popcountll(used);
+}
+
 /* Same devices and priorities. */
 int
 pl_placement_equal(const struct pl_placement *a, const struct pl_placement *b)

@@ -27,6 +27,8 @@ struct pl_placement {
 
 struct pl_placement *pl_placement_new(int n_ops, int n_dev);
 struct pl_placement *pl_placement_clone(const struct pl_placement *p);
+/* How many devices run at least one op. */
+int pl_placement_devices_used(const struct pl_placement *p);
 /* Copy src into dst (same sizes), including priorities (allocating them in
  * dst when needed, dropping them when src has none). */
 void pl_placement_copy(struct pl_placement *dst, const struct pl_placement *src);

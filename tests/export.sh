@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..56"
+echo "1..60"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -195,7 +195,8 @@ check "export -a brkga --seconds 0: taken, the same drawing as run --seconds 0's
 sed 's/"name": "teach"/"name": "teach, $\\\\"/' "$teach" > "$tmp/bs.json"
 $PLACELAB export "$tmp/bs.json" -c k80x2 -a heft -o "$tmp/bs.dot" 2>"$tmp/err"; rc=$?
 check "a graph name ending in a backslash: DOT that dot reads, the title whole" \
-    sh -c "test $rc = 0 && grep -q 'teach, \\$\\\\ on k80x2' '$tmp/bs.dot' && dot -Tsvg '$tmp/bs.dot' >/dev/null 2>'$tmp/err2' && ! test -s '$tmp/err2'"
+    sh -c "test $rc = 0 && dot -Tsvg '$tmp/bs.dot' >'$tmp/bs.svg' 2>'$tmp/err2' && ! test -s '$tmp/err2' &&
+           grep -q '>teach, \\$\\\\ on k80x2' '$tmp/bs.svg'"
 # A diagram's PDF page is its drawing, as wide and high as the SVG (no
 # half-inch page margin around it).
 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/m.svg"
@@ -245,6 +246,22 @@ check "a timeline in DOT is refused before the placement is read" fails_with "DO
     $PLACELAB export "$teach" -c k80x2 -p "$tmp/broken.json" --timeline -o "$tmp/x.dot"
 check "an unknown layout engine is refused before the placement is read" fails_with "layout 'nosuch': unknown" \
     $PLACELAB export "$teach" -c k80x2 -p "$tmp/broken.json" -L nosuch -o "$tmp/x.svg"
+check "the nop layouts are refused: they keep positions a diagram does not have" fails_with "layout 'nop1': it keeps the positions" \
+    $PLACELAB export "$teach" -c k80x2 -p "$tmp/broken.json" -L nop1 -o "$tmp/x.svg"
+# Graphviz expands \G, \N, \\ in labels, HTML-like ones too: names and the
+# title keep their backslashes
+python3 -c "import json; json.dump({'format': 'placelab-cluster/1', 'name': 'bs', 'devices': [
+    {'name': 'd\\\\G\\\\N', 'kind': 'cpu', 'peak_flops': 5e11, 'mem_bytes': 2**36, 'mem_bw': 6e10},
+    {'name': 'x\\\\\\\\y', 'kind': 'gpu', 'peak_flops': 4e12, 'mem_bytes': 2**34, 'mem_bw': 2e11}]},
+    open('$tmp/bsc.json', 'w'))"
+check "backslashes in device names and the title are drawn as written" sh -c \
+    "$PLACELAB export '$teach' -c '$tmp/bsc.json' -a heft --title 'A \\G \\\\ B' -o '$tmp/bs.svg' &&
+     grep -q '>A \\\\G \\\\\\\\ B<' '$tmp/bs.svg' && grep -q '>d\\\\G\\\\N<' '$tmp/bs.svg' && grep -q '>x\\\\\\\\y<' '$tmp/bs.svg'"
+check "--max-nodes below the devices used: drawn with one node per device, and a note" sh -c \
+    "$PLACELAB export '$nmt4' -c k80x4 -a heft --max-nodes 3 -o '$tmp/mn.svg' 2>'$tmp/err' &&
+     grep -q 'below the 5 devices this placement uses' '$tmp/err' && test -s '$tmp/mn.svg'"
+check "--max-nodes at the devices used: no note" sh -c \
+    "$PLACELAB export '$nmt4' -c k80x4 -a heft --max-nodes 5 -o '$tmp/mn.svg' 2>'$tmp/err' && ! grep -q note '$tmp/err'"
 check "a timeline an inch wide: the link labels cut in the middle" sh -c \
     "$PLACELAB export '$teach' -c k80x2 -a expert --timeline --width 1 -o '$tmp/n.svg' && grep -q '…' '$tmp/n.svg'"
 

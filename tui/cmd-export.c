@@ -52,9 +52,9 @@ static const char export_usage[] =
     "  -o, --output FILE      file to write (-: standard output, with --format)\n"
     "  -l, --level N          collapse ops by their first N scope levels (0: one\n"
     "                         node per device; 'full': every op)\n"
-    "  -m, --max-nodes N      at most N nodes, choosing the level per scope (default\n"
-    "                         60 unless --level is given; 200 is still readable\n"
-    "                         as a large figure)\n"
+    "  -m, --max-nodes N      at most N nodes (but one per device used), choosing\n"
+    "                         the level per scope (default 60 unless --level is\n"
+    "                         given; 200 is still readable as a large figure)\n"
     "  -t, --timeline         the Gantt timeline instead of the diagram\n"
     "  -L, --layout ENGINE    Graphviz layout: dot (default), sfdp, neato, fdp, ...\n"
     "  -r, --rankdir DIR      auto (default: LR or TB, whichever is closer to\n"
@@ -444,6 +444,10 @@ cmd_export(int argc, char **argv)
 		cmd_fail(cause);
 		goto out;
 	}
+	int used = pl_placement_devices_used(pl);
+	if (max_set && o.max_nodes < used)	/* only diagrams take --max-nodes */
+		fprintf(stderr, "placelab: note: --max-nodes %d is below the %d devices this "
+		    "placement uses; the diagram has one node per device\n", o.max_nodes, used);
 	rc = 0;
 out:
 	if (t != NULL)

@@ -41,6 +41,20 @@ sb_plain(struct pl_strbuf *b, const char *s)
 	}
 }
 
+/* Append s as the text of an HTML-like label: XML-escaped, and its
+ * backslashes doubled, since Graphviz expands \G, \N, \\ ... there too. */
+static void
+sb_html(struct pl_strbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		char one[2] = { *s, '\0' };
+		if (*s == '\\')
+			pl_sb_put(b, "\\\\", 2);
+		else
+			pl_sb_xml(b, one);
+	}
+}
+
 /* bytes in units of base (unit[0..5]): three significant digits, whole
  * bytes below the first; a value that would print as base of one unit
  * (from carry on) is given in the next. */
@@ -324,7 +338,7 @@ cluster_label(Agraph_t *g, void *obj, const struct pl_device *dev,
 	struct pl_strbuf b = { 0 };
 	char t1[32], m1[32], m2[32];
 	pl_sb_printf(&b, "<B>");
-	pl_sb_xml(&b, dev->name);
+	sb_html(&b, dev->name);
 	if (ds->n_ops == 0) {
 		/* an idle device: its kind and capacity are all there is */
 		pl_sb_printf(&b, "</B> <FONT POINT-SIZE=\"9\">%s</FONT><BR ALIGN=\"LEFT\"/>"
@@ -403,11 +417,11 @@ legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement
 	pl_sb_printf(&b, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"1\" CELLPADDING=\"0\">");
 	pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><B>");
 	if (o->title != NULL)
-		pl_sb_xml(&b, o->title);
+		sb_html(&b, o->title);
 	else {
-		pl_sb_xml(&b, g->name);
+		sb_html(&b, g->name);
 		pl_sb_printf(&b, " on ");
-		pl_sb_xml(&b, c->name);
+		sb_html(&b, c->name);
 		if (t != NULL)
 			pl_sb_printf(&b, " · step %s", plv_fmt_time(t1, sizeof t1, t->res.makespan_us));
 	}
@@ -421,7 +435,7 @@ legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement
 			    d ? "    " : "", col->hex);
 			if (!used[d])
 				pl_sb_printf(&b, "<FONT COLOR=\"#808080\">");
-			pl_sb_xml(&b, c->dev[d].name);
+			sb_html(&b, c->dev[d].name);
 			if (!used[d])
 				pl_sb_printf(&b, " (idle)</FONT>");
 		}
@@ -765,17 +779,21 @@ gv_end(const struct gv_call *c)
 	agseterrf(c->prev);
 }
 
-/* Whether gvc has a plugin of this kind and name; on failure lists them. */
+/* Whether gvc has a plugin of this kind and name, not counting those
+ * whose names start with skip (if not NULL); on failure lists the others. */
 static int
-have_plugin(GVC_t *gvc, const char *kind, const char *name, char **list)
+have_plugin(GVC_t *gvc, const char *kind, const char *name, const char *skip,
+    char **list)
 {
-	int n = 0, found = 0;
+	int n = 0, found = 0, listed = 0;
 	char **l = gvPluginList(gvc, kind, &n, NULL);
 	struct pl_strbuf b = { 0 };
 	for (int i = 0; i < n; i++) {
-		if (strcmp(l[i], name) == 0)
-			found = 1;
-		pl_sb_printf(&b, "%s%s", i ? ", " : "", l[i]);
+		if (skip == NULL || strncmp(l[i], skip, strlen(skip)) != 0) {
+			if (strcmp(l[i], name) == 0)
+				found = 1;
+			pl_sb_printf(&b, "%s%s", listed++ ? ", " : "", l[i]);
+		}
 		free(l[i]);
 	}
 	free(l);
@@ -804,7 +822,7 @@ render_to(GVC_t *gvc, Agraph_t *g, enum plv_format f, char **data, size_t *len,
 {
 	const char *dev = device_of(f);
 	char *list;
-	if (!have_plugin(gvc, "device", dev, &list)) {
+	if (!have_plugin(gvc, "device", dev, NULL, &list)) {
 		*cause = pl_xasprintf("Graphviz here cannot write %s (devices: %s)", dev, list);
 		free(list);
 		return -1;
@@ -812,7 +830,7 @@ render_to(GVC_t *gvc, Agraph_t *g, enum plv_format f, char **data, size_t *len,
 	free(list);
 	char want[32];
 	snprintf(want, sizeof want, "%s:cairo", dev);
-	if (f == PLV_FMT_SVG || !have_plugin(gvc, "render", "cairo", NULL))
+	if (f == PLV_FMT_SVG || !have_plugin(gvc, "render", "cairo", NULL, NULL))
 		snprintf(want, sizeof want, "%s", dev);
 	char *out = NULL;
 	unsigned int n = 0;
@@ -930,15 +948,19 @@ plv_diagram_work(Agraph_t *g, long *work, char **cause)
 }
 
 /* Whether Graphviz here has layout engine: 0, or -1 and *cause naming
- * the engines it has. */
+ * the engines it has.  The nop engines are refused: they only keep the
+ * positions a graph already has, and a diagram has none. */
 int
 plv_layout_check(const char *engine, char **cause)
 {
 	char *list = NULL;
 	struct gv_call call;
-	int known = have_plugin(gv_begin(&call), "layout", engine, &list);
+	int known = have_plugin(gv_begin(&call), "layout", engine, "nop", &list);
 	gv_end(&call);
-	if (!known)
+	if (!known && strncmp(engine, "nop", 3) == 0)
+		*cause = pl_xasprintf("layout '%s': it keeps the positions a graph already has, "
+		    "and a diagram has none (expected one of: %s)", engine, list);
+	else if (!known)
 		*cause = pl_xasprintf("layout '%s': unknown (Graphviz here has: %s)", engine, list);
 	free(list);
 	return known ? 0 : -1;
