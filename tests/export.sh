@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..60"
+echo "1..63"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -262,6 +262,27 @@ check "--max-nodes below the devices used: drawn with one node per device, and a
      grep -q 'below the 5 devices this placement uses' '$tmp/err' && test -s '$tmp/mn.svg'"
 check "--max-nodes at the devices used: no note" sh -c \
     "$PLACELAB export '$nmt4' -c k80x4 -a heft --max-nodes 5 -o '$tmp/mn.svg' 2>'$tmp/err' && ! grep -q note '$tmp/err'"
+# Every text of a timeline inside the figure, measured by Graphviz in
+# the fonts this machine draws Helvetica with (tests/svg-text-fit.py):
+# long device names in a narrow figure, a title without a break point,
+# names of wide and accented characters.
+python3 -c "import json
+c = json.load(open('$PL_SRCDIR/samples/clusters/heft3.json'))
+for d, n in zip(c['devices'], ['NVIDIA A100-SXM4-80GB #0', 'NVIDIA A100-SXM4-80GB #1', 'NVIDIA A100-SXM4-80GB #2']): d['name'] = n
+json.dump(c, open('$tmp/a100.json', 'w'))
+for d, n in zip(c['devices'], ['/gpu:\u00c9\u00c9\u00c9\u00c9\u00c9\u00c9\u00c9\u00c9\u00c9\u00c9\u00c9\u00c9:0', '\u8a08\u7b97\u6a5f\u8a08\u7b97\u6a5f\u8a08\u7b97\u6a5f:1', 'WWWWWWWWWWWWWWWWWWWW:2']): d['name'] = n
+json.dump(c, open('$tmp/wide.json', 'w'))
+g = json.load(open('$PL_SRCDIR/samples/heft.json')); g['name'] = 'M' * 300
+json.dump(g, open('$tmp/longname.json', 'w'))"
+check "timeline: long device names in a narrow figure stay inside it" sh -c \
+    "$PLACELAB export '$PL_SRCDIR/samples/heft.json' -c '$tmp/a100.json' -a random --timeline --width 3.5 -o '$tmp/fit1.svg' &&
+     python3 '$PL_SRCDIR/tests/svg-text-fit.py' '$tmp/fit1.svg'"
+check "timeline: a title without spaces is broken onto lines at 8 pt, inside the figure" sh -c \
+    "$PLACELAB export '$tmp/longname.json' -c '$PL_SRCDIR/samples/clusters/heft3.json' -a heft --timeline -o '$tmp/fit2.svg' &&
+     python3 '$PL_SRCDIR/tests/svg-text-fit.py' '$tmp/fit2.svg' && test \$(grep -c 'font-size=\"8.00\" font-weight=\"bold\"' '$tmp/fit2.svg') -ge 3"
+check "timeline: wide and accented names stay inside the figure" sh -c \
+    "$PLACELAB export '$PL_SRCDIR/samples/heft.json' -c '$tmp/wide.json' -a random --timeline --width 3 -o '$tmp/fit3.svg' &&
+     python3 '$PL_SRCDIR/tests/svg-text-fit.py' '$tmp/fit3.svg'"
 check "a timeline an inch wide: the link labels cut in the middle" sh -c \
     "$PLACELAB export '$teach' -c k80x2 -a expert --timeline --width 1 -o '$tmp/n.svg' && grep -q '…' '$tmp/n.svg'"
 

@@ -69,11 +69,67 @@ bar_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* Approximate text width in points (Helvetica averages ~0.55 em). */
+/* Advance widths (thousandths of an em) of ASCII 32 .. 126: for each,
+ * the wider of Helvetica's, which the figure names (and which Arial and
+ * Liberation Sans share), and DejaVu Sans's, which Graphviz and most Linux
+ * systems draw in its place, so that no label is clipped in either. */
+static const unsigned short ascii_w[95] = {
+	318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337,
+	636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 556,
+	1015, 709, 686, 722, 770, 667, 611, 778, 752, 295, 500, 667, 557, 863, 748, 787,
+	667, 787, 722, 667, 611, 732, 684, 989, 685, 667, 685, 390, 337, 390, 838, 556,
+	500, 613, 635, 550, 635, 615, 345, 635, 634, 278, 278, 579, 278, 974, 634, 612,
+	635, 635, 396, 521, 392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838,
+};
+
+/* Width in ems of the code point at s (its bytes in *n): the table's for
+ * ASCII, and likewise for the "·", "…" and "→" the figure writes; one em
+ * for East Asian wide characters and emoji, 0.7 for the rest (an accented
+ * Latin capital, about). */
+static double
+char_em(const char *s, int *n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (u[0] < 0x80) {
+		*n = 1;
+		return u[0] >= 32 && u[0] < 127 ? ascii_w[u[0] - 32] / 1000.0 : 0.318;
+	}
+	unsigned cp;
+	if (u[0] >= 0xF0 && (u[1] & 0xC0) == 0x80 && (u[2] & 0xC0) == 0x80 && (u[3] & 0xC0) == 0x80) {
+		*n = 4;
+		cp = (u[0] & 7u) << 18 | (u[1] & 63u) << 12 | (u[2] & 63u) << 6 | (u[3] & 63u);
+	} else if (u[0] >= 0xE0 && (u[1] & 0xC0) == 0x80 && (u[2] & 0xC0) == 0x80) {
+		*n = 3;
+		cp = (u[0] & 15u) << 12 | (u[1] & 63u) << 6 | (u[2] & 63u);
+	} else if (u[0] >= 0xC0 && (u[1] & 0xC0) == 0x80) {
+		*n = 2;
+		cp = (u[0] & 31u) << 6 | (u[1] & 63u);
+	} else {
+		*n = 1;		/* not UTF-8: one replacement glyph */
+		return 1.0;
+	}
+	if (cp == 0xB7)
+		return 0.318;
+	if (cp == 0x2026)
+		return 1.0;
+	if (cp == 0x2192)
+		return 0.838;
+	if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+	    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+	    (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+	    (cp >= 0xFFE0 && cp <= 0xFFE6) || cp >= 0x1F300)
+		return 1.0;
+	return 0.7;
+}
+
+/* Width of s in points at font size fs (regular weight). */
 static double
 text_w(const char *s, double fs)
 {
-	return (double)pl_utf8_chars(s) * fs * 0.52;
+	double em = 0;
+	for (int n; *s; s += n)
+		em += char_em(s, &n);
+	return em * fs;
 }
 
 /* One legend entry: kind 0 op swatch, 1 transfer swatch, 2 critical line. */
@@ -205,6 +261,28 @@ draw_critical(struct pl_strbuf *b, const struct geom *gm, const struct pl_trace 
 	free(runs);
 }
 
+/* Append word w to line (bold, font size fs); a word wider than avail
+ * points is broken between characters onto new lines (appended to lines,
+ * *n of them), as a name without spaces would otherwise run off the
+ * figure. */
+static void
+append_breaking(struct pl_strbuf *line, const char *w, double fs, double avail,
+    char **lines, int *n)
+{
+	if ((text_w(line->s != NULL ? line->s : "", fs) + text_w(w, fs)) * BOLD_W <= avail) {
+		pl_sb_printf(line, "%s", w);
+		return;
+	}
+	for (int k; *w; w += k) {
+		double cw = char_em(w, &k) * fs;
+		if (line->len > 0 && (text_w(line->s, fs) + cw) * BOLD_W > avail) {
+			lines[(*n)++] = line->s;
+			*line = (struct pl_strbuf){ 0 };
+		}
+		pl_sb_put(line, w, (size_t)k);
+	}
+}
+
 /* Add the words of s[0..len) to line, breaking it into lines (appended
  * to lines, *n of them) of at most avail points at font size fs (bold),
  * never before a "·". */
@@ -221,8 +299,11 @@ wrap_words(struct pl_strbuf *line, const char *s, size_t len, double fs, double 
 			lines[(*n)++] = line->s;
 			*line = (struct pl_strbuf){ 0 };
 		}
-		if (wl > 0)
-			pl_sb_printf(line, "%s%s", line->len > 0 ? " " : "", w);
+		if (wl > 0) {
+			if (line->len > 0)
+				pl_sb_put(line, " ", 1);
+			append_breaking(line, w, fs, avail, lines, n);
+		}
 		free(w);
 		wl += wl < len;	/* and its space */
 		s += wl;
@@ -232,16 +313,15 @@ wrap_words(struct pl_strbuf *line, const char *s, size_t len, double fs, double 
 
 /* Break title into lines of at most avail points at font size fs (bold):
  * between its " · " parts, which keep their "·" at the end of a line,
- * and inside a part only when it is wider than a line.  *n lines, each
+ * and inside a part only when it is wider than a line (between words, or
+ * inside a word wider than a line).  *n lines, each
  * allocated, in the returned array (caller frees both); the widest line's
  * width in *widest. */
 static char **
 wrap_title(const char *title, double fs, double avail, int *n, double *widest)
 {
-	int cap = 2;
-	for (const char *s = title; *s; s++)
-		cap += *s == ' ';
-	char **lines = pl_xcalloc((size_t)cap, sizeof *lines);
+	/* at most a line per byte, when every character is broken off */
+	char **lines = pl_xcalloc(strlen(title) + 2, sizeof *lines);
 	struct pl_strbuf line = { 0 };
 	*n = 0;
 	for (const char *s = title; *s != '\0';) {
@@ -283,24 +363,36 @@ channel_label(const char *name)
 }
 
 /* Write label s (escaped) in at most room points at font size fs: whole
- * when it fits, else its start and end with "…" between (whole code
- * points).  Returns whether it was cut. */
+ * when it fits, else as much of its start and end as fits around "…"
+ * (whole code points, the start taking the first of each pair).  Returns
+ * whether it was cut. */
 static int
 put_label(struct pl_strbuf *b, const char *s, double room, double fs)
 {
-	int n = (int)pl_utf8_chars(s);
-	int fit = (int)(room / text_w("x", fs));	/* characters */
-	if (n <= fit) {
+	if (text_w(s, fs) <= room) {
 		pl_sb_xml(b, s);
 		return 0;
 	}
-	int head = fit > 1 ? (fit - 1) / 2 + (fit - 1) % 2 : 0, tail = fit > 1 ? (fit - 1) / 2 : 0;
-	/* byte offsets of code point head and of code point n - tail */
-	const char *h = s, *t = s;
-	for (int i = 0; *h && i < head; h++)
-		i += ((unsigned char)h[1] & 0xC0) != 0x80;
-	for (int i = 0; *t && i < n - tail; t++)
-		i += ((unsigned char)t[1] & 0xC0) != 0x80;
+	size_t len = strlen(s);
+	const char *h = s, *t = s + len;	/* s[0..h) and [t..len) are kept */
+	double left = room - text_w("…", fs);
+	for (int turn = 0; h < t; turn ^= 1) {
+		int n;
+		const char *next = t;	/* the code point before t */
+		if (turn == 1) {
+			do
+				next--;
+			while (next > h && ((unsigned char)*next & 0xC0) == 0x80);
+		}
+		double w = char_em(turn == 0 ? h : next, &n) * fs;
+		if (w > left)
+			break;
+		left -= w;
+		if (turn == 0)
+			h += n;
+		else
+			t = next;
+	}
 	char *hs = pl_xstrndup(s, (size_t)(h - s));
 	pl_sb_xml(b, hs);
 	free(hs);
