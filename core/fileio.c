@@ -697,6 +697,8 @@ char *
 pl_file_kind_clash(const char *path, const char *writes)
 {
 	char kind[64];
+	if (append_fd(path) >= 0)	/* appended to (">>"): nothing is replaced */
+		return NULL;
 	if (!pl_file_kind(path, kind, sizeof kind))
 		return NULL;
 	/* the same kind in another version ("placelab-placement/2") is

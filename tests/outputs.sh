@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..48"
+echo "1..49"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -193,4 +193,10 @@ check "gen family -o -: refused (a family is a directory), no directory -" \
 $PLACELAB compare g2.json -c k80x4 --methods expert,heft --format csv -o - -q 2>se | cat >dcmp.csv
 check "compare -o -: the table on standard output, no file -" \
     'test "$(grep -c "^expert,\|^heft," dcmp.csv)" = 2 && ! test -e ./-'
+# appending to a log that holds another placelab document replaces
+# nothing, so it is no kind clash
+$PLACELAB sim g2.json -c k80x4 --place round-robin --json >log.json 2>/dev/null
+$PLACELAB run -a heft g2.json -c k80x4 -o - -q >>log.json 2>se; rc=$?
+check "run -o - >> a file holding a result: appended, not refused" \
+    'test $rc = 0 && grep -q placelab-result log.json && grep -q placelab-placement log.json'
 exit $fail
