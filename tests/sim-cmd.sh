@@ -4,7 +4,7 @@
 : "${PLACELAB:?}" "${PL_SRCDIR:?}"
 S="$PL_SRCDIR/samples"
 . "$PL_SRCDIR/tests/tap-check.sh"
-echo "1..12"
+echo "1..14"
 
 G="$S/heft.json"
 C="$S/clusters/heft3.json"
@@ -34,4 +34,17 @@ check "unknown device: exit 2" '[ $rc -eq 2 ]'
 check "neither -p nor --place: exit 2" '[ $rc -eq 2 ]'
 "$PLACELAB" sim "$G" -c "$C" --place round-robin --sim heft >/dev/null 2>&1; rc=$?
 check "unknown simulator: exit 2" '[ $rc -eq 2 ]'
+# all:NAME tells apart long names that differ only past 127 bytes, in
+# full or without '/' and ':', and a name no device has is refused
+python3 -c "import json; L = 'x' * 200; json.dump({'format': 'placelab-cluster/1', 'name': 'long',
+    'devices': [{'name': '/gpu:' + L + s, 'kind': 'gpu', 'peak_flops': 1e12, 'mem_bytes': 10**10, 'mem_bw': 1e11}
+    for s in 'AB']}, open('$T/long.json', 'w'))"
+L=$(python3 -c "print('x' * 200)")
+onB() { python3 -c "import json, sys; d = json.load(sys.stdin)['devices']; sys.exit(0 if d[0]['ops'] == 0 and d[1]['ops'] > 0 else 1)"; }
+check "all:NAME with long names: the device named, squashed or not" \
+	'"$PLACELAB" sim "$G" -c "$T/long.json" --place "all:gpu${L}B" --json | onB &&
+	 "$PLACELAB" sim "$G" -c "$T/long.json" --place "all:/gpu:${L}B" --json | onB'
+"$PLACELAB" sim "$G" -c "$T/long.json" --place "all:gpu${L}C" >/dev/null 2>"$T/err"; rc=$?
+check "all:NAME matching no device past 127 bytes: exit 2, what is expected" \
+	'[ $rc -eq 2 ] && grep -q "(expected a device.s name, such as" "$T/err"'
 exit $fail

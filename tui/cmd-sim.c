@@ -41,15 +41,23 @@ static const struct option sim_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* A device name without '/' and ':' and lower-cased ("/GPU:0" -> "gpu0"). */
-static void
-squash(const char *s, char *out, size_t len)
+/* Whether a and b are equal once '/' and ':' are dropped and letters
+ * lower-cased ("/GPU:0" and "gpu0"), however long. */
+static int
+squashed_equal(const char *a, const char *b)
 {
-	size_t k = 0;
-	for (; *s != '\0' && k + 1 < len; s++)
-		if (*s != '/' && *s != ':')
-			out[k++] = (char)tolower((unsigned char)*s);
-	out[k] = '\0';
+	for (;;) {
+		while (*a == '/' || *a == ':')
+			a++;
+		while (*b == '/' || *b == ':')
+			b++;
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+		if (*a == '\0')
+			return 1;
+		a++;
+		b++;
+	}
 }
 
 /* Device by exact name, index, or squashed name ("gpu0"); -1 if none. */
@@ -63,13 +71,9 @@ find_device(const struct pl_cluster *c, const char *name)
 	long i = strtol(name, &end, 10);
 	if (*name != '\0' && *end == '\0' && i >= 0 && i < c->n_dev)
 		return (int)i;
-	char a[128], b[128];
-	squash(name, a, sizeof a);
-	for (d = 0; d < c->n_dev; d++) {
-		squash(c->dev[d].name, b, sizeof b);
-		if (strcmp(a, b) == 0)
+	for (d = 0; d < c->n_dev; d++)
+		if (squashed_equal(name, c->dev[d].name))
 			return d;
-	}
 	return -1;
 }
 
@@ -99,8 +103,16 @@ place_rule(const struct pl_problem *p, const char *rule, int *moved, char **caus
 	*moved = 0;
 	if (strncmp(rule, "all:", 4) == 0) {
 		if ((all = find_device(p->c, rule + 4)) < 0) {
-			*cause = pl_xasprintf("--place '%s': no device '%s' in cluster '%s'",
-			    rule, rule + 4, p->c->name);
+			const char *last = p->c->dev[p->c->n_dev - 1].name;
+			char *sq = pl_xstrdup(last), *o = sq;	/* last, squashed */
+			for (const char *q = last; *q != '\0'; q++)
+				if (*q != '/' && *q != ':')
+					*o++ = (char)tolower((unsigned char)*q);
+			*o = '\0';
+			*cause = pl_xasprintf("--place '%s': no device '%s' in cluster '%s' (expected "
+			    "a device's name, such as '%s' or '%s', or its index, 0 to %d)", rule,
+			    rule + 4, p->c->name, last, sq, p->c->n_dev - 1);
+			free(sq);
 			return NULL;
 		}
 	} else if (strcmp(rule, "round-robin") == 0)
