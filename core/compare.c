@@ -672,22 +672,15 @@ write_tex(const struct pl_compare *cmp, FILE *f)
 			note(f, "% ", &cmp->rows[i]);
 }
 
-/* CSV: one line per row, so control characters as spaces; quote fields
- * holding commas or quotes. */
+/* A CSV field (pl_sb_csv). */
 static void
 csv_str(FILE *f, const char *s)
 {
-	if (strpbrk(s, ",\"") == NULL) {
-		put_plain(f, s);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(is_ctl(*s) ? ' ' : *s, f);
-	}
-	fputc('"', f);
+	struct pl_strbuf b = { 0 };
+	pl_sb_csv(&b, s);
+	char *t = pl_sb_take(&b);
+	fputs(t, f);
+	free(t);
 }
 
 /* A number, or empty for NAN. */

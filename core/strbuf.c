@@ -67,6 +67,22 @@ pl_sb_xml(struct pl_strbuf *b, const char *s)
 	}
 }
 
+/* Append a CSV field (see strbuf.h). */
+void
+pl_sb_csv(struct pl_strbuf *b, const char *s)
+{
+	int quote = strpbrk(s, ",\"") != NULL;
+	if (quote)
+		pl_sb_put(b, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"')
+			pl_sb_put(b, "\"", 1);
+		pl_sb_put(b, (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s, 1);
+	}
+	if (quote)
+		pl_sb_put(b, "\"", 1);
+}
+
 /* Append a JSON string literal. */
 void
 pl_sb_json_str(struct pl_strbuf *b, const char *s)

@@ -25,6 +25,10 @@ void pl_sb_printf(struct pl_strbuf *b, const char *fmt, ...)
 void pl_sb_xml(struct pl_strbuf *b, const char *s);
 /* Append s as a JSON string literal, quotes included. */
 void pl_sb_json_str(struct pl_strbuf *b, const char *s);
+/* Append s as one CSV field: control characters as spaces (a row stays
+ * one line), in double quotes, its quotes doubled, when it holds a comma
+ * or a quote. */
+void pl_sb_csv(struct pl_strbuf *b, const char *s);
 /* The characters (code points) of UTF-8 text s: its bytes less the
  * continuation bytes. */
 size_t pl_utf8_chars(const char *s);

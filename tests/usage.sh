@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..38"
+echo "1..42"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -174,4 +174,21 @@ check "export --width, --dpi, --seconds, --sim: the whole value or exit 2 (bad:$
 $PLACELAB "$G" "$PL_SRCDIR/samples/heft.json" >/dev/null 2>"$T/err" </dev/null; rc=$?
 check "two graphs for the explorer: exit 2, the reason after the usage" \
     'test $rc = 2 && tail -1 "$T/err" | grep -q "^placelab: one GRAPH at a time (.*teach.json. and .*heft.json. given"'
+# a graph name with quotes and a comma is one quoted CSV field of the
+# curve; a graph the cluster cannot run is named once; "1 graph"
+python3 -c "import json; g = json.load(open('$G')); g['name'] = 'my \"net\", v2'; json.dump(g, open('$T/q.json', 'w'))"
+$PLACELAB train placeto "$T/q.json" -c k80x2 -o "$T/q.plw" --episodes 2 --curve "$T/q.csv" >"$T/out" 2>"$T/err"; rc=$?
+check "train --curve: a graph name with quotes and a comma is one CSV field" \
+    'test $rc = 0 && python3 -c "import csv, sys; r = list(csv.DictReader(open(\"$T/q.csv\"))); sys.exit(0 if len(r) == 2 and all(x[\"graph_name\"] == \"my \\\"net\\\", v2\" and x[\"lr\"] for x in r) else 1)"'
+check "train on one graph says '1 graph'" 'grep -q "^trained .* on 1 graph in" "$T/out"'
+printf '{"format":"placelab-graph/1","ops":[{"name":"a","device":"tpu"}]}' > "$T/tpu.json"
+$PLACELAB train placeto "$T/tpu.json" -c k80x2 -o "$T/t.plw" --episodes 2 >"$T/out" 2>"$T/err"; rc=$?
+check "train: a graph the cluster cannot run, its file named once" \
+    'test $rc = 2 && test "$(grep -o "tpu.json" "$T/err" | wc -l)" = 1'
+python3 -c "import json; c = json.load(open('$PL_SRCDIR/samples/clusters/heft3.json'))
+for d, n in zip(c['devices'], ['a,b', 'c\"d', 'e']): d['name'] = n
+json.dump(c, open('$T/comma.json', 'w'))"
+$PLACELAB run -a placeto "$G" -c "$T/comma.json" --episodes 2 --history "$T/h.csv" -q >/dev/null 2>"$T/err"; rc=$?
+check "run -a placeto --history: device names with commas and quotes are one field each" \
+    'test $rc = 0 && python3 -c "import csv, sys; r = list(csv.reader(open(\"$T/h.csv\"))); sys.exit(0 if len(r) > 2 and all(len(x) == 16 for x in r) and {x[7] for x in r[1:]} <= {\"a,b\", \"c\\\"d\", \"e\"} else 1)"'
 exit $fail

@@ -31,6 +31,7 @@
 #include "options.h"
 #include "placers/placeto.h"
 #include "problem.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
 #define TRAIN_USAGE "usage: placelab train placeto GRAPH... [-c CLUSTER] -o POLICY.plw\n" \
@@ -214,8 +215,7 @@ cmd_train(int argc, char **argv)
 		if ((graphs[i] = cmd_load_graph(argv[optind + i])) == NULL)
 			goto out;
 		if ((probs[i] = pl_problem_new(graphs[i], c, &cause)) == NULL) {
-			cmd_error("%s: %s", argv[optind + i], cause);
-			free(cause);
+			cmd_fail(cause);	/* it names the graph's file */
 			goto out;
 		}
 	}
@@ -256,9 +256,13 @@ cmd_train(int argc, char **argv)
 		double now = pl_now_s();
 		for (int i = 0; cg.f != NULL && i < n_logs; i++) {
 			const struct pl_placeto_episode_log *l = &logs[i];
-			fprintf(cg.f, "%ld,%d,\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%.9g,%.6g,%.3f\n", l->episode,
-			    l->graph, graphs[l->graph]->name, l->init_us, l->final_us, l->best_us,
+			struct pl_strbuf name = { 0 };
+			pl_sb_csv(&name, graphs[l->graph]->name);
+			char *nm = pl_sb_take(&name);
+			fprintf(cg.f, "%ld,%d,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.9g,%.6g,%.3f\n", l->episode,
+			    l->graph, nm, l->init_us, l->final_us, l->best_us,
 			    pl_placeto_trainer_best(tr, l->graph), l->entropy, l->ret, st.lr, now - t0);
+			free(nm);
 		}
 		errno = 0;
 		if (cg.f != NULL && (fflush(cg.f) != 0 || ferror(cg.f))) {	/* rows appear as training goes */
@@ -302,8 +306,10 @@ cmd_train(int argc, char **argv)
 		goto out;
 	}
 	free(note);
-	fprintf(report, "trained    %ld episodes (%ld updates, %ld placements) on %d graphs in %.1f s\n",
-	    st.episodes, st.updates, st.placements, n_graphs, pl_now_s() - t0);
+	fprintf(report, "trained    %ld episode%s (%ld update%s, %ld placement%s) on %d graph%s in %.1f s\n",
+	    st.episodes, st.episodes == 1 ? "" : "s", st.updates, st.updates == 1 ? "" : "s",
+	    st.placements, st.placements == 1 ? "" : "s", n_graphs, n_graphs == 1 ? "" : "s",
+	    pl_now_s() - t0);
 	for (int i = 0; i < n_graphs; i++) {
 		double greedy;
 		if (pl_placeto_trainer_greedy(tr, i, &greedy, &cause) != 0) {

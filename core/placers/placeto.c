@@ -29,6 +29,7 @@
 #include "pool.h"
 #include "rng.h"
 #include "sim.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
 const struct pl_option_def pl_placeto_options[] = {
@@ -1686,16 +1687,18 @@ placeto_history_csv(const struct pl_placer *pl, FILE *f)
 	fprintf(f, "episode,worker,step,greedy,group,group_name,prev_device,device,p_action,entropy,before_us,after_us,reward,return,undone,moved\n");
 	for (long i = 0; i < P->n_log; i++) {
 		const struct log_row *r = &P->log[i];
-		fprintf(f, "%ld,%d,%d,%d,%d,\"", r->episode, r->worker, r->t, r->greedy, r->group);
-		for (const char *q = e->name[r->group]; *q; q++) {
-			if (*q == '"')
-				fputc('"', f);
-			fputc(*q, f);
-		}
-		fprintf(f, "\",%s,%s,%.6g,%.6g,%.6f,%.6f,%.9g,%.9g,%d,%d\n",
-		    pl->prob->c->dev[r->prev].name, pl->prob->c->dev[r->action].name,
+		struct pl_strbuf b = { 0 };
+		pl_sb_printf(&b, "%ld,%d,%d,%d,%d,", r->episode, r->worker, r->t, r->greedy, r->group);
+		pl_sb_csv(&b, e->name[r->group]);
+		pl_sb_put(&b, ",", 1);
+		pl_sb_csv(&b, pl->prob->c->dev[r->prev].name);
+		pl_sb_put(&b, ",", 1);
+		pl_sb_csv(&b, pl->prob->c->dev[r->action].name);
+		char *row = pl_sb_take(&b);
+		fprintf(f, "%s,%.6g,%.6g,%.6f,%.6f,%.9g,%.9g,%d,%d\n", row,
 		    (double)r->p_action, (double)r->entropy, r->before_us, r->after_us,
 		    r->reward, r->ret, r->undone, r->moved);
+		free(row);
 	}
 	return ferror(f) ? -1 : 0;
 }
