@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..57"
+echo "1..59"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -150,6 +150,12 @@ check "DOT: an anonymous graph is named after its file" sh -c "$PLACELAB info '$
 printf '{"format": "placelab-graph/1", "name": "a|b", "ops": [{"name": "x"}], "edges": []}\n' > "$tmp/pipe.json"
 $PLACELAB gen table "$tmp/pipe.json" > "$tmp/out"; rc=$?
 check "gen table: a '|' in a name is escaped" sh -c "test $rc = 0 && grep -qF '| pipe.json | a\\|b |  | 1 | 0 |' '$tmp/out'"
+# gen table reads DOT graphs as every command does, and prints nothing
+# when a file does not load
+$PLACELAB gen table "$tmp/anon.dot" "$tmp/pipe.json" > "$tmp/out"; rc=$?
+check "gen table: a DOT graph is a row" sh -c "test $rc = 0 && grep -qF '| anon.dot | anon |  | 2 | 1 |' '$tmp/out'"
+$PLACELAB gen table "$tmp/pipe.json" "$tmp/nosuch.json" > "$tmp/out" 2>"$tmp/err"; rc=$?
+check "gen table: a file that does not load: exit 2, no half table" sh -c "test $rc = 2 && ! test -s '$tmp/out' && grep -q nosuch.json '$tmp/err'"
 # every action of the explorer's key table is listed by explore --keys
 $PLACELAB explore --keys > "$tmp/keys"; rc=$?
 missing=""

@@ -86,34 +86,55 @@ model_of(const char *gname)
 	return best;
 }
 
-/* `gen table`: one Markdown row per graph file (docs/SAMPLES.md). */
+/* One row of `gen table`: what it shows of a graph file. */
+struct table_row {
+	char *graph;
+	int n_ops, n_edges;
+	double gflops, param_mb;
+};
+
+/* `gen table`: one Markdown row per graph file, JSON or DOT
+ * (docs/SAMPLES.md); every file is read before the table is printed, so
+ * a file that does not load leaves no half table. */
 static int
 table(int argc, char **argv)
 {
-	printf("| file | graph | model | ops | edges | GFLOPs/step | params MB |\n");
-	printf("|---|---|---|---:|---:|---:|---:|\n");
-	for (int i = 0; i < argc; i++) {
-		char *cause = NULL;
-		struct pl_graph *g = pl_graph_load_json(argv[i], &cause);
-		if (g == NULL)
-			return cmd_fail(cause);
+	struct table_row *rows = pl_xcalloc((size_t)argc, sizeof *rows);
+	int rc = 0, n = 0;
+	for (; n < argc; n++) {
+		struct pl_graph *g = cmd_load_graph(argv[n]);
+		if (g == NULL) {
+			rc = 2;
+			break;
+		}
 		int64_t pb, slots;
 		pl_graph_param_bytes(g, &pb, &slots);
+		rows[n] = (struct table_row){ pl_xstrdup(g->name), g->n_ops, g->n_edges,
+		    pl_graph_total_flops(g) / 1e9, (double)pb / 1e6 };
+		pl_graph_free(g);
+	}
+	if (rc == 0) {
+		printf("| file | graph | model | ops | edges | GFLOPs/step | params MB |\n");
+		printf("|---|---|---|---:|---:|---:|---:|\n");
+	}
+	for (int i = 0; rc == 0 && i < argc; i++) {
 		const char *file = strrchr(argv[i], '/');
 		file = file != NULL ? file + 1 : argv[i];
 		const char *dir = strstr(argv[i], "samples/");
-		const struct pl_gen_model *m = model_of(g->name);
+		const struct pl_gen_model *m = model_of(rows[i].graph);
 		/* names as Markdown cells (a '|' in one would add a column) */
-		const char *names[] = { dir != NULL ? dir + 8 : file, g->name, m != NULL ? m->name : "" };
+		const char *names[] = { dir != NULL ? dir + 8 : file, rows[i].graph, m != NULL ? m->name : "" };
 		for (int k = 0; k < 3; k++) {
 			fputs(k == 0 ? "| " : " | ", stdout);
 			pl_compare_md_cell(stdout, names[k]);
 		}
-		printf(" | %d | %d | %.1f | %.1f |\n", g->n_ops, g->n_edges,
-		    pl_graph_total_flops(g) / 1e9, (double)pb / 1e6);
-		pl_graph_free(g);
+		printf(" | %d | %d | %.1f | %.1f |\n", rows[i].n_ops, rows[i].n_edges,
+		    rows[i].gflops, rows[i].param_mb);
 	}
-	return 0;
+	for (int i = 0; i < n; i++)
+		free(rows[i].graph);
+	free(rows);
+	return rc;
 }
 
 /* Refuse an option model name does not read (an unknown name is
