@@ -187,12 +187,59 @@ json_state(const char *s, size_t off, enum json_want *want, int *in_obj, int *in
 	return i < off ? i : off;
 }
 
+/* Value of the n hex digits at s, or -1 when one is not a hex digit. */
+static long
+hex_value(const char *s, int n)
+{
+	long v = 0;
+	for (int i = 0; i < n; i++) {
+		int c = (unsigned char)s[i], d = c >= '0' && c <= '9' ? c - '0' :
+		    (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/* What JSON expects at the first escape of the string at q (its opening
+ * quote) that cJSON refuses; *at is set to that escape. */
+static const char *
+string_want(const char *q, const char **at)
+{
+	for (const char *p = q + 1; *p != '\0' && *p != '"'; p++) {
+		if (*p != '\\')
+			continue;
+		*at = p;
+		if (p[1] == '\0' || strchr("\"\\/bfnrtu", p[1]) == NULL)
+			return "expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX";
+		if (p[1] != 'u') {
+			p++;
+			continue;
+		}
+		long u = hex_value(p + 2, 4);	/* four digits: check_u_escapes() */
+		if (u >= 0xDC00 && u <= 0xDFFF)
+			return "a low UTF-16 surrogate with no high one before it; expected "
+			    "\\uD800-\\uDBFF first, or the character itself in UTF-8";
+		if (u >= 0xD800 && u <= 0xDBFF) {
+			long lo = p[6] == '\\' && p[7] == 'u' ? hex_value(p + 8, 4) : -1;
+			if (lo < 0xDC00 || lo > 0xDFFF)
+				return "an unpaired UTF-16 surrogate; expected a low one, "
+				    "\\uDC00-\\uDFFF, right after it, or the character itself in UTF-8";
+			p += 6;
+		}
+		p += 5;
+	}
+	return "expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX";
+}
+
 /* The message for a cJSON failure at s[*off] of a value that starts at
  * s[0]: nesting beyond cJSON's limit (a bracket that would open one
  * level more), or a syntax error there and what JSON expects there (a
- * value, a key, ':', ',' and the closing bracket, a valid escape); *off
- * moves back to the start of the token that failed (cJSON reports a
- * key's error a byte into it). */
+ * value, a key, ':', ',' and the closing bracket, a valid escape, a
+ * paired surrogate); *off moves back to the start of the token that
+ * failed (cJSON reports a key's error a byte into it), or in a string to
+ * the escape it refused. */
 static char *
 syntax_msg(const char *s, size_t *off)
 {
@@ -206,8 +253,10 @@ syntax_msg(const char *s, size_t *off)
 		*off = tok;
 	const char *c = s + *off;
 	const char *want;
-	if (in_str)
-		want = "expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX";
+	if (in_str) {
+		want = string_want(s + tok, &c);
+		*off = (size_t)(c - s);
+	}
 	else if (w == W_KEY)
 		want = *c == '}' ? "expected a \"key\" after ','; JSON allows no ',' before '}'" :
 		    "expected a \"key\" in double quotes";
@@ -466,18 +515,27 @@ pl_text_is_json_object(const char *text, size_t len)
 	return i < len && text[i] == '{';
 }
 
-/* Refuse a \u0000 escape (a backslash not itself escaped) anywhere in
- * the text: cJSON would cut the string there ("a\u0000b" read as "a").
- * 0, or -1 with the error set at it. */
+/* Refuse a \u escape (its backslash not itself escaped) anywhere in the
+ * text that cJSON would read wrong: \u0000, which would cut the string
+ * there ("a\u0000b" read as "a"), and one without four hex digits, which
+ * it reads as a NUL too.  0, or -1 with the error set at it. */
 static int
-check_nul_escape(struct ctx *x)
+check_u_escapes(struct ctx *x)
 {
 	const char *s = x->text;
-	for (const char *p = s; (p = memmem(p, x->len - (size_t)(p - s), "\\u0000", 6)) != NULL; p++) {
+	for (const char *p = s; (p = memmem(p, x->len - (size_t)(p - s), "\\u", 2)) != NULL; p++) {
 		size_t slashes = 0;
 		while ((size_t)(p - s) > slashes && p[-(ptrdiff_t)slashes - 1] == '\\')
 			slashes++;
-		if (slashes % 2 == 0) {
+		if (slashes % 2 != 0)
+			continue;
+		long u = (size_t)(p - s) + 6 <= x->len ? hex_value(p + 2, 4) : -1;
+		if (u < 0) {
+			fail_pos(x, (size_t)(p - s), "JSON syntax error near '%.*s' (expected \\u and four hex digits)",
+			    excerpt_len(p), p);
+			return -1;
+		}
+		if (u == 0) {
 			fail_pos(x, (size_t)(p - s), "\\u0000 in a string (expected text without NUL characters)");
 			return -1;
 		}
@@ -563,7 +621,7 @@ check_text(struct ctx *x)
 {
 	if ((x->err = pl_utf8_error(x->name, x->text, x->len)) != NULL)
 		return -1;
-	if (check_nul_escape(x) != 0)
+	if (check_u_escapes(x) != 0)
 		return -1;
 	return check_numbers(x);
 }

@@ -165,6 +165,16 @@ test_strict_numbers(void **state)
 	    "t.json:2:18: JSON syntax error near ''a'", "(expected a \"string\" in double quotes)");
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\\q\"}]}",
 	    "t.json:2:20: JSON syntax error near '\\q", "(expected one of the escapes ");
+	/* \u escapes: four hex digits, surrogates in pairs; the message
+	 * points at the escape */
+	parse_bad(HDR "\"ops\": [{\"name\": \"ab\\ud800\"}]}",
+	    "t.json:2:21: JSON syntax error near '\\ud800", "(an unpaired UTF-16 surrogate; expected a low one");
+	parse_bad(HDR "\"ops\": [{\"name\": \"\\n\\ud800\\u0041\"}]}",
+	    "t.json:2:21: JSON syntax error near '\\ud800\\u0041", "(an unpaired UTF-16 surrogate");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\\udc00\"}]}",
+	    "t.json:2:20: JSON syntax error near '\\udc00", "(a low UTF-16 surrogate with no high one before it");
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\\u12g4\"}]}",
+	    "t.json:2:20: JSON syntax error near '\\u12g4", "(expected \\u and four hex digits)");
 	parse_bad(HDR "\"ops\": [{\"name\": tru}]}",
 	    "t.json:2:18: JSON syntax error near 'tru", "(expected a value: a number, a \"string\", true");
 	/* what is expected where a value is not what is missing */
