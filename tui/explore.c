@@ -89,6 +89,15 @@ explore_dev_label(const struct explore *ex, int d)
 	return n[0] == '/' ? n + 1 : n;
 }
 
+/* Device d's short name in at most width columns, cut in the middle when
+ * longer (buf: len bytes), so that long names that differ only at their
+ * end ("…/device:GPU:3") stay apart. */
+const char *
+explore_dev_fit(const struct explore *ex, int d, int width, char *buf, size_t len)
+{
+	return screen_mid(buf, len, explore_dev_label(ex, d), width);
+}
+
 /* The last component of a path. */
 static const char *
 base_name(const char *path)
@@ -654,9 +663,12 @@ status_hint(const struct explore *ex)
 static int
 status_rows(const struct explore *ex)
 {
-	if (ex->prompt != PROMPT_NONE || ex->msg == NULL || screen_width(ex->msg) <= COLS)
+	/* a question too long for a line is wrapped as a message is */
+	const char *text = ex->prompt == PROMPT_KEY ? ex->prompt_label :
+	    ex->prompt == PROMPT_NONE ? ex->msg : NULL;
+	if (text == NULL || screen_width(text) <= COLS)
 		return 1;
-	int n = screen_wrap(NULL, 0, 0, STATUS_ROWS, COLS, ex->msg);
+	int n = screen_wrap(NULL, 0, 0, STATUS_ROWS, COLS, text);
 	return n > 1 ? n : 1;
 }
 
@@ -669,18 +681,17 @@ draw_status(struct explore *ex)
 	for (int i = 0; i < rows; i++)
 		screen_fill(stdscr, y + i, 0, COLS, ' ');
 	if (ex->prompt != PROMPT_NONE) {
-		const char *label = ex->prompt_label, *more = "";
-		if (ex->prompt == PROMPT_KEY && screen_width(label) > COLS) {
-			/* a question's end holds its answers: keep that */
-			more = screen_utf8() ? "\u2026" : "...";
-			label = screen_tail(label, COLS - screen_width(more));
+		const char *label = ex->prompt_label;
+		if (ex->prompt == PROMPT_KEY && rows > 1) {	/* the whole question */
+			screen_wrap(stdscr, y, 0, rows, COLS, label);
+			attrset(A_NORMAL);
+			return;
 		}
-		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s%s", more, label);
+		int x = screen_put(stdscr, y, 0, COLS, 0, label);
 		if (ex->prompt != PROMPT_KEY) {
-			const char *shown = ex->prompt_buf;
+			/* the end of what is typed, in whole characters */
 			int room = COLS - x - 1;
-			if (ex->prompt_len > room && room > 0)
-				shown += ex->prompt_len - room;
+			const char *shown = room > 0 ? screen_tail(ex->prompt_buf, room) : ex->prompt_buf;
 			x += screen_put(stdscr, y, x, COLS - x, 0, shown);
 			attrset(screen_attr(SCR_SELECT));
 			if (x < COLS)

@@ -257,6 +257,9 @@ const char *explore_fmt_wall(const struct explore *ex, char *buf, int len,
     double s);
 /* Short device label: "gpu:0" from "/gpu:0". */
 const char *explore_dev_label(const struct explore *ex, int d);
+/* That name in at most width columns, cut in the middle when longer
+ * (into buf, len bytes); returns buf. */
+const char *explore_dev_fit(const struct explore *ex, int d, int width, char *buf, size_t len);
 
 /* Name of view i's class. */
 const char *explore_view_name(int i);

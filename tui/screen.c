@@ -23,6 +23,7 @@
 #include <wchar.h>
 
 #include "cluster.h"
+#include "strbuf.h"
 #include "viz/palette.h"
 #include "xmalloc.h"
 
@@ -442,6 +443,34 @@ screen_head(const char *s, int width)
 		fit = p;
 	}
 	return (size_t)(fit - s);
+}
+
+/* s cut in the middle to width columns (see screen.h). */
+char *
+screen_mid(char *buf, size_t len, const char *s, int width)
+{
+	if (len == 0)
+		return buf;
+	if (screen_width(s) <= width || width < 2) {
+		size_t n = screen_head(s, width);
+		n = n < len - 1 ? n : len - 1;
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	int room = width - 1;	/* less the ellipsis */
+	size_t h = screen_head(s, room - room / 2);
+	const char *t = screen_tail(s + h, room / 2);
+	size_t tn = strlen(t);
+	if (h + strlen("…") + tn + 1 > len) {	/* buf too small: the start only */
+		h = len > 4 ? pl_utf8_cut(s, h, len - 4) : 0;
+		tn = 0;
+	}
+	memcpy(buf, s, h);
+	memcpy(buf + h, "…", strlen("…"));
+	memcpy(buf + h + strlen("…"), t, tn);
+	buf[h + strlen("…") + tn] = '\0';
+	return buf;
 }
 
 /* Draw UTF-8 text clipped to width columns. */

@@ -108,6 +108,11 @@ const char *screen_tail(const char *s, int width);
 /* The bytes of the longest start of UTF-8 text s that fits in width
  * columns (whole characters). */
 size_t screen_head(const char *s, int width);
+/* s in at most width columns into buf (len bytes): whole, or its start
+ * and end with "…" between (whole characters; the start takes the odd
+ * column), so that names differing only at either end stay apart.
+ * Returns buf. */
+char *screen_mid(char *buf, size_t len, const char *s, int width);
 /* A name (an op's or a scope's path) in at most width columns: whole, or
  * its start replaced by an ellipsis so that the end (the leaf) shows and
  * the cut is seen.  Returns the columns written. */

@@ -97,7 +97,9 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 	wattrset(w, screen_dev_block(dev));
 	mvwaddch(w, y, x, (chtype)screen_dev_glyph(dev));
 	wattrset(w, sel ? screen_attr(SCR_SELECT) : screen_dev_fg(dev));
-	int tx = x + 1 + screen_printf(w, y, x + 1, TEXT_W - 2, 0, " %s", explore_dev_label(ex, dev));
+	char lb[256];
+	int tx = x + 1 + screen_printf(w, y, x + 1, TEXT_W - 2, 0, " %s",
+	    explore_dev_fit(ex, dev, TEXT_W - 3, lb, sizeof lb));
 	wattrset(w, A_NORMAL);
 	double util = r->makespan_us > 0 ? r->busy_us[dev] / r->makespan_us * 100 : 0;
 	if (oom) {

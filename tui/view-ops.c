@@ -308,7 +308,9 @@ draw_devcol(struct ops_view *o, WINDOW *w, int y, int x, int width, int k)
 		mvwaddch(w, y, x, (chtype)screen_dev_glyph(n->dev));
 		wattr_off(w, screen_dev_block(n->dev), NULL);
 		wattr_on(w, screen_dev_fg(n->dev), NULL);
-		screen_printf(w, y, x + 1, width - 1, 1, " %s", explore_dev_label(ex, n->dev));
+		char lb[256];
+		screen_printf(w, y, x + 1, width - 1, 1, " %s",
+		    explore_dev_fit(ex, n->dev, width - 2, lb, sizeof lb));
 		wattr_off(w, screen_dev_fg(n->dev), NULL);
 		return;
 	}
@@ -453,7 +455,8 @@ draw_edge(struct ops_view *o, WINDOW *w, int y, int x, int wd, int v, int dir, i
 #define LEFT(n) ((n) < wd - (x - x0) ? (n) : wd - (x - x0))
 	x += screen_put(w, y, x, LEFT(2), 0, dir == 0 ? "< " : "> ");
 	wattrset(w, screen_dev_fg(od));
-	x += screen_printf(w, y, x, LEFT(7), 1, "%s", explore_dev_label(ex, od));
+	char lb[64];
+	x += screen_printf(w, y, x, LEFT(7), 1, "%s", explore_dev_fit(ex, od, 6, lb, sizeof lb));
 	wattrset(w, od != ex->cur->dev[v] ? screen_attr(SCR_KEY) : A_NORMAL);
 	x += screen_printf(w, y, x, LEFT(11), 1, "%10s", screen_fmt_bytes(a, sizeof a, g->tensors[e->tensor].bytes));
 	wattrset(w, A_NORMAL);
@@ -499,7 +502,9 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 		int y = l->y + l->row - 1, x = l->x;
 		x += screen_put(w, y, x, l->width, 0, "on ");
 		wattrset(w, screen_dev_fg(d));
-		x += screen_put(w, y, x, l->width - (x - l->x), 0, explore_dev_label(ex, d));
+		char lb[256];
+		x += screen_put(w, y, x, l->width - (x - l->x), 0,
+		    explore_dev_fit(ex, d, l->width - (x - l->x), lb, sizeof lb));
 		wattrset(w, A_NORMAL);
 		if (ex->tr != NULL) {
 			const struct pl_trace_op *to = &ex->tr->ops[v];
@@ -527,12 +532,14 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 			if (ex->p->allowed[v] & ((uint64_t)1 << e))
 				best = fmin(best, pl_problem_op_us(ex->p, v, e));
 		for (int e = 0; e < nd; e++) {
-			char cell[64];
+			char cell[128], lb[64];
 			int ok = (ex->p->allowed[v] >> e) & 1;
 			double us = pl_problem_op_us(ex->p, v, e);
-			snprintf(cell, sizeof cell, " %s%s %s%s", e == d ? "[" : "", explore_dev_label(ex, e),
+			/* a long name cut in the middle, so that the time shows */
+			snprintf(cell, sizeof cell, " %s%s %s%s", e == d ? "[" : "",
+			    explore_dev_fit(ex, e, 16, lb, sizeof lb),
 			    ok ? screen_fmt_us(a, sizeof a, us) : "n/a", e == d ? "]" : "");
-			int cw = (int)strlen(cell);
+			int cw = screen_width(cell);
 			if (x + cw > l->x + l->width) {
 				if (!line_next(l))
 					break;
@@ -615,15 +622,27 @@ draw_scope_detail(struct ops_view *o, struct lines *l, int k)
 		screen_put(w, l->y + l->row - 1, l->x, l->width, 1, "compute per device");
 		wattrset(w, A_NORMAL);
 	}
+	int left = 0;	/* devices with compute not listed yet */
+	for (int d = 0; d < nd; d++)
+		left += o->dev_time[(size_t)k * nd + d] > 0;
 	for (int d = 0; d < nd; d++) {
 		double t = o->dev_time[(size_t)k * nd + d];
 		if (t <= 0)
 			continue;
+		/* on the pane's last line with more to come: say how many */
+		if (left > 1 && l->row == l->h - 1) {
+			if (line_next(l))
+				screen_printf(w, l->y + l->row - 1, l->x, l->width, 1,
+				    "+%d more devices", left);
+			return;
+		}
 		if (!line_next(l))
 			return;
+		left--;
 		int y = l->y + l->row - 1;
+		char lb[64];
 		wattrset(w, screen_dev_fg(d));
-		screen_printf(w, y, l->x, 8, 1, "%s", explore_dev_label(ex, d));
+		screen_printf(w, y, l->x, 8, 1, "%s", explore_dev_fit(ex, d, 7, lb, sizeof lb));
 		wattrset(w, A_NORMAL);
 		screen_printf(w, y, l->x + 8, 11, 1, "%10s ", screen_fmt_us(a, sizeof a, t));
 		screen_bar(w, y, l->x + 19, l->width - 19, n->time_us > 0 ? t / n->time_us : 0,

@@ -238,7 +238,9 @@ draw_neighbours(struct placeto_view *p, WINDOW *w, int y, int x, int width, int 
 				int xx = x;
 				xx += screen_put(w, y + row, xx, 2, 0, dir == 0 ? "< " : "> ");
 				wattrset(w, screen_dev_fg(d));
-				xx += screen_printf(w, y + row, xx, 7, 1, "%s", explore_dev_label(p->ex, d));
+				char lb[64];
+				xx += screen_printf(w, y + row, xx, 7, 1, "%s ",
+				    explore_dev_fit(p->ex, d, 6, lb, sizeof lb));
 				wattrset(w, A_NORMAL);
 				screen_put_name(w, y + row, xx, width - (xx - x), 1, pl_placeto_group_name(pc, gg));
 				row++;
@@ -471,7 +473,12 @@ draw_header(struct placeto_view *p, WINDOW *w, const struct view_rect *r)
 /* The learning curve's fewest rows: its heading and a 3-row chart. */
 #define CURVE_MIN_ROWS	4
 
-/* Columns of the label column of the policy bars: the widest device label. */
+/* Longest label of a policy bar: longer device names are cut in the
+ * middle (explore_dev_fit), so that the bars and numbers keep their room. */
+#define LABEL_MAX	16
+
+/* Columns of the label column of the policy bars: the widest device
+ * label, at most LABEL_MAX. */
 static int
 label_width(const struct explore *ex, int n_dev)
 {
@@ -481,7 +488,7 @@ label_width(const struct explore *ex, int n_dev)
 		if (l > lw)
 			lw = l;
 	}
-	return lw;
+	return lw < LABEL_MAX ? lw : LABEL_MAX;
 }
 
 /* A policy cell's fewest columns: label, probability, marker, gap. */
@@ -552,6 +559,8 @@ draw_policy(const struct explore *ex, const struct pl_placeto_decision *d, WINDO
 	int cw = width / cols, lc = label_width(ex, d->n_dev) + 1;
 	if (cols == 1 && lc < 7)
 		lc = 7;	/* one column: the labels' usual column */
+	if (lc > cw - 7)	/* a narrow cell: the probability's room first */
+		lc = cw - 7 > 2 ? cw - 7 : 2;
 	const char *mark = cols == 1 ? (screen_utf8() ? " ◀ chose" : " < chose") :
 	    (screen_utf8() ? "◀" : "<");
 	int markw = cols == 1 ? 8 : 1;
@@ -582,7 +591,8 @@ draw_policy(const struct explore *ex, const struct pl_placeto_decision *d, WINDO
 		/* label, bar, " 0.123", marker, and a gap between columns */
 		int barw = cw - lc - 6 - markw - (cols > 1);
 		wattrset(w, screen_dev_fg(k));
-		screen_printf(w, y + row, cx, lc, 1, "%s", explore_dev_label(ex, k));
+		char lb[256];
+		screen_printf(w, y + row, cx, lc, 1, "%s", explore_dev_fit(ex, k, lc - 1, lb, sizeof lb));
 		wattrset(w, A_NORMAL);
 		if (!((d->allowed >> k) & 1)) {	/* masked out, not a choice */
 			wattrset(w, screen_attr(SCR_DIM));

@@ -83,30 +83,40 @@ free_rows(struct tl_view *t)
 	t->n_rows = 0;
 }
 
-/* Row label. */
+/* Row label in at most width columns: a device's name, or a link's
+ * "src>dst", each name cut in the middle when too long (so that two
+ * devices, or two links of one device, which differ at the end, stay
+ * apart, and a link shows both its ends). */
 static void
-row_label(const struct tl_view *t, const struct tl_row *r, char *buf, int len)
+row_label(const struct tl_view *t, const struct tl_row *r, int width, char *buf, size_t len)
 {
-	if (r->dev >= 0)
-		snprintf(buf, len, "%s", explore_dev_label(t->ex, r->dev));
-	else {
-		const char *n = t->ex->tr->channel_name[r->channel];
-		/* "/gpu:0->/gpu:1" -> "gpu:0>gpu:1" */
-		char tmp[128];
-		int k = 0;
-		for (const char *p = n; *p && k < (int)sizeof tmp - 1; p++) {
-			if (*p == '/' && (p == n || p[-1] == '>'))
-				continue;
-			if (p[0] == '-' && p[1] == '>') {
-				tmp[k++] = '>';
-				p++;
-				continue;
-			}
-			tmp[k++] = *p;
-		}
-		tmp[k] = '\0';
-		snprintf(buf, len, "%s", tmp);
+	if (r->dev >= 0) {
+		explore_dev_fit(t->ex, r->dev, width, buf, len);
+		return;
 	}
+	const char *n = t->ex->tr->channel_name[r->channel], *arrow = strstr(n, "->");
+	if (arrow == NULL || width < 3) {	/* a shared bus */
+		screen_mid(buf, len, n[0] == '/' ? n + 1 : n, width);
+		return;
+	}
+	/* "/gpu:0->/gpu:1" -> "gpu:0>gpu:1" */
+	char *src = pl_xstrndup(n[0] == '/' ? n + 1 : n, (size_t)(arrow - n) - (n[0] == '/'));
+	const char *dst = arrow[2] == '/' ? arrow + 3 : arrow + 2;
+	int ws = screen_width(src), wd = screen_width(dst), room = width - 1;
+	if (ws + wd > room) {	/* share the room, the shorter name whole */
+		int half = room / 2;
+		if (ws <= half)
+			wd = room - ws;
+		else if (wd <= room - half)
+			ws = room - wd;
+		else {
+			ws = half;
+			wd = room - half;
+		}
+	}
+	char a[512], b[512];
+	snprintf(buf, len, "%s>%s", screen_mid(a, sizeof a, src, ws), screen_mid(b, sizeof b, dst, wd));
+	free(src);
 }
 
 /* Build the rows from the trace. */
@@ -155,8 +165,8 @@ build_rows(struct tl_view *t)
 	/* labels whole (two links of one device differ only at the end) */
 	t->label_need = 0;
 	for (int ri = 0; ri < t->n_rows; ri++) {
-		char buf[128];
-		row_label(t, &t->rows[ri], buf, sizeof buf);
+		char buf[1024];
+		row_label(t, &t->rows[ri], 200, buf, sizeof buf);
 		int need = screen_width(buf) + 2;	/* a space, the rule */
 		t->label_need = need > t->label_need ? need : t->label_need;
 	}
@@ -298,7 +308,7 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		screen_put(w, r->y, r->x, r->w, 1, "no simulation to show");
 		return;
 	}
-	char buf[128], a[32], b[32], c[32];
+	char buf[1024], a[32], b[32], c[32];
 	/* labels whole, up to a third of the width */
 	int lw = t->label_need > LABEL_W ? t->label_need : LABEL_W;
 	if (lw > r->w / 3)
@@ -319,7 +329,7 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	for (int i = 0; i < rows_h && t->top + i < t->n_rows; i++) {
 		int ri = t->top + i, y = r->y + 1 + i;
 		const struct tl_row *row = &t->rows[ri];
-		row_label(t, row, buf, sizeof buf);
+		row_label(t, row, lw - 1, buf, sizeof buf);
 		if (ri == t->sel_row)
 			wattrset(w, screen_attr(SCR_SELECT));
 		else if (row->dev >= 0)
