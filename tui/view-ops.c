@@ -396,8 +396,10 @@ draw_row(struct ops_view *o, WINDOW *w, int y, int x, int width, int row)
 	wattrset(w, base);
 	const char *arrow = n->op >= 0 ? "  " : n->open ? (screen_utf8() ? "▾ " : "- ") :
 	    (screen_utf8() ? "▸ " : "+ ");
-	/* whole, however deep or long: the cut is screen_put_name's */
-	char *indent = pl_xasprintf("%*s%s", n->depth * 2, "", arrow);
+	/* two columns a level, but at most half the column: a deep scope
+	 * keeps room for its name (whole, or cut by screen_put_name) */
+	int ind = n->depth * 2 < lw / 2 ? n->depth * 2 : lw / 2;
+	char *indent = pl_xasprintf("%*s%s", ind > 0 ? ind : 0, "", arrow);
 	char *label = n->op >= 0 ? pl_xstrdup(n->label) :
 	    pl_xasprintf("%s/ (%d)", n->label, n->n_ops);
 	/* the indent whole while it leaves room, the label's end after
