@@ -513,14 +513,18 @@ is_alnum(char c)
  * before each character that could start markup ('_' only where it could
  * start emphasis: not inside a word; '<' before a tag, '&' before an
  * entity), control characters as spaces.  At
- * the start of a line (line_start), a character that would begin a
- * heading, list, quote or rule is escaped as well, and the '.' or ')'
- * after leading digits (an ordered list). */
+ * the start of a line (line_start), leading blanks are dropped (an indent
+ * would make code) and a character that would begin a heading, list,
+ * quote or rule is escaped, and the '.' or ')' after leading digits (an
+ * ordered list). */
 static void
 md_text(FILE *f, const char *s, int line_start)
 {
 	const char *p = s;
 	if (line_start) {
+		while (*p == ' ' || *p == '\t')	/* (an indent is a code block) */
+			p++;
+		s = p;
 		if (strchr("#-+=>", *p) != NULL && *p != '\0') {
 			fputc('\\', f);
 			fputc(*p++, f);

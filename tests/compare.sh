@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..44"
+echo "1..45"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -232,5 +232,9 @@ check "text table: the long caption is whole" python3 -c "
 import sys
 cap = open('$T/sp.txt', encoding='utf-8').read().splitlines()[0]
 sys.exit(0 if cap.count('\u00fc') == 301 and cap.endswith(' ms') else 1)"
+python3 -c "import json; g = json.load(open('$T/g.json')); g['name'] = '    # x'; json.dump(g, open('$T/ind.json', 'w'))"
+"$PLACELAB" compare "$T/ind.json" -c k80x4 --methods single-gpu --format md > "$T/ind.md" 2>/dev/null
+check "md: a caption's leading blanks dropped (no code block), its '#' escaped" \
+	sh -c "head -1 '$T/ind.md' | grep -q '^\\\\# x on k80x4'"
 
 exit 0

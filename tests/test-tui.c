@@ -535,6 +535,36 @@ test_screen_width(void **state)
 	assert_string_equal(screen_tail("abc", 0), "");
 }
 
+/* A middle cut keeps both ends in whole characters and never writes past
+ * its buffer; a wrap breaks by columns, never inside a character. */
+static void
+test_screen_mid_wrap(void **state)
+{
+	(void)state;
+	assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+	char b[64];
+	assert_string_equal(screen_mid(b, sizeof b, "job:worker/device:GPU:3", 10), "job:w\xe2\x80\xa6PU:3");
+	assert_string_equal(screen_mid(b, sizeof b, "short", 10), "short");
+	/* wide characters: 2 columns each, the cut on their boundaries */
+	assert_string_equal(screen_mid(b, sizeof b, "\xe8\xae\x8a\xe8\xae\x8a\xe8\xae\x8a\xe8\xae\x8a\xe8\xae\x8a", 7),
+	    "\xe8\xae\x8a\xe2\x80\xa6\xe8\xae\x8a");
+	assert_true(screen_width(b) <= 7);
+	/* a buffer too small for both ends: the start, whole characters */
+	char t[6] = "xxxxx";
+	screen_mid(t, 2, "abcdef", 10);
+	assert_string_equal(t, "a");
+	assert_int_equal(t[2], 'x');	/* nothing written past the buffer */
+	screen_mid(t, 6, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 10);
+	assert_string_equal(t, "\xc3\xa9\xc3\xa9");
+	/* wrapping 40 wide characters at 30 columns: 15 a row, 3 rows */
+	char wide[200] = "";
+	for (int i = 0; i < 40; i++)
+		strcat(wide, "\xe8\xae\x8a");
+	assert_int_equal(screen_wrap(NULL, 0, 0, 99, 30, wide), 3);
+	assert_int_equal(screen_wrap(NULL, 0, 0, 99, 10, "aaa bbb ccc ddd"), 2);
+	assert_int_equal(screen_wrap(NULL, 0, 0, 99, 1, "\xe8\xae\x8a\xe8\xae\x8a"), 2);	/* wider than a row: one a row */
+}
+
 /* Times a tick apart read differently however small the tick; without a
  * resolution the usual decimals. */
 static void
@@ -646,6 +676,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_action_table),
 		cmocka_unit_test(test_screen_width),
+		cmocka_unit_test(test_screen_mid_wrap),
 		cmocka_unit_test(test_fmt_us_res),
 		cmocka_unit_test(test_dev_glyphs),
 		cmocka_unit_test(test_put_fields),

@@ -668,6 +668,8 @@ status_rows(const struct explore *ex)
 	    ex->prompt == PROMPT_NONE ? ex->msg : NULL;
 	if (text == NULL || screen_width(text) <= COLS)
 		return 1;
+	if (ex->prompt == PROMPT_KEY && screen_wrap(NULL, 0, 0, STATUS_ROWS + 1, COLS, text) > STATUS_ROWS)
+		return 1;	/* too long even so: one line, its end (the answers) kept */
 	int n = screen_wrap(NULL, 0, 0, STATUS_ROWS, COLS, text);
 	return n > 1 ? n : 1;
 }
@@ -681,13 +683,18 @@ draw_status(struct explore *ex)
 	for (int i = 0; i < rows; i++)
 		screen_fill(stdscr, y + i, 0, COLS, ' ');
 	if (ex->prompt != PROMPT_NONE) {
-		const char *label = ex->prompt_label;
+		const char *label = ex->prompt_label, *more = "";
 		if (ex->prompt == PROMPT_KEY && rows > 1) {	/* the whole question */
 			screen_wrap(stdscr, y, 0, rows, COLS, label);
 			attrset(A_NORMAL);
 			return;
 		}
-		int x = screen_put(stdscr, y, 0, COLS, 0, label);
+		if (ex->prompt == PROMPT_KEY && screen_width(label) > COLS) {
+			/* longer than the status area: its end holds the answers */
+			more = screen_utf8() ? "\u2026" : "...";
+			label = screen_tail(label, COLS - screen_width(more));
+		}
+		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s%s", more, label);
 		if (ex->prompt != PROMPT_KEY) {
 			/* the end of what is typed, in whole characters */
 			int room = COLS - x - 1;

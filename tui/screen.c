@@ -451,9 +451,9 @@ screen_mid(char *buf, size_t len, const char *s, int width)
 {
 	if (len == 0)
 		return buf;
-	if (screen_width(s) <= width || width < 2) {
+	if (screen_width(s) <= width || width < 2 || len < 4) {
 		size_t n = screen_head(s, width);
-		n = n < len - 1 ? n : len - 1;
+		n = pl_utf8_cut(s, n, len - 1);
 		memcpy(buf, s, n);
 		buf[n] = '\0';
 		return buf;
@@ -463,7 +463,7 @@ screen_mid(char *buf, size_t len, const char *s, int width)
 	const char *t = screen_tail(s + h, room / 2);
 	size_t tn = strlen(t);
 	if (h + strlen("…") + tn + 1 > len) {	/* buf too small: the start only */
-		h = len > 4 ? pl_utf8_cut(s, h, len - 4) : 0;
+		h = pl_utf8_cut(s, h, len - 4);	/* len >= 4 here */
 		tn = 0;
 	}
 	memcpy(buf, s, h);
@@ -560,8 +560,10 @@ screen_put_fields(WINDOW *w, int y, int x, int width, int pad, const char *sep,
 	return used;
 }
 
-/* Word-wrap text (UTF-8 counted per byte for breaking, per column for
- * drawing; explanations are mostly ASCII). */
+/* Word-wrap text into at most h rows of width columns: lines break at
+ * the last space that fits (columns counted per character, so a wide
+ * character counts two), or between whole characters in a word longer
+ * than a row.  Returns the rows used (w NULL: only counts them). */
 int
 screen_wrap(WINDOW *w, int y, int x, int h, int width, const char *text)
 {
@@ -572,21 +574,23 @@ screen_wrap(WINDOW *w, int y, int x, int h, int width, const char *text)
 			p++;
 		const char *nl = strchr(p, '\n');
 		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		char *line = pl_xstrndup(p, len);
 		size_t cut = len;
-		if ((int)len > width) {
-			cut = (size_t)width;
-			while (cut > 0 && p[cut] != ' ')
+		if (screen_width(line) > width) {
+			size_t fit = screen_head(line, width);
+			cut = fit;
+			while (cut > 0 && line[cut] != ' ')
 				cut--;
 			if (cut == 0)
-				cut = (size_t)width;
+				cut = fit;
+			if (cut == 0)	/* not even one character fits: take it */
+				for (cut = 1; cut < len && ((unsigned char)line[cut] & 0xC0) == 0x80; cut++)
+					;
 		}
-		char line[1024];
-		if (cut >= sizeof line)
-			cut = sizeof line - 1;
-		memcpy(line, p, cut);
 		line[cut] = '\0';
 		if (w != NULL)
 			screen_put(w, y + row, x, width, 1, line);
+		free(line);
 		row++;
 		p += cut;
 		if (nl != NULL && p == nl)

@@ -110,8 +110,9 @@ const char *screen_tail(const char *s, int width);
 size_t screen_head(const char *s, int width);
 /* s in at most width columns into buf (len bytes): whole, or its start
  * and end with "…" between (whole characters; the start takes the odd
- * column), so that names differing only at either end stay apart.
- * Returns buf. */
+ * column), so that names differing only at either end stay apart.  Below
+ * 2 columns, or when buf cannot hold both ends, as much of the start as
+ * fits.  Returns buf. */
 char *screen_mid(char *buf, size_t len, const char *s, int width);
 /* A name (an op's or a scope's path) in at most width columns: whole, or
  * its start replaced by an ellipsis so that the end (the leaf) shows and

@@ -162,7 +162,7 @@ build_rows(struct tl_view *t)
 				r->items[r->n++] = i;
 	}
 	free(per_ch);
-	/* labels whole (two links of one device differ only at the end) */
+	/* the labels' widths, whole up to 200 columns */
 	t->label_need = 0;
 	for (int ri = 0; ri < t->n_rows; ri++) {
 		char buf[1024];
