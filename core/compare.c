@@ -525,7 +525,7 @@ md_text(FILE *f, const char *s, int line_start)
 		while (*p == ' ' || *p == '\t')	/* (an indent is a code block) */
 			p++;
 		s = p;
-		if (strchr("#-+=>", *p) != NULL && *p != '\0') {
+		if (*p != '\0' && strchr("#-+=>", *p) != NULL) {
 			fputc('\\', f);
 			fputc(*p++, f);
 		} else {

@@ -668,9 +668,9 @@ status_rows(const struct explore *ex)
 	    ex->prompt == PROMPT_NONE ? ex->msg : NULL;
 	if (text == NULL || screen_width(text) <= COLS)
 		return 1;
-	if (ex->prompt == PROMPT_KEY && screen_wrap(NULL, 0, 0, STATUS_ROWS + 1, COLS, text) > STATUS_ROWS)
-		return 1;	/* too long even so: one line, its end (the answers) kept */
-	int n = screen_wrap(NULL, 0, 0, STATUS_ROWS, COLS, text);
+	int n = screen_wrap(NULL, 0, 0, STATUS_ROWS + 1, COLS, text);
+	if (n > STATUS_ROWS)	/* a message is cut; a question is one line, */
+		return ex->prompt == PROMPT_KEY ? 1 : STATUS_ROWS;	/* its end (the answers) kept */
 	return n > 1 ? n : 1;
 }
 
