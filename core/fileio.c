@@ -145,6 +145,17 @@ pl_file_is_stream(const char *path)
 	return is_special(path);
 }
 
+/* How messages name path (see fileio.h). */
+const char *
+pl_file_shown(const char *path)
+{
+	if (strcmp(path, "/dev/stdout") == 0)
+		return "standard output";
+	if (strcmp(path, "/dev/stderr") == 0)
+		return "standard error";
+	return path;
+}
+
 /* The descriptor of this process that path names (/dev/stdout,
  * /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1. */
 static int
@@ -238,16 +249,16 @@ write_special(const char *path, const void *data, size_t len, char **cause)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY);
 	if (fd < 0) {
-		*cause = pl_xasprintf("%s: cannot open it for writing: %s", path, strerror(errno));
+		*cause = pl_xasprintf("%s: cannot open it for writing: %s", pl_file_shown(path), strerror(errno));
 		return -1;
 	}
 	if (write_all(fd, data, len) != 0) {
-		*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
+		*cause = pl_xasprintf("%s: write failed: %s", pl_file_shown(path), strerror(errno));
 		close(fd);
 		return -1;
 	}
 	if (close(fd) != 0) {
-		*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
+		*cause = pl_xasprintf("%s: write failed: %s", pl_file_shown(path), strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -262,7 +273,7 @@ read_only(const char *target, const char *path, char **cause)
 {
 	if (access(target, F_OK) != 0 || access(target, W_OK) == 0)
 		return 0;
-	*cause = pl_xasprintf("%s: cannot write to it: %s (it is not replaced)", path,
+	*cause = pl_xasprintf("%s: cannot write to it: %s (it is not replaced)", pl_file_shown(path),
 	    strerror(errno));
 	return 1;
 }
@@ -279,7 +290,7 @@ pl_file_check_writable(const char *path, char **cause)
 		return -1;
 	}
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		*cause = pl_xasprintf("%s: is a directory (expected a file name)", path);
+		*cause = pl_xasprintf("%s: is a directory (expected a file name)", pl_file_shown(path));
 		return -1;
 	}
 	if (append_fd(path) >= 0)
@@ -287,7 +298,7 @@ pl_file_check_writable(const char *path, char **cause)
 	if (is_special(path)) {
 		if (access(path, W_OK) == 0)
 			return 0;
-		*cause = pl_xasprintf("%s: cannot write to it: %s", path, strerror(errno));
+		*cause = pl_xasprintf("%s: cannot write to it: %s", pl_file_shown(path), strerror(errno));
 		return -1;
 	}
 	char *target = write_target(path), *tmp;
@@ -339,7 +350,7 @@ pl_file_write_atomic(const char *path, const void *data, size_t len, char **caus
 		return pl_file_check_writable(path, cause);	/* says why */
 	int fd0 = append_fd(path);
 	if (fd0 >= 0 && write_appended(fd0, data, len) != 0) {
-		*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
+		*cause = pl_xasprintf("%s: write failed: %s", pl_file_shown(path), strerror(errno));
 		return -1;
 	}
 	if (fd0 >= 0)
@@ -373,7 +384,7 @@ pl_file_write_atomic(const char *path, const void *data, size_t len, char **caus
 	free(target);
 	return 0;
 fail:
-	*cause = pl_xasprintf("%s: write failed: %s", path, strerror(errno));
+	*cause = pl_xasprintf("%s: write failed: %s", pl_file_shown(path), strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	unlink(tmp);
@@ -393,11 +404,12 @@ pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 		/* a device, or a new file: nothing to keep, written in place
 		 * (a new file as fopen makes it, under the umask) */
 		if ((g->f = fopen(path, "w")) == NULL) {
-			*cause = pl_xasprintf("%s: cannot open it for writing: %s", path, strerror(errno));
+			*cause = pl_xasprintf("%s: cannot open it for writing: %s", pl_file_shown(path), strerror(errno));
 			free(target);
 			return -1;
 		}
 		g->target = target;
+		g->shown = pl_xstrdup(pl_file_shown(path));
 		return 0;
 	}
 	if (read_only(target, path, cause)) {
@@ -405,16 +417,18 @@ pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 		return -1;
 	}
 	g->target = target;
+	g->shown = pl_xstrdup(pl_file_shown(path));
 	g->mode = (int)(st.st_mode & 07777);
 	int fd = open_temp(g->target, &g->tmp, cause);
 	if (fd < 0 || (g->f = fdopen(fd, "w")) == NULL) {
 		if (fd >= 0) {
-			*cause = pl_xasprintf("%s: %s", path, strerror(errno));
+			*cause = pl_xasprintf("%s: %s", pl_file_shown(path), strerror(errno));
 			close(fd);
 			unlink(g->tmp);
 		}
 		free(g->tmp);
 		free(g->target);
+		free(g->shown);
 		memset(g, 0, sizeof *g);
 		return -1;
 	}
@@ -440,7 +454,7 @@ pl_grow_commit(struct pl_grow *g, char **cause)
 	g->tmp = NULL;
 	return 0;
 fail:
-	*cause = pl_xasprintf("%s: write failed: %s", g->target, strerror(errno));
+	*cause = pl_xasprintf("%s: write failed: %s", g->shown, strerror(errno));
 	return -1;
 }
 
@@ -455,7 +469,7 @@ pl_grow_close(struct pl_grow *g, int commit, char **cause)
 	if (commit && pl_grow_commit(g, &why) != 0)
 		rc = -1;
 	if (fclose(g->f) != 0 && rc == 0 && commit) {
-		why = pl_xasprintf("%s: write failed: %s", g->target,
+		why = pl_xasprintf("%s: write failed: %s", g->shown,
 		    strerror(errno));
 		rc = -1;
 	}
@@ -463,6 +477,7 @@ pl_grow_close(struct pl_grow *g, int commit, char **cause)
 		unlink(g->tmp);
 	free(g->tmp);
 	free(g->target);
+	free(g->shown);
 	memset(g, 0, sizeof *g);
 	if (cause != NULL)
 		*cause = why;

@@ -33,6 +33,9 @@ int pl_file_check_writable(const char *path, char **cause);
  * what is written there follows what was written before, so a file
  * written there twice holds both copies (write it once). */
 int pl_file_is_stream(const char *path);
+/* How a message names path: "standard output" for /dev/stdout (what
+ * "-" stands for), "standard error" for /dev/stderr, else path. */
+const char *pl_file_shown(const char *path);
 /* Write data atomically (through a symbolic link to its target; an
  * existing file keeps its permissions, and one the caller may not write
  * is refused, not replaced).  0, or -1 + *cause. */
@@ -49,6 +52,7 @@ struct pl_grow {
 	FILE *f;	/* append here */
 	char *tmp;	/* the temporary file until the first commit, else NULL */
 	char *target;	/* the file written (a link's target) */
+	char *shown;	/* how messages name it (pl_file_shown()) */
 	int mode;	/* the permissions the temporary file gets */
 };
 /* Open path so.  0, or -1 + *cause. */

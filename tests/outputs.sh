@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..49"
+echo "1..53"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -199,4 +199,17 @@ $PLACELAB sim g2.json -c k80x4 --place round-robin --json >log.json 2>/dev/null
 $PLACELAB run -a heft g2.json -c k80x4 -o - -q >>log.json 2>se; rc=$?
 check "run -o - >> a file holding a result: appended, not refused" \
     'test $rc = 0 && grep -q placelab-result log.json && grep -q placelab-placement log.json'
+# a write to "-" that fails names standard output, as the user wrote it
+$PLACELAB run -a heft g2.json -c k80x4 -o - -q >/dev/full 2>se; rc=$?
+check "run -o - > /dev/full: 'standard output: write failed', exit 2" \
+    'test $rc = 2 && grep -qF "placelab: standard output: write failed: No space left on device" se && ! grep -q /dev/stdout se'
+$PLACELAB run -a brkga g2.json -c k80x4 --evals 200 -q --history - >/dev/full 2>se; rc=$?
+check "run --history - > /dev/full: standard output named" \
+    'test $rc = 2 && grep -qF "standard output: write failed" se && ! grep -q /dev/stdout se'
+$PLACELAB train placeto g.json -c k80x4 --episodes 2 -o full2.plw --curve - >/dev/full 2>se; rc=$?
+check "train --curve - > /dev/full: standard output named" \
+    'test $rc = 2 && grep -qF -- "--curve standard output: write failed" se && ! grep -q /dev/stdout se'
+$PLACELAB export g2.json -c k80x4 -a heft --format dot -o - >/dev/full 2>se; rc=$?
+check "export -o - > /dev/full: standard output named" \
+    'test $rc = 2 && grep -qF "standard output: write failed" se && ! grep -q /dev/stdout se'
 exit $fail

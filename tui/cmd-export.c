@@ -408,7 +408,7 @@ cmd_export(int argc, char **argv)
 	o.format = (enum plv_format)f;
 	char *bad = NULL;
 	if (plv_opts_check(&o, &bad) != 0) {
-		cmd_error("%s: %s", out, bad);
+		cmd_error("%s: %s", pl_file_shown(out), bad);
 		free(bad);
 		return 2;
 	}

@@ -197,7 +197,7 @@ write_history(const struct pl_placer *pl, const char *path)
 	char *cause = NULL;
 	if (rc != 0) {
 		free(buf);
-		return cmd_error("--history %s: the method's history writer failed", path);
+		return cmd_error("--history %s: the method's history writer failed", pl_file_shown(path));
 	}
 	if (pl_file_write_atomic(path, buf, len, &cause) != 0) {
 		free(buf);

@@ -268,7 +268,7 @@ cmd_train(int argc, char **argv)
 		if (cg.f != NULL && (fflush(cg.f) != 0 || ferror(cg.f))) {	/* rows appear as training goes */
 			free(logs);
 			free(note);
-			cmd_error("--curve %s: write failed: %s", curve, strerror(errno ? errno : EIO));
+			cmd_error("--curve %s: write failed: %s", pl_file_shown(curve), strerror(errno ? errno : EIO));
 			goto out;
 		}
 		if (progress && (now - last >= 1.0 || st.episodes >= budget)) {
