@@ -652,7 +652,7 @@ test_export_fewer(void **state)
 	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(export) \
 	X(export_table) X(export_suffix) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
-	X(edits_kept) X(placement_renamed) X(timeline_link_jump) X(placeto_many_devices) X(timeline_labels) X(devices_click) X(devices_zoom) X(export_scroll) X(save_blank) X(timeline_follow) X(ops_detail_lists) X(save_input) X(export_pending) \
+	X(edits_kept) X(placement_renamed) X(timeline_link_jump) X(placeto_many_devices) X(timeline_labels) X(devices_click) X(devices_zoom) X(export_scroll) X(export_wide) X(save_blank) X(timeline_follow) X(ops_detail_lists) X(save_input) X(export_pending) \
 	X(placeto_curve) \
 	X(placeto_refused) \
 	X(placeto_mode) \

@@ -44,7 +44,7 @@
 	X(DOWN, "down", AV_ALL, KEY_DOWN, 'j', "move down") \
 	X(PAGE_UP, "page-up", AV_ALL, KEY_PPAGE, ACT_CTRL('b'), "page up") \
 	X(PAGE_DOWN, "page-down", AV_ALL, KEY_NPAGE, ACT_CTRL('f'), "page down") \
-	X(HOME, "home", AV_ALL, KEY_HOME, 'g', "go to the first row (Export: the preview's start)") \
+	X(HOME, "home", AV_ALL, KEY_HOME, 'g', "go to the first row (Export: the preview's start, its first column)") \
 	X(END, "end", AV_ALL, KEY_END, 'G', "go to the last row (Export: the preview's end)") \
 	X(LEFT, "left", AV_ALL, KEY_LEFT, 'h', "collapse / previous block / previous value") \
 	X(RIGHT, "right", AV_ALL, KEY_RIGHT, 'l', "expand / next block / next value") \
@@ -66,8 +66,8 @@
 	X(ZOOM_IN, "zoom-in", AV_TIMELINE | AV_DEVICES, '+', '=', "zoom in (time)") \
 	X(ZOOM_OUT, "zoom-out", AV_TIMELINE | AV_DEVICES, '-', '_', "zoom out (time)") \
 	X(ZOOM_FIT, "zoom-fit", AV_TIMELINE | AV_DEVICES, 'z', 0, "fit the whole step") \
-	X(PAN_LEFT, "pan-left", AV_TIMELINE | AV_DEVICES, '<', ',', "pan towards earlier time") \
-	X(PAN_RIGHT, "pan-right", AV_TIMELINE | AV_DEVICES, '>', '.', "pan towards later time") \
+	X(PAN_LEFT, "pan-left", AV_TIMELINE | AV_DEVICES | AV_EXPORT, '<', ',', "pan towards earlier time (Export: the preview's lines scroll left)") \
+	X(PAN_RIGHT, "pan-right", AV_TIMELINE | AV_DEVICES | AV_EXPORT, '>', '.', "pan towards later time (Export: the preview's lines scroll right)") \
 	X(PLACETO_STEP, "placeto-step", AV_PLACETO, 'n', 0, "one MDP decision") \
 	X(PLACETO_EPISODE, "placeto-episode", AV_PLACETO, 'e', 0, "finish the current episode") \
 	X(LOAD_POLICY, "load-policy", AV_PLACETO, 'L', 0, "load a trained policy (zero-shot)") \

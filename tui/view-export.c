@@ -94,6 +94,9 @@ struct export_view {
 	int preview_n;		/* its lines (counted by preview_note()), */
 	int preview_top;	/* the first shown, */
 	int preview_h;		/* how many show (the last draw) */
+	int preview_wide;	/* its widest line, in columns; */
+	int preview_left;	/* the columns scrolled past, */
+	int preview_w;		/* how many show (the last draw) */
 };
 
 /* Scroll the preview to line top, kept so that its last page fills the
@@ -106,6 +109,17 @@ preview_scroll(struct export_view *e, int top)
 	if (top > last)
 		top = last;
 	e->preview_top = top > 0 ? top : 0;
+}
+
+/* Scroll the preview sideways to column left, kept so that its widest
+ * line's end reaches the area's right edge, no further. */
+static void
+preview_hscroll(struct export_view *e, int left)
+{
+	int last = e->preview != NULL ? e->preview_wide - (e->preview_w > 0 ? e->preview_w : 1) : 0;
+	if (left > last)
+		left = last;
+	e->preview_left = left > 0 ? left : 0;
 }
 
 /* The settings or the placement changed. */
@@ -501,8 +515,19 @@ preview_note(struct export_view *e, size_t len, double took)
 {
 	char b[32], t[32];
 	int lines = 0;
-	for (size_t i = 0; i < len; i++)
-		lines += e->preview[i] == '\n';
+	e->preview_wide = 0;
+	for (size_t i = 0; i < len; i++) {	/* (a tab shows as one blank) */
+		size_t j = i;
+		while (j < len && e->preview[j] != '\n')
+			j++;
+		char *line = pl_xstrndup(e->preview + i, j - i);
+		int cols = screen_width(line);
+		free(line);
+		if (cols > e->preview_wide)
+			e->preview_wide = cols;
+		lines += j < len;
+		i = j;
+	}
 	e->preview_n = lines + (len > 0 && e->preview[len - 1] != '\n');	/* (an unended last line) */
 	const char *fmt = formats[e->what][e->format];
 	char *progress = e->what == W_TABLE ? table_progress(e->ex->cmp) : NULL;
@@ -532,6 +557,7 @@ static void
 make_preview(struct export_view *e)
 {
 	e->preview_top = 0;
+	e->preview_left = 0;
 	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
 		if (e->job != NULL)
 			return;		/* collected first; it may be stale */
@@ -630,9 +656,17 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_hline(w, y, r->x, r->w);
 	wattrset(w, screen_attr(SCR_HEADER));
-	/* the note's fields ('\t'-separated) shown whole or left out */
-	char *title = pl_xasprintf(" Preview: %s", e->stale ? "rendering (Graphviz; keys stay live)..." :
-	    e->preview_note != NULL ? e->preview_note : "");
+	/* the note's fields ('\t'-separated) shown whole or left out;
+	 * lines wider than the area say how to see the rest */
+	e->preview_w = r->w - 1;
+	preview_hscroll(e, e->preview_left);	/* (the area may have grown) */
+	int wide = !e->stale && e->preview != NULL && e->preview_wide > e->preview_w;
+	char cols[96] = "";
+	if (wide)
+		snprintf(cols, sizeof cols, "\tcolumns %d-%d of %d, < > scroll", e->preview_left + 1,
+		    e->preview_left + e->preview_w, e->preview_wide);
+	char *title = pl_xasprintf(" Preview: %s%s", e->stale ? "rendering (Graphviz; keys stay live)..." :
+	    e->preview_note != NULL ? e->preview_note : "", cols);
 	int tw = screen_put_fields(w, y, r->x + 2, r->w - 5, 0, ", ", title);
 	screen_put(w, y++, r->x + 2 + tw, 1, 0, " ");
 	free(title);
@@ -650,15 +684,23 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	for (; y < r->y + r->h && p != NULL && *p; y++) {
 		const char *nl = strchr(p, '\n');
 		size_t l = nl != NULL ? (size_t)(nl - p) : strlen(p);
-		char line[512];
-		if (l >= sizeof line)
-			l = sizeof line - 1;
-		memcpy(line, p, l);
-		line[l] = '\0';
+		char *line = pl_xstrndup(p, l);
 		for (char *q = line; *q; q++)
 			if (*q == '\t')
 				*q = ' ';
-		screen_put(w, y, r->x + 1, r->w - 1, 1, line);
+		/* the columns scrolled past; the half of a wide character
+		 * they cut shows as a blank */
+		size_t h = screen_head(line, e->preview_left);
+		char c = line[h];
+		line[h] = '\0';
+		int gap = e->preview_left - screen_width(line) > 0 && c != '\0';
+		line[h] = c;
+		if (gap) {
+			h += screen_head(line + h, 2);
+			screen_put(w, y, r->x + 1, 1, 1, "");
+		}
+		screen_put(w, y, r->x + 1 + gap, r->w - 1 - gap, 1, line + h);
+		free(line);
 		p = nl != NULL ? nl + 1 : NULL;
 	}
 }
@@ -846,7 +888,9 @@ ev_action(struct view *v, enum tui_action a)
 	/* the preview scrolls by its height */
 	case ACT_PAGE_DOWN: preview_scroll(e, e->preview_top + (e->preview_h > 1 ? e->preview_h - 1 : 1)); break;
 	case ACT_PAGE_UP: preview_scroll(e, e->preview_top - (e->preview_h > 1 ? e->preview_h - 1 : 1)); break;
-	case ACT_HOME: preview_scroll(e, 0); break;
+	case ACT_HOME: preview_scroll(e, 0); preview_hscroll(e, 0); break;
+	case ACT_PAN_LEFT: preview_hscroll(e, e->preview_left - (e->preview_w > 3 ? e->preview_w / 2 : 1)); break;
+	case ACT_PAN_RIGHT: preview_hscroll(e, e->preview_left + (e->preview_w > 3 ? e->preview_w / 2 : 1)); break;
 	case ACT_END: preview_scroll(e, e->preview_n); break;
 	case ACT_ENTER:
 		if (e->field == F_PATH)
