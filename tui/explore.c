@@ -848,11 +848,13 @@ explore_draw(struct explore *ex)
 	erase();
 	if (!screen_big_enough()) {
 		/* two lines, centred; on a very narrow terminal each is
-		 * wrapped at its words, so that the size and "q quits" stay
-		 * in sight */
+		 * wrapped at its words, so that the size and how to quit
+		 * stay in sight (while a prompt is open, q is typed into it
+		 * or answers it: Esc closes it first) */
 		char said[128], need[128];
 		snprintf(said, sizeof said, "terminal too small: %dx%d", COLS, LINES);
-		snprintf(need, sizeof need, "placelab needs %dx%d; q quits", SCR_MIN_COLS, SCR_MIN_ROWS);
+		snprintf(need, sizeof need, "placelab needs %dx%d; %s", SCR_MIN_COLS, SCR_MIN_ROWS,
+		    ex->prompt != PROMPT_NONE ? "Esc closes the prompt" : "q quits");
 		int wrap = (int)strlen(said) > COLS || (int)strlen(need) > COLS;
 		int rows = wrap ? screen_wrap(NULL, 0, 0, LINES, COLS, said) +
 		    screen_wrap(NULL, 0, 0, LINES, COLS, need) : 2;
