@@ -41,6 +41,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <locale.h>
 #include <setjmp.h>
@@ -52,6 +53,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include <curses.h>
@@ -315,7 +317,8 @@ run_script(const char *name)
 				else if (strcmp(w, "placement") == 0) {
 					char *pf = strtok_r(NULL, " ", &save);
 					free(ppath);
-					ppath = pf[0] != '/' ? pl_xasprintf("%s/%s", PL_SRCDIR, pf) : pl_xstrdup(pf);
+					ppath = pf[0] != '/' && strncmp(pf, "./", 2) != 0 ?
+					    pl_xasprintf("%s/%s", PL_SRCDIR, pf) : pl_xstrdup(pf);
 					o.placement_path = ppath;
 				}
 			}
@@ -371,7 +374,8 @@ run_script(const char *name)
 		}
 		/* files are looked at (and removed) after "close" too */
 		if (!opened && strncmp(cmd, "expect-file", 11) != 0 &&
-		    strcmp(cmd, "expect-no-file") != 0 && strcmp(cmd, "rm") != 0)
+		    strcmp(cmd, "expect-no-file") != 0 && strcmp(cmd, "rm") != 0 &&
+		    strcmp(cmd, "mkdir") != 0)
 			fail_msg("%s:%d: open first", name, line_no);
 		if (strcmp(cmd, "key") == 0) {
 			char *k;
@@ -475,8 +479,22 @@ run_script(const char *name)
 				    line_no, rest != NULL ? rest : "", s);
 				free(s);
 			}
-		} else if (strcmp(cmd, "rm") == 0) {
-			unlink(strtok_r(NULL, " ", &save));
+		} else if (strcmp(cmd, "rm") == 0) {	/* a file, or an empty folder */
+			const char *rp = strtok_r(NULL, " ", &save);
+			if (unlink(rp) != 0 && errno == EISDIR)
+				rmdir(rp);
+		} else if (strcmp(cmd, "mkdir") == 0) {	/* mkdir PATH: with its parents */
+			char *dir = pl_xstrdup(strtok_r(NULL, " ", &save));
+			for (char *sl = strchr(dir + 1, '/'); ; sl = strchr(sl + 1, '/')) {
+				if (sl != NULL)
+					*sl = '\0';
+				if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+					fail_msg("%s:%d: mkdir %s: %s", name, line_no, dir, strerror(errno));
+				if (sl == NULL)
+					break;
+				*sl = '/';
+			}
+			free(dir);
 		} else if (strcmp(cmd, "home") == 0) {
 			if (old_home == NULL)
 				old_home = pl_xstrdup(getenv("HOME") != NULL ? getenv("HOME") : "");
@@ -660,7 +678,7 @@ test_export_fewer(void **state)
 	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(export) \
 	X(export_table) X(export_suffix) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
-	X(edits_kept) X(placement_renamed) X(timeline_link_jump) X(placeto_many_devices) X(timeline_labels) X(devices_click) X(devices_zoom) X(export_scroll) X(export_wide) X(quit_writing) X(save_blank) X(timeline_follow) X(ops_detail_lists) X(save_input) X(export_pending) \
+	X(edits_kept) X(placement_renamed) X(timeline_link_jump) X(placeto_many_devices) X(timeline_labels) X(devices_click) X(devices_zoom) X(export_scroll) X(export_wide) X(quit_writing) X(prompt_long) X(save_blank) X(timeline_follow) X(ops_detail_lists) X(save_input) X(export_pending) \
 	X(placeto_curve) \
 	X(placeto_refused) \
 	X(placeto_mode) \

@@ -534,6 +534,7 @@ explore_close(struct explore *ex)
 	free(ex->save_asked);
 	free(ex->graph_path);
 	free(ex->prompt_label);
+	free(ex->prompt_buf);
 	free(ex->msg);
 	free(ex->search);
 	free(ex->matches);
@@ -696,13 +697,18 @@ draw_status(struct explore *ex)
 		}
 		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s%s", more, label);
 		if (ex->prompt != PROMPT_KEY) {
-			/* the end of what is typed, in whole characters */
-			int room = COLS - x - 1;
+			/* the end of what is typed, in whole characters (and,
+			 * when no more fits in it, that it is full) */
+			const char *full = ex->prompt_full ? "  [full]" : "";
+			int room = COLS - x - 1 - screen_width(full);
 			const char *shown = room > 0 ? screen_tail(ex->prompt_buf, room) : ex->prompt_buf;
 			x += screen_put(stdscr, y, x, COLS - x, 0, shown);
 			attrset(screen_attr(SCR_SELECT));
 			if (x < COLS)
-				screen_put(stdscr, y, x, 1, 1, " ");
+				x += screen_put(stdscr, y, x, 1, 1, " ");
+			attrset(screen_attr(SCR_ERROR));
+			if (x < COLS)
+				screen_put(stdscr, y, x, COLS - x, 0, full);
 		}
 		attrset(A_NORMAL);
 		return;
@@ -922,6 +928,31 @@ explore_said_yes(const char *text)
 	return text != NULL && (*text == 'y' || *text == 'Y');
 }
 
+/* One byte more typed into the prompt (a UTF-8 character comes a byte
+ * at a time); past EXPLORE_PROMPT_MAX bytes, the character it is part
+ * of is dropped whole, and the prompt says it is full. */
+static void
+prompt_add(struct explore *ex, int byte)
+{
+	if (ex->prompt_len + 1 >= EXPLORE_PROMPT_MAX) {
+		/* a character begun but not finished goes too */
+		int n = ex->prompt_len;
+		while (n > 0 && ((unsigned char)ex->prompt_buf[n - 1] & 0xC0) == 0x80)
+			n--;
+		if (n > 0 && (unsigned char)ex->prompt_buf[n - 1] >= 0xC0)
+			ex->prompt_len = n - 1;
+		ex->prompt_buf[ex->prompt_len] = '\0';
+		ex->prompt_full = 1;	/* said after the text */
+		return;
+	}
+	if (ex->prompt_len + 2 > ex->prompt_cap) {
+		ex->prompt_cap *= 2;
+		ex->prompt_buf = pl_xreallocarray(ex->prompt_buf, (size_t)ex->prompt_cap, 1);
+	}
+	ex->prompt_buf[ex->prompt_len++] = (char)byte;
+	ex->prompt_buf[ex->prompt_len] = '\0';
+}
+
 /* Open a prompt on the status line. */
 void
 explore_prompt(struct explore *ex, enum explore_prompt_kind kind,
@@ -930,40 +961,39 @@ explore_prompt(struct explore *ex, enum explore_prompt_kind kind,
 	ex->prompt = kind;
 	free(ex->prompt_label);
 	ex->prompt_label = pl_xstrdup(label);
-	snprintf(ex->prompt_buf, sizeof ex->prompt_buf, "%s", initial != NULL ? initial : "");
-	ex->prompt_len = (int)strlen(ex->prompt_buf);
+	ex->prompt_len = 0;
+	ex->prompt_full = 0;
+	if (ex->prompt_buf == NULL) {
+		ex->prompt_cap = 256;
+		ex->prompt_buf = pl_xmalloc((size_t)ex->prompt_cap);
+	}
+	ex->prompt_buf[0] = '\0';
+	for (const char *c = initial != NULL ? initial : ""; *c; c++)
+		prompt_add(ex, (unsigned char)*c);
 	ex->prompt_done = done;
 	ex->prompt_arg = arg;
 }
 
 /* A typed path with a leading "~" or "~user" made the home folder's, as
- * a shell does (into buf of n bytes; left as typed when there is no such
- * home or the result does not fit). */
-static void
-expand_home(char *buf, size_t n)
+ * a shell does (a new string; path itself when there is no such home). */
+static char *
+expand_home(const char *path)
 {
-	if (buf[0] != '~')
-		return;
-	size_t ul = strcspn(buf + 1, "/");
+	if (path[0] != '~')
+		return pl_xstrdup(path);
+	size_t ul = strcspn(path + 1, "/");
 	const char *home = NULL;
 	if (ul == 0)
 		home = getenv("HOME");
 	else {
-		char user[256];
-		if (ul >= sizeof user)
-			return;
-		memcpy(user, buf + 1, ul);
-		user[ul] = '\0';
+		char *user = pl_xstrndup(path + 1, ul);
 		struct passwd *pw = getpwnam(user);
+		free(user);
 		home = pw != NULL ? pw->pw_dir : NULL;
 	}
 	if (home == NULL || *home == '\0')
-		return;
-	char out[sizeof ((struct explore *)0)->prompt_buf];
-	int w = snprintf(out, sizeof out, "%s%s", home, buf + 1 + ul);
-	if (w < 0 || (size_t)w >= n || (size_t)w >= sizeof out)
-		return;
-	memcpy(buf, out, (size_t)w + 1);
+		return pl_xstrdup(path);
+	return pl_xasprintf("%s%s", home, path + 1 + ul);
 }
 
 /* Finish the prompt with text (NULL: cancelled); a path's blanks at
@@ -973,24 +1003,28 @@ prompt_finish(struct explore *ex, const char *text)
 {
 	explore_prompt_fn *done = ex->prompt_done;
 	void *arg = ex->prompt_arg;
-	char buf[sizeof ex->prompt_buf];
+	char *buf = NULL;
 	if (text != NULL) {
 		const char *s = text;
 		if (ex->prompt == PROMPT_PATH)
 			while (*s == ' ' || *s == '\t')
 				s++;
-		snprintf(buf, sizeof buf, "%s", s);
-		size_t n = strlen(buf);
+		size_t n = strlen(s);
+		if (ex->prompt == PROMPT_PATH)
+			while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+				n--;
+		buf = pl_xstrndup(s, n);
 		if (ex->prompt == PROMPT_PATH) {
-			while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-				buf[--n] = '\0';
-			expand_home(buf, sizeof buf);
+			char *home = expand_home(buf);
+			free(buf);
+			buf = home;
 		}
 	}
 	ex->prompt = PROMPT_NONE;
 	ex->prompt_done = NULL;
 	if (done != NULL)
-		done(ex, text != NULL ? buf : NULL, arg);
+		done(ex, buf, arg);
+	free(buf);
 }
 
 /* A key while a prompt is open. */
@@ -1020,17 +1054,17 @@ prompt_key(struct explore *ex, int key)
 			    ((unsigned char)ex->prompt_buf[ex->prompt_len] & 0xC0) == 0x80);
 			ex->prompt_buf[ex->prompt_len] = '\0';
 		}
+		ex->prompt_full = 0;
 		return;
 	}
 	if (key == ACT_CTRL('u')) {
 		ex->prompt_len = 0;
+		ex->prompt_full = 0;
 		ex->prompt_buf[0] = '\0';
 		return;
 	}
-	if (key >= 32 && key < 256 && ex->prompt_len + 1 < (int)sizeof ex->prompt_buf) {
-		ex->prompt_buf[ex->prompt_len++] = (char)key;
-		ex->prompt_buf[ex->prompt_len] = '\0';
-	}
+	if (key >= 32 && key < 256)
+		prompt_add(ex, key);
 }
 
 /* The search prompt: it opens empty; Enter on nothing repeats the last. */

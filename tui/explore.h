@@ -67,6 +67,9 @@ struct explore_opts {
 /* A line of text; a file name (a line without the blanks around it, which
  * a typed name never means); one key. */
 enum explore_prompt_kind { PROMPT_NONE, PROMPT_TEXT, PROMPT_PATH, PROMPT_KEY };
+/* The most a prompt takes, in bytes with the NUL: a path's limit
+ * (PATH_MAX) on this system. */
+#define EXPLORE_PROMPT_MAX 4096
 
 struct explore;
 struct pl_compare;
@@ -129,8 +132,9 @@ struct explore {
 
 	enum explore_prompt_kind prompt;
 	char *prompt_label;
-	char prompt_buf[512];
-	int prompt_len;
+	char *prompt_buf;		/* what is typed (NUL-terminated, */
+	int prompt_len, prompt_cap;	/* whole UTF-8 characters), */
+	int prompt_full;		/* and whether some was not taken */
 	explore_prompt_fn *prompt_done;
 	void *prompt_arg;
 

@@ -79,7 +79,7 @@ struct export_view {
 	struct explore *ex;
 	int what, format, detail;
 	int field;
-	char path[512];
+	char *path;		/* (the view's own) */
 	int path_custom;	/* the user typed the path */
 	int stale;
 	unsigned gen;		/* bumped by every change of settings or placement */
@@ -341,14 +341,17 @@ settings_path(struct export_view *e)
 	if (e->path_custom) {
 		if (!known_suffix(e->path))
 			return;
-		size_t stem = (size_t)(plv_path_suffix(e->path) - e->path);
-		snprintf(e->path + stem, sizeof e->path - stem, "%s", ext);
+		int stem = (int)(plv_path_suffix(e->path) - e->path);
+		char *path = pl_xasprintf("%.*s%s", stem, e->path, ext);
+		free(e->path);
+		e->path = path;
 		return;
 	}
 	/* one safe name, as w's; a placement file is named as w names it */
 	static const char *const stem[W_COUNT] = { "-placement", "-timeline", "-compare", ".placement" };
 	char *base = explore_file_stem(e->ex);
-	snprintf(e->path, sizeof e->path, "%s%s.%s", base, stem[e->what], ext);
+	free(e->path);
+	e->path = pl_xasprintf("%s%s.%s", base, stem[e->what], ext);
 	free(base);
 }
 
@@ -405,6 +408,7 @@ ev_free(void *priv)
 	}
 	free(e->preview);
 	free(e->preview_note);
+	free(e->path);
 	free(e);
 }
 
@@ -822,7 +826,8 @@ path_done(struct explore *ex, const char *text, void *arg)
 		explore_message(ex, 1, "the path is unchanged: no file name given");
 		return;
 	}
-	snprintf(e->path, sizeof e->path, "%s", text);
+	free(e->path);
+	e->path = pl_xstrdup(text);
 	e->path_custom = 1;
 	int f = format_of_path(e->what, text);
 	if (f >= 0)
