@@ -19,6 +19,7 @@
 
 #include "fileio.h"
 #include "io.h"
+#include "strbuf.h"
 #include "viz/load.h"
 #include "xmalloc.h"
 
@@ -475,6 +476,39 @@ test_dot_errors(void **state)
 	dot_bad("digraph g {\n a [label=<x{y>, note=\"{\"];\n a -> ;\n}\n", "t.dot:3: DOT syntax error near ';' "
 	    "(expected statements such as");
 	dot_bad("a -> b\n", "t.dot:1: DOT syntax error near 'a' (expected a graph: digraph NAME {");
+	/* nesting deeper than the parser takes: refused at its line, never
+	 * read as the ops before it (x, y) with the rest left out; and the
+	 * parses after it are not disturbed (the next dot_bad) */
+	struct pl_strbuf deep = { 0 };
+	pl_sb_printf(&deep, "%s", "digraph g { x -> y;\n");
+	for (int i = 0; i < 5000; i++)
+		pl_sb_printf(&deep, "%s", "subgraph { ");
+	pl_sb_printf(&deep, "%s", "a -> b");
+	for (int i = 0; i < 5000; i++)
+		pl_sb_printf(&deep, "%s", " }");
+	pl_sb_printf(&deep, "%s", "\n c -> d;\n}\n");
+	dot_bad(deep.s, "t.dot:2: braces and brackets nested more than 1000 deep here "
+	    "(expected at most 1000 levels of subgraphs)");
+	free(deep.s);
+	/* a chain of edges longer than the parser's stack: refused (it was
+	 * read as its ops without a single edge); 1000 edges are read */
+	struct pl_strbuf chain = { 0 };
+	pl_sb_printf(&chain, "digraph g {\n a -> b [bytes=4] c -> d\n n0");
+	for (int i = 1; i <= 1000; i++)
+		pl_sb_printf(&chain, " %s-> n%d", i == 1000 ? "\n" : "", i);
+	pl_sb_printf(&chain, ";\n}\n");
+	char *cwhy = NULL;
+	struct pl_graph *cg = plv_graph_parse_dot(chain.s, chain.len, "t.dot", &cwhy);
+	if (cg == NULL)
+		fail_msg("%s", cwhy);
+	assert_int_equal(cg->n_ops, 1005);
+	assert_int_equal(cg->n_edges, 1002);
+	pl_graph_free(cg);
+	chain.len -= strlen(";\n}\n");
+	pl_sb_printf(&chain, " -> n1001;\n}\n");
+	dot_bad(chain.s, "t.dot:4: one statement chains more than 1000 edges here (expected at most "
+	    "1000: write a long a -> b -> c ... chain as one a -> b; statement per edge)");
+	free(chain.s);
 	/* a long name is a node like any other: its attributes are checked at
 	 * its line (beyond 1 KiB it was not found, and nothing was) */
 	char *longname = pl_xmalloc(5001);

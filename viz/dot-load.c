@@ -703,17 +703,65 @@ read_node(struct pl_graph_builder *b, Agnode_t *n)
 	return NULL;
 }
 
+/* The most braces and brackets a DOT file may nest, and the most edges
+ * one statement may chain (a -> b -> c ...): far beyond any graph's
+ * scopes or chains, well within what cgraph's parser takes (past about
+ * 3,000 levels or 2,000 edges its stack runs out: it returns what it
+ * read so far, and its next parse in the process fails too). */
+#define DOT_MAX_NESTING 1000
+#define DOT_MAX_CHAIN 1000
+
+/* Why the text is too deep or too long in one statement for the
+ * parser (caller frees), or NULL. */
+static char *
+too_deep(const char *text, size_t len, const char *name)
+{
+	struct tok *t;
+	int n = tokenize(text, len, &t), depth = 0, chain = 0;
+	char *why = NULL;
+	for (int i = 0; i < n && why == NULL; i++) {
+		char k = t[i].kind, prev = i > 0 ? t[i - 1].kind : ';';
+		if (k == '{' || k == '[')
+			depth++;
+		else if ((k == '}' || k == ']') && depth > 0)
+			depth--;
+		/* a statement ends at ';' or a brace, or where an ID
+		 * follows an ID or an attribute list */
+		if (k == ';' || k == '{' || k == '}' || (k == 'i' && (prev == 'i' || prev == ']')))
+			chain = 0;
+		chain += k == '>';
+		if (depth > DOT_MAX_NESTING)
+			why = pl_xasprintf("%s:%d: braces and brackets nested more than %d deep here "
+			    "(expected at most %d levels of subgraphs)", name, t[i].line,
+			    DOT_MAX_NESTING, DOT_MAX_NESTING);
+		else if (chain > DOT_MAX_CHAIN)
+			why = pl_xasprintf("%s:%d: one statement chains more than %d edges here "
+			    "(expected at most %d: write a long a -> b -> c ... chain as one "
+			    "a -> b; statement per edge)", name, t[i].line, DOT_MAX_CHAIN, DOT_MAX_CHAIN);
+	}
+	free(t);
+	return why;
+}
+
 /* Parse DOT text into a graph. */
 struct pl_graph *
 plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause)
 {
-	if ((*cause = pl_text_error(name, text, len)) != NULL)
+	if ((*cause = pl_text_error(name, text, len)) != NULL ||
+	    (*cause = too_deep(text, len, name)) != NULL)
 		return NULL;
 	dot_err[0] = '\0';
 	agseterr(AGERR);
 	agseterrf(capture_error);
 	Agraph_t *dg = agmemread(text);
 	agseterrf(NULL);
+	if (dg != NULL && dot_err[0]) {
+		/* the parser gave up part way ("memory exhausted" in deep
+		 * nesting) and returned what it had read: never a graph
+		 * with ops left out */
+		agclose(dg);
+		dg = NULL;
+	}
 	if (dg == NULL) {
 		if (dot_err[0])
 			*cause = syntax_error(name, text, len);
