@@ -4,6 +4,7 @@
  */
 #include "strbuf.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -130,4 +131,31 @@ pl_utf8_chars(const char *s)
 	for (; *s; s++)
 		n += ((unsigned char)*s & 0xC0) != 0x80;
 	return n;
+}
+
+/* A value with a unit of its size (see strbuf.h). */
+char *
+pl_fmt_scaled(char *buf, size_t n, double value, double base, double carry,
+    const char *const unit[6])
+{
+	int u = 0;
+	while (fabs(value) >= (u == 0 ? base : carry) && u < 5) {
+		value /= base;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%.0f %s", value, unit[0]);
+	else
+		snprintf(buf, n, fabs(value) < 10 ? "%.2f %s" : fabs(value) < 100 ?
+		    "%.1f %s" : "%.0f %s", value, unit[u]);
+	return buf;
+}
+
+/* Memory in binary units (1023.5 KiB and up, which would print as 1024,
+ * in MiB). */
+char *
+pl_fmt_mem(char *buf, size_t n, double bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	return pl_fmt_scaled(buf, n, bytes, 1024, 1023.5, unit);
 }

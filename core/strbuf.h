@@ -35,6 +35,13 @@ size_t pl_utf8_chars(const char *s);
 /* The bytes of the longest start of UTF-8 text s[0 .. len) that is at
  * most max bytes and ends on a character boundary. */
 size_t pl_utf8_cut(const char *s, size_t len, size_t max);
+/* value in units of base (unit[0..5]) into buf: three significant
+ * digits, whole units below base; a value that would print as base of
+ * one unit (from carry on) is given in the next.  Returns buf. */
+char *pl_fmt_scaled(char *buf, size_t n, double value, double base, double carry,
+    const char *const unit[6]);
+/* Memory in binary units ("12.0 GiB", "4.80 MiB", "1023 B"). */
+char *pl_fmt_mem(char *buf, size_t n, double bytes);
 /* The string (never NULL; "" when nothing was appended); b is reset. */
 char *pl_sb_take(struct pl_strbuf *b);
 

@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..59"
+echo "1..61"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -188,4 +188,12 @@ check "validate -g GRAPH a Beta file from a pipe" sh -c "test $rc = 0 && grep -q
 printf '{"format": "placelab-cluster/1", "name": "c", "devices": [{k: 1}]}\n' > "$tmp/badc.json"
 $PLACELAB validate "$tmp/badc.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "validate a cluster file with a syntax error: the error where it is, not read as a graph" sh -c "test $rc = 2 && grep -q 'badc.json:1:60: JSON syntax error near .k: 1}]}. (expected a \"key\" in double quotes)' '$tmp/err'"
+# an out-of-memory status in a unit its sizes read in (small sizes were
+# "needs 0.00 GiB of 0.00 GiB")
+printf '{"format":"placelab-cluster/1","name":"one","devices":[{"name":"g0","kind":"gpu","peak_flops":1e12,"mem_bytes":1,"mem_bw":1e9}]}\n' > "$tmp/c1.json"
+printf '{"format":"placelab-graph/1","name":"disc","ops":[{"name":"a","flops":1e9,"out_bytes":1000},{"name":"c","flops":3e9,"out_bytes":5e6},{"name":"d","flops":1e9}],"edges":[["a","c",1000],["c","d",5000000]]}\n' > "$tmp/disc.json"
+$PLACELAB run -a heft "$tmp/disc.json" -c "$tmp/c1.json" -q >"$tmp/out" 2>&1; rc=$?
+check "run: OOM status and device line in a unit that shows the sizes" sh -c "test $rc = 0 && grep -q '^status     OOM: g0 needs 4.77 MiB of 1 B$' '$tmp/out' && grep -q 'peak  4.77 MiB / 1 B  OOM$' '$tmp/out'"
+$PLACELAB compare "$tmp/disc.json" -c "$tmp/c1.json" --methods heft -q >"$tmp/out" 2>&1; rc=$?
+check "compare: a method's OOM said below the table in the same units" sh -c "test $rc = 0 && grep -q '^heft: OOM: g0 needs 4.77 MiB of 1 B$' '$tmp/out'"
 exit 0

@@ -26,6 +26,7 @@
 #include "io.h"
 #include "options.h"
 #include "pool.h"
+#include "strbuf.h"
 #include "placer.h"
 #include "problem.h"
 #include "xmalloc.h"
@@ -212,7 +213,6 @@ static void
 print_summary(const struct pl_placer *pl, FILE *f)
 {
 	const struct pl_problem *p = pl->prob;
-	const double gib = 1024.0 * 1024 * 1024;
 	fprintf(f, "method     %s (%s)\n", pl->cls->name, pl->cls->title);
 	fprintf(f, "problem    %s on %s, %s simulator\n", p->g->name, p->c->name,
 	    pl_sim_kind_name(pl->run.sim.kind));
@@ -236,11 +236,11 @@ print_summary(const struct pl_placer *pl, FILE *f)
 		int n = 0;
 		for (int v = 0; v < p->n_ops; v++)
 			n += pl->best->dev[v] == d;
-		char peak[32] = "      -";	/* not modelled */
+		char peak[32] = "-", cap[32];	/* not modelled */
 		if (pl->run.sim.mem != PL_MEM_NONE)
-			snprintf(peak, sizeof peak, "%7.2f", (double)r->peak_bytes[d] / gib);
-		fprintf(f, "  %-10s %6d ops  busy %10.3f ms  peak %s / %.2f GiB%s\n", p->c->dev[d].name, n,
-		    r->busy_us[d] / 1000, peak, (double)p->c->dev[d].mem_bytes / gib,
+			pl_fmt_mem(peak, sizeof peak, (double)r->peak_bytes[d]);
+		fprintf(f, "  %-10s %6d ops  busy %10.3f ms  peak %9s / %s%s\n", p->c->dev[d].name, n,
+		    r->busy_us[d] / 1000, peak, pl_fmt_mem(cap, sizeof cap, (double)p->c->dev[d].mem_bytes),
 		    (r->oom_mask >> d) & 1 ? "  OOM" : "");
 	}
 }

@@ -55,32 +55,12 @@ sb_html(struct pl_strbuf *b, const char *s)
 	}
 }
 
-/* bytes in units of base (unit[0..5]): three significant digits, whole
- * bytes below the first; a value that would print as base of one unit
- * (from carry on) is given in the next. */
-static char *
-fmt_scaled(char *buf, size_t n, double bytes, double base, double carry,
-    const char *const unit[6])
-{
-	int u = 0;
-	while (fabs(bytes) >= (u == 0 ? base : carry) && u < 5) {
-		bytes /= base;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, n, "%.0f B", bytes);
-	else
-		snprintf(buf, n, fabs(bytes) < 10 ? "%.2f %s" : fabs(bytes) < 100 ?
-		    "%.1f %s" : "%.0f %s", bytes, unit[u]);
-	return buf;
-}
-
 /* Human bytes (SI units). */
 char *
 plv_fmt_bytes(char *buf, size_t n, double bytes)
 {
 	static const char *const unit[] = { "B", "kB", "MB", "GB", "TB", "PB" };
-	return fmt_scaled(buf, n, bytes, 1000, 1000, unit);
+	return pl_fmt_scaled(buf, n, bytes, 1000, 1000, unit);
 }
 
 /* Human memory in binary units, as sim, compare and the explorer give it
@@ -88,8 +68,7 @@ plv_fmt_bytes(char *buf, size_t n, double bytes)
 char *
 plv_fmt_mem(char *buf, size_t n, double bytes)
 {
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	return fmt_scaled(buf, n, bytes, 1024, 1023.5, unit);
+	return pl_fmt_mem(buf, n, bytes);
 }
 
 /* Human time from microseconds. */

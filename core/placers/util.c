@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "xmalloc.h"
 
 /* Baechi's per-op memory. */
@@ -391,9 +392,10 @@ pl_pu_describe_mem(const struct pl_problem *p, const struct pl_sim_result *r,
 				over = o;
 			}
 		}
-	const double gib = 1024.0 * 1024 * 1024;
-	snprintf(buf, len, "OOM: %s needs %.2f GiB of %.2f GiB", p->c->dev[worst].name,
-	    (double)r->peak_bytes[worst] / gib, (double)p->c->dev[worst].mem_bytes / gib);
+	char need[32], have[32];
+	snprintf(buf, len, "OOM: %s needs %s of %s", p->c->dev[worst].name,
+	    pl_fmt_mem(need, sizeof need, (double)r->peak_bytes[worst]),
+	    pl_fmt_mem(have, sizeof have, (double)p->c->dev[worst].mem_bytes));
 }
 
 /* Fix groups, check, simulate and offer cand; *r gets its result. */
