@@ -301,23 +301,33 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 		*out = m;
 		return 0;
 	}
-	char *copy = pl_xstrdup(list), *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
+	char *copy = pl_xstrdup(list), *rest = copy, *prev = NULL;
+	for (char *t = strsep(&rest, ","); t != NULL; prev = t, t = strsep(&rest, ",")) {
 		while (*t == ' ')
 			t++;
-		const struct pl_placer_class *cls = pl_placer_find(t);
-		if (cls == NULL) {
+		size_t tl = strlen(t);
+		while (tl > 0 && t[tl - 1] == ' ')
+			t[--tl] = '\0';
+		const struct pl_placer_class *cls = *t != '\0' ? pl_placer_find(t) : NULL;
+		int dup = 0;
+		for (int i = 0; cls != NULL && i < k; i++)
+			dup |= m[i] == cls;
+		if (*t == '\0' && prev == NULL)
+			*cause = pl_xasprintf("an empty item at the start (expected method names "
+			    "separated by single commas)");
+		else if (*t == '\0')
+			*cause = pl_xasprintf("an empty item after '%s' (expected method names "
+			    "separated by single commas)", prev);
+		else if (cls == NULL)
 			*cause = pl_xasprintf("unknown method '%s' (expected one of the names 'placelab run --list' prints)", t);
+		else if (dup)
+			*cause = pl_xasprintf("'%s' is named twice (expected each method once)", t);
+		if (*t == '\0' || cls == NULL || dup) {
 			free(copy);
 			free(m);
 			return -1;
 		}
-		int dup = 0;
-		for (int i = 0; i < k; i++)
-			if (m[i] == cls)
-				dup = 1;
-		if (!dup && k < n)
-			m[k++] = cls;
+		m[k++] = cls;
 	}
 	free(copy);
 	if (k == 0) {

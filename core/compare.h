@@ -129,7 +129,8 @@ int pl_compare_best(const struct pl_compare *cmp);
 /*
  * Methods from a comma-separated list of class names ("all": every class;
  * NULL: the quick ones).  Fills a NULL-terminated array the caller
- * frees.  -1 + *cause naming an unknown method, or when none is named.
+ * frees.  -1 + *cause naming an unknown method, one named twice or an
+ * empty item (a stray comma), or when none is named.
  */
 int pl_compare_methods(const char *list, const struct pl_placer_class ***out,
     char **cause);

@@ -907,6 +907,24 @@ test_compare(void **state)
 	assert_non_null(strstr(cause, "nosuch"));
 	free(cause);
 	cause = NULL;
+	/* a stray comma or a repeated name is refused, as --opt's are (both
+	 * were taken silently) */
+	static const char *const bad[][2] = {
+		{ "heft,", "an empty item after 'heft' (expected method names separated by single commas)" },
+		{ ",heft", "an empty item at the start" },
+		{ "heft,,expert", "an empty item after 'heft'" },
+		{ "heft, expert ,heft", "'heft' is named twice (expected each method once)" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(pl_compare_methods(bad[i][0], &m, &cause), -1);
+		if (strstr(cause, bad[i][1]) == NULL)
+			fail_msg("'%s': '%s' lacks '%s'", bad[i][0], cause, bad[i][1]);
+		free(cause);
+		cause = NULL;
+	}
+	assert_int_equal(pl_compare_methods(" heft , expert", &m, &cause), 0);
+	assert_true(m[0] == pl_placer_find("heft") && m[1] == pl_placer_find("expert") && m[2] == NULL);
+	free(m);
 	assert_int_equal(cmp->n_rows, 5);
 	int best = pl_compare_best(cmp);
 	assert_true(best >= 0);
