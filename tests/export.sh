@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..63"
+echo "1..65"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -285,5 +285,14 @@ check "timeline: wide and accented names stay inside the figure" sh -c \
      python3 '$PL_SRCDIR/tests/svg-text-fit.py' '$tmp/fit3.svg'"
 check "a timeline an inch wide: the link labels cut in the middle" sh -c \
     "$PLACELAB export '$teach' -c k80x2 -a expert --timeline --width 1 -o '$tmp/n.svg' && grep -q '…' '$tmp/n.svg'"
+
+# a method that finds nothing exits 1, as placelab run does; a bad
+# method name is a usage error (2)
+printf '{"format":"placelab-cluster/1","name":"cpu","devices":[{"name":"c0","kind":"cpu","peak_flops":1e12,"mem_bytes":1e10,"mem_bw":1e10}]}\n' > "$tmp/cpu.json"
+check "a diagram whose method finds no placement: exit 1, the method's reason, no file" sh -c \
+    "$PLACELAB export '$teach' -c '$tmp/cpu.json' -a single-gpu -o '$tmp/nt.svg' 2>'$tmp/err'; test \$? = 1 &&
+     grep -q \"placer 'single-gpu': no gpu device in cluster 'cpu'\" '$tmp/err' && ! test -e '$tmp/nt.svg'"
+check "a diagram of an unknown method: exit 2" sh -c \
+    "$PLACELAB export '$teach' -c k80x2 -a nosuch -o '$tmp/nt.svg' 2>/dev/null; test \$? = 2"
 
 test "$fails" = 0

@@ -87,11 +87,14 @@ seconds_spec(const struct pl_placer_class *cls, double seconds, char *buf, size_
 
 /* Run a placer with its defaults and return a copy of its best placement.
  * seconds (>= 0 when given; 0: no limit) bounds the run and, as run's
- * flag does, sets the method's own option of that name. */
+ * flag does, sets the method's own option of that name.  NULL, said, with
+ * *rc 2 for a bad method or options and 1 when the run found nothing (as
+ * placelab run exits). */
 static struct pl_placement *
 run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opts *so,
-    unsigned long long seed, double seconds)
+    unsigned long long seed, double seconds, int *rc)
 {
+	*rc = 2;
 	const struct pl_placer_class *cls = pl_placer_find(name);
 	if (cls == NULL) {
 		cmd_error("export: unknown method '%s' (placelab run --list shows the methods)", name);
@@ -107,12 +110,13 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 	}
 	enum pl_step_status st = pl_placer_run(pl, 0, seconds > 0 ? seconds : 0);
 	struct pl_placement *best = NULL;
-	if (st == PL_STEP_ERROR && pl->best == NULL)
-		cmd_error("placer '%s': %s", name, pl->error != NULL ? pl->error : "failed");
-	else if (pl->best == NULL)
-		cmd_error("placer '%s' offered no placement", name);
-	else
+	if (pl->best != NULL)
 		best = pl_placement_clone(pl->best);
+	else {
+		*rc = 1;
+		cmd_error(st == PL_STEP_ERROR ? "placer '%s': %s" : "placer '%s' offered no placement",
+		    name, pl->error != NULL ? pl->error : "failed");
+	}
 	pl_placer_free(pl);
 	return best;
 }
@@ -434,7 +438,7 @@ cmd_export(int argc, char **argv)
 			cmd_fail(cause);
 			goto out;
 		}
-	} else if ((pl = run_placer(p, placer, &so, seed, seconds)) == NULL)
+	} else if ((pl = run_placer(p, placer, &so, seed, seconds, &rc)) == NULL)
 		goto out;
 	if ((t = pl_sim_trace(p, pl, &so, &cause)) == NULL) {
 		cmd_fail(cause);
