@@ -43,7 +43,7 @@ static const char gen_usage[] =
     "  -O, --optimizer NAME        adam, sgd or momentum\n"
     "  -s, --seed N                randomise a family model (enas-cnn, enas-rnn, nmt)\n"
     "  -n, --count N               family members (default 32)\n"
-    "  -S, --stats                 print forward figures instead of the graph\n"
+    "  -S, --stats                 print the model's figures (MACs, params, step GFLOPs) instead of the graph\n"
     "  -o, --output PATH           file (or directory for a family); default stdout\n";
 
 /* Parse a whole non-negative number. */
