@@ -301,6 +301,12 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 		*out = m;
 		return 0;
 	}
+	if (list[strspn(list, " ")] == '\0') {
+		*cause = pl_xasprintf("no method named (expected a comma-separated list of "
+		    "the names 'placelab run --list' prints, or all)");
+		free(m);
+		return -1;
+	}
 	char *copy = pl_xstrdup(list), *rest = copy, *prev = NULL;
 	for (char *t = strsep(&rest, ","); t != NULL; prev = t, t = strsep(&rest, ",")) {
 		while (*t == ' ')
@@ -330,12 +336,6 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 		m[k++] = cls;
 	}
 	free(copy);
-	if (k == 0) {
-		*cause = pl_xasprintf("no method named (expected a comma-separated list of "
-		    "the names 'placelab run --list' prints, or all)");
-		free(m);
-		return -1;
-	}
 	*out = m;
 	return 0;
 }
