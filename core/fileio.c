@@ -249,7 +249,8 @@ write_special(const char *path, const void *data, size_t len, char **cause)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY);
 	if (fd < 0) {
-		*cause = pl_xasprintf("%s: cannot open it for writing: %s", pl_file_shown(path), strerror(errno));
+		*cause = pl_xasprintf("%s: cannot open it for writing: %s", pl_file_shown(path),
+		    strerror(errno));
 		return -1;
 	}
 	if (write_all(fd, data, len) != 0) {
@@ -404,7 +405,8 @@ pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 		/* a device, or a new file: nothing to keep, written in place
 		 * (a new file as fopen makes it, under the umask) */
 		if ((g->f = fopen(path, "w")) == NULL) {
-			*cause = pl_xasprintf("%s: cannot open it for writing: %s", pl_file_shown(path), strerror(errno));
+			*cause = pl_xasprintf("%s: cannot open it for writing: %s", pl_file_shown(path),
+		    strerror(errno));
 			free(target);
 			return -1;
 		}

@@ -509,6 +509,38 @@ test_dot_errors(void **state)
 	dot_bad(chain.s, "t.dot:4: one statement chains more than 1000 edges here (expected at most "
 	    "1000: write a long a -> b -> c ... chain as one a -> b; statement per edge)");
 	free(chain.s);
+	/* a chain through subgraphs ({n1} -> {n2} ...) counts as one; so
+	 * does one through subgraphs of several nodes (their own statements
+	 * count apart); an undirected graph is refused as such, however long
+	 * its chains */
+	static const char *const chain_err[] = {
+		"t.dot:2: one statement chains more than 1000 edges here",
+		"t.dot:2: one statement chains more than 1000 edges here",
+		"t.dot:1: graph 'g' is undirected (expected 'digraph')",
+	};
+	for (int c = 0; c < 3; c++) {
+		struct pl_strbuf sb = { 0 };
+		pl_sb_printf(&sb, "%s g {\n n0", c < 2 ? "digraph" : "graph");
+		for (int i = 1; i <= 3000; i++) {
+			if (c == 0)
+				pl_sb_printf(&sb, " -> {n%d}", i);
+			else if (c == 1)
+				pl_sb_printf(&sb, " -> subgraph s%d {a b; c}", i);
+			else
+				pl_sb_printf(&sb, " -- n%d", i);
+		}
+		pl_sb_printf(&sb, ";\n}\n");
+		dot_bad(sb.s, chain_err[c]);
+		free(sb.s);
+	}
+	/* and a valid file reads after all these */
+	char *uwhy = NULL;
+	const char *valid = "digraph ok { a -> b; }";
+	struct pl_graph *okg = plv_graph_parse_dot(valid, strlen(valid), "t.dot", &uwhy);
+	if (okg == NULL)
+		fail_msg("a valid file after a failed parse: %s", uwhy);
+	assert_int_equal(okg->n_edges, 1);
+	pl_graph_free(okg);
 	/* a long name is a node like any other: its attributes are checked at
 	 * its line (beyond 1 KiB it was not found, and nothing was) */
 	char *longname = pl_xmalloc(5001);

@@ -929,19 +929,21 @@ explore_said_yes(const char *text)
 }
 
 /* One byte more typed into the prompt (a UTF-8 character comes a byte
- * at a time); past EXPLORE_PROMPT_MAX bytes, the character it is part
- * of is dropped whole, and the prompt says it is full. */
+ * at a time).  A character is taken only when the whole of it fits in
+ * EXPLORE_PROMPT_MAX bytes with the NUL; one that does not is dropped
+ * whole (its lead byte and the continuation bytes after it), and the
+ * prompt says it is full.  Bytes taken are never removed here. */
 static void
 prompt_add(struct explore *ex, int byte)
 {
-	if (ex->prompt_len + 1 >= EXPLORE_PROMPT_MAX) {
-		/* a character begun but not finished goes too */
-		int n = ex->prompt_len;
-		while (n > 0 && ((unsigned char)ex->prompt_buf[n - 1] & 0xC0) == 0x80)
-			n--;
-		if (n > 0 && (unsigned char)ex->prompt_buf[n - 1] >= 0xC0)
-			ex->prompt_len = n - 1;
-		ex->prompt_buf[ex->prompt_len] = '\0';
+	if ((byte & 0xC0) == 0x80 && ex->prompt_skip > 0) {
+		ex->prompt_skip--;	/* the rest of a character dropped */
+		return;
+	}
+	int need = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
+	ex->prompt_skip = 0;
+	if (ex->prompt_len + need >= EXPLORE_PROMPT_MAX || ex->prompt_full) {
+		ex->prompt_skip = need - 1;
 		ex->prompt_full = 1;	/* said after the text */
 		return;
 	}
@@ -962,7 +964,7 @@ explore_prompt(struct explore *ex, enum explore_prompt_kind kind,
 	free(ex->prompt_label);
 	ex->prompt_label = pl_xstrdup(label);
 	ex->prompt_len = 0;
-	ex->prompt_full = 0;
+	ex->prompt_full = ex->prompt_skip = 0;
 	if (ex->prompt_buf == NULL) {
 		ex->prompt_cap = 256;
 		ex->prompt_buf = pl_xmalloc((size_t)ex->prompt_cap);
@@ -1041,6 +1043,14 @@ prompt_key(struct explore *ex, int key)
 			prompt_finish(ex, s);
 		return;
 	}
+	if ((key == '\r' || key == '\n' || key == KEY_ENTER) && ex->prompt_full) {
+		/* what was typed is not all there: never used cut short */
+		const char *what = ex->prompt == PROMPT_PATH ? "path" : "prompt";
+		prompt_finish(ex, NULL);
+		explore_message(ex, 1, "not taken: more than %d bytes were typed (the most a %s holds)",
+		    EXPLORE_PROMPT_MAX - 1, what);
+		return;
+	}
 	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
 		prompt_finish(ex, ex->prompt_buf);
 		return;
@@ -1054,12 +1064,12 @@ prompt_key(struct explore *ex, int key)
 			    ((unsigned char)ex->prompt_buf[ex->prompt_len] & 0xC0) == 0x80);
 			ex->prompt_buf[ex->prompt_len] = '\0';
 		}
-		ex->prompt_full = 0;
+		ex->prompt_full = ex->prompt_skip = 0;
 		return;
 	}
 	if (key == ACT_CTRL('u')) {
 		ex->prompt_len = 0;
-		ex->prompt_full = 0;
+		ex->prompt_full = ex->prompt_skip = 0;
 		ex->prompt_buf[0] = '\0';
 		return;
 	}

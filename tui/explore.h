@@ -68,7 +68,7 @@ struct explore_opts {
  * a typed name never means); one key. */
 enum explore_prompt_kind { PROMPT_NONE, PROMPT_TEXT, PROMPT_PATH, PROMPT_KEY };
 /* The most a prompt takes, in bytes with the NUL: a path's limit
- * (PATH_MAX) on this system. */
+ * (Linux's PATH_MAX). */
 #define EXPLORE_PROMPT_MAX 4096
 
 struct explore;
@@ -134,7 +134,8 @@ struct explore {
 	char *prompt_label;
 	char *prompt_buf;		/* what is typed (NUL-terminated, */
 	int prompt_len, prompt_cap;	/* whole UTF-8 characters), */
-	int prompt_full;		/* and whether some was not taken */
+	int prompt_full;		/* and whether some was not taken, */
+	int prompt_skip;		/* continuation bytes still to drop */
 	explore_prompt_fn *prompt_done;
 	void *prompt_arg;
 

@@ -97,6 +97,8 @@ struct export_view {
 	int preview_wide;	/* its widest line, in columns; */
 	int preview_left;	/* the columns scrolled past, */
 	int preview_w;		/* how many show (the last draw) */
+	int keep_place;		/* the next preview keeps top and left (only
+				 * the table's contents changed) */
 };
 
 /* Scroll the preview to line top, kept so that its last page fills the
@@ -129,6 +131,7 @@ mark_stale(struct export_view *e)
 	e->stale = 1;
 	e->gen++;
 	e->preview_nodes = 0;
+	e->keep_place = 0;
 }
 
 /*
@@ -560,8 +563,9 @@ preview_note(struct export_view *e, size_t len, double took)
 static void
 make_preview(struct export_view *e)
 {
-	e->preview_top = 0;
-	e->preview_left = 0;
+	if (!e->keep_place)
+		e->preview_top = e->preview_left = 0;
+	e->keep_place = 0;
 	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
 		if (e->job != NULL)
 			return;		/* collected first; it may be stale */
@@ -603,8 +607,10 @@ check_table(struct export_view *e)
 		    memcmp(data, e->preview, len) == 0;
 	free(data);
 	free(cause);
-	if (!same)
+	if (!same) {
 		mark_stale(e);
+		e->keep_place = 1;	/* a row filled in: the reader stays put */
+	}
 }
 
 /* Draw a field row. */
@@ -894,8 +900,12 @@ ev_action(struct view *v, enum tui_action a)
 	case ACT_PAGE_DOWN: preview_scroll(e, e->preview_top + (e->preview_h > 1 ? e->preview_h - 1 : 1)); break;
 	case ACT_PAGE_UP: preview_scroll(e, e->preview_top - (e->preview_h > 1 ? e->preview_h - 1 : 1)); break;
 	case ACT_HOME: preview_scroll(e, 0); preview_hscroll(e, 0); break;
-	case ACT_PAN_LEFT: preview_hscroll(e, e->preview_left - (e->preview_w > 3 ? e->preview_w / 2 : 1)); break;
-	case ACT_PAN_RIGHT: preview_hscroll(e, e->preview_left + (e->preview_w > 3 ? e->preview_w / 2 : 1)); break;
+	case ACT_PAN_LEFT:	/* sideways by half its width */
+	case ACT_PAN_RIGHT: {
+		int step = e->preview_w > 3 ? e->preview_w / 2 : 1;
+		preview_hscroll(e, e->preview_left + (a == ACT_PAN_LEFT ? -step : step));
+		break;
+	}
 	case ACT_END: preview_scroll(e, e->preview_n); break;
 	case ACT_ENTER:
 		if (e->field == F_PATH)

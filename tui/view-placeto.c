@@ -695,11 +695,11 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 				continue;
 			/* the name cut in its middle, so that a long device
 			 * name keeps its end (on:/job:w…/device:GPU:1) */
-			int cx = fx + frows % 2 * (lw / 2), nw = lw / 2 - 9;	/* " %7.3f" after */
+			int cx = fx + frows % 2 * (lw / 2), nw = lw / 2 - 8;	/* "%7.3f" after */
 			char name[256];
 			screen_mid(name, sizeof name, pl_placeto_feat_name(pl, j), nw);
 			screen_put(w, fy + frows / 2, cx, nw, 1, name);
-			screen_printf(w, fy + frows / 2, cx + nw, 8, 1, " %7.3f", d->feat[j]);
+			screen_printf(w, fy + frows / 2, cx + nw, 7, 1, "%7.3f", d->feat[j]);
 			frows++;
 		}
 		if (note) {

@@ -183,7 +183,9 @@ syntax_error(const char *file, const char *text, size_t len)
 	for (char *nl; (nl = strchr(dot_err, '\n')) != NULL;)	/* one line */
 		*nl = ' ';
 	char wb[160];
-	const char *want = expected_there(text, len, wb, sizeof wb);
+	const char *want = strstr(p, "memory exhausted") != NULL ?
+	    " (the parser's stack ran out: expected fewer edges chained in one statement "
+	    "and shallower subgraphs)" : expected_there(text, len, wb, sizeof wb);
 	if (in != NULL && sscanf(in, " in line %d%n", &line, &used) == 1)
 		return pl_xasprintf("%s:%d: DOT %.*s%s%s", file, line, (int)(in - p), p, in + used,
 		    bare_number_on_line(text, len, line) ?
@@ -712,33 +714,60 @@ read_node(struct pl_graph_builder *b, Agnode_t *n)
 #define DOT_MAX_CHAIN 1000
 
 /* Why the text is too deep or too long in one statement for the
- * parser (caller frees), or NULL. */
+ * parser (caller frees), or NULL.  A chain is counted per brace level: a
+ * subgraph that is one end of an edge ({ a b } -> c) keeps the chain it
+ * is part of, and its own statements count on their own.  An undirected
+ * graph is refused here, as the reader would refuse it. */
 static char *
 too_deep(const char *text, size_t len, const char *name)
 {
 	struct tok *t;
-	int n = tokenize(text, len, &t), depth = 0, chain = 0;
+	int n = tokenize(text, len, &t), depth = 0, braces = 0;
+	int *chain = pl_xcalloc(DOT_MAX_NESTING + 2, sizeof *chain);	/* by brace level */
 	char *why = NULL;
+	int first = n > 0 && is_kw(&t[0], "strict");
+	if (first < n && is_kw(&t[first], "graph")) {
+		/* said as the reader would say it, before its chains (which
+		 * the parser may not take) */
+		char buf[256];
+		const struct tok *nm = first + 1 < n && t[first + 1].kind == 'i' ? &t[first + 1] : NULL;
+		const char *tx = nm != NULL ? tok_text(nm, buf, sizeof buf) : NULL;
+		char *gname = tx != NULL && *tx != '\0' ? pl_xstrdup(tx) : pl_name_from_path(name);
+		why = pl_xasprintf("%s:%d: graph '%s' is undirected (expected 'digraph')", name,
+		    t[first].line, gname);
+		free(gname);
+		n = 0;
+	}
 	for (int i = 0; i < n && why == NULL; i++) {
 		char k = t[i].kind, prev = i > 0 ? t[i - 1].kind : ';';
+		char next = i + 1 < n ? t[i + 1].kind : ';';
 		if (k == '{' || k == '[')
 			depth++;
 		else if ((k == '}' || k == ']') && depth > 0)
 			depth--;
-		/* a statement ends at ';' or a brace, or where an ID
-		 * follows an ID or an attribute list */
-		if (k == ';' || k == '{' || k == '}' || (k == 'i' && (prev == 'i' || prev == ']')))
-			chain = 0;
-		chain += k == '>';
+		if (k == '{' && braces <= DOT_MAX_NESTING)
+			chain[++braces] = 0;
+		else if (k == '}' && braces > 0) {
+			braces--;
+			if (next != '>')	/* the statement it is in ends */
+				chain[braces] = 0;
+		}
+		/* a statement ends at ';', or where an ID follows an ID
+		 * (not a subgraph's name) or an attribute list */
+		if (k == ';' || (k == 'i' && ((prev == 'i' && !is_kw(&t[i - 1], "subgraph")) ||
+		    prev == ']')))
+			chain[braces] = 0;
+		chain[braces] += k == '>';
 		if (depth > DOT_MAX_NESTING)
 			why = pl_xasprintf("%s:%d: braces and brackets nested more than %d deep here "
 			    "(expected at most %d levels of subgraphs)", name, t[i].line,
 			    DOT_MAX_NESTING, DOT_MAX_NESTING);
-		else if (chain > DOT_MAX_CHAIN)
+		else if (chain[braces] > DOT_MAX_CHAIN)
 			why = pl_xasprintf("%s:%d: one statement chains more than %d edges here "
 			    "(expected at most %d: write a long a -> b -> c ... chain as one "
 			    "a -> b; statement per edge)", name, t[i].line, DOT_MAX_CHAIN, DOT_MAX_CHAIN);
 	}
+	free(chain);
 	free(t);
 	return why;
 }
@@ -754,11 +783,22 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 	agseterr(AGERR);
 	agseterrf(capture_error);
 	Agraph_t *dg = agmemread(text);
+	if (dot_err[0]) {
+		/* cgraph's parser keeps state from a parse that failed (the
+		 * next one then fails too): one parse of an empty graph
+		 * clears it; its message, if any, is not this file's */
+		char keep[sizeof dot_err];
+		memcpy(keep, dot_err, sizeof keep);
+		Agraph_t *clean = agmemread("digraph { }");
+		if (clean != NULL)
+			agclose(clean);
+		memcpy(dot_err, keep, sizeof keep);
+	}
 	agseterrf(NULL);
 	if (dg != NULL && dot_err[0]) {
-		/* the parser gave up part way ("memory exhausted" in deep
-		 * nesting) and returned what it had read: never a graph
-		 * with ops left out */
+		/* the parser gave up part way ("memory exhausted" where its
+		 * stack ran out) and returned what it had read: never a
+		 * graph with ops left out */
 		agclose(dg);
 		dg = NULL;
 	}
