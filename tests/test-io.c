@@ -533,6 +533,31 @@ test_dot_errors(void **state)
 		dot_bad(sb.s, chain_err[c]);
 		free(sb.s);
 	}
+	/* chains inside a subgraph at a chain's end add up (the parser holds
+	 * the outer one while it reads the inner); 1001 fan-in statements
+	 * without semicolons ({a b} -> c) are 1001 chains of one edge */
+	struct pl_strbuf nest = { 0 }, fan = { 0 };
+	pl_sb_printf(&nest, "digraph g {\n a0");
+	for (int l = 0; l < 3; l++) {
+		for (int i = 1; i <= 600; i++)
+			pl_sb_printf(&nest, " -> %c%d", 'a' + l, i);
+		pl_sb_printf(&nest, l < 2 ? " -> {\n %c0" : "", 'b' + l);
+	}
+	pl_sb_printf(&nest, "\n}}}\n");
+	dot_bad(nest.s, "t.dot:3: one statement chains more than 1000 edges here, counting the "
+	    "chains it is inside");
+	free(nest.s);
+	pl_sb_printf(&fan, "digraph g {\n");
+	for (int i = 1; i <= 1001; i++)
+		pl_sb_printf(&fan, " {a%d b%d} -> c%d [bytes=\"4\"]\n", i, i, i);
+	pl_sb_printf(&fan, "}\n");
+	char *fwhy = NULL;
+	struct pl_graph *fg = plv_graph_parse_dot(fan.s, fan.len, "t.dot", &fwhy);
+	if (fg == NULL)
+		fail_msg("%s", fwhy);
+	assert_int_equal(fg->n_edges, 2002);
+	pl_graph_free(fg);
+	free(fan.s);
 	/* and a valid file reads after all these */
 	char *uwhy = NULL;
 	const char *valid = "digraph ok { a -> b; }";

@@ -940,7 +940,7 @@ prompt_add(struct explore *ex, int byte)
 		ex->prompt_skip--;	/* the rest of a character dropped */
 		return;
 	}
-	int need = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
+	int need = byte >= 0xF8 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
 	ex->prompt_skip = 0;
 	if (ex->prompt_len + need >= EXPLORE_PROMPT_MAX || ex->prompt_full) {
 		ex->prompt_skip = need - 1;
@@ -1047,7 +1047,7 @@ prompt_key(struct explore *ex, int key)
 		/* what was typed is not all there: never used cut short */
 		const char *what = ex->prompt == PROMPT_PATH ? "path" : "prompt";
 		prompt_finish(ex, NULL);
-		explore_message(ex, 1, "not taken: more than %d bytes were typed (the most a %s holds)",
+		explore_message(ex, 1, "not taken: more than %d bytes (the most a %s holds)",
 		    EXPLORE_PROMPT_MAX - 1, what);
 		return;
 	}

@@ -696,10 +696,12 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 			/* the name cut in its middle, so that a long device
 			 * name keeps its end (on:/job:w…/device:GPU:1) */
 			int cx = fx + frows % 2 * (lw / 2), nw = lw / 2 - 8;	/* "%7.3f" after */
-			char name[256];
-			screen_mid(name, sizeof name, pl_placeto_feat_name(pl, j), nw);
+			char name[256], val[32];
+			snprintf(val, sizeof val, "%7.3f", d->feat[j]);
+			/* a blank between them when the value has none before it */
+			screen_mid(name, sizeof name, pl_placeto_feat_name(pl, j), nw - (val[0] != ' '));
 			screen_put(w, fy + frows / 2, cx, nw, 1, name);
-			screen_printf(w, fy + frows / 2, cx + nw, 7, 1, "%7.3f", d->feat[j]);
+			screen_put(w, fy + frows / 2, cx + nw, 7, 1, val);
 			frows++;
 		}
 		if (note) {

@@ -723,19 +723,24 @@ too_deep(const char *text, size_t len, const char *name)
 {
 	struct tok *t;
 	int n = tokenize(text, len, &t), depth = 0, braces = 0;
-	int *chain = pl_xcalloc(DOT_MAX_NESTING + 2, sizeof *chain);	/* by brace level */
+	/* by brace level: the edges chained in its statement so far, and
+	 * those of the statements around it that wait on the parser's stack
+	 * (a subgraph at an edge's end is read inside its chain) */
+	int *chain = pl_xcalloc(DOT_MAX_NESTING + 2, sizeof *chain);
+	int *below = pl_xcalloc(DOT_MAX_NESTING + 2, sizeof *below);
 	char *why = NULL;
 	int first = n > 0 && is_kw(&t[0], "strict");
 	if (first < n && is_kw(&t[first], "graph")) {
 		/* said as the reader would say it, before its chains (which
 		 * the parser may not take) */
-		char buf[256];
 		const struct tok *nm = first + 1 < n && t[first + 1].kind == 'i' ? &t[first + 1] : NULL;
-		const char *tx = nm != NULL ? tok_text(nm, buf, sizeof buf) : NULL;
+		char *buf = nm != NULL ? pl_xmalloc(nm->n + 1) : NULL;
+		const char *tx = nm != NULL ? tok_text(nm, buf, nm->n + 1) : NULL;
 		char *gname = tx != NULL && *tx != '\0' ? pl_xstrdup(tx) : pl_name_from_path(name);
 		why = pl_xasprintf("%s:%d: graph '%s' is undirected (expected 'digraph')", name,
 		    t[first].line, gname);
 		free(gname);
+		free(buf);
 		n = 0;
 	}
 	for (int i = 0; i < n && why == NULL; i++) {
@@ -745,9 +750,20 @@ too_deep(const char *text, size_t len, const char *name)
 			depth++;
 		else if ((k == '}' || k == ']') && depth > 0)
 			depth--;
-		if (k == '{' && braces <= DOT_MAX_NESTING)
+		if (k == '{' && braces <= DOT_MAX_NESTING) {
+			/* an edge's end (-> { or -> subgraph [NAME] {) is read
+			 * inside its chain; any other brace starts a statement */
+			int j = i - 1;
+			if (j >= 0 && t[j].kind == 'i' && !is_kw(&t[j], "subgraph") && j >= 1 &&
+			    is_kw(&t[j - 1], "subgraph"))
+				j--;	/* a subgraph's name */
+			if (j >= 0 && is_kw(&t[j], "subgraph"))
+				j--;
+			if (j < 0 || t[j].kind != '>')
+				chain[braces] = 0;
+			below[braces + 1] = below[braces] + chain[braces];
 			chain[++braces] = 0;
-		else if (k == '}' && braces > 0) {
+		} else if (k == '}' && braces > 0) {
 			braces--;
 			if (next != '>')	/* the statement it is in ends */
 				chain[braces] = 0;
@@ -762,11 +778,13 @@ too_deep(const char *text, size_t len, const char *name)
 			why = pl_xasprintf("%s:%d: braces and brackets nested more than %d deep here "
 			    "(expected at most %d levels of subgraphs)", name, t[i].line,
 			    DOT_MAX_NESTING, DOT_MAX_NESTING);
-		else if (chain[braces] > DOT_MAX_CHAIN)
-			why = pl_xasprintf("%s:%d: one statement chains more than %d edges here "
+		else if (below[braces] + chain[braces] > DOT_MAX_CHAIN)
+			why = pl_xasprintf("%s:%d: one statement chains more than %d edges here%s "
 			    "(expected at most %d: write a long a -> b -> c ... chain as one "
-			    "a -> b; statement per edge)", name, t[i].line, DOT_MAX_CHAIN, DOT_MAX_CHAIN);
+			    "a -> b; statement per edge)", name, t[i].line, DOT_MAX_CHAIN,
+			    below[braces] > 0 ? ", counting the chains it is inside" : "", DOT_MAX_CHAIN);
 	}
+	free(below);
 	free(chain);
 	free(t);
 	return why;
