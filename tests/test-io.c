@@ -548,7 +548,8 @@ test_dot_errors(void **state)
 	for (int l = 0; l < 3; l++) {
 		for (int i = 1; i <= 600; i++)
 			pl_sb_printf(&nest, " -> %c%d", 'a' + l, i);
-		pl_sb_printf(&nest, l < 2 ? " -> {\n %c0" : "", 'b' + l);
+		if (l < 2)
+			pl_sb_printf(&nest, " -> {\n %c0", 'b' + l);
 	}
 	pl_sb_printf(&nest, "\n}}}\n");
 	dot_bad(nest.s, "t.dot:3: one statement chains more than 1000 edges here, counting the "
