@@ -406,7 +406,7 @@ pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 		 * (a new file as fopen makes it, under the umask) */
 		if ((g->f = fopen(path, "w")) == NULL) {
 			*cause = pl_xasprintf("%s: cannot open it for writing: %s", pl_file_shown(path),
-		    strerror(errno));
+			    strerror(errno));
 			free(target);
 			return -1;
 		}

@@ -1,5 +1,6 @@
 /*
- * strbuf — a growing string for writers of text formats (JSON, DOT, SVG).
+ * strbuf — a growing string for writers of text formats (JSON, DOT, SVG),
+ * and the small text helpers they share (UTF-8 cuts, sizes with units).
  *
  * Invariant: s is NULL until the first append, then always NUL-terminated
  * with len characters before the NUL; cap > len.
