@@ -742,6 +742,30 @@ test_write_mode(void **state)
 	free(path);
 }
 
+/* Write text to dir/name; returns the path (caller frees). */
+static char *
+put_file(const char *dir, const char *name, const char *text, size_t len)
+{
+	char *path = NULL;
+	assert_true(asprintf(&path, "%s/%s", dir, name) > 0);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* The file at path holds exactly want. */
+static void
+file_is(const char *path, const char *want)
+{
+	size_t len;
+	char *cause = NULL, *text = pl_file_read(path, &len, &cause);
+	assert_non_null(text);
+	assert_string_equal(text, want);
+	free(text);
+}
+
 /* A file this process holds open for appending, named as /dev/fd/N (the
  * shell's ">>" and /dev/stdout), keeps what it held: the output follows
  * it, and written again (a checkpoint, then the last) replaces its own
@@ -752,37 +776,21 @@ test_write_appended_fd(void **state)
 	(void)state;
 	char dir[] = "/tmp/placelab-io-XXXXXX";
 	assert_non_null(mkdtemp(dir));
-	char *path = NULL, *fdpath = NULL, *cause = NULL, *text;
-	size_t len;
-	assert_true(asprintf(&path, "%s/log.csv", dir) > 0);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("PRE\n", f);
-	fclose(f);
+	char *fdpath = NULL, *cause = NULL;
+	char *path = put_file(dir, "log.csv", "PRE\n", 4);
 	int fd = open(path, O_WRONLY | O_APPEND);
 	assert_true(fd >= 0);
 	assert_true(asprintf(&fdpath, "/dev/fd/%d", fd) > 0);
 	assert_int_equal(pl_file_check_writable(fdpath, &cause), 0);
 	assert_int_equal(pl_file_write_atomic(fdpath, "one\n", 4, &cause), 0);
 	assert_int_equal(pl_file_write_atomic(fdpath, "two\n", 4, &cause), 0);
-	text = pl_file_read(path, &len, &cause);
-	assert_non_null(text);
-	assert_string_equal(text, "PRE\ntwo\n");
-	free(text);
+	file_is(path, "PRE\ntwo\n");
 	close(fd);
 	/* the descriptor number reused for another file starts afresh */
-	char *other = NULL;
-	assert_true(asprintf(&other, "%s/other.csv", dir) > 0);
-	f = fopen(other, "w");
-	assert_non_null(f);
-	fputs("OTHER\n", f);
-	fclose(f);
+	char *other = put_file(dir, "other.csv", "OTHER\n", 6);
 	assert_int_equal(open(other, O_WRONLY | O_APPEND), fd);
 	assert_int_equal(pl_file_write_atomic(fdpath, "three\n", 6, &cause), 0);
-	text = pl_file_read(other, &len, &cause);
-	assert_non_null(text);
-	assert_string_equal(text, "OTHER\nthree\n");
-	free(text);
+	file_is(other, "OTHER\nthree\n");
 	close(fd);
 	unlink(other);
 	free(other);
@@ -791,10 +799,7 @@ test_write_appended_fd(void **state)
 	free(fdpath);
 	assert_true(asprintf(&fdpath, "/dev/fd/%d", fd) > 0);
 	assert_int_equal(pl_file_write_atomic(fdpath, "new\n", 4, &cause), 0);
-	text = pl_file_read(path, &len, &cause);
-	assert_non_null(text);
-	assert_string_equal(text, "new\n");
-	free(text);
+	file_is(path, "new\n");
 	close(fd);
 	unlink(path);
 	rmdir(dir);
@@ -837,19 +842,6 @@ read_only_child(const char *dir)
 	unlink(path);
 	free(path);
 	return 0;
-}
-
-/* Write text to dir/name; returns the path (caller frees). */
-static char *
-put_file(const char *dir, const char *name, const char *text, size_t len)
-{
-	char *path = NULL;
-	assert_true(asprintf(&path, "%s/%s", dir, name) > 0);
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(text, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-	return path;
 }
 
 /* The kind of placelab document a file holds: the "format" tag however

@@ -455,12 +455,12 @@ occ_cmp(const void *a, const void *b)
 
 /*
  * Find the lines of the nodes (nodes[0..n_nodes)) and edge statements in
- * the text.  Statements are told apart well enough to skip keywords,
+ * the text's tokens t[0..n).  Statements are told apart well enough to skip keywords,
  * attribute names and values, subgraph names and ports; a statement ends
  * at ';', ',', braces, an attribute list or an ID that cannot continue it.
  */
 static void
-find_lines(struct dot_lines *L, const char *text, size_t len, Agnode_t **nodes, int n_nodes)
+find_lines(struct dot_lines *L, const struct tok *t, int n, Agnode_t **nodes, int n_nodes)
 {
 	memset(L, 0, sizeof *L);
 	pl_strmap_init(&L->nodes, (size_t)n_nodes);
@@ -468,8 +468,6 @@ find_lines(struct dot_lines *L, const char *text, size_t len, Agnode_t **nodes, 
 	L->attr_line = pl_xcalloc(n_nodes + 1, sizeof *L->attr_line);
 	for (int v = 0; v < n_nodes; v++)
 		pl_strmap_put(&L->nodes, agnameof(nodes[v]), v);
-	struct tok *t;
-	int n = tokenize(text, len, &t);
 	int prev = -1, operands = 0, edge = 0, pending = 0, edge_line = 0, depth = 0, closed = 0;
 	char kw = 0;	/* after node, edge or graph: 'n', 'e', 'g' */
 	char buf[1024];
@@ -544,7 +542,6 @@ find_lines(struct dot_lines *L, const char *text, size_t len, Agnode_t **nodes, 
 			pending = 0;
 		}
 	}
-	free(t);
 	if (L->n_occ > 0)
 		qsort(L->occ, L->n_occ, sizeof *L->occ, occ_cmp);
 	L->used = pl_xcalloc(L->n_occ + 1, sizeof *L->used);
@@ -713,16 +710,15 @@ read_node(struct pl_graph_builder *b, Agnode_t *n)
 #define DOT_MAX_NESTING 1000
 #define DOT_MAX_CHAIN 1000
 
-/* Why the text is too deep or too long in one statement for the
- * parser (caller frees), or NULL.  A chain is counted per brace level: a
+/* Why the text (its tokens t[0..n)) is too deep or too long in one
+ * statement for the parser (caller frees), or NULL.  A chain is counted per brace level: a
  * subgraph that is one end of an edge ({ a b } -> c) keeps the chain it
  * is part of, and its own statements count on their own.  An undirected
  * graph is refused here, as the reader would refuse it. */
 static char *
-too_deep(const char *text, size_t len, const char *name)
+too_deep(const struct tok *t, int n, const char *name)
 {
-	struct tok *t;
-	int n = tokenize(text, len, &t), depth = 0, braces = 0;
+	int depth = 0, braces = 0;
 	/* by brace level: the edges chained in its statement so far, and
 	 * those of the statements around it that wait on the parser's stack
 	 * (a subgraph at an edge's end is read inside its chain) */
@@ -786,7 +782,6 @@ too_deep(const char *text, size_t len, const char *name)
 	}
 	free(below);
 	free(chain);
-	free(t);
 	return why;
 }
 
@@ -794,9 +789,14 @@ too_deep(const char *text, size_t len, const char *name)
 struct pl_graph *
 plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause)
 {
-	if ((*cause = pl_text_error(name, text, len)) != NULL ||
-	    (*cause = too_deep(text, len, name)) != NULL)
+	if ((*cause = pl_text_error(name, text, len)) != NULL)
 		return NULL;
+	struct tok *t;	/* read once, for the depth check and the lines */
+	int nt = tokenize(text, len, &t);
+	if ((*cause = too_deep(t, nt, name)) != NULL) {
+		free(t);
+		return NULL;
+	}
 	dot_err[0] = '\0';
 	agseterr(AGERR);
 	agseterrf(capture_error);
@@ -825,6 +825,7 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 			*cause = syntax_error(name, text, len);
 		else
 			*cause = pl_xasprintf("%s:1: not a DOT graph (expected 'digraph NAME { ... }' or a placelab JSON file)", name);
+		free(t);
 		return NULL;
 	}
 	char *err = NULL;
@@ -833,7 +834,8 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 	for (Agnode_t *n = agfstnode(dg); n != NULL; n = agnxtnode(dg, n))
 		nodes[v++] = n;
 	struct dot_lines L;
-	find_lines(&L, text, len, nodes, n_nodes);
+	find_lines(&L, t, nt, nodes, n_nodes);
+	free(t);
 	int gline = L.graph_line > 0 ? L.graph_line : 1;
 	/* anonymous graphs ("digraph { }", "%1" to cgraph) and "" take the
 	 * file's name */
