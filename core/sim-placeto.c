@@ -205,6 +205,8 @@ deliver(struct run *R, struct pl_pto_op *o, int u, int w, int r, double t,
 	}
 	if (--o->pending != 0)
 		return;
+	/* its children's entries, which its run reads, come in meanwhile */
+	__builtin_prefetch(&R->ch[o->ch_lo]);
 	struct pl_hent e = pl_hent_make(o->ready, o->rkey);
 	struct pl_hent *q = R->q;
 	int *qv = R->qv;
