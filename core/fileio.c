@@ -174,33 +174,34 @@ own_fd(const char *path)
 	return *end == '\0' && fd <= INT_MAX ? (int)fd : -1;
 }
 
-/* The descriptor path names when it is one of this process's, open on a
- * regular file for appending (the shell's ">>"), else -1: such a file is
- * written through it, never replaced by a rename (which would drop what
- * it held before). */
+/* The descriptor path names when it is one of this process's, open for
+ * writing on a regular file (the shell's ">" or ">>"), else -1: such a
+ * file is written through it, at its offset, never replaced by a rename
+ * (which would drop what the shell wrote there before and after). */
 static int
-append_fd(const char *path)
+held_fd(const char *path)
 {
 	int fd = own_fd(path);
 	struct stat st;
 	int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
-	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || !(fl & O_APPEND) ||
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY ||
 	    fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		return -1;
 	return fd;
 }
 
-/* Where this process's output began in each appended-to descriptor's file
- * (its size at the first write), so that writing the output again (a
- * checkpoint, then the final file) replaces it instead of following it,
- * as a rename would.  Commands write their outputs from one thread. */
-#define APPEND_FDS 64
+/* Where this process's output began in each held descriptor's file (its
+ * offset at the first write: the file's size when appending), so that
+ * writing the output again (a checkpoint, then the final file) replaces
+ * it instead of following it, as a rename would.  Commands write their
+ * outputs from one thread. */
+#define HELD_FDS 64
 static struct {
 	dev_t dev;	/* the file, so that a descriptor number reused */
 	ino_t ino;	/* for another starts afresh */
 	off_t start;
 	unsigned char seen;
-} append_at[APPEND_FDS];
+} held_at[HELD_FDS];
 
 /* Write all of data to fd (a write cut by a signal goes on); 0, or -1
  * with errno set. */
@@ -220,24 +221,29 @@ write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-/* Write data at the end of appended-to descriptor fd, in place of what
- * this process wrote to its file before (append_at); stdio's buffers
- * first.  0, or -1 with errno set. */
+/* Write data through held descriptor fd, in place of what this process
+ * wrote to its file before (held_at); stdio's buffers first.  0, or -1
+ * with errno set. */
 static int
-write_appended(int fd, const void *data, size_t len)
+write_held(int fd, const void *data, size_t len)
 {
 	fflush(NULL);
 	struct stat st;
-	if (fd < APPEND_FDS && fstat(fd, &st) == 0) {
-		if (append_at[fd].seen && append_at[fd].dev == st.st_dev &&
-		    append_at[fd].ino == st.st_ino) {
-			if (ftruncate(fd, append_at[fd].start) != 0)
+	if (fd < HELD_FDS && fstat(fd, &st) == 0) {
+		if (held_at[fd].seen && held_at[fd].dev == st.st_dev &&
+		    held_at[fd].ino == st.st_ino) {
+			if (ftruncate(fd, held_at[fd].start) != 0 ||
+			    lseek(fd, held_at[fd].start, SEEK_SET) < 0)
 				return -1;
 		} else {
-			append_at[fd].dev = st.st_dev;
-			append_at[fd].ino = st.st_ino;
-			append_at[fd].start = st.st_size;
-			append_at[fd].seen = 1;
+			off_t at = (fcntl(fd, F_GETFL) & O_APPEND) ? st.st_size :
+			    lseek(fd, 0, SEEK_CUR);
+			if (at < 0)
+				return -1;
+			held_at[fd].dev = st.st_dev;
+			held_at[fd].ino = st.st_ino;
+			held_at[fd].start = at;
+			held_at[fd].seen = 1;
 		}
 	}
 	return write_all(fd, data, len);
@@ -294,7 +300,7 @@ pl_file_check_writable(const char *path, char **cause)
 		*cause = pl_xasprintf("%s: is a directory (expected a file name)", pl_file_shown(path));
 		return -1;
 	}
-	if (append_fd(path) >= 0)
+	if (held_fd(path) >= 0)
 		return 0;
 	if (is_special(path)) {
 		if (access(path, W_OK) == 0)
@@ -342,15 +348,15 @@ new_file_mode(void)
 /* Write data to path through a temporary file and rename; a file that
  * exists keeps its permissions, a new one gets what fopen() would give it
  * (0666 less the umask); a device or FIFO is written in place, and a file
- * this process holds open for appending (/dev/stdout after ">>") through
- * its descriptor. */
+ * this process holds open for writing (/dev/stdout after ">" or ">>")
+ * through its descriptor. */
 int
 pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause)
 {
 	if (*path == '\0')
 		return pl_file_check_writable(path, cause);	/* says why */
-	int fd0 = append_fd(path);
-	if (fd0 >= 0 && write_appended(fd0, data, len) != 0) {
+	int fd0 = held_fd(path);
+	if (fd0 >= 0 && write_held(fd0, data, len) != 0) {
 		*cause = pl_xasprintf("%s: write failed: %s", pl_file_shown(path), strerror(errno));
 		return -1;
 	}
@@ -400,6 +406,22 @@ pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 {
 	memset(g, 0, sizeof *g);
 	struct stat st;
+	int held = held_fd(path), fd2;
+	if (held >= 0) {
+		/* the shell's file: written at the descriptor's offset (a
+		 * copy of it shares that offset), nothing replaced */
+		fflush(NULL);
+		if ((fd2 = dup(held)) < 0 || (g->f = fdopen(fd2, "w")) == NULL) {
+			*cause = pl_xasprintf("%s: cannot write to it: %s", pl_file_shown(path),
+			    strerror(errno));
+			if (fd2 >= 0)
+				close(fd2);
+			return -1;
+		}
+		g->target = pl_xstrdup(path);
+		g->shown = pl_xstrdup(pl_file_shown(path));
+		return 0;
+	}
 	char *target = write_target(path);
 	if (is_special(path) || stat(target, &st) != 0) {
 		/* a device, or a new file: nothing to keep, written in place
@@ -714,7 +736,7 @@ char *
 pl_file_kind_clash(const char *path, const char *writes)
 {
 	char kind[64];
-	if (append_fd(path) >= 0)	/* appended to (">>"): nothing is replaced */
+	if (held_fd(path) >= 0)	/* written through the shell's descriptor: nothing is replaced */
 		return NULL;
 	if (!pl_file_kind(path, kind, sizeof kind))
 		return NULL;

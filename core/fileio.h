@@ -7,9 +7,10 @@
  * that file, so a crash leaves either the old or the new content.  What
  * is not a regular file (/dev/null, a terminal, a FIFO) is written in
  * place, never replaced; so is a file this process holds open for
- * appending and names as /dev/stdout, /dev/stderr or /dev/fd/N (the
- * shell's ">>"), after what it held before (written again, the output
- * replaces its earlier copy there).
+ * writing and names as /dev/stdout, /dev/stderr or /dev/fd/N (the
+ * shell's ">" or ">>"), at the descriptor's offset, after what the shell
+ * wrote there before (written again, the output replaces its earlier
+ * copy there).
  */
 #ifndef PL_FILEIO_H
 #define PL_FILEIO_H
@@ -45,7 +46,8 @@ int pl_file_write_atomic(const char *path, const void *data, size_t len, char **
  * not cost the user an existing file when the run fails: over an existing
  * file (a symbolic link's target) it is written into a temporary file next
  * to it, and the first pl_grow_commit() renames that over it (with the old
- * file's permissions); a new file, or a device or FIFO, is written in
+ * file's permissions); a new file, a device or FIFO, or a file the shell
+ * holds open for this process (/dev/stdout after ">"), is written in
  * place from the start.
  */
 struct pl_grow {

@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..53"
+echo "1..57"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -165,6 +165,21 @@ for i in 1 2; do
 done
 check "export -o /dev/stdout >> file: the file keeps what it held and gets both tables" \
     'test "$(head -1 ap.csv)" = PRE && test "$(grep -c "^method," ap.csv)" = 2 && ! grep -q "rc " se'
+# > as well: a shell group's file keeps what the group writes before and
+# after (the output goes at the descriptor's offset, the file is never
+# put in place of it)
+{ echo HEADER; $PLACELAB export g2.json -c k80x4 -a heft -o - --format md 2>se; echo "rc=$?"; echo FOOTER; } >grp.txt
+check "{ echo; export -o -; echo; } > file: the table between the group's lines" \
+    'test "$(head -1 grp.txt)" = HEADER && grep -q "^| \*\*HEFT\*\*" grp.txt && grep -qx "rc=0" grp.txt && test "$(tail -1 grp.txt)" = FOOTER'
+{ echo HEADER; $PLACELAB compare g2.json -c k80x4 --methods expert,heft --format csv -o /dev/stdout -q 2>se; echo FOOTER; } >grp2.txt
+check "{ echo; compare -o /dev/stdout; echo; } > file: the table between the group's lines" \
+    'test "$(head -1 grp2.txt)" = HEADER && grep -q "^heft," grp2.txt && test "$(tail -1 grp2.txt)" = FOOTER'
+{ echo HEADER; $PLACELAB train placeto g2.json -c k80x4 --episodes 2 -o gpol.plw --curve - 2>se; echo FOOTER; } >grp3.txt
+check "{ echo; train --curve -; echo; } > file: the curve between the group's lines" \
+    'test "$(head -1 grp3.txt)" = HEADER && test "$(sed -n 2p grp3.txt | cut -d, -f1)" = episode && test "$(tail -1 grp3.txt)" = FOOTER'
+{ $PLACELAB sim g2.json -c k80x4 --place round-robin --json; $PLACELAB export g2.json -c k80x4 -a heft,expert -o - --format md; } >mix.txt 2>se; rc=$?
+check "{ sim --json; export -o -; } > file: written after the result, no kind clash" \
+    'test $rc = 0 && grep -q placelab-result mix.txt && grep -q "^| human expert" mix.txt && ! grep -q "holds a simulation result" se'
 # "-" names standard output for every output option: through a pipe, and
 # no file called "-" is made
 $PLACELAB run -a heft g2.json -c k80x4 -o - 2>se | cat >dash.json

@@ -769,7 +769,8 @@ file_is(const char *path, const char *want)
 /* A file this process holds open for appending, named as /dev/fd/N (the
  * shell's ">>" and /dev/stdout), keeps what it held: the output follows
  * it, and written again (a checkpoint, then the last) replaces its own
- * earlier copy.  Opened without appending (">"), the file is replaced. */
+ * earlier copy.  Opened without appending (">"), the output goes at the
+ * descriptor's offset, and the file is not replaced either. */
 static void
 test_write_appended_fd(void **state)
 {
@@ -794,12 +795,36 @@ test_write_appended_fd(void **state)
 	close(fd);
 	unlink(other);
 	free(other);
-	fd = open(path, O_WRONLY);	/* not appending: replaced as a file */
+	/* not appending (">"): written at the descriptor's offset, between
+	 * what the shell writes before and after, the file never replaced */
+	struct stat st0, st1;
+	assert_int_equal(stat(path, &st0), 0);
+	fd = open(path, O_WRONLY | O_TRUNC);
 	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "HEADER\n", 7), 7);
 	free(fdpath);
 	assert_true(asprintf(&fdpath, "/dev/fd/%d", fd) > 0);
+	assert_int_equal(pl_file_check_writable(fdpath, &cause), 0);
+	assert_null(pl_file_kind_clash(fdpath, "placelab-compare/1"));
+	assert_int_equal(pl_file_write_atomic(fdpath, "first copy\n", 11, &cause), 0);
 	assert_int_equal(pl_file_write_atomic(fdpath, "new\n", 4, &cause), 0);
-	file_is(path, "new\n");
+	assert_int_equal(write(fd, "FOOTER\n", 7), 7);
+	file_is(path, "HEADER\nnew\nFOOTER\n");
+	assert_int_equal(stat(path, &st1), 0);
+	assert_true(st0.st_ino == st1.st_ino);
+	close(fd);
+	/* a growing file written there too */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "A\n", 2), 2);
+	free(fdpath);
+	assert_true(asprintf(&fdpath, "/dev/fd/%d", fd) > 0);
+	struct pl_grow g;
+	assert_int_equal(pl_grow_open(&g, fdpath, &cause), 0);
+	fputs("row\n", g.f);
+	assert_int_equal(pl_grow_close(&g, 1, &cause), 0);
+	assert_int_equal(write(fd, "B\n", 2), 2);
+	file_is(path, "A\nrow\nB\n");
 	close(fd);
 	unlink(path);
 	rmdir(dir);
