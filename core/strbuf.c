@@ -51,11 +51,27 @@ pl_sb_printf(struct pl_strbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+/* The length of the character at s when XML cannot hold it as text (the
+ * noncharacters U+FFFE and U+FFFF, well-formed UTF-8 all the same), else
+ * 0. */
+size_t
+pl_utf8_nonxml(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	return u[0] == 0xEF && u[1] == 0xBF && (u[2] == 0xBE || u[2] == 0xBF) ? 3 : 0;
+}
+
 /* Append XML-escaped text. */
 void
 pl_sb_xml(struct pl_strbuf *b, const char *s)
 {
 	for (; *s; s++) {
+		size_t nx = pl_utf8_nonxml(s);
+		if (nx > 0) {
+			pl_sb_put(b, PL_UTF8_REPLACEMENT, 3);
+			s += nx - 1;
+			continue;
+		}
 		switch (*s) {
 		case '&': pl_sb_put(b, "&amp;", 5); break;
 		case '<': pl_sb_put(b, "&lt;", 4); break;

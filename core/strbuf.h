@@ -21,8 +21,13 @@ void pl_sb_put(struct pl_strbuf *b, const char *t, size_t n);
 /* Append printf-style text. */
 void pl_sb_printf(struct pl_strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* U+FFFD, what stands for a character an output cannot hold. */
+#define PL_UTF8_REPLACEMENT "\xEF\xBF\xBD"
+/* The length of the character at s when XML cannot hold it (U+FFFE,
+ * U+FFFF), else 0. */
+size_t pl_utf8_nonxml(const char *s);
 /* Append s escaped for XML/HTML text and attributes (& < > " escaped,
- * control characters as spaces). */
+ * control characters as spaces, U+FFFE and U+FFFF as U+FFFD). */
 void pl_sb_xml(struct pl_strbuf *b, const char *s);
 /* Append s as a JSON string literal, quotes included. */
 void pl_sb_json_str(struct pl_strbuf *b, const char *s);

@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..65"
+echo "1..66"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -151,6 +151,36 @@ printf '{"format": "placelab-graph/1", "name": "g\\u0001h", "ops": [{"name": "a\
 check "control characters in names and types: the diagram's SVG is well-formed" sh -c \
     "$PLACELAB export '$tmp/ctl.json' -c k80x2 -a random -o '$tmp/ctl.svg' &&
      python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' '$tmp/ctl.svg'"
+# Graphviz decodes character entities in plain labels; names are drawn
+# as written, and U+FFFF (which no XML may hold) as U+FFFD
+python3 -c "import json; json.dump({'format': 'placelab-graph/1', 'name': 'ent', 'ops': [
+    {'name': '<tag>&amp;', 'scope': 'R&amp;D', 'flops': 1e9}, {'name': 'i&#65;j', 'scope': 'R&amp;D', 'flops': 1e9},
+    {'name': 'a&#1;b', 'type': 'T&lt;', 'flops': 1e9}, {'name': 'x\\uffffy', 'flops': 1e9}],
+    'edges': [['<tag>&amp;', 'i&#65;j', 10], ['i&#65;j', 'a&#1;b', 10], ['a&#1;b', 'x\\uffffy', 10]]},
+    open('$tmp/ent.json', 'w'))"
+cat > "$tmp/ent.py" <<'PYEOF'
+import sys, xml.dom.minidom as m
+texts = []
+def walk(n):
+    if n.nodeType == n.TEXT_NODE:
+        texts.append(n.data)
+    for c in n.childNodes:
+        walk(c)
+for f in sys.argv[2:]:
+    texts.clear()
+    walk(m.parse(f))
+    allt = "\n".join(texts)
+    for want in sys.argv[1].encode().decode("unicode_escape").encode("latin-1").decode().split("|"):
+        assert want in allt, (f, want)
+    assert "iAj" not in allt and "<tag>&\n" not in allt and "\ufffe" not in allt, f
+PYEOF
+check "entities and U+FFFF in op names, types and scopes: drawn as written, SVG well-formed" sh -c \
+    "$PLACELAB export '$tmp/ent.json' -c k80x2 -a heft --level full -o '$tmp/ent-full.svg' &&
+     $PLACELAB export '$tmp/ent.json' -c k80x2 -a heft --level 1 -o '$tmp/ent-1.svg' &&
+     $PLACELAB export '$tmp/ent.json' -c k80x2 -a heft --timeline -o '$tmp/ent-tl.svg' &&
+     python3 '$tmp/ent.py' '<tag>&amp;|i&#65;j|a&#1;b|x\357\277\275y' '$tmp/ent-full.svg' '$tmp/ent-tl.svg' &&
+     python3 '$tmp/ent.py' 'R&amp;D|a&#1;b' '$tmp/ent-1.svg' &&
+     python3 '$tmp/ent.py' 'T&lt;' '$tmp/ent-full.svg'"
 check "--mem none is refused for a diagram: it shows peaks" fails_with "expected native or placeto" \
     $PLACELAB export "$teach" -a heft --mem none -o "$tmp/none.svg"
 check "--mem none makes a table without memory, as compare does" sh -c \

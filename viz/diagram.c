@@ -28,16 +28,24 @@
 
 
 /* Append s for a plain label: backslashes doubled so that escapes such as
- * \N in op names stay literal; control characters (which no SVG may
- * hold) as spaces. */
+ * \N in op names stay literal; & as &amp; since Graphviz decodes
+ * character entities there (an op named "a&lt;b" is drawn so); control
+ * characters, U+FFFE and U+FFFF (which no SVG may hold) as spaces and
+ * U+FFFD. */
 static void
 sb_plain(struct pl_strbuf *b, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '\\')
-			pl_sb_printf(b, "\\\\");
+		size_t nx = pl_utf8_nonxml(s);
+		if (nx > 0) {
+			pl_sb_put(b, PL_UTF8_REPLACEMENT, 3);
+			s += nx - 1;
+		} else if (*s == '\\')
+			pl_sb_put(b, "\\\\", 2);
+		else if (*s == '&')
+			pl_sb_put(b, "&amp;", 5);
 		else
-			pl_sb_printf(b, "%c", (unsigned char)*s < 0x20 ? ' ' : *s);
+			pl_sb_put(b, (unsigned char)*s < 0x20 ? " " : s, 1);
 	}
 }
 
@@ -47,11 +55,16 @@ static void
 sb_html(struct pl_strbuf *b, const char *s)
 {
 	for (; *s; s++) {
-		char one[2] = { *s, '\0' };
-		if (*s == '\\')
+		size_t nx = pl_utf8_nonxml(s);
+		if (nx > 0) {
+			pl_sb_put(b, PL_UTF8_REPLACEMENT, 3);
+			s += nx - 1;
+		} else if (*s == '\\')
 			pl_sb_put(b, "\\\\", 2);
-		else
+		else {
+			char one[2] = { *s, '\0' };
 			pl_sb_xml(b, one);
+		}
 	}
 }
 
