@@ -27,21 +27,25 @@
 /* ---- small helpers -------------------------------------------------- */
 
 
-/* Append s for a plain label: backslashes doubled so that escapes such as
- * \N in op names stay literal; & as &amp; since Graphviz decodes
- * character entities there (an op named "a&lt;b" is drawn so); control
- * characters, U+FFFE and U+FFFF (which no SVG may hold) as spaces and
- * U+FFFD. */
+/* Append s for a label: backslashes doubled so that escapes such as \N
+ * in op names stay literal (Graphviz expands \G, \N, \\ ... in HTML-like
+ * labels too); U+FFFE and U+FFFF (which no SVG may hold) as U+FFFD; for
+ * an HTML-like label (html) XML-escaped, for a plain one & as &amp; since
+ * Graphviz decodes character entities there (an op named "a&lt;b" would
+ * be drawn "a<b"), and control characters as spaces in both. */
 static void
-sb_plain(struct pl_strbuf *b, const char *s)
+sb_label(struct pl_strbuf *b, const char *s, int html)
 {
 	for (; *s; s++) {
 		size_t nx = pl_utf8_nonxml(s);
+		char one[2] = { *s, '\0' };
 		if (nx > 0) {
 			pl_sb_put(b, PL_UTF8_REPLACEMENT, 3);
 			s += nx - 1;
 		} else if (*s == '\\')
 			pl_sb_put(b, "\\\\", 2);
+		else if (html)
+			pl_sb_xml(b, one);
 		else if (*s == '&')
 			pl_sb_put(b, "&amp;", 5);
 		else
@@ -49,23 +53,18 @@ sb_plain(struct pl_strbuf *b, const char *s)
 	}
 }
 
-/* Append s as the text of an HTML-like label: XML-escaped, and its
- * backslashes doubled, since Graphviz expands \G, \N, \\ ... there too. */
+/* Append s for a plain label (sb_label). */
+static void
+sb_plain(struct pl_strbuf *b, const char *s)
+{
+	sb_label(b, s, 0);
+}
+
+/* Append s as the text of an HTML-like label (sb_label). */
 static void
 sb_html(struct pl_strbuf *b, const char *s)
 {
-	for (; *s; s++) {
-		size_t nx = pl_utf8_nonxml(s);
-		if (nx > 0) {
-			pl_sb_put(b, PL_UTF8_REPLACEMENT, 3);
-			s += nx - 1;
-		} else if (*s == '\\')
-			pl_sb_put(b, "\\\\", 2);
-		else {
-			char one[2] = { *s, '\0' };
-			pl_sb_xml(b, one);
-		}
-	}
+	sb_label(b, s, 1);
 }
 
 /* Human bytes (SI units). */
