@@ -4,7 +4,47 @@
  */
 #include "cost.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "xmalloc.h"
+
+/* Order ints (qsort). */
+static int
+int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* The bytes of op v's input tensors, each counted once however many
+ * edges (a listed edge twice) consume it. */
+static double
+in_bytes_of(const struct pl_graph *g, int v)
+{
+	int lo = g->in_off[v], k = g->in_off[v + 1] - lo;
+	const int *in = g->in_edge + lo;
+	double sum = 0;
+	if (k <= 64) {
+		for (int j = 0; j < k; j++) {
+			int t = g->edges[in[j]].tensor, seen = 0;
+			for (int i = 0; i < j && !seen; i++)
+				seen = g->edges[in[i]].tensor == t;
+			if (!seen)
+				sum += (double)g->tensors[t].bytes;
+		}
+		return sum;
+	}
+	int *t = pl_xmalloc(sizeof *t * (size_t)k);
+	for (int j = 0; j < k; j++)
+		t[j] = g->edges[in[j]].tensor;
+	qsort(t, (size_t)k, sizeof *t, int_cmp);
+	for (int j = 0; j < k; j++)
+		if (j == 0 || t[j] != t[j - 1])
+			sum += (double)g->tensors[t[j]].bytes;
+	free(t);
+	return sum;
+}
 
 /* Time of op v on device d: measured for the kind, else roofline + launch. */
 double
@@ -18,10 +58,7 @@ pl_cost_op_us(const struct pl_graph *g, int v, const struct pl_cluster *c, int d
 	double m = o->measured_us[dev->kind];
 	if (m >= 0)
 		return m;
-	double in_bytes = 0;
-	for (int j = g->in_off[v]; j < g->in_off[v + 1]; j++)
-		in_bytes += (double)g->tensors[g->edges[g->in_edge[j]].tensor].bytes;
-	double bytes = in_bytes + (double)o->out_bytes + (double)o->param_bytes;
+	double bytes = in_bytes_of(g, v) + (double)o->out_bytes + (double)o->param_bytes;
 	if (o->flops == 0 && bytes == 0)
 		return 0;
 	double compute = o->flops / dev->peak_flops * 1e6;

@@ -17,6 +17,7 @@
 #include "pool.h"
 #include "problem.h"
 #include "rng.h"
+#include "strbuf.h"
 #include "strmap.h"
 
 static const struct pl_option_def defs[] = {
@@ -229,6 +230,48 @@ test_strmap(void **state)
 	pl_strmap_free(&m);
 }
 
+/* The roofline's time of op "b" in a graph of ops a0..a{na-1} and b,
+ * where b reads output 0 of a_i rep times (edges listed again). */
+static double
+cost_of_fan_in(int na, int rep)
+{
+	struct pl_strbuf sb = { 0 };
+	pl_sb_printf(&sb, "{\"format\": \"placelab-graph/1\", \"name\": \"f\", \"ops\": [");
+	for (int i = 0; i < na; i++)
+		pl_sb_printf(&sb, "{\"name\": \"a%d\", \"flops\": 1}, ", i);
+	pl_sb_printf(&sb, "{\"name\": \"b\"}], \"edges\": [");
+	for (int r = 0; r < rep; r++)
+		for (int i = 0; i < na; i++)
+			pl_sb_printf(&sb, "%s[\"a%d\", \"b\", 1000000000, 0]", r + i ? ", " : "", i);
+	pl_sb_printf(&sb, "]}");
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_parse_json(sb.s, sb.len, "f", &cause);
+	assert_non_null(g);
+	assert_int_equal(g->n_edges, na * rep);
+	struct pl_cluster *c = pl_cluster_preset("k80x2");
+	double us = pl_cost_op_us(g, na, c, 1);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+	free(sb.s);
+	return us;
+}
+
+/* A tensor consumed by several edges of one op (an edge listed twice) is
+ * read once: the op's time is that of one edge per tensor, for a few
+ * inputs and for many (another way of counting above 64). */
+static void
+test_cost_duplicate_edges(void **state)
+{
+	(void)state;
+	double one = cost_of_fan_in(3, 1);
+	assert_true(one > 5);	/* memory bound: 3 GB read */
+	assert_true(cost_of_fan_in(3, 2) == one);
+	assert_true(cost_of_fan_in(3, 5) == one);
+	double many = cost_of_fan_in(100, 1);
+	assert_true(many > one);
+	assert_true(cost_of_fan_in(100, 3) == many);
+}
+
 /* Roofline, measured times (kind and device) and transfers. */
 static void
 test_cost(void **state)
@@ -275,6 +318,7 @@ main(void)
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_strmap),
 		cmocka_unit_test(test_cost),
+		cmocka_unit_test(test_cost_duplicate_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
