@@ -262,8 +262,7 @@ derive(const struct pl_compare *cmp, struct pl_compare_row *r, double expert, in
 	if (best >= 0 && cmp->rows[best].makespan_us > 0)
 		r->gap_best_pct = (r->makespan_us - cmp->rows[best].makespan_us) /
 		    cmp->rows[best].makespan_us * 100;
-	if (cmp->bound_us > 0)
-		r->gap_bound_pct = (r->makespan_us - cmp->bound_us) / cmp->bound_us * 100;
+	r->gap_bound_pct = pl_gap_to_bound(cmp->bound_us, r->makespan_us) * 100;
 }
 
 /* A row's derived columns against the table's expert, best and bound

@@ -9,6 +9,7 @@
  * modelled.
  */
 #include <cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -16,13 +17,20 @@
 #include "sim.h"
 #include "xmalloc.h"
 
-/* Gap of a makespan to a bound, as a fraction of the bound. */
+/* Gap of a makespan to a bound, as a fraction of the bound (see sim.h). */
+double
+pl_gap_to_bound(double bound_us, double makespan_us)
+{
+	if (bound_us > 0)
+		return (makespan_us - bound_us) / bound_us;
+	return makespan_us <= bound_us ? 0 : NAN;
+}
+
+/* Gap of a makespan to bounds b. */
 double
 pl_bounds_gap(const struct pl_bounds *b, double makespan_us)
 {
-	if (b == NULL || !(b->best_us > 0))
-		return 0;
-	return (makespan_us - b->best_us) / b->best_us;
+	return b == NULL ? NAN : pl_gap_to_bound(b->best_us, makespan_us);
 }
 
 /* The name of tensor t: "op:index". */
@@ -113,8 +121,9 @@ pl_sim_result_json(const struct pl_problem *p, const struct pl_placement *pl,
 		cJSON_AddNumberToObject(bo, "critical_path_us", b->critical_path_us);
 		cJSON_AddNumberToObject(bo, "work_us", b->work_us);
 		cJSON_AddNumberToObject(bo, "best_us", b->best_us);
-		if (pl != NULL)
-			cJSON_AddNumberToObject(root, "gap_to_bound", pl_bounds_gap(b, r->makespan_us));
+		double gap = pl_bounds_gap(b, r->makespan_us);
+		if (pl != NULL && !isnan(gap))
+			cJSON_AddNumberToObject(root, "gap_to_bound", gap);
 		else
 			cJSON_AddNullToObject(root, "gap_to_bound");
 	}

@@ -138,7 +138,10 @@ struct pl_bounds {
 	double best_us;			/* max of the above */
 };
 void pl_bounds_compute(const struct pl_problem *p, struct pl_bounds *b);
-/* (makespan - best) / best: the "gap to bound" (0 when best is 0). */
+/* (makespan - bound) / bound: the "gap to bound"; when the bound is 0, 0
+ * for a makespan of 0 and NAN (no finite gap) for any other. */
+double pl_gap_to_bound(double bound_us, double makespan_us);
+/* The gap of makespan to b->best_us (NAN without bounds). */
 double pl_bounds_gap(const struct pl_bounds *b, double makespan_us);
 
 /*

@@ -4,7 +4,7 @@
 : "${PLACELAB:?}" "${PL_SRCDIR:?}"
 S="$PL_SRCDIR/samples"
 . "$PL_SRCDIR/tests/tap-check.sh"
-echo "1..14"
+echo "1..16"
 
 G="$S/heft.json"
 C="$S/clusters/heft3.json"
@@ -47,4 +47,14 @@ check "all:NAME with long names: the device named, squashed or not" \
 "$PLACELAB" sim "$G" -c "$T/long.json" --place "all:gpu${L}C" >/dev/null 2>"$T/err"; rc=$?
 check "all:NAME matching no device past 127 bytes: exit 2, what is expected" \
 	'[ $rc -eq 2 ] && grep -q "(expected a device.s name, such as" "$T/err"'
+# ops that cost nothing: the bound is 0, and a makespan above it has no
+# finite gap (n/a, null), one at 0 a gap of 0
+printf '{"format": "placelab-graph/1", "name": "zz", "ops": [{"name": "a"}, {"name": "b"}], "edges": [["a", "b", 0]]}\n' >"$T/zz.json"
+check "bound 0, makespan above it: gap to bound n/a in text and run, null in JSON" \
+	'"$PLACELAB" sim "$T/zz.json" --place round-robin | grep -q "gap to bound n/a" &&
+	 "$PLACELAB" sim "$T/zz.json" --place round-robin --json | grep -q "\"gap_to_bound\":[[:space:]]*null" &&
+	 "$PLACELAB" run -a random --seed 3 "$T/zz.json" | grep -q "gap n/a)"'
+check "bound 0, makespan 0: gap to bound 0" \
+	'"$PLACELAB" sim "$T/zz.json" --place all:gpu0 | grep -q "gap to bound 0.0%" &&
+	 "$PLACELAB" sim "$T/zz.json" --place all:gpu0 --json | grep -q "\"gap_to_bound\":[[:space:]]*0,"'
 exit $fail

@@ -227,8 +227,12 @@ print_summary(const struct pl_placer *pl, FILE *f)
 	const struct pl_sim_result *r = &pl->best_res;
 	struct pl_bounds b;
 	pl_bounds_compute(p, &b);
-	fprintf(f, "step time  %.3f ms (lower bound %.3f ms, gap %.1f%%)\n", r->makespan_us / 1000,
-	    b.best_us / 1000, b.best_us > 0 ? (r->makespan_us - b.best_us) / b.best_us * 100 : 0);
+	double gap = pl_bounds_gap(&b, r->makespan_us);
+	fprintf(f, "step time  %.3f ms (lower bound %.3f ms, gap ", r->makespan_us / 1000, b.best_us / 1000);
+	if (isnan(gap))
+		fprintf(f, "n/a)\n");
+	else
+		fprintf(f, "%.1f%%)\n", 100 * gap);
 	fprintf(f, "memory     %s\n", pl->run.sim.mem == PL_MEM_NONE ? "not modelled (--mem none)" :
 	    r->oom_mask ? "OUT OF MEMORY" : "fits");
 	fprintf(f, "moved      %.1f MB in %d transfers\n", (double)r->bytes_moved / 1e6, r->n_transfers);

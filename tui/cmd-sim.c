@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,8 +203,13 @@ print_text(const struct pl_problem *p, const struct pl_placement *pl,
 	fprintf(f, "simulator  %s, memory model %s\n", pl_sim_kind_name(o->kind),
 	    pl_mem_model_name(o->mem));
 	fprintf(f, "makespan   %.3f us\n", r->makespan_us);
-	fprintf(f, "bound      %.3f us (critical path %.3f, work %.3f); gap to bound %.1f%%\n",
-	    b->best_us, b->critical_path_us, b->work_us, 100 * pl_bounds_gap(b, r->makespan_us));
+	double gap = pl_bounds_gap(b, r->makespan_us);
+	fprintf(f, "bound      %.3f us (critical path %.3f, work %.3f); gap to bound ",
+	    b->best_us, b->critical_path_us, b->work_us);
+	if (isnan(gap))
+		fprintf(f, "n/a (the bound is 0)\n");
+	else
+		fprintf(f, "%.1f%%\n", 100 * gap);
 	fmt_bytes(r->bytes_moved, s1, sizeof s1);
 	fprintf(f, "transfers  %d (%s)\n", r->n_transfers, s1);
 	fprintf(f, "critical   %d ops", tr->n_critical);

@@ -632,8 +632,11 @@ draw_info(struct explore *ex)
 		info_field(&x, screen_attr(SCR_KEY), " [edited]");
 	snprintf(f, sizeof f, "  peak %s", screen_fmt_bytes(m, sizeof m, r->peak_max));
 	info_field(&x, A_NORMAL, f);
-	double gap = ex->bounds.best_us > 0 ? (r->makespan_us / ex->bounds.best_us - 1) * 100 : 0;
-	snprintf(f, sizeof f, "  bound +%.0f%%", gap);
+	double gap = pl_bounds_gap(&ex->bounds, r->makespan_us);
+	if (isnan(gap))
+		snprintf(f, sizeof f, "  bound n/a");
+	else
+		snprintf(f, sizeof f, "  bound +%.0f%%", gap * 100);
 	info_field(&x, A_NORMAL, f);
 	/* where it came from: whole, or its start and an ellipsis when at
 	 * least 8 columns of it show ("from file teach-he…"), else not at
