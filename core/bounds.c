@@ -4,12 +4,15 @@
  * Invariant: every value returned is <= the makespan that pl_sim_eval()
  * reports (native model) for every valid placement and every priority
  * list.  Both bounds relax the schedule:
- *  - critical path: every op on its fastest allowed device, transfers free,
- *    no device contention: the longest path is then a lower bound, since
- *    an op cannot start before all its producers have ended;
+ *  - critical path: every op on its fastest allowed device (allowed by its
+ *    own constraint and by every other op of its colocation group, which
+ *    shares its device), transfers free, no device contention: the
+ *    longest path is then a lower bound, since an op cannot start before
+ *    all its producers have ended;
  *  - work: for any weights lambda_d >= 0 summing to 1, the makespan M is at
- *    least max_d load_d >= sum_d lambda_d load_d >= sum_v min_d lambda_d
- *    t(v, d), the weighted total work.  This is the dual of the fractional
+ *    least max_d load_d >= sum_d lambda_d load_d >= sum_G min_d lambda_d
+ *    t(G, d), the weighted total work, where a colocation group G (an op
+ *    alone is a group of one) runs all its ops on one allowed device d.  This is the dual of the fractional
  *    assignment; weights proportional to the devices' throughput give
  *    "total work over combined throughput" and a few multiplicative
  *    refinement rounds tighten it (any weights are valid).
@@ -28,6 +31,29 @@
 #define SAFETY (1 - 1e-12)
 #define ROUNDS 30
 
+/* The devices op v may run on in a valid placement: those its colocation
+ * group allows (which its own constraint allows too). */
+static uint64_t
+op_mask(const struct pl_problem *p, int v)
+{
+	return p->group_allowed[p->g->ops[v].group];
+}
+
+/* The fastest time of op v on a device of op_mask(). */
+static double
+op_min_us(const struct pl_problem *p, int v)
+{
+	double best = INFINITY;
+	uint64_t m = op_mask(p, v);
+	for (int d = 0; d < p->n_dev; d++)
+		if ((m >> d) & 1) {
+			double t = pl_problem_op_us(p, v, d);
+			if (t < best)
+				best = t;
+		}
+	return best;
+}
+
 /* Longest path with each op at its fastest allowed time. */
 static double
 critical_path(const struct pl_problem *p)
@@ -43,7 +69,7 @@ critical_path(const struct pl_problem *p)
 			if (f[u] > s)
 				s = f[u];
 		}
-		f[v] = s + pl_problem_op_min_us(p, v);
+		f[v] = s + op_min_us(p, v);
 		if (f[v] > best)
 			best = f[v];
 	}
@@ -51,7 +77,8 @@ critical_path(const struct pl_problem *p)
 	return best;
 }
 
-/* sum_v min_d lam[d] t(v, d); fills load[d] with the argmin's loads. */
+/* sum_G min_d lam[d] t(G, d) over colocation groups G; fills load[d] with
+ * the argmin's loads. */
 static double
 weighted_work(const struct pl_problem *p, const double *lam, double *load)
 {
@@ -59,21 +86,22 @@ weighted_work(const struct pl_problem *p, const double *lam, double *load)
 	double sum = 0;
 	for (int d = 0; d < D; d++)
 		load[d] = 0;
-	for (int v = 0; v < p->n_ops; v++) {
-		double best = INFINITY;
+	for (int k = 0; k < p->g->n_groups; k++) {
+		double best = INFINITY, bt = 0;
 		int bd = -1;
 		for (int d = 0; d < D; d++) {
-			if (!((p->allowed[v] >> d) & 1))
+			if (!((p->group_allowed[k] >> d) & 1))
 				continue;
-			double x = lam[d] * pl_problem_op_us(p, v, d);
+			double t = pl_problem_group_us(p, k, d), x = lam[d] * t;
 			if (x < best) {
 				best = x;
 				bd = d;
+				bt = t;
 			}
 		}
 		if (bd >= 0) {
 			sum += best;
-			load[bd] += pl_problem_op_us(p, v, bd);
+			load[bd] += bt;
 		}
 	}
 	return sum;
@@ -92,7 +120,7 @@ work_bound(const struct pl_problem *p)
 		double w = 0;
 		int k = 0;
 		for (int v = 0; v < p->n_ops; v++)
-			if ((p->allowed[v] >> d) & 1) {
+			if ((op_mask(p, v) >> d) & 1) {
 				w += pl_problem_op_us(p, v, d);
 				k++;
 			}

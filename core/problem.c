@@ -76,6 +76,17 @@ pl_problem_xfer_us(const struct pl_problem *p, int a, int b, int64_t bytes)
 	return pl_cost_xfer_us(p->c, a, b, bytes);
 }
 
+/* Time of colocation group grp's ops together on device d. */
+double
+pl_problem_group_us(const struct pl_problem *p, int grp, int d)
+{
+	const struct pl_group *gr = &p->g->groups[grp];
+	double s = 0;
+	for (int i = 0; i < gr->count; i++)
+		s += pl_problem_op_us(p, p->g->group_ops[gr->first + i], d);
+	return s;
+}
+
 /* Fastest allowed time for op. */
 double
 pl_problem_op_min_us(const struct pl_problem *p, int op)

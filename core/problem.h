@@ -45,6 +45,8 @@ pl_problem_op_us(const struct pl_problem *p, int op, int d)
 /* Transfer time (us) of bytes from device a to device b (0 if a == b). */
 double pl_problem_xfer_us(const struct pl_problem *p, int a, int b, int64_t bytes);
 
+/* Run time of colocation group grp on device d (the sum of its ops'). */
+double pl_problem_group_us(const struct pl_problem *p, int grp, int d);
 /* The fastest allowed device's time for an op. */
 double pl_problem_op_min_us(const struct pl_problem *p, int op);
 

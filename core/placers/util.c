@@ -32,17 +32,6 @@ pl_pu_group_mem(const struct pl_graph *g, int grp)
 	return s;
 }
 
-/* Time of a group on one device. */
-double
-pl_pu_group_us(const struct pl_problem *p, int grp, int d)
-{
-	const struct pl_group *gr = &p->g->groups[grp];
-	double s = 0;
-	for (int i = 0; i < gr->count; i++)
-		s += pl_problem_op_us(p, p->g->group_ops[gr->first + i], d);
-	return s;
-}
-
 /* Mean over allowed devices. */
 double
 pl_pu_op_mean_us(const struct pl_problem *p, int v)
@@ -195,7 +184,7 @@ pl_pu_fit_memory(const struct pl_problem *p, struct pl_placement *pl)
 			if (m == 0 || p->group_allowed[k] == ((uint64_t)1 << d))
 				continue;
 			cand[n].grp = k;
-			cand[n].score = (double)m / (1.0 + pl_pu_group_us(p, k, d));
+			cand[n].score = (double)m / (1.0 + pl_problem_group_us(p, k, d));
 			n++;
 		}
 		qsort(cand, n, sizeof *cand, cmp_cand);

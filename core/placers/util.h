@@ -26,8 +26,6 @@
 int64_t pl_pu_op_mem(const struct pl_graph *g, int v);
 /* Static memory of a colocation group. */
 int64_t pl_pu_group_mem(const struct pl_graph *g, int grp);
-/* Run time of a group on device d (sum of its ops). */
-double pl_pu_group_us(const struct pl_problem *p, int grp, int d);
 /* Mean op time over the op's allowed devices. */
 double pl_pu_op_mean_us(const struct pl_problem *p, int v);
 
