@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..61"
+echo "1..64"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -196,4 +196,24 @@ $PLACELAB run -a heft "$tmp/disc.json" -c "$tmp/c1.json" -q >"$tmp/out" 2>&1; rc
 check "run: OOM status and device line in a unit that shows the sizes" sh -c "test $rc = 0 && grep -q '^status     OOM: g0 needs 4.77 MiB of 1 B$' '$tmp/out' && grep -q 'peak  4.77 MiB / 1 B  OOM$' '$tmp/out'"
 $PLACELAB compare "$tmp/disc.json" -c "$tmp/c1.json" --methods heft -q >"$tmp/out" 2>&1; rc=$?
 check "compare: a method's OOM said below the table in the same units" sh -c "test $rc = 0 && grep -q '^heft: OOM: g0 needs 4.77 MiB of 1 B$' '$tmp/out'"
+# a policy whose outputs stop being finite numbers (training at --lr 1)
+# never puts an op on a device its constraint forbids: run stops with
+# the error and exit 1, its best so far valid; train saves nothing over
+# the file it was given
+python3 -c "import json
+g = json.load(open('$PL_SRCDIR/samples/chain.json'))
+for o in g['ops']: o['device'] = 'cpu'
+json.dump(g, open('$tmp/cpuonly.json', 'w'))
+json.dump({'format': 'placelab-cluster/1', 'name': 'cl3', 'devices': [
+    {'name': 'G0', 'kind': 'gpu', 'peak_flops': 1e15, 'mem_bytes': 2**34, 'mem_bw': 1e11},
+    {'name': 'C1', 'kind': 'cpu', 'peak_flops': 1e9, 'mem_bytes': 2**34, 'mem_bw': 1e10},
+    {'name': 'C2', 'kind': 'cpu', 'peak_flops': 1e9, 'mem_bytes': 2**34, 'mem_bw': 1e10}]},
+    open('$tmp/cl3.json', 'w'))"
+$PLACELAB run -a placeto "$tmp/cpuonly.json" -c "$tmp/cl3.json" --lr 1 --episodes 400 -q -o "$tmp/lr1.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "run -a placeto --lr 1: stops on outputs that are not finite, exit 1" sh -c "test $rc = 1 && grep -q 'placeto stopped: the policy.s outputs are not finite numbers' '$tmp/err'"
+check "run -a placeto --lr 1: its best placement keeps every op on a CPU" sh -c \
+    "$PLACELAB sim '$tmp/cpuonly.json' -c '$tmp/cl3.json' -p '$tmp/lr1.json' >/dev/null"
+echo keep >"$tmp/t.plw"
+$PLACELAB train placeto "$PL_SRCDIR/samples/heft.json" "$PL_SRCDIR/samples/chain.json" -o "$tmp/t.plw" --episodes 200 --lr 1 >/dev/null 2>"$tmp/err"; rc=$?
+check "train --lr 1 that diverges: exit 2, the file given kept" sh -c "test $rc = 2 && grep -q 'not finite' '$tmp/err' && test \"\$(cat '$tmp/t.plw')\" = keep"
 exit 0

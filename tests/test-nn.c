@@ -287,6 +287,49 @@ test_softmax(void **state)
 	assert_true(pl_nn_entropy_nats(4, near) > 0);
 }
 
+/* Logits that are not finite numbers still give a distribution over the
+ * allowed entries only (a masked device is never chosen), and are told. */
+static void
+test_softmax_not_finite(void **state)
+{
+	(void)state;
+	static const uint8_t allowed[4] = { 0, 1, 0, 1 };
+	const float inf = INFINITY, nan = NAN;
+	const float cases[][4] = {
+		{ 5.0f, nan, 7.0f, 1.0f },	/* NaN: as -inf */
+		{ inf, 2.0f, inf, inf },	/* +inf: the allowed ones share it */
+		{ 3.0f, nan, inf, nan },	/* all NaN */
+		{ 1.0f, -inf, 2.0f, -inf },	/* all -inf */
+		{ inf, nan, inf, -inf },
+	};
+	const float want1[] = { 0, 0, 0.5f, 0.5f, 0.5f };	/* p[1] expected */
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		float p[4];
+		pl_nn_softmax(4, cases[i], allowed, p);
+		assert_true(p[0] == 0 && p[2] == 0);
+		assert_true(fabs(p[1] + p[3] - 1) < 1e-6);
+		if (i > 1)
+			assert_true(p[1] == want1[i]);
+		int a = pl_nn_argmax(4, p);
+		assert_true(a == 1 || a == 3);
+		for (double u = 0; u < 1; u += 0.125) {
+			a = pl_nn_sample(4, p, u);
+			assert_true(a == 1 || a == 3);
+		}
+		assert_false(pl_nn_logits_finite(4, cases[i], allowed));
+	}
+	float p[4];
+	pl_nn_softmax(4, cases[1], allowed, p);
+	assert_true(p[1] == 0 && p[3] == 1);
+	pl_nn_softmax(4, cases[0], allowed, p);
+	assert_true(p[1] == 0 && p[3] == 1);
+	const float fine[4] = { nan, 1.0f, inf, -3.0f };	/* only the allowed count */
+	assert_true(pl_nn_logits_finite(4, fine, allowed));
+	const float w[3] = { 1.0f, 2.0f, nan };
+	assert_true(pl_nn_all_finite(w, 2));
+	assert_false(pl_nn_all_finite(w, 3));
+}
+
 /* ---- the Placeto policy --------------------------------------------------- */
 
 struct pol_ctx {
@@ -478,6 +521,7 @@ main(void)
 		cmocka_unit_test(test_relu),
 		cmocka_unit_test(test_agg_grad),
 		cmocka_unit_test(test_softmax),
+		cmocka_unit_test(test_softmax_not_finite),
 		cmocka_unit_test(test_policy_grad),
 		cmocka_unit_test(test_adam_clip_init),
 		cmocka_unit_test(test_weight_file),

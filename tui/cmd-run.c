@@ -396,7 +396,7 @@ cmd_run(int argc, char **argv)
 	cmd_catch_stop();
 	if (cmd_step_placer(pl, max_steps, max_seconds, cls->name, !quiet && isatty(STDERR_FILENO)))
 		fputc('\n', stderr);
-	rc = pl->best != NULL ? 0 : 1;
+	rc = pl->best != NULL && pl->error == NULL ? 0 : 1;
 	/* -o or --history standard output's file: that output alone goes
 	 * there (asked before the file is replaced) */
 	FILE *out = cmd_report_stream(output, history);
@@ -419,6 +419,9 @@ cmd_run(int argc, char **argv)
 	if (pl->best == NULL)
 		fprintf(stderr, "placelab: %s found no placement: %s\n", cls->name,
 		    pl->error != NULL ? pl->error : pl->status);
+	else if (pl->error != NULL)
+		fprintf(stderr, "placelab: %s stopped: %s%s\n", cls->name, pl->error,
+		    output != NULL ? "; its best placement so far is written" : "");
 	if (cmd_stopped()) {
 		fprintf(stderr, "placelab: %s stopped by signal %d after %d steps%s\n", cls->name,
 		    cmd_stopped(), pl->n_steps,

@@ -370,21 +370,50 @@ pl_nn_pool_backward(int n, int d, const uint8_t *mask, int mean,
 
 /* ---- distributions ---------------------------------------------------- */
 
-/* Masked softmax. */
+/* Masked softmax; a distribution over the allowed entries whatever the
+ * logits (see nn.h). */
 void
 pl_nn_softmax(int n, const float *logits, const uint8_t *allowed, float *p)
 {
 	double mx = -INFINITY, sum = 0.0;
 	for (int i = 0; i < n; i++)
-		if ((allowed == NULL || allowed[i]) && logits[i] > mx)
+		if ((allowed == NULL || allowed[i]) && logits[i] > mx)	/* (false for NaN) */
 			mx = logits[i];
 	for (int i = 0; i < n; i++) {
-		double e = (allowed == NULL || allowed[i]) ? exp(logits[i] - mx) : 0.0;
+		double e = 0.0;
+		if (allowed != NULL && !allowed[i])
+			e = 0.0;
+		else if (mx == INFINITY)	/* the infinite ones share it */
+			e = logits[i] == INFINITY;
+		else if (mx == -INFINITY)	/* nothing to tell them apart */
+			e = 1.0;
+		else if (!isnan(logits[i]))
+			e = exp(logits[i] - mx);
 		p[i] = (float)e;
 		sum += e;
 	}
 	for (int i = 0; i < n; i++)
 		p[i] = sum > 0 ? (float)(p[i] / sum) : 0.0f;
+}
+
+/* Whether every allowed logit is a finite number. */
+int
+pl_nn_logits_finite(int n, const float *logits, const uint8_t *allowed)
+{
+	for (int i = 0; i < n; i++)
+		if ((allowed == NULL || allowed[i]) && !isfinite(logits[i]))
+			return 0;
+	return 1;
+}
+
+/* Whether all n weights are finite numbers. */
+int
+pl_nn_all_finite(const float *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(w[i]))
+			return 0;
+	return 1;
 }
 
 /* log p[a]. */

@@ -144,9 +144,17 @@ void pl_nn_pool_backward(int n, int d, const uint8_t *mask, int mean,
 #define PL_NN_ENTROPY_EPS 1e-3
 
 /* Softmax of n logits over the entries with allowed[i] != 0 (allowed may be
- * NULL: all); others get probability 0.  Computed in double, max-shifted. */
+ * NULL: all); others get probability 0.  Computed in double, max-shifted.
+ * Whatever the logits, the allowed entries share probability 1 (when one
+ * is allowed): NaN counts as -inf, +inf entries share it all, and all
+ * -inf or NaN gives a uniform distribution. */
 void pl_nn_softmax(int n, const float *logits, const uint8_t *allowed,
     float *p);
+/* Whether every allowed logit is a finite number (a policy whose outputs
+ * are not is broken, whatever softmax makes of them). */
+int pl_nn_logits_finite(int n, const float *logits, const uint8_t *allowed);
+/* Whether all n weights are finite numbers. */
+int pl_nn_all_finite(const float *w, size_t n);
 /* log p[a] (with a floor of 1e-30). */
 double pl_nn_log_prob(const float *p, int a);
 /* Entropy -sum p log(p + PL_NN_ENTROPY_EPS): the training objective's

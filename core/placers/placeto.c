@@ -732,6 +732,7 @@ struct engine {
 	long next_id;			/* next episode number */
 	struct pl_placeto_stats st;
 	char **feat_names;
+	char *err;			/* training stopped: why */
 };
 
 /* R of a simulated result: seconds; with a penalty, plus the penalty for
@@ -994,6 +995,10 @@ episode_decide(struct engine *E, struct episode *ep)
 	episode_input(E, ep, t, &in, allowed);
 	float logits[PL_MAX_DEVICES], probs[PL_MAX_DEVICES];
 	pl_policy_forward(E->pol, E->pol->m->w, &in, ep->pws, logits, probs);
+	if (!pl_nn_logits_finite(E->n_dev, logits, allowed) && ep->err == NULL)
+		/* (the step still picks an allowed device, and fails) */
+		ep->err = pl_xasprintf("the policy's outputs are not finite numbers (episode %ld): its "
+		    "weights have grown too large (train with a lower --lr)", ep->id);
 	int a = ep->greedy ? pl_nn_argmax(E->n_dev, probs)
 	    : pl_nn_sample(E->n_dev, probs, pl_rng_uniform(&ep->rng));
 	struct pl_placeto_decision *dc = &ep->dec[t];
@@ -1143,6 +1148,7 @@ engine_free(struct engine *E)
 		for (int j = 0; j < E->d; j++)
 			free(E->feat_names[j]);
 	free(E->feat_names);
+	free(E->err);
 	pl_policy_free(E->pol);
 	pl_nn_adam_free(&E->adam);
 	free(E->gsum);
@@ -1362,10 +1368,12 @@ engine_any_active(const struct engine *E)
 	return 0;
 }
 
-/* First slot error, or NULL. */
+/* The engine's error, else the first slot error, or NULL. */
 static const char *
 engine_error(const struct engine *E)
 {
+	if (E->err != NULL)
+		return E->err;
 	for (int s = 0; s < E->workers; s++)
 		if (E->eps[s].err != NULL)
 			return E->eps[s].err;
@@ -1449,7 +1457,18 @@ engine_finish_batch(struct engine *E)
 		frac = 1;
 	double lr = E->lr + (E->lr_end - E->lr) * frac;
 	E->st.grad_norm = pl_nn_clip_global(E->gsum, np, E->clip);
+	if (!isfinite(E->st.grad_norm)) {
+		/* the weights stay as they were: a policy that still loads */
+		E->err = pl_xasprintf("training diverged after %ld episodes: the policy gradient is "
+		    "not a finite number (try a lower --lr or --entropy)", E->st.episodes);
+		return;
+	}
 	pl_nn_adam_step(&E->adam, E->pol->m->w, E->gsum, lr);
+	if (!pl_nn_all_finite(E->pol->m->w, np)) {
+		E->err = pl_xasprintf("training diverged after %ld episodes: the policy's weights "
+		    "are no longer finite numbers (try a lower --lr)", E->st.episodes);
+		return;
+	}
 	E->st.lr = lr;
 	E->st.updates++;
 	E->st.episodes += cnt;
@@ -1554,12 +1573,13 @@ placer_log_episode(struct priv *P, int s)
 	P->eplog[P->n_eplog++] = episode_log(&P->E->eps[s]);
 }
 
-/* Fail the step with the engine's error. */
+/* Fail the step with the engine's error (a simulation's, or why training
+ * stopped). */
 static enum pl_step_status
 placer_fail(struct pl_placer *pl, struct priv *P)
 {
 	const char *e = engine_error(P->E);
-	pl_placer_note(pl, "simulation failed: %s", e != NULL ? e : "unknown error");
+	pl_placer_note(pl, "%s", e != NULL ? e : "simulation failed");
 	return PL_STEP_ERROR;
 }
 
@@ -1623,6 +1643,8 @@ placeto_step(struct pl_placer *pl)
 		    dc->episode, dc->t, dc->group, pl->prob->c->dev[dc->action].name, dc->reward);
 		if (!engine_any_active(E)) {
 			engine_finish_batch(E);
+			if (engine_error(E) != NULL)
+				return placer_fail(pl, P);
 			P->in_batch = 0;
 			for (int s = 0; s < E->workers; s++)
 				if (E->eps[s].finished)
@@ -1957,6 +1979,8 @@ pl_placeto_trainer_batch(struct pl_placeto_trainer *tr,
 			}
 	}
 	engine_finish_batch(E);
+	if (engine_error(E) != NULL)
+		goto fail;
 	for (int s = 0; s < E->workers; s++)
 		if (E->eps[s].finished)
 			logs[(*n_logs)++] = episode_log(&E->eps[s]);
