@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..64"
+echo "1..67"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -216,4 +216,14 @@ check "run -a placeto --lr 1: its best placement keeps every op on a CPU" sh -c 
 echo keep >"$tmp/t.plw"
 $PLACELAB train placeto "$PL_SRCDIR/samples/heft.json" "$PL_SRCDIR/samples/chain.json" -o "$tmp/t.plw" --episodes 200 --lr 1 >/dev/null 2>"$tmp/err"; rc=$?
 check "train --lr 1 that diverges: exit 2, the file given kept" sh -c "test $rc = 2 && grep -q 'not finite' '$tmp/err' && test \"\$(cat '$tmp/t.plw')\" = keep"
+# the policy file fixes mem-feature as it fixes k: run needs no option,
+# a contradicting one is refused, and k=08 is k=8
+$PLACELAB train placeto "$PL_SRCDIR/samples/chain.json" -o "$tmp/mf.plw" --episodes 4 --mem-feature on -q >/dev/null 2>&1
+check "a policy trained with --mem-feature on runs with --policy alone" sh -c \
+    "$PLACELAB run -a placeto '$PL_SRCDIR/samples/chain.json' --policy '$tmp/mf.plw' -q >/dev/null"
+$PLACELAB run -a placeto "$PL_SRCDIR/samples/chain.json" --policy "$tmp/mf.plw" --mem-feature off -q >/dev/null 2>"$tmp/err"; rc=$?
+check "--mem-feature off with that policy: refused, exit 2" sh -c \
+    "test $rc = 2 && grep -q \"option 'mem-feature': off contradicts the policy\" '$tmp/err'"
+check "--k 08 with a policy trained with k=8: the same value" sh -c \
+    "$PLACELAB run -a placeto '$PL_SRCDIR/samples/chain.json' --policy '$tmp/mf.plw' --k 08 --mem-feature 1 -q >/dev/null"
 exit 0

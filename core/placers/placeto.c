@@ -1156,6 +1156,21 @@ engine_free(struct engine *E)
 	free(E);
 }
 
+/* The mem-feature a policy file was trained with (its features' count
+ * depends on it, so the engine is built for it): 0 or 1, or -1 + *cause. */
+static int
+policy_mem_feature(const char *path, char **cause)
+{
+	char *meta = NULL;
+	struct pl_policy *p = pl_policy_load(path, &meta, cause);
+	if (p == NULL)
+		return -1;
+	int memf = pl_policy_meta_int(meta, "mem-feature", 0) != 0;
+	pl_policy_free(p);
+	free(meta);
+	return memf;
+}
+
 /* Build the engine over n problems with options o. */
 static struct engine *
 engine_new(const struct pl_problem *const *probs, int n, const struct pl_options *o,
@@ -1213,6 +1228,14 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	E->groups = (int)pl_opt_int(o, "groups");
 	E->peers = (int)pl_opt_int(o, "peers");
 	E->memf = pl_opt_bool(o, "mem-feature");
+	const char *pol = pl_opt_str(o, "policy");
+	if (*pol && !pl_options_given(o, "mem-feature")) {
+		/* the policy's own (engine_load_policy checks one given) */
+		if ((E->memf = policy_mem_feature(pol, cause)) < 0) {
+			free(E);
+			return NULL;
+		}
+	}
 	E->lr = pl_opt_double(o, "lr");
 	E->lr_end = pl_opt_double(o, "lr-end");
 	E->c_ent = pl_opt_double(o, "entropy");
@@ -1297,7 +1320,8 @@ policy_option_values(const struct pl_policy_cfg *cfg, char k[16], const char **p
 }
 
 /* The options a policy file fixes (see placeto.h). */
-const char *const pl_placeto_policy_fixed[] = { "k", "pool", "mp", "start-norm", NULL };
+const char *const pl_placeto_policy_fixed[] = { "k", "pool", "mp", "start-norm", "mem-feature",
+	NULL };
 
 /* Replace the engine's policy by one loaded from a file.  An option the
  * file fixes (k, pool, mp, start-norm) that o gives explicitly must agree with it;
@@ -1310,8 +1334,9 @@ engine_load_policy(struct engine *E, const char *path, const struct pl_options *
 	struct pl_policy *p = pl_policy_load(path, &meta, cause);
 	if (p == NULL)
 		return -1;
-	int memf = (int)pl_policy_meta_int(meta, "mem-feature", 0);
-	if (p->cfg.n_dev != E->n_dev || p->cfg.d != 5 + memf + E->n_dev || memf != E->memf) {
+	int memf = pl_policy_meta_int(meta, "mem-feature", 0) != 0;
+	if (p->cfg.n_dev != E->n_dev || p->cfg.d != 5 + memf + E->n_dev ||
+	    (memf != E->memf && !pl_options_given(o, "mem-feature"))) {
 		*cause = pl_xasprintf("%s: trained for %d devices with %d features (mem-feature=%d); "
 		    "this cluster has %d devices and mem-feature=%d",
 		    path, p->cfg.n_dev, p->cfg.d, memf, E->n_dev, E->memf);
@@ -1325,10 +1350,14 @@ engine_load_policy(struct engine *E, const char *path, const struct pl_options *
 	free(meta);
 	char k[16];
 	const char *const *names = pl_placeto_policy_fixed;	/* vals in its order */
-	const char *vals[4] = { k, NULL, NULL, absmax ? "absmax" : "max" };
+	const char *vals[5] = { k, NULL, NULL, absmax ? "absmax" : "max", memf ? "on" : "off" };
 	policy_option_values(&p->cfg, k, &vals[1], &vals[2]);
 	for (int i = 0; names[i] != NULL; i++) {
-		if (pl_options_given(o, names[i]) && strcmp(pl_opt_str(o, names[i]), vals[i]) != 0) {
+		/* k and mem-feature by value (k=08 is k=8, on is 1) */
+		int differs = i == 0 ? pl_opt_int(o, "k") != p->cfg.k :
+		    i == 4 ? pl_opt_bool(o, "mem-feature") != memf :
+		    strcmp(pl_opt_str(o, names[i]), vals[i]) != 0;
+		if (pl_options_given(o, names[i]) && differs) {
 			*cause = pl_xasprintf("placeto: option '%s': %s contradicts the policy %s, "
 			    "trained with %s=%s (leave the option out: the policy fixes it)",
 			    names[i], pl_opt_str(o, names[i]), path, names[i], vals[i]);
