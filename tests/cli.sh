@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..67"
+echo "1..68"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -226,4 +226,8 @@ check "--mem-feature off with that policy: refused, exit 2" sh -c \
     "test $rc = 2 && grep -q \"option 'mem-feature': off contradicts the policy\" '$tmp/err'"
 check "--k 08 with a policy trained with k=8: the same value" sh -c \
     "$PLACELAB run -a placeto '$PL_SRCDIR/samples/chain.json' --policy '$tmp/mf.plw' --k 08 --mem-feature 1 -q >/dev/null"
+# --seconds too short for a batch still trains one before it stops
+$PLACELAB train placeto "$PL_SRCDIR/samples/chain.json" -o "$tmp/short.plw" --seconds 1e-9 -q >/dev/null 2>&1; rc=$?
+check "train --seconds 1e-9: one batch trained, not an untrained policy" sh -c \
+    "test $rc = 0 && $PLACELAB validate '$tmp/short.plw' >/dev/null && ! grep -aq 'episodes=0 ' '$tmp/short.plw'"
 exit 0

@@ -243,7 +243,8 @@ cmd_train(int argc, char **argv)
 		pl_placeto_trainer_stats(tr, &st);
 		if (st.episodes >= budget || cmd_stopped())
 			break;
-		if (max_seconds > 0 && pl_now_s() - t0 >= max_seconds)
+		/* (a policy saved untrained would replace the file for nothing) */
+		if (max_seconds > 0 && pl_now_s() - t0 >= max_seconds && st.episodes > 0)
 			break;
 		int n_logs;
 		if (pl_placeto_trainer_batch(tr, logs, &n_logs, &cause) != 0) {
