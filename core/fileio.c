@@ -668,6 +668,24 @@ format_tag(const char *text, size_t n, char *buf, size_t bn)
 	return 0;
 }
 
+/* Where the first line of text that is not blank or a comment starts
+ * (after a UTF-8 byte order mark): a Beta file's header; len when there
+ * is none. */
+static size_t
+after_comments(const char *text, size_t len)
+{
+	size_t i = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	while (i < len && (text[i] == '#' || text[i] == '\n' || text[i] == ' ' || text[i] == '\t' ||
+	    text[i] == '\r')) {
+		if (text[i] == '#')	/* a comment line */
+			while (i < len && text[i] != '\n')
+				i++;
+		else
+			i++;
+	}
+	return i;
+}
+
 /* What kind of placelab document path holds (see fileio.h). */
 int
 pl_file_kind(const char *path, char *buf, size_t n)
@@ -681,6 +699,14 @@ pl_file_kind(const char *path, char *buf, size_t n)
 	char head[4096];
 	size_t len = fread(head, 1, sizeof head, f);
 	fclose(f);
+	if (len == sizeof head && after_comments(head, len) == len) {
+		/* comments past the head: a Beta file's header may follow */
+		char *cause = NULL, *all = pl_file_read(path, &len, &cause);
+		free(cause);
+		int kind = all != NULL && pl_text_kind(all, len, buf, n);
+		free(all);
+		return kind;
+	}
 	return pl_text_kind(head, len, buf, n);
 }
 
@@ -688,27 +714,22 @@ pl_file_kind(const char *path, char *buf, size_t n)
 int
 pl_text_kind(const char *head, size_t len, char *buf, size_t n)
 {
-	if (len > 4096)	/* the tag is at the start */
-		len = 4096;
 	if (len >= 8 && memcmp(head, "PLWEIGHT", 8) == 0) {
 		snprintf(buf, n, "PLWEIGHT");
 		return 1;
 	}
-	static const char beta[] = "placelab-beta/1";
-	size_t i = 0;
-	while (i < len && (head[i] == '#' || head[i] == '\n' || head[i] == ' ' || head[i] == '\t' ||
-	    head[i] == '\r')) {
-		if (head[i] == '#')	/* a comment line */
-			while (i < len && head[i] != '\n')
-				i++;
-		else
-			i++;
-	}
+	static const char beta[] = "placelab-beta/";
+	size_t i = after_comments(head, len), e = i;
 	if (len - i >= sizeof beta - 1 && memcmp(head + i, beta, sizeof beta - 1) == 0) {
-		snprintf(buf, n, "%s", beta);
+		/* the header's word, whatever its version (placelab-beta/2
+		 * is a Beta file its parser refuses by name) */
+		while (e < len && e - i < n - 1 && head[e] != '\n' && head[e] != '\r' &&
+		    head[e] != ' ' && head[e] != '\t' && head[e] != '#')
+			e++;
+		snprintf(buf, n, "%.*s", (int)(e - i), head + i);
 		return 1;
 	}
-	return format_tag(head, len, buf, n);
+	return format_tag(head, len > 4096 ? 4096 : len, buf, n);	/* the tag is at the start */
 }
 
 /* What a file of placelab's kind tag is, for a message. */

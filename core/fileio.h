@@ -70,7 +70,9 @@ int pl_grow_close(struct pl_grow *g, int commit, char **cause);
 /* The kind of placelab document the regular file path holds: the tag of
  * its "format" member ("placelab-placement/1", ...) when that is among
  * its first 4 KiB, as every placelab writer puts it first;
- * "placelab-beta/1" for a Beta parameter file (that header line);
+ * "placelab-beta/1" for a Beta parameter file (that header line, after
+ * any comment lines and byte order mark; "placelab-beta/2" and so on for
+ * a version placelab does not read);
  * "PLWEIGHT" for a policy's weights.  Into buf; 0 when it is none of these
  * (or does not exist), 1 when it is. */
 int pl_file_kind(const char *path, char *buf, size_t n);

@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..68"
+echo "1..72"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -230,4 +230,23 @@ check "--k 08 with a policy trained with k=8: the same value" sh -c \
 $PLACELAB train placeto "$PL_SRCDIR/samples/chain.json" -o "$tmp/short.plw" --seconds 1e-9 -q >/dev/null 2>&1; rc=$?
 check "train --seconds 1e-9: one batch trained, not an untrained policy" sh -c \
     "test $rc = 0 && $PLACELAB validate '$tmp/short.plw' >/dev/null && ! grep -aq 'episodes=0 ' '$tmp/short.plw'"
+# a Beta file is known by its header after any comments (over 4 KiB of
+# them too) and a byte order mark: validate reads it as one, an -o never
+# replaces it, and a version placelab does not read is named
+{ for i in $(seq 80); do echo "# comment $i: a line of padding, padding, padding, padding, padding"; done
+  echo placelab-beta/1; echo default 2 3; } >"$tmp/longbeta.txt"
+check "validate: a Beta file after 5 KiB of comments" sh -c \
+    "$PLACELAB validate -g '$PL_SRCDIR/samples/chain.json' '$tmp/longbeta.txt' | grep -q 'ok (BRKGA Beta parameters'"
+cp "$tmp/longbeta.txt" "$tmp/longbeta.orig"
+$PLACELAB run -a heft "$PL_SRCDIR/samples/chain.json" -o "$tmp/longbeta.txt" -q >/dev/null 2>"$tmp/err"; rc=$?
+check "run -o over that Beta file: refused, the file kept" sh -c \
+    "test $rc = 2 && grep -q \"holds BRKGA's Beta parameters\" '$tmp/err' && cmp -s '$tmp/longbeta.txt' '$tmp/longbeta.orig'"
+printf '\357\273\277placelab-beta/1\ndefault 2 3\n' >"$tmp/bom.txt"
+check "a Beta file after a byte order mark: validate and run read it" sh -c \
+    "$PLACELAB validate -g '$PL_SRCDIR/samples/chain.json' '$tmp/bom.txt' >/dev/null &&
+     $PLACELAB run -a brkga '$PL_SRCDIR/samples/chain.json' --beta-file '$tmp/bom.txt' --evals 100 -q >/dev/null"
+printf '# v2\nplacelab-beta/2\ndefault 2 3\n' >"$tmp/b2.txt"
+$PLACELAB validate -g "$PL_SRCDIR/samples/chain.json" "$tmp/b2.txt" >/dev/null 2>"$tmp/err"; rc=$?
+check "validate: placelab-beta/2 refused by the Beta parser, at its line" sh -c \
+    "test $rc = 2 && grep -q \"b2.txt:2: expected the header 'placelab-beta/1'\" '$tmp/err'"
 exit 0

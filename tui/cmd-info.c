@@ -319,7 +319,7 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 		free(text);
 		return rc;
 	}
-	if (pl_text_kind(text, len, kind, sizeof kind) && strcmp(kind, "placelab-beta/1") == 0) {
+	if (pl_text_kind(text, len, kind, sizeof kind) && strncmp(kind, "placelab-beta/", 14) == 0) {
 		int rc = validate_beta(path, text, len, graph_path, cluster_arg);
 		free(text);
 		return rc;

@@ -1201,6 +1201,10 @@ pl_brkga_parse_beta(struct pl_placer *pl, const char *text0, size_t len, const c
 	struct brkga *b = pl->priv;
 	if ((*cause = pl_text_error(name, text0, len)) != NULL)
 		return -1;
+	if (len >= 3 && memcmp(text0, "\xEF\xBB\xBF", 3) == 0) {	/* a byte order mark */
+		text0 += 3;
+		len -= 3;
+	}
 	char *text = pl_xmalloc(len + 1);
 	memcpy(text, text0, len);
 	text[len] = '\0';
