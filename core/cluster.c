@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "xmalloc.h"
 
 /* Placeto's reference parameters (AWS p2.8xlarge). */
@@ -108,7 +109,9 @@ figure(const char *what, const char *field, double v, char **cause)
 	const char *expected;
 	if (pl_cluster_figure_check(field, v, &expected) == 0)
 		return 0;
-	*cause = pl_xasprintf("%s: %s %g (expected %s)", what, field, v, expected);
+	char num[32];
+	*cause = pl_xasprintf("%s: %s %s (expected %s)", what, field, pl_fmt_exact(num, sizeof num, v),
+	    expected);
 	return -1;
 }
 

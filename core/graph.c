@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "iheap.h"
+#include "strbuf.h"
 #include "strmap.h"
 #include "xmalloc.h"
 
@@ -290,8 +291,8 @@ check_op(const struct pl_graph_builder *b, int i)
 	if (o->name[0] == '\0')
 		return errat(b, pos, "op #%d: empty name (expected a non-empty string)", i);
 	if (!isfinite(o->flops) || o->flops < 0 || o->flops > PL_MAX_FLOPS)
-		return errat(b, pos, "op '%s': field 'flops' is %g (expected a finite number in [0, %g])",
-		    o->name, o->flops, PL_MAX_FLOPS);
+		return errat(b, pos, "op '%s': field 'flops' is %s (expected a finite number in [0, %g])",
+		    o->name, pl_fmt_exact((char[32]){ 0 }, 32, o->flops), PL_MAX_FLOPS);
 	const struct { const char *f; int64_t v; } bytes[] = {
 		{ "param_bytes", o->param_bytes },
 		{ "out_bytes", o->out_bytes },
@@ -304,14 +305,14 @@ check_op(const struct pl_graph_builder *b, int i)
 	for (int k = 0; k < PL_DEV_KIND_COUNT; k++) {
 		double t = o->measured_us[k];
 		if (isnan(t) || isinf(t) || t > 1e12)
-			return errat(b, pos, "op '%s': measured time on %s is %g (expected a finite number of us)",
-			    o->name, pl_dev_kind_name(k), t);
+			return errat(b, pos, "op '%s': measured time on %s is %s (expected a finite number of us)",
+			    o->name, pl_dev_kind_name(k), pl_fmt_exact((char[32]){ 0 }, 32, t));
 	}
 	for (int k = 0; k < o->n_dev_times; k++) {
 		double t = o->dev_times[k].us;
 		if (isnan(t) || t < 0 || t > 1e12)
-			return errat(b, pos, "op '%s': measured time on '%s' is %g (expected a finite number of us >= 0)",
-			    o->name, o->dev_times[k].device, t);
+			return errat(b, pos, "op '%s': measured time on '%s' is %s (expected a finite number of us >= 0)",
+			    o->name, o->dev_times[k].device, pl_fmt_exact((char[32]){ 0 }, 32, t));
 	}
 	if (o->cons.kind == PL_CONS_DEVICE && (o->cons.device == NULL || !*o->cons.device))
 		return errat(b, pos, "op '%s': device constraint without a device name", o->name);

@@ -788,8 +788,8 @@ read_times(struct ctx *x, const char *name, const cJSON *m, struct pl_op *op,
 	cJSON_ArrayForEach(it, m) {
 		if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0 || it->valuedouble > 1e12) {
 			if (cJSON_IsNumber(it))
-				fail_item(x, it, 0, "op '%s': measured_us.%s %g (expected a time in us in [0, 1e12])",
-				    name, it->string, it->valuedouble);
+				fail_item(x, it, 0, "op '%s': measured_us.%s %s (expected a time in us in [0, 1e12])",
+				    name, it->string, pl_fmt_exact((char[32]){ 0 }, 32, it->valuedouble));
 			else
 				fail_item(x, it, 0, "op '%s': measured_us.%s is not a number (expected a time in us in [0, 1e12])",
 				    name, it->string);
@@ -912,9 +912,11 @@ read_edge(struct ctx *x, struct pl_graph_builder *b, const cJSON *e, int i)
 		BAD(e, "edges[%d]: expected an object or an array", i);
 	}
 	if (!isfinite(bytes) || bytes < 0 || bytes > (double)PL_MAX_BYTES || bytes != floor(bytes))
-		BAD(bi, "edge '%s' -> '%s': bytes %g (expected a whole number of bytes in [0, 2^50])", src, dst, bytes);
+		BAD(bi, "edge '%s' -> '%s': bytes %s (expected a whole number of bytes in [0, 2^50])", src, dst,
+		    pl_fmt_exact((char[32]){ 0 }, 32, bytes));
 	if (!isfinite(out) || out < 0 || out >= PL_MAX_OUTPUTS || out != floor(out))
-		BAD(oi, "edge '%s' -> '%s': output %g (expected an output index 0..%d)", src, dst, out, PL_MAX_OUTPUTS - 1);
+		BAD(oi, "edge '%s' -> '%s': output %s (expected an output index 0..%d)", src, dst,
+		    pl_fmt_exact((char[32]){ 0 }, 32, out), PL_MAX_OUTPUTS - 1);
 	pl_graph_builder_set_line(b, x->at.line, x->at.col);
 	pl_graph_add_edge_named(b, src, dst, (int)out, (int64_t)bytes);
 #undef BAD
@@ -1364,6 +1366,7 @@ read_figure(struct ctx *x, const cJSON *parent, const cJSON *it, const char *wha
     const char *field, int required, double *out)
 {
 	const char *expected;
+	char num[32];
 	if (it == NULL && !required)
 		return 0;
 	double v = it != NULL && cJSON_IsNumber(it) ? it->valuedouble : NAN;
@@ -1376,7 +1379,8 @@ read_figure(struct ctx *x, const cJSON *parent, const cJSON *it, const char *wha
 	else if (!cJSON_IsNumber(it))
 		fail_item(x, it, 0, "%s%s is not a number (expected %s)", what, field, expected);
 	else
-		fail_item(x, it, 0, "%s%s %g (expected %s)", what, field, v, expected);
+		fail_item(x, it, 0, "%s%s %s (expected %s)", what, field,
+		    pl_fmt_exact(num, sizeof num, v), expected);
 	return -1;
 }
 

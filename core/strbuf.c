@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "xmalloc.h"
@@ -59,6 +60,18 @@ pl_utf8_nonxml(const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	return u[0] == 0xEF && u[1] == 0xBF && (u[2] == 0xBE || u[2] == 0xBF) ? 3 : 0;
+}
+
+/* v in the fewest significant digits that read back as v (see strbuf.h). */
+char *
+pl_fmt_exact(char *buf, size_t n, double v)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v || v != v)
+			break;
+	}
+	return buf;
 }
 
 /* Append XML-escaped text. */

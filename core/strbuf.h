@@ -21,6 +21,10 @@ void pl_sb_put(struct pl_strbuf *b, const char *t, size_t n);
 /* Append printf-style text. */
 void pl_sb_printf(struct pl_strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* v in the fewest significant digits that read back as exactly v (%g
+ * style: 999999.9 stays 999999.9 where %g says 1e+06); buf of at least
+ * 32 bytes. */
+char *pl_fmt_exact(char *buf, size_t n, double v);
 /* U+FFFD, what stands for a character an output cannot hold. */
 #define PL_UTF8_REPLACEMENT "\xEF\xBF\xBD"
 /* The length of the character at s when XML cannot hold it (U+FFFE,

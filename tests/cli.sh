@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..72"
+echo "1..73"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -249,4 +249,10 @@ printf '# v2\nplacelab-beta/2\ndefault 2 3\n' >"$tmp/b2.txt"
 $PLACELAB validate -g "$PL_SRCDIR/samples/chain.json" "$tmp/b2.txt" >/dev/null 2>"$tmp/err"; rc=$?
 check "validate: placelab-beta/2 refused by the Beta parser, at its line" sh -c \
     "test $rc = 2 && grep -q \"b2.txt:2: expected the header 'placelab-beta/1'\" '$tmp/err'"
+# a value out of range is quoted as written, not rounded into the range
+printf '{"format": "placelab-cluster/1", "name": "x", "devices": [{"name": "g", "kind": "gpu", "peak_flops": 999999.9, "mem_bytes": 1073741824, "mem_bw": 1e10}]}\n' >"$tmp/pf.json"
+printf '{"format": "placelab-graph/1", "name": "g", "ops": [{"name": "a", "measured_us": {"gpu": 1.0000001e12}}], "edges": []}\n' >"$tmp/mu.json"
+check "range errors quote the value as written (999999.9, 1.0000001e+12)" sh -c \
+    "! $PLACELAB validate '$tmp/pf.json' 2>'$tmp/err' && grep -q 'peak_flops 999999.9 (expected' '$tmp/err' &&
+     ! $PLACELAB validate '$tmp/mu.json' 2>'$tmp/err' && grep -q 'measured_us.gpu 1.0000001e+12 (expected' '$tmp/err'"
 exit 0
