@@ -615,7 +615,8 @@ write_md(const struct pl_compare *cmp, FILE *f)
 /* LaTeX: escape the special characters; < > | as text symbols (in the
  * default OT1 encoding the characters print as ¡ ¿ —) and '"' as the
  * typewriter font's straight quote (OT1 has no \textquotedbl, and its
- * roman '"' prints as ”); control characters as spaces. */
+ * roman '"' prints as ”); control characters as spaces; ligatures
+ * broken. */
 static void
 tex_cell(FILE *f, const char *s)
 {
@@ -648,6 +649,11 @@ tex_cell(FILE *f, const char *s)
 			break;
 		default:
 			fputc(is_ctl(*s) ? ' ' : *s, f);
+			/* TeX's ligatures (-- --- `` '' ,, !` ?`) broken by an
+			 * empty group, so "x--y" prints as written */
+			if ((strchr("-`',", *s) != NULL && s[1] == *s) ||
+			    ((*s == '!' || *s == '?') && s[1] == '`'))
+				fputs("{}", f);
 		}
 	}
 }

@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..45"
+echo "1..46"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -82,6 +82,11 @@ check "LaTeX: every line a comment, a command or a row; the graph's name on its 
 	awk '!(/^%/ || /^\\/ || /\\\\$/) { bad = 1 } NR == 1 && !/^% toy join/ { bad = 1 } END { exit bad || NR != 11 }' "$T/nl.tex"
 check "LaTeX: the search column says textless{}0.001, no bare <" \
 	sh -c "grep -q 'textless{}0.001' '$T/nl.tex' && ! grep -q '<' '$T/nl.tex'"
+# TeX's ligatures in a name are broken: x--y---z``q''!`?`,,w prints as written
+sed -e 's/"name": "P\([123]\)"/"name": "x--y---z``q'"''"'!`?`,,w\1"/' "$PL_SRCDIR/samples/clusters/heft3.json" > "$T/lig-c.json"
+"$PLACELAB" compare "$PL_SRCDIR/samples/heft.json" -c "$T/lig-c.json" --methods heft --format tex > "$T/lig.tex" 2>"$T/err"
+check "LaTeX: ligatures in device names broken" \
+	grep -qF "x-{}-y-{}-{}-z\`{}\`q'{}'!{}\`?{}\`,{},w" "$T/lig.tex"
 check "Markdown: the caption on one line, then only table rows" \
 	awk 'NR == 1 && !/^toy join/ { bad = 1 } NR > 2 && !/^\|/ { bad = 1 } END { exit bad || NR != 7 }' "$T/nl.md"
 check "CSV: a header and 3 rows of 15 fields" awk -F, 'NF != 15 { bad = 1 } END { exit bad || NR != 4 }' "$T/nl.csv"
