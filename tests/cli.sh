@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..73"
+echo "1..75"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -255,4 +255,24 @@ printf '{"format": "placelab-graph/1", "name": "g", "ops": [{"name": "a", "measu
 check "range errors quote the value as written (999999.9, 1.0000001e+12)" sh -c \
     "! $PLACELAB validate '$tmp/pf.json' 2>'$tmp/err' && grep -q 'peak_flops 999999.9 (expected' '$tmp/err' &&
      ! $PLACELAB validate '$tmp/mu.json' 2>'$tmp/err' && grep -q 'measured_us.gpu 1.0000001e+12 (expected' '$tmp/err'"
+# validate checks a policy as its loaders do: metadata that is not a
+# Placeto policy's, or a d that does not fit its devices and features
+cat >"$tmp/remeta.py" <<'PYEOF'
+import struct, sys
+src, dst, meta = sys.argv[1], sys.argv[2], sys.argv[3].encode()
+b = open(src, "rb").read()[:-8]
+ml = struct.unpack_from("<I", b, 12)[0]
+b = b[:12] + struct.pack("<I", len(meta)) + meta + b[16 + ml:]
+h = 0xcbf29ce484222325
+for c in b:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+open(dst, "wb").write(b + struct.pack("<Q", h))
+PYEOF
+python3 "$tmp/remeta.py" "$PL_SRCDIR/samples/policies/nmt.plw" "$tmp/hello.plw" "hello world"
+python3 "$tmp/remeta.py" "$PL_SRCDIR/samples/policies/nmt.plw" "$tmp/mf5.plw" \
+    "placeto-policy d=10 devices=5 k=8 pool-mean=1 mp-mean=1 mem-feature=5 groups=128 start-absmax=0"
+check "validate: a policy file whose metadata is not a Placeto policy's is refused" sh -c \
+    "! $PLACELAB validate '$tmp/hello.plw' 2>'$tmp/err' && grep -q 'not a Placeto policy' '$tmp/err'"
+check "validate: a policy whose d does not fit mem-feature and devices is refused" sh -c \
+    "! $PLACELAB validate '$tmp/mf5.plw' 2>'$tmp/err' && grep -q 'expected mem-feature 0 or 1' '$tmp/err'"
 exit 0

@@ -14,6 +14,7 @@
 #include "fileio.h"
 #include "io.h"
 #include "nn/nn.h"
+#include "nn/policy.h"
 #include "placer.h"
 #include "placers/brkga.h"
 #include "problem.h"
@@ -265,6 +266,24 @@ validate_policy(const char *path, const char *text, size_t len)
 	struct pl_nn_file *f = pl_nn_file_decode((const unsigned char *)text, len, path, &cause);
 	if (f == NULL)
 		return cmd_fail(cause);
+	/* what every loader checks: a Placeto policy's metadata, and each
+	 * tensor's name and shape against the network it describes */
+	char *meta = NULL;
+	struct pl_policy *p = pl_policy_load(path, &meta, &cause);
+	if (p == NULL) {
+		pl_nn_file_free(f);
+		return cmd_fail(cause);
+	}
+	long memf = pl_policy_meta_int(meta, "mem-feature", 0);
+	int ok = (memf == 0 || memf == 1) && p->cfg.d == 5 + (int)memf + p->cfg.n_dev;
+	pl_policy_free(p);
+	free(meta);
+	if (!ok) {
+		cause = pl_xasprintf("%s: metadata '%s': expected mem-feature 0 or 1 and d = 5 + mem-feature "
+		    "+ devices", path, f->meta);
+		pl_nn_file_free(f);
+		return cmd_fail(cause);
+	}
 	size_t ml = strcspn(f->meta, "\n");
 	printf("%s: ok (trained policy, %d tensors, %zu parameters; %.*s)\n", path,
 	    f->n_tensors, f->n_params, (int)ml, f->meta);
