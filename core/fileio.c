@@ -175,9 +175,12 @@ own_fd(const char *path)
 }
 
 /* The descriptor path names when it is one of this process's, open for
- * writing on a regular file (the shell's ">" or ">>"), else -1: such a
- * file is written through it, at its offset, never replaced by a rename
- * (which would drop what the shell wrote there before and after). */
+ * writing on a regular file for appending (the shell's ">>") or at the
+ * file's end (">", after what a shell group wrote there), else -1: such a
+ * file is written through it, never replaced by a rename (which would
+ * drop what the shell wrote there before and after).  One open at
+ * another offset ("3<>saved.json") is not: writing there would overwrite
+ * what the file holds. */
 static int
 held_fd(const char *path)
 {
@@ -186,6 +189,8 @@ held_fd(const char *path)
 	int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
 	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY ||
 	    fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	if (!(fl & O_APPEND) && lseek(fd, 0, SEEK_CUR) != st.st_size)
 		return -1;
 	return fd;
 }
@@ -699,8 +704,9 @@ pl_file_kind(const char *path, char *buf, size_t n)
 	char head[4096];
 	size_t len = fread(head, 1, sizeof head, f);
 	fclose(f);
-	if (len == sizeof head && after_comments(head, len) == len) {
-		/* comments past the head: a Beta file's header may follow */
+	if (len == sizeof head && len - after_comments(head, len) < 64) {
+		/* comments up to the head's end: a Beta file's header may
+		 * follow, or be cut there */
 		char *cause = NULL, *all = pl_file_read(path, &len, &cause);
 		free(cause);
 		int kind = all != NULL && pl_text_kind(all, len, buf, n);

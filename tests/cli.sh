@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..75"
+echo "1..76"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -275,4 +275,10 @@ check "validate: a policy file whose metadata is not a Placeto policy's is refus
     "! $PLACELAB validate '$tmp/hello.plw' 2>'$tmp/err' && grep -q 'not a Placeto policy' '$tmp/err'"
 check "validate: a policy whose d does not fit mem-feature and devices is refused" sh -c \
     "! $PLACELAB validate '$tmp/mf5.plw' 2>'$tmp/err' && grep -q 'expected mem-feature 0 or 1' '$tmp/err'"
+# ... and when the header is cut by the first 4 KiB
+{ printf '#%04088d\n' 0; echo placelab-beta/1; echo default 2 3; } >"$tmp/cutbeta.txt"
+cp "$tmp/cutbeta.txt" "$tmp/cutbeta.orig"
+$PLACELAB run -a heft "$PL_SRCDIR/samples/chain.json" -o "$tmp/cutbeta.txt" -q >/dev/null 2>"$tmp/err"; rc=$?
+check "run -o over a Beta file whose header crosses 4 KiB: refused, the file kept" sh -c \
+    "test $rc = 2 && grep -q \"holds BRKGA's Beta parameters\" '$tmp/err' && cmp -s '$tmp/cutbeta.txt' '$tmp/cutbeta.orig'"
 exit 0

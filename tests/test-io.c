@@ -813,6 +813,18 @@ test_write_appended_fd(void **state)
 	assert_int_equal(stat(path, &st1), 0);
 	assert_true(st0.st_ino == st1.st_ino);
 	close(fd);
+	/* a descriptor open elsewhere than the file's end ("3<>file") is no
+	 * way into it: the file is a document like any other, its kind
+	 * checked and, written, replaced whole */
+	assert_int_equal(pl_file_write_atomic(path, "{\"format\": \"placelab-placement/1\"}\n", 35, &cause), 0);
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	free(fdpath);
+	assert_true(asprintf(&fdpath, "/dev/fd/%d", fd) > 0);
+	char *clash = pl_file_kind_clash(fdpath, "placelab-compare/1");
+	assert_non_null(clash);
+	free(clash);
+	close(fd);
 	/* a growing file written there too */
 	fd = open(path, O_WRONLY | O_TRUNC);
 	assert_true(fd >= 0);

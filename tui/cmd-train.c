@@ -5,7 +5,8 @@
  * do), write a learning curve (--curve)
  * and save the policy atomically (also every 30 s while training, so a
  * killed run keeps its last checkpoint, except to a stream such as a
- * pipe, where it goes once; SIGINT or SIGTERM stops it after
+ * pipe, where it goes once, and to the file the shell opened for
+ * /dev/stdout, rewritten in place; SIGINT or SIGTERM stops it after
  * the batch, and the policy is saved as at the end).
  *
  * Every Placeto option is also a command-line option (`--KEY VALUE`), next
