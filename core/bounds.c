@@ -39,21 +39,6 @@ op_mask(const struct pl_problem *p, int v)
 	return p->group_allowed[p->g->ops[v].group];
 }
 
-/* The fastest time of op v on a device of op_mask(). */
-static double
-op_min_us(const struct pl_problem *p, int v)
-{
-	double best = INFINITY;
-	uint64_t m = op_mask(p, v);
-	for (int d = 0; d < p->n_dev; d++)
-		if ((m >> d) & 1) {
-			double t = pl_problem_op_us(p, v, d);
-			if (t < best)
-				best = t;
-		}
-	return best;
-}
-
 /* Longest path with each op at its fastest allowed time. */
 static double
 critical_path(const struct pl_problem *p)
@@ -69,7 +54,7 @@ critical_path(const struct pl_problem *p)
 			if (f[u] > s)
 				s = f[u];
 		}
-		f[v] = s + op_min_us(p, v);
+		f[v] = s + pl_problem_op_min_us_on(p, v, op_mask(p, v));
 		if (f[v] > best)
 			best = f[v];
 	}

@@ -18,31 +18,22 @@ int_cmp(const void *a, const void *b)
 }
 
 /* The bytes of op v's input tensors, each counted once however many
- * edges (a listed edge twice) consume it. */
+ * edges (a listed edge twice) consume it: its tensors sorted, the
+ * distinct ones summed. */
 static double
 in_bytes_of(const struct pl_graph *g, int v)
 {
 	int lo = g->in_off[v], k = g->in_off[v + 1] - lo;
-	const int *in = g->in_edge + lo;
-	double sum = 0;
-	if (k <= 64) {
-		for (int j = 0; j < k; j++) {
-			int t = g->edges[in[j]].tensor, seen = 0;
-			for (int i = 0; i < j && !seen; i++)
-				seen = g->edges[in[i]].tensor == t;
-			if (!seen)
-				sum += (double)g->tensors[t].bytes;
-		}
-		return sum;
-	}
-	int *t = pl_xmalloc(sizeof *t * (size_t)k);
+	int few[64], *t = k <= 64 ? few : pl_xmalloc(sizeof *t * (size_t)k);
 	for (int j = 0; j < k; j++)
-		t[j] = g->edges[in[j]].tensor;
+		t[j] = g->edges[g->in_edge[lo + j]].tensor;
 	qsort(t, (size_t)k, sizeof *t, int_cmp);
+	double sum = 0;
 	for (int j = 0; j < k; j++)
 		if (j == 0 || t[j] != t[j - 1])
 			sum += (double)g->tensors[t[j]].bytes;
-	free(t);
+	if (t != few)
+		free(t);
 	return sum;
 }
 

@@ -91,9 +91,16 @@ pl_problem_group_us(const struct pl_problem *p, int grp, int d)
 double
 pl_problem_op_min_us(const struct pl_problem *p, int op)
 {
+	return pl_problem_op_min_us_on(p, op, p->allowed[op]);
+}
+
+/* Fastest time for op on a device of mask. */
+double
+pl_problem_op_min_us_on(const struct pl_problem *p, int op, uint64_t mask)
+{
 	double best = INFINITY;
 	for (int d = 0; d < p->n_dev; d++)
-		if ((p->allowed[op] >> d) & 1) {
+		if ((mask >> d) & 1) {
 			double t = pl_problem_op_us(p, op, d);
 			if (t < best)
 				best = t;

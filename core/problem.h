@@ -49,5 +49,7 @@ double pl_problem_xfer_us(const struct pl_problem *p, int a, int b, int64_t byte
 double pl_problem_group_us(const struct pl_problem *p, int grp, int d);
 /* The fastest allowed device's time for an op. */
 double pl_problem_op_min_us(const struct pl_problem *p, int op);
+/* The fastest time for an op on a device of mask (INFINITY: none). */
+double pl_problem_op_min_us_on(const struct pl_problem *p, int op, uint64_t mask);
 
 #endif

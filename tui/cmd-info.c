@@ -17,6 +17,7 @@
 #include "nn/policy.h"
 #include "placer.h"
 #include "placers/brkga.h"
+#include "placers/placeto.h"
 #include "problem.h"
 #include "xmalloc.h"
 
@@ -266,21 +267,15 @@ validate_policy(const char *path, const char *text, size_t len)
 	struct pl_nn_file *f = pl_nn_file_decode((const unsigned char *)text, len, path, &cause);
 	if (f == NULL)
 		return cmd_fail(cause);
-	/* what every loader checks: a Placeto policy's metadata, and each
-	 * tensor's name and shape against the network it describes */
+	/* what every loader checks: a Placeto policy's metadata, each
+	 * tensor's name and shape against the network it describes, and its
+	 * input width against its features */
 	char *meta = NULL;
-	struct pl_policy *p = pl_policy_load(path, &meta, &cause);
-	if (p == NULL) {
-		pl_nn_file_free(f);
-		return cmd_fail(cause);
-	}
-	long memf = pl_policy_meta_int(meta, "mem-feature", 0);
-	int ok = (memf == 0 || memf == 1) && p->cfg.d == 5 + (int)memf + p->cfg.n_dev;
+	struct pl_policy *p = pl_policy_from_file(f, path, &meta, &cause);
+	int memf = p != NULL ? pl_placeto_policy_check(p, meta, path, &cause) : -1;
 	pl_policy_free(p);
 	free(meta);
-	if (!ok) {
-		cause = pl_xasprintf("%s: metadata '%s': expected mem-feature 0 or 1 and d = 5 + mem-feature "
-		    "+ devices", path, f->meta);
+	if (memf < 0) {
 		pl_nn_file_free(f);
 		return cmd_fail(cause);
 	}

@@ -380,15 +380,15 @@ pl_nn_softmax(int n, const float *logits, const uint8_t *allowed, float *p)
 		if ((allowed == NULL || allowed[i]) && logits[i] > mx)	/* (false for NaN) */
 			mx = logits[i];
 	for (int i = 0; i < n; i++) {
-		double e = 0.0;
-		if (allowed != NULL && !allowed[i])
-			e = 0.0;
-		else if (mx == INFINITY)	/* the infinite ones share it */
-			e = logits[i] == INFINITY;
-		else if (mx == -INFINITY)	/* nothing to tell them apart */
-			e = 1.0;
-		else if (!isnan(logits[i]))
-			e = exp(logits[i] - mx);
+		double e = 0.0;	/* (a device not allowed: probability 0) */
+		if (allowed == NULL || allowed[i]) {
+			if (mx == INFINITY)	/* the infinite ones share it */
+				e = logits[i] == INFINITY;
+			else if (mx == -INFINITY)	/* nothing to tell them apart */
+				e = 1.0;
+			else if (!isnan(logits[i]))
+				e = exp(logits[i] - mx);
+		}
 		p[i] = (float)e;
 		sum += e;
 	}

@@ -318,9 +318,17 @@ pl_policy_load(const char *path, char **extra, char **cause)
 	struct pl_nn_file *f = pl_nn_file_read(path, cause);
 	if (f == NULL)
 		return NULL;
+	struct pl_policy *p = pl_policy_from_file(f, path, extra, cause);
+	pl_nn_file_free(f);
+	return p;
+}
+
+/* The policy a decoded weight file holds. */
+struct pl_policy *
+pl_policy_from_file(const struct pl_nn_file *f, const char *path, char **extra, char **cause)
+{
 	if (strncmp(f->meta, "placeto-policy ", 15) != 0) {
 		*cause = pl_xasprintf("%s: not a Placeto policy (metadata '%.40s')", path, f->meta);
-		pl_nn_file_free(f);
 		return NULL;
 	}
 	struct pl_policy_cfg cfg = {
@@ -334,17 +342,14 @@ pl_policy_load(const char *path, char **extra, char **cause)
 	    cfg.k < 0 || cfg.k > MAXK) {
 		*cause = pl_xasprintf("%s: metadata '%s': expected d in 1..256, devices in 1..64, k in 0..%d",
 		    path, f->meta, MAXK);
-		pl_nn_file_free(f);
 		return NULL;
 	}
 	struct pl_policy *p = pl_policy_new(&cfg, 0);
 	if (pl_nn_model_assign(p->m, f, path, cause) != 0) {
 		pl_policy_free(p);
-		pl_nn_file_free(f);
 		return NULL;
 	}
 	if (extra != NULL)
 		*extra = pl_xstrdup(f->meta);
-	pl_nn_file_free(f);
 	return p;
 }

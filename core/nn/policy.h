@@ -84,6 +84,9 @@ int pl_policy_save(const struct pl_policy *p, const char *extra,
 /* Load a policy file: the shapes come from its metadata.  *extra (may be
  * NULL) receives the metadata text.  NULL + *cause. */
 struct pl_policy *pl_policy_load(const char *path, char **extra, char **cause);
+/* The same from a file already decoded (path names it in messages). */
+struct pl_policy *pl_policy_from_file(const struct pl_nn_file *f, const char *path,
+    char **extra, char **cause);
 /* Integer field "key=V" of a metadata text; def when absent. */
 long pl_policy_meta_int(const char *meta, const char *key, long def);
 

@@ -1165,7 +1165,7 @@ policy_mem_feature(const char *path, char **cause)
 	struct pl_policy *p = pl_policy_load(path, &meta, cause);
 	if (p == NULL)
 		return -1;
-	int memf = pl_policy_meta_int(meta, "mem-feature", 0) != 0;
+	int memf = pl_placeto_policy_check(p, meta, path, cause);
 	pl_policy_free(p);
 	free(meta);
 	return memf;
@@ -1323,6 +1323,22 @@ policy_option_values(const struct pl_policy_cfg *cfg, char k[16], const char **p
 const char *const pl_placeto_policy_fixed[] = { "k", "pool", "mp", "start-norm", "mem-feature",
 	NULL };
 
+/* The mem-feature (0 or 1) of policy p with metadata meta, whose input
+ * width must be Placeto's features for it: 5 + mem-feature + devices;
+ * -1 + *cause (naming path) when it is not. */
+int
+pl_placeto_policy_check(const struct pl_policy *p, const char *meta, const char *path,
+    char **cause)
+{
+	long memf = pl_policy_meta_int(meta, "mem-feature", 0);
+	if ((memf != 0 && memf != 1) || p->cfg.d != 5 + (int)memf + p->cfg.n_dev) {
+		*cause = pl_xasprintf("%s: metadata '%s': expected mem-feature 0 or 1 and d = 5 + mem-feature "
+		    "+ devices", path, meta);
+		return -1;
+	}
+	return (int)memf;
+}
+
 /* Replace the engine's policy by one loaded from a file.  An option the
  * file fixes (k, pool, mp, start-norm) that o gives explicitly must agree with it;
  * used (may be NULL) receives the file's values, which are the ones used. */
@@ -1334,9 +1350,14 @@ engine_load_policy(struct engine *E, const char *path, const struct pl_options *
 	struct pl_policy *p = pl_policy_load(path, &meta, cause);
 	if (p == NULL)
 		return -1;
-	int memf = pl_policy_meta_int(meta, "mem-feature", 0) != 0;
-	if (p->cfg.n_dev != E->n_dev || p->cfg.d != 5 + memf + E->n_dev ||
-	    (memf != E->memf && !pl_options_given(o, "mem-feature"))) {
+	int memf = pl_placeto_policy_check(p, meta, path, cause);
+	if (memf < 0) {
+		pl_policy_free(p);
+		free(meta);
+		return -1;
+	}
+	/* (a mem-feature given that is not the file's is refused below) */
+	if (p->cfg.n_dev != E->n_dev) {
 		*cause = pl_xasprintf("%s: trained for %d devices with %d features (mem-feature=%d); "
 		    "this cluster has %d devices and mem-feature=%d",
 		    path, p->cfg.n_dev, p->cfg.d, memf, E->n_dev, E->memf);

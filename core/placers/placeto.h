@@ -128,6 +128,12 @@ const struct pl_placeto_episode_log *pl_placeto_episodes(const struct pl_placer 
  * sched=rank), or NULL. */
 const struct pl_placement *pl_placeto_current(const struct pl_placer *pl);
 void pl_placeto_get_stats(const struct pl_placer *pl, struct pl_placeto_stats *st);
+struct pl_policy;
+/* The mem-feature (0 or 1) a Placeto policy with metadata meta was
+ * trained with, its input width checked against it (5 + mem-feature +
+ * devices); -1 + *cause naming path. */
+int pl_placeto_policy_check(const struct pl_policy *p, const char *meta, const char *path,
+    char **cause);
 /* The options a policy file fixes (its network's shape and features),
  * NULL-terminated: given with a policy they must agree with the file's. */
 extern const char *const pl_placeto_policy_fixed[];
