@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..42"
+echo "1..45"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -102,6 +102,16 @@ $PLACELAB run --list >"$T/out" 2>&1
 $PLACELAB run -a placeto --help >"$T/out2" 2>&1
 check "run --list and run -a placeto --help: Placeto's sim option (which takes 'run', unlike the run's --sim) is shown as --opt sim=" \
     'grep -q "^  --opt sim= .*simulator of the MDP" "$T/out" && grep -q "^  --opt sim= .*simulator of the MDP" "$T/out2" && ! grep -q "^  --sim .*simulator of the MDP" "$T/out" "$T/out2"'
+# an option the run would not use is refused, not ignored
+$PLACELAB train placeto "$G" -c k80x2 -o "$T/pf.plw" --episodes 2 --finetune 5 >"$T/out" 2>"$T/err"; rc=$?
+check "train --finetune: exit 2, said (training runs --episodes), no policy written" \
+    'test $rc = 2 && grep -q "option .finetune. is for a run with a policy" "$T/err" && ! test -e "$T/pf.plw"'
+$PLACELAB run -a placeto "$G" -c k80x2 --finetune 5 -q >"$T/out" 2>"$T/err"; rc=$?
+check "run -a placeto --finetune without --policy: exit 2, policy asked for" \
+    'test $rc = 2 && grep -q "option .finetune. trains a loaded policy: it needs .policy." "$T/err"'
+$PLACELAB run -a placeto "$G" -c k80x2 --policy "$T/p.plw" --episodes 5 -q >"$T/out" 2>"$T/err"; rc=$?
+check "run -a placeto --policy with --episodes: exit 2, --finetune named" \
+    'test $rc = 2 && grep -q "with .policy., .finetune. sets the episodes" "$T/err"'
 $PLACELAB train placeto "$G" -c k80x2 -o "$T/p0.plw" --episodes 0 >"$T/out" 2>"$T/err"; rc=$?
 check "train --episodes 0: exit 2, said, no policy written" \
     'test $rc = 2 && grep -q "episodes 0: nothing to train" "$T/err" && ! test -e "$T/p0.plw" && ! grep -q inf "$T/out"'

@@ -161,7 +161,9 @@ best_when(const struct view_run *r, char *buf, size_t n)
 	/* a batch's episodes are numbered from worker 0's; the last batch
 	 * may be short */
 	long last = d->episode + pl_opt_int(r->pl->opts, "workers");
-	long budget = pl_opt_int(r->pl->opts, "episodes");
+	struct pl_placeto_stats st;
+	pl_placeto_get_stats(r->pl, &st);
+	long budget = st.budget;
 	if (budget > 0 && last > budget)
 		last = budget;
 	if (d->greedy)

@@ -1637,6 +1637,17 @@ placer_fail(struct pl_placer *pl, struct priv *P)
 static int
 placeto_create(struct pl_placer *pl, char **cause)
 {
+	const char *path = pl_opt_str(pl->opts, "policy");
+	if (!*path && pl_options_given(pl->opts, "finetune")) {
+		*cause = pl_xstrdup("placeto: option 'finetune' trains a loaded policy: "
+		    "it needs 'policy' (without one, 'episodes' sets the training)");
+		return -1;
+	}
+	if (*path && pl_options_given(pl->opts, "episodes")) {
+		*cause = pl_xstrdup("placeto: option 'episodes' trains from scratch: "
+		    "with 'policy', 'finetune' sets the episodes on this graph");
+		return -1;
+	}
 	struct priv *P = pl_xcalloc(1, sizeof *P);
 	const struct pl_problem *probs[1] = { pl->prob };
 	P->E = engine_new(probs, 1, pl->opts, &pl->run, cause);
@@ -1644,7 +1655,6 @@ placeto_create(struct pl_placer *pl, char **cause)
 		free(P);
 		return -1;
 	}
-	const char *path = pl_opt_str(pl->opts, "policy");
 	if (*path) {
 		if (engine_load_policy(P->E, path, pl->opts, pl->opts, cause) != 0) {
 			engine_free(P->E);
@@ -1926,6 +1936,7 @@ pl_placeto_get_stats(const struct pl_placer *pl, struct pl_placeto_stats *st)
 	if (P == NULL)
 		return;
 	*st = P->E->st;
+	st->budget = P->budget;
 	st->phase = P->phase;
 }
 
@@ -1977,6 +1988,13 @@ pl_placeto_trainer_new(const struct pl_problem *const *probs, int n,
 			return NULL;
 		}
 		opts = tr->own;
+	}
+	if (pl_options_given(opts, "finetune")) {
+		*cause = pl_xstrdup("placeto: option 'finetune' is for a run with a policy; "
+		    "training runs 'episodes' (from 'policy' when given)");
+		pl_options_free(tr->own);
+		free(tr);
+		return NULL;
 	}
 	tr->E = engine_new(probs, n, opts, run, cause);
 	if (tr->E == NULL) {
@@ -2075,6 +2093,7 @@ void
 pl_placeto_trainer_stats(const struct pl_placeto_trainer *tr, struct pl_placeto_stats *st)
 {
 	*st = tr->E->st;
+	st->budget = tr->E->budget;
 }
 
 /* Best makespan seen on problem i. */

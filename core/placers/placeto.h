@@ -72,6 +72,8 @@ struct pl_placeto_decision {
 /* Training statistics so far. */
 struct pl_placeto_stats {
 	long episodes;		/* finished training episodes */
+	long budget;		/* training episodes asked for: episodes, or
+				 * finetune with a policy */
 	long updates;		/* gradient steps */
 	long placements;	/* placements simulated */
 	double last_mean_us;	/* mean final makespan of the last batch */
