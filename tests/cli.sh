@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..76"
+echo "1..79"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -270,7 +270,19 @@ open(dst, "wb").write(b + struct.pack("<Q", h))
 PYEOF
 python3 "$tmp/remeta.py" "$PL_SRCDIR/samples/policies/nmt.plw" "$tmp/hello.plw" "hello world"
 python3 "$tmp/remeta.py" "$PL_SRCDIR/samples/policies/nmt.plw" "$tmp/mf5.plw" \
-    "placeto-policy d=10 devices=5 k=8 pool-mean=1 mp-mean=1 mem-feature=5 groups=128 start-absmax=0"
+    "placeto-policy d=10 devices=5 k=8 pool-mean=1 mp-mean=1 mem-feature=1 groups=128 start-absmax=0"
+python3 "$tmp/remeta.py" "$PL_SRCDIR/samples/policies/nmt.plw" "$tmp/dbig.plw" \
+    "placeto-policy d=4294967306 devices=5 k=8 pool-mean=1 mp-mean=1 mem-feature=0 groups=128 start-absmax=0"
+python3 "$tmp/remeta.py" "$PL_SRCDIR/samples/policies/nmt.plw" "$tmp/k2.plw" \
+    "placeto-policy d=10 devices=5 k=8 pool-mean=1 mp-mean=1 mem-feature=0 groups=128 start-absmax=0 k=2"
+python3 "$tmp/remeta.py" "$PL_SRCDIR/samples/policies/nmt.plw" "$tmp/pm2.plw" \
+    "placeto-policy d=10 devices=5 k=8 pool-mean=2 mp-mean=1 mem-feature=0 groups=128 start-absmax=0"
+check "validate: a policy whose d does not fit an int is refused (not read as 10)" sh -c \
+    "! $PLACELAB validate '$tmp/dbig.plw' 2>'$tmp/err' && grep -q \"'d=4294967306': expected a decimal integer\" '$tmp/err'"
+check "validate: a policy whose metadata gives k twice is refused" sh -c \
+    "! $PLACELAB validate '$tmp/k2.plw' 2>'$tmp/err' && grep -q \"'k' given twice\" '$tmp/err'"
+check "run --policy: a flag other than 0 or 1 in the metadata is refused" sh -c \
+    "! $PLACELAB run -a placeto '$PL_SRCDIR/samples/nmt2.json' -c k80x4 --policy '$tmp/pm2.plw' -q 2>'$tmp/err' >/dev/null && grep -q \"'pool-mean=2': expected 0 or 1\" '$tmp/err'"
 check "validate: a policy file whose metadata is not a Placeto policy's is refused" sh -c \
     "! $PLACELAB validate '$tmp/hello.plw' 2>'$tmp/err' && grep -q 'not a Placeto policy' '$tmp/err'"
 check "validate: a policy whose d does not fit mem-feature and devices is refused" sh -c \

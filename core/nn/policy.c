@@ -311,6 +311,48 @@ pl_policy_meta_int(const char *meta, const char *key, long def)
 	return def;
 }
 
+/*
+ * Whether the settings of a metadata text read back as written: each of
+ * them at most once, as a decimal integer that fits an int (flags 0 or
+ * 1).  Other words (a training note's) are left alone.  -1 + *why.
+ */
+static int
+meta_check(const char *meta, char **why)
+{
+	static const char *const keys[] = { "d", "devices", "k", "pool-mean", "mp-mean",
+		"mem-feature", "groups", "start-absmax", NULL };
+	static const char *const flags[] = { "pool-mean", "mp-mean", "mem-feature",
+		"start-absmax", NULL };
+	for (int i = 0; keys[i] != NULL; i++) {
+		size_t kl = strlen(keys[i]);
+		int seen = 0;
+		for (const char *q = meta; q != NULL && *q; ) {
+			if (strncmp(q, keys[i], kl) == 0 && q[kl] == '=') {
+				const char *v = q + kl + 1;
+				size_t n = strspn(v, "0123456789");
+				int flag = 0;
+				for (int j = 0; flags[j] != NULL; j++)
+					flag |= strcmp(flags[j], keys[i]) == 0;
+				if (seen++) {
+					*why = pl_xasprintf("'%s' given twice", keys[i]);
+					return -1;
+				}
+				if (n == 0 || (v[n] != ' ' && v[n] != '\0') || n > 9 ||
+				    (flag && (n != 1 || *v > '1'))) {
+					*why = pl_xasprintf("'%s=%.*s': expected %s", keys[i],
+					    (int)strcspn(v, " "), v,
+					    flag ? "0 or 1" : "a decimal integer below 10^9");
+					return -1;
+				}
+			}
+			q = strchr(q, ' ');
+			if (q != NULL)
+				q++;
+		}
+	}
+	return 0;
+}
+
 /* Load a policy file. */
 struct pl_policy *
 pl_policy_load(const char *path, char **extra, char **cause)
@@ -329,6 +371,12 @@ pl_policy_from_file(const struct pl_nn_file *f, const char *path, char **extra, 
 {
 	if (strncmp(f->meta, "placeto-policy ", 15) != 0) {
 		*cause = pl_xasprintf("%s: not a Placeto policy (metadata '%.40s')", path, f->meta);
+		return NULL;
+	}
+	char *why = NULL;
+	if (meta_check(f->meta, &why) != 0) {
+		*cause = pl_xasprintf("%s: metadata '%s': %s", path, f->meta, why);
+		free(why);
 		return NULL;
 	}
 	struct pl_policy_cfg cfg = {

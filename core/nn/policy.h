@@ -85,6 +85,8 @@ int pl_policy_save(const struct pl_policy *p, const char *extra,
  * NULL) receives the metadata text.  NULL + *cause. */
 struct pl_policy *pl_policy_load(const char *path, char **extra, char **cause);
 /* The same from a file already decoded (path names it in messages). */
+/* (a setting of its metadata given twice, or not a decimal integer that
+ * fits, is refused) */
 struct pl_policy *pl_policy_from_file(const struct pl_nn_file *f, const char *path,
     char **extra, char **cause);
 /* Integer field "key=V" of a metadata text; def when absent. */
