@@ -104,6 +104,14 @@ pl_sb_csv(struct pl_strbuf *b, const char *s)
 	int quote = strpbrk(s, ",\"") != NULL;
 	if (quote)
 		pl_sb_put(b, "\"", 1);
+	if (*s && strchr("=+-@", *s) != NULL) {
+		/* a spreadsheet would run it as a formula; a number stays
+		 * a number */
+		char *end;
+		(void)strtod(s, &end);
+		if (end == s || *end != '\0')
+			pl_sb_put(b, "'", 1);
+	}
 	for (; *s; s++) {
 		if (*s == '"')
 			pl_sb_put(b, "\"", 1);

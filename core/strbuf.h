@@ -37,7 +37,8 @@ void pl_sb_xml(struct pl_strbuf *b, const char *s);
 void pl_sb_json_str(struct pl_strbuf *b, const char *s);
 /* Append s as one CSV field: control characters as spaces (a row stays
  * one line), in double quotes, its quotes doubled, when it holds a comma
- * or a quote. */
+ * or a quote; a leading ' when it starts with = + - or @ and is not a
+ * number (a spreadsheet would run it as a formula). */
 void pl_sb_csv(struct pl_strbuf *b, const char *s);
 /* The characters (code points) of UTF-8 text s: its bytes less the
  * continuation bytes. */

@@ -308,11 +308,39 @@ test_cost(void **state)
 	pl_graph_free(g);
 }
 
+/* CSV fields: quoted when needed, one line, never a spreadsheet formula. */
+static void
+test_csv_field(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{ "gpu0", "gpu0" },
+		{ "a,b", "\"a,b\"" },
+		{ "say \"hi\"", "\"say \"\"hi\"\"\"" },
+		{ "two\nlines", "two lines" },
+		{ "=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\"" },
+		{ "=1+1", "'=1+1" },
+		{ "+cmd", "'+cmd" },
+		{ "-gpu", "'-gpu" },
+		{ "@SUM(A1)", "'@SUM(A1)" },
+		{ "-12.5", "-12.5" },
+		{ "+3e2", "+3e2" },
+		{ "", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct pl_strbuf b = { 0 };
+		pl_sb_csv(&b, cases[i][0]);
+		assert_string_equal(b.len ? b.s : "", cases[i][1]);
+		free(b.s);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_csv_field),
 		cmocka_unit_test(test_option_ranges),
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_pool),

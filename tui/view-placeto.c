@@ -791,12 +791,11 @@ ensure(struct placeto_view *p)
 	return restart(p);
 }
 
-/* The options of spec (k=v,...) but those a policy file fixes
- * (pl_placeto_policy_fixed: a policy runs only with its own);
+/* The options of spec (k=v,...) but those named in keys (NULL-ended);
  * NULL when none are left.  The names left out go to *dropped (", "
  * separated, caller frees; NULL: none). */
 static char *
-without_fixed(const char *spec, char **dropped)
+without_keys(const char *spec, const char *const *keys, char **dropped)
 {
 	struct pl_strbuf kept = { 0 }, out = { 0 };
 	*dropped = NULL;
@@ -806,7 +805,7 @@ without_fixed(const char *spec, char **dropped)
 	for (char *t = strtok_r(copy, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
 		size_t kl = strcspn(t, "=");
 		int is_fixed = 0;
-		for (const char *const *f = pl_placeto_policy_fixed; *f != NULL; f++)
+		for (const char *const *f = keys; *f != NULL; f++)
 			is_fixed |= strlen(*f) == kl && strncmp(t, *f, kl) == 0;
 		if (is_fixed)
 			pl_sb_printf(&out, "%s%.*s", out.len > 0 ? ", " : "", (int)kl, t);
@@ -826,16 +825,26 @@ policy_done(struct explore *ex, const char *text, void *arg)
 	struct placeto_view *p = arg;
 	if (text == NULL)
 		return;
-	char *policy = *text ? pl_xstrdup(text) : NULL, *dropped = NULL;
-	char *opts = policy != NULL ? without_fixed(p->opts, &dropped) :
-	    p->opts != NULL ? pl_xstrdup(p->opts) : NULL;
-	if (reconfigure(p, policy, opts, "policy") == 0) {
+	char *policy = *text ? pl_xstrdup(text) : NULL, *dropped = NULL, *unused = NULL;
+	/* a policy runs with the options it fixes (pl_placeto_policy_fixed)
+	 * and fine-tunes rather than trains; without one, nothing is
+	 * fine-tuned */
+	static const char *const with_policy[] = { "episodes", NULL };
+	static const char *const without_policy[] = { "finetune", NULL };
+	char *opts = policy != NULL ? without_keys(p->opts, pl_placeto_policy_fixed, &dropped) : NULL;
+	char *left = without_keys(policy != NULL ? opts : p->opts,
+	    policy != NULL ? with_policy : without_policy, &unused);
+	free(opts);
+	if (reconfigure(p, policy, left, "policy") == 0) {
 		if (p->policy == NULL)
-			explore_message(ex, 0, "training live from scratch");
+			explore_message(ex, 0, "training live from scratch%s%s", unused != NULL ?
+			    " (left out: " : "", unused != NULL ? "finetune, for a loaded policy)" : "");
 		else
-			explore_message(ex, 0, "loaded %s%s%s: n steps the greedy episode", p->policy,
-			    dropped != NULL ? ", with its own " : "", dropped != NULL ? dropped : "");
+			explore_message(ex, 0, "loaded %s%s%s%s: n steps the greedy episode", p->policy,
+			    dropped != NULL ? ", with its own " : "", dropped != NULL ? dropped : "",
+			    unused != NULL ? " (episodes left out: finetune sets them)" : "");
 	}
+	free(unused);
 	free(dropped);
 }
 
