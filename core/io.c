@@ -811,7 +811,7 @@ read_times(struct ctx *x, const char *name, const cJSON *m, struct pl_op *op,
 			return -1;
 		}
 		if (op->n_dev_times == PL_MAX_DEV_TIMES) {
-			fail_item(x, it, 1, "op '%s': more than %d per-device times", name, PL_MAX_DEV_TIMES);
+			fail_item(x, it, 1, "op '%s': more than %d device names in measured_us (expected at most %d, one per device of a cluster; kinds cpu, gpu, tpu are not counted)", name, PL_MAX_DEV_TIMES, PL_MAX_DEV_TIMES);
 			return -1;
 		}
 		times[op->n_dev_times++] = (struct pl_dev_time){ it->string, it->valuedouble };
@@ -1043,6 +1043,7 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 	const char *s = text;
 	size_t n = x.len, i = skip_ws(s, bom_len(s, n), n);
 	int edges_at = -1;
+	size_t ops_at = 0;	/* where the ops array opens */
 	unsigned seen = 0;
 	size_t unknown = 0;
 	struct pl_graph *g = NULL;
@@ -1108,6 +1109,7 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 			unknown = (size_t)(key - s);	/* reported once the format is known good */
 		size_t after;
 		if (k == GRAPH_OPS && s[i] == '[') {
+			ops_at = i;
 			after = scan_array(&x, &t, i, read_op, b);
 		} else if (k == GRAPH_EDGES && s[i] == '[') {
 			edges_at = (int)i;
@@ -1166,6 +1168,8 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 	}
 	if (x.err == NULL && !(seen & 1u << GRAPH_OPS))
 		x.err = pl_xasprintf("%s: missing 'ops' array (expected \"ops\": [ ... ])", name);
+	if (x.err == NULL && pl_graph_builder_n_ops(b) == 0)
+		fail_pos(&x, ops_at, "'ops' is empty (expected at least one op)");
 	if (x.err == NULL && edges_at >= 0) {
 		/* The tracker only moves forward: restart it for the edges. */
 		t = (struct line_tracker){ text, 0, 0, 1 };

@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..79"
+echo "1..81"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -52,6 +52,21 @@ printf '{"format": "placelab-graph/1",\n "ops": [{"name": "a"},\n  {"name": "a"}
 $PLACELAB validate "$tmp/dup.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "duplicate name: exit 2" test "$rc" = 2
 check "duplicate name: file, line and op named" grep -q "dup.json:3:3: op 'a': duplicate name" "$tmp/err"
+
+printf '{"format": "placelab-graph/1",\n "ops": [\n ]}\n' > "$tmp/noops.json"
+$PLACELAB info "$tmp/noops.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "a graph without ops: exit 2, file, line and column of the empty array" \
+    sh -c "test $rc = 2 && grep -q \"noops.json:2:9: 'ops' is empty (expected at least one op)\" '$tmp/err'"
+
+python3 -c '
+import json, sys
+t = {"/gpu:%d" % i: 1.0 for i in range(65)}
+t["gpu"] = 2.0
+json.dump({"format": "placelab-graph/1", "ops": [{"name": "a", "measured_us": t}]}, open(sys.argv[1], "w"))
+' "$tmp/t65.json"
+$PLACELAB info "$tmp/t65.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "65 device names in measured_us: exit 2, the limit of 64 said with its position" \
+    sh -c "test $rc = 2 && grep -q 't65.json:1:[0-9]*: op .a.: more than 64 device names in measured_us (expected at most 64' '$tmp/err'"
 
 $PLACELAB info /nonexistent.json >/dev/null 2>"$tmp/err"; rc=$?
 check "missing file: exit 2 and the path named" sh -c "test $rc = 2 && grep -q '/nonexistent.json' '$tmp/err'"
