@@ -89,19 +89,46 @@ int_text(const char *v, long long *x)
 	return *v && *end == '\0';
 }
 
+/* A decimal number (options.h). */
+int
+pl_parse_number(const char *s, double *out)
+{
+	const char *p = s + (*s == '+' || *s == '-');
+	size_t lead = strspn(p, "0123456789"), frac = 0;
+	p += lead;
+	if (*p == '.') {
+		frac = strspn(p + 1, "0123456789");
+		p += 1 + frac;
+	}
+	if (lead + frac == 0)
+		return -1;
+	if (*p == 'e' || *p == 'E') {
+		p += 1 + (p[1] == '+' || p[1] == '-');
+		size_t ex = strspn(p, "0123456789");
+		if (ex == 0)
+			return -1;
+		p += ex;
+	}
+	if (*p != '\0')
+		return -1;
+	double v = strtod(s, NULL);
+	if (!isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* Check that text is a valid value of type t. */
 static int
 valid_value(enum pl_opt_type t, const char *v)
 {
-	char *end;
 	long long x;
-	errno = 0;
 	switch (t) {
 	case PL_OPT_INT:
 		return int_text(v, &x) && x >= INT_MIN && x <= INT_MAX;
 	case PL_OPT_DOUBLE: {
-		double d = strtod(v, &end);
-		return *v && *end == '\0' && errno == 0 && isfinite(d);
+		double d;
+		return pl_parse_number(v, &d) == 0;
 	}
 	case PL_OPT_BOOL:
 		return !strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "true") ||

@@ -124,8 +124,8 @@ pl_placer_run_watched(struct pl_placer *pl, int max_steps, double max_seconds,
 		double elapsed = pl_now_s() - t0;
 		if (watch != NULL && watch(pl, elapsed, arg) != 0)
 			break;
-		if (max_seconds > 0 && elapsed >= max_seconds)
-			break;
+		if (max_seconds > 0 && i > 0 && elapsed >= max_seconds)
+			break;	/* (the first step always runs) */
 		st = pl_placer_step(pl);
 	}
 	return st;

@@ -108,7 +108,8 @@ void pl_placer_free(struct pl_placer *pl);
 /* One step (timed, logged).  No-op returning PL_STEP_DONE once done. */
 enum pl_step_status pl_placer_step(struct pl_placer *pl);
 /* Step until done, or until max_steps (<= 0: no limit) or max_seconds
- * (<= 0: no limit).  Returns the last status. */
+ * (<= 0: no limit; checked between steps, so the first step always
+ * runs).  Returns the last status. */
 enum pl_step_status pl_placer_run(struct pl_placer *pl, int max_steps,
     double max_seconds);
 /* Asked before every step of pl_placer_run_watched() with the seconds

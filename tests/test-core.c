@@ -308,6 +308,25 @@ test_cost(void **state)
 	pl_graph_free(g);
 }
 
+/* Numbers on the command line and in options: decimal and finite. */
+static void
+test_parse_number(void **state)
+{
+	(void)state;
+	static const char *const good[] = { "0", "-0", "+2", "1.", ".5", "1e3", "1E-3",
+		"2.5e+2", "1e-310", "4.9e-324", NULL };
+	static const char *const bad[] = { "", " 1", "1 ", "0x10", "0x0.8p0", "inf", "nan",
+		"-inf", "1e", "1e+", ".", "-", "+", "1e400", "1,5", "1.2.3", NULL };
+	double v = -1;
+	for (int i = 0; good[i] != NULL; i++) {
+		assert_int_equal(pl_parse_number(good[i], &v), 0);
+		assert_true(v == strtod(good[i], NULL));
+	}
+	for (int i = 0; bad[i] != NULL; i++)
+		if (pl_parse_number(bad[i], &v) == 0)
+			fail_msg("'%s' read as %g", bad[i], v);
+}
+
 /* CSV fields: quoted when needed, one line, never a spreadsheet formula. */
 static void
 test_csv_field(void **state)
@@ -341,6 +360,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_csv_field),
+		cmocka_unit_test(test_parse_number),
 		cmocka_unit_test(test_option_ranges),
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_pool),

@@ -427,7 +427,7 @@ static void
 test_empty(void **state)
 {
 	(void)state;
-	parse_bad(HDR "\"ops\": []}", "no ops", NULL);
+	parse_bad(HDR "\"ops\": []}", "t.json:2:8: 'ops' is empty", "expected at least one op");
 	parse_bad("", "empty file", NULL);
 	parse_bad("   [1, 2]", "expected a JSON object", NULL);
 }

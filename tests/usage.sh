@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..45"
+echo "1..48"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -102,6 +102,16 @@ $PLACELAB run --list >"$T/out" 2>&1
 $PLACELAB run -a placeto --help >"$T/out2" 2>&1
 check "run --list and run -a placeto --help: Placeto's sim option (which takes 'run', unlike the run's --sim) is shown as --opt sim=" \
     'grep -q "^  --opt sim= .*simulator of the MDP" "$T/out" && grep -q "^  --opt sim= .*simulator of the MDP" "$T/out2" && ! grep -q "^  --sim .*simulator of the MDP" "$T/out" "$T/out2"'
+# numbers read one way everywhere: decimal, finite, tiny values kept
+$PLACELAB run -a heft "$G" --seconds 0x10 -q >"$T/out" 2>"$T/err"; rc=$?
+check "--seconds 0x10 (hex): exit 2, a number asked for" \
+    'test $rc = 2 && grep -q "seconds .0x10.: expected a number in" "$T/err"'
+$PLACELAB run -a brkga "$G" --opt rho=0x0.8p0 -q >"$T/out" 2>"$T/err"; rc=$?
+check "an option written in hex: exit 2, not a number" \
+    'test $rc = 2 && grep -q "option .rho.: .0x0.8p0. is not a number" "$T/err"'
+$PLACELAB run -a heft "$G" --seconds 1e-310 -q -o "$T/tiny.json" >"$T/out" 2>"$T/err"; rc=$?
+check "--seconds 1e-310: read as a (tiny) time, and the first step still runs" \
+    'test $rc = 0 && test -s "$T/tiny.json" && ! test -s "$T/err"'
 # an option the run would not use is refused, not ignored
 $PLACELAB train placeto "$G" -c k80x2 -o "$T/pf.plw" --episodes 2 --finetune 5 >"$T/out" 2>"$T/err"; rc=$?
 check "train --finetune: exit 2, said (training runs --episodes), no policy written" \

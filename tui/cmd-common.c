@@ -163,10 +163,8 @@ cmd_load_cluster(const char *arg)
 int
 cmd_parse_num(const char *flag, const char *s, double lo, double hi, double *out)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !(v >= lo && v <= hi))
+	double v;
+	if (pl_parse_number(s, &v) != 0 || !(v >= lo && v <= hi))
 		return cmd_error("--%s '%s': expected a number in [%g, %g]", flag, s, lo, hi);
 	*out = v;
 	return 0;

@@ -178,9 +178,8 @@ parse_objective(struct brkga *b, const char *s, char **cause)
 		return 0;
 	}
 	if (strncmp(s, "mix:", 4) == 0) {
-		char *end;
-		double w = strtod(s + 4, &end);
-		if (s[4] != '\0' && *end == '\0' && w >= 0 && w <= 1) {
+		double w;
+		if (pl_parse_number(s + 4, &w) == 0 && w >= 0 && w <= 1) {
 			b->obj = OBJ_MIX;
 			b->mix_w = w;
 			return 0;
@@ -1051,11 +1050,8 @@ pl_brkga_set_node_beta(struct pl_placer *pl, int op, const double *alpha,
 static int
 parse_param(const char *s, double *out)
 {
-	char *end;
-	if (s == NULL)
-		return -1;
-	double v = strtod(s, &end);
-	if (*end != '\0' || !isfinite(v) || v <= 0)
+	double v;
+	if (s == NULL || pl_parse_number(s, &v) != 0 || v <= 0)
 		return -1;
 	*out = v;
 	return 0;
