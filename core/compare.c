@@ -460,12 +460,13 @@ note(FILE *f, const char *prefix, const struct pl_compare_row *r)
 	fputc('\n', f);
 }
 
-/* s in a column of width w (in characters: a name's "…" is one column,
- * not three bytes), left- or right-aligned, after sep. */
+/* s in a column of width w (in terminal columns: a name's "…" is one
+ * column, not three bytes, a CJK character two), left- or right-aligned,
+ * after sep. */
 static void
 put_col(FILE *f, const char *sep, const char *s, int w, int left)
 {
-	int pad = w - (int)pl_utf8_chars(s);
+	int pad = w - (int)pl_utf8_width(s);
 	fputs(sep, f);
 	for (int k = 0; !left && k < pad; k++)
 		fputc(' ', f);
@@ -481,12 +482,12 @@ write_table(const struct pl_compare *cmp, FILE *f)
 	int w[N_COLS];
 	char cells[N_COLS][PL_COMPARE_CELL];
 	for (int c = 0; c < N_COLS; c++)
-		w[c] = (int)pl_utf8_chars(pl_compare_headers[c]);
+		w[c] = (int)pl_utf8_width(pl_compare_headers[c]);
 	for (int i = 0; i < cmp->n_rows; i++) {
 		pl_compare_row_cells(&cmp->rows[i], cells);
 		for (int c = 0; c < N_COLS; c++)
-			if ((int)pl_utf8_chars(cells[c]) > w[c])
-				w[c] = (int)pl_utf8_chars(cells[c]);
+			if ((int)pl_utf8_width(cells[c]) > w[c])
+				w[c] = (int)pl_utf8_width(cells[c]);
 	}
 	char *cap = caption(cmp);
 	fprintf(f, "%s\n", cap);

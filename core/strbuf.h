@@ -40,9 +40,10 @@ void pl_sb_json_str(struct pl_strbuf *b, const char *s);
  * or a quote; a leading ' when it starts with = + - or @ and is not a
  * number (a spreadsheet would run it as a formula). */
 void pl_sb_csv(struct pl_strbuf *b, const char *s);
-/* The characters (code points) of UTF-8 text s: its bytes less the
- * continuation bytes. */
-size_t pl_utf8_chars(const char *s);
+/* The columns UTF-8 text s takes on a terminal: two for East Asian wide
+ * and fullwidth characters and emoji, none for combining marks,
+ * zero-width and control characters, one for the others. */
+size_t pl_utf8_width(const char *s);
 /* The bytes of the longest start of UTF-8 text s[0 .. len) that is at
  * most max bytes and ends on a character boundary. */
 size_t pl_utf8_cut(const char *s, size_t len, size_t max);

@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..46"
+echo "1..48"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -199,6 +199,40 @@ check "text table: rows line up with a long UTF-8 device name cut in its cell" p
 import sys
 rows = open('$T/long.txt', encoding='utf-8').read().splitlines()[1:5]
 sys.exit(0 if len(rows) == 4 and len(set(len(r) for r in rows)) == 1 and '\u2026' in rows[2] else 1)"
+
+# Device names of wide (CJK) and combining characters: the columns are
+# counted as a terminal shows them, in compare's table and in run's,
+# sim's and info's device lines.
+cat > "$T/cols.py" <<'PYEOF'
+import sys, unicodedata
+def cols(s):
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+PYEOF
+python3 -c "import json; json.dump({'format': 'placelab-cluster/1', 'name': 'cjk', 'devices': [
+    {'name': '/cpu:0', 'kind': 'cpu', 'peak_flops': 5e11, 'mem_bytes': 2**36, 'mem_bw': 6e10},
+    {'name': 'GPU\u7532\u4e59\u4e19', 'kind': 'gpu', 'peak_flops': 4e12, 'mem_bytes': 2**34, 'mem_bw': 2e11},
+    {'name': 'gpu-e\u0301\u0301-1', 'kind': 'gpu', 'peak_flops': 4e12, 'mem_bytes': 2**34, 'mem_bw': 2e11}]},
+    open('$T/cjk.json', 'w'))"
+"$PLACELAB" compare "$PL_SRCDIR/samples/teach.json" -c "$T/cjk.json" --methods expert,single-gpu,random -q \
+    > "$T/cjk.txt" 2>/dev/null
+check "text table: rows line up with CJK and combining device names (terminal columns)" python3 -c "
+exec(open('$T/cols.py').read())
+rows = open('$T/cjk.txt', encoding='utf-8').read().splitlines()[1:6]
+sys.exit(0 if len(rows) == 5 and len(set(cols(r) for r in rows)) == 1 and any('\u7532' in r for r in rows) else 1)"
+"$PLACELAB" run -a random "$PL_SRCDIR/samples/teach.json" -c "$T/cjk.json" -q > "$T/cjk-run.txt" 2>/dev/null
+"$PLACELAB" sim "$PL_SRCDIR/samples/teach.json" -c "$T/cjk.json" --place round-robin > "$T/cjk-sim.txt" 2>/dev/null
+"$PLACELAB" info "$PL_SRCDIR/samples/teach.json" -c "$T/cjk.json" > "$T/cjk-info.txt" 2>/dev/null
+check "run, sim and info: the device columns line up with CJK and combining names" python3 -c "
+exec(open('$T/cols.py').read())
+def at(path, word, n):
+    L = [l for l in open(path, encoding='utf-8').read().splitlines() if word in l]
+    assert len(L) == n, (path, L)
+    return set(cols(l[:l.index(word)]) for l in L)
+ok = len(at('$T/cjk-run.txt', ' ops  busy', 3)) == 1
+ok = ok and len(at('$T/cjk-sim.txt', ' 16.0 GiB', 2)) == 1
+ok = ok and len(at('$T/cjk-info.txt', ' TFLOP/s', 3)) == 1
+sys.exit(0 if ok else 1)"
 
 # Names with Markdown and LaTeX specials, and a graph name of 300
 # two-byte characters: the caption is whole (not cut, so no broken

@@ -327,6 +327,22 @@ test_parse_number(void **state)
 			fail_msg("'%s' read as %g", bad[i], v);
 }
 
+/* Terminal columns of UTF-8 text. */
+static void
+test_utf8_width(void **state)
+{
+	(void)state;
+	assert_int_equal(pl_utf8_width(""), 0);
+	assert_int_equal(pl_utf8_width("gpu0"), 4);
+	assert_int_equal(pl_utf8_width("caf\xc3\xa9"), 4);		/* precomposed é */
+	assert_int_equal(pl_utf8_width("cafe\xcc\x81"), 4);		/* e + combining acute */
+	assert_int_equal(pl_utf8_width("\xe7\x94\xb2\xe4\xb9\x99"), 4);	/* 甲乙 */
+	assert_int_equal(pl_utf8_width("\xef\xbc\xa1"), 2);		/* fullwidth A */
+	assert_int_equal(pl_utf8_width("\xf0\x9f\x9a\x80x"), 3);	/* rocket emoji, x */
+	assert_int_equal(pl_utf8_width("a\xe2\x80\x8b" "b"), 2);		/* zero-width space */
+	assert_int_equal(pl_utf8_width("\xe2\x80\xa6"), 1);		/* … */
+}
+
 /* CSV fields: quoted when needed, one line, never a spreadsheet formula. */
 static void
 test_csv_field(void **state)
@@ -360,6 +376,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_csv_field),
+		cmocka_unit_test(test_utf8_width),
 		cmocka_unit_test(test_parse_number),
 		cmocka_unit_test(test_option_ranges),
 		cmocka_unit_test(test_rng),

@@ -20,6 +20,7 @@
 #include "io.h"
 #include "options.h"
 #include "placer.h"
+#include "strbuf.h"
 #include "viz/load.h"
 #include "xmalloc.h"
 
@@ -106,6 +107,23 @@ cmd_report_stream(const char *path1, const char *path2)
 		    st.st_dev == o.st_dev && st.st_ino == o.st_ino)
 			return stderr;
 	return stdout;
+}
+
+/* s padded to w columns (see cmd.h). */
+void
+cmd_put_padded(FILE *f, const char *s, int w)
+{
+	fputs(s, f);
+	for (int k = (int)pl_utf8_width(s); k < w; k++)
+		fputc(' ', f);
+}
+
+/* The larger of w and s's columns (see cmd.h). */
+int
+cmd_width_max(int w, const char *s)
+{
+	int n = (int)pl_utf8_width(s);
+	return n > w ? n : w;
 }
 
 /* "-" as standard output (see cmd.h). */

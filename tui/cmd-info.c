@@ -103,13 +103,15 @@ info_text(const struct pl_graph *g, const struct pl_problem *p)
 	printf("%-*s%d\n", LABEL_W, "op types", nt);
 	int tw = 18;
 	for (int k = 0; k < nt && k < 12; k++) {
-		int len = (int)strlen(*t[k].type ? t[k].type : "(none)");
+		int len = cmd_width_max(0, *t[k].type ? t[k].type : "(none)");
 		if (len > tw)
 			tw = len < 40 ? len : 40;
 	}
-	for (int k = 0; k < nt && k < 12; k++)
-		printf("  %-*s %7d  %10.3f GFLOPs\n", tw, *t[k].type ? t[k].type : "(none)",
-		    t[k].count, t[k].flops / 1e9);
+	for (int k = 0; k < nt && k < 12; k++) {
+		fputs("  ", stdout);
+		cmd_put_padded(stdout, *t[k].type ? t[k].type : "(none)", tw);
+		printf(" %7d  %10.3f GFLOPs\n", t[k].count, t[k].flops / 1e9);
+	}
 	if (nt > 12)
 		printf("  ... %d more\n", nt - 12);
 	free(t);
@@ -118,7 +120,7 @@ info_text(const struct pl_graph *g, const struct pl_problem *p)
 		printf("%-*s%s: %d devices\n", LABEL_W, "cluster", c->name, c->n_dev);
 		int dw = 10;
 		for (int d = 0; d < c->n_dev; d++) {
-			int len = (int)strlen(c->dev[d].name);
+			int len = cmd_width_max(0, c->dev[d].name);
 			if (len > dw)
 				dw = len < 40 ? len : 40;
 		}
@@ -126,8 +128,10 @@ info_text(const struct pl_graph *g, const struct pl_problem *p)
 			double total = 0;
 			for (int v = 0; v < g->n_ops; v++)
 				total += pl_problem_op_us(p, v, d);
-			printf("  %-*s %-3s %8.2f TFLOP/s %7.1f GiB  all ops here: %.3f ms\n",
-			    dw, c->dev[d].name, pl_dev_kind_name(c->dev[d].kind), c->dev[d].peak_flops / 1e12,
+			fputs("  ", stdout);
+			cmd_put_padded(stdout, c->dev[d].name, dw);
+			printf(" %-3s %8.2f TFLOP/s %7.1f GiB  all ops here: %.3f ms\n",
+			    pl_dev_kind_name(c->dev[d].kind), c->dev[d].peak_flops / 1e12,
 			    (double)c->dev[d].mem_bytes / 1073741824.0, total / 1e3);
 		}
 	}

@@ -236,6 +236,9 @@ print_summary(const struct pl_placer *pl, FILE *f)
 	fprintf(f, "memory     %s\n", pl->run.sim.mem == PL_MEM_NONE ? "not modelled (--mem none)" :
 	    r->oom_mask ? "OUT OF MEMORY" : "fits");
 	fprintf(f, "moved      %.1f MB in %d transfers\n", (double)r->bytes_moved / 1e6, r->n_transfers);
+	int dw = 10;	/* the device column: its longest name */
+	for (int d = 0; d < p->n_dev; d++)
+		dw = cmd_width_max(dw, p->c->dev[d].name);
 	for (int d = 0; d < p->n_dev; d++) {
 		int n = 0;
 		for (int v = 0; v < p->n_ops; v++)
@@ -243,7 +246,9 @@ print_summary(const struct pl_placer *pl, FILE *f)
 		char peak[32] = "-", cap[32];	/* not modelled */
 		if (pl->run.sim.mem != PL_MEM_NONE)
 			pl_fmt_mem(peak, sizeof peak, (double)r->peak_bytes[d]);
-		fprintf(f, "  %-10s %6d ops  busy %10.3f ms  peak %9s / %s%s\n", p->c->dev[d].name, n,
+		fputs("  ", f);
+		cmd_put_padded(f, p->c->dev[d].name, dw);
+		fprintf(f, " %6d ops  busy %10.3f ms  peak %9s / %s%s\n", n,
 		    r->busy_us[d] / 1000, peak, pl_fmt_mem(cap, sizeof cap, (double)p->c->dev[d].mem_bytes),
 		    (r->oom_mask >> d) & 1 ? "  OOM" : "");
 	}

@@ -216,7 +216,12 @@ print_text(const struct pl_problem *p, const struct pl_placement *pl,
 	if (tr->n_critical > 0)
 		fprintf(f, ": %s ... %s", p->g->ops[tr->critical[0]].name,
 		    p->g->ops[tr->critical[tr->n_critical - 1]].name);
-	fprintf(f, "\n\n%-16s %6s %14s %6s %11s %11s %11s %11s\n", "device", "ops", "busy_us",
+	int dw = 16;	/* the device column: its longest name */
+	for (int d = 0; d < c->n_dev; d++)
+		dw = cmd_width_max(dw, c->dev[d].name);
+	fputs("\n\n", f);
+	cmd_put_padded(f, "device", dw);
+	fprintf(f, " %6s %14s %6s %11s %11s %11s %11s\n", "ops", "busy_us",
 	    "util", "peak", "capacity", "in", "out");
 	for (int d = 0; d < c->n_dev; d++) {
 		int n = 0;
@@ -229,7 +234,8 @@ print_text(const struct pl_problem *p, const struct pl_placement *pl,
 		fmt_bytes(c->dev[d].mem_bytes, s2, sizeof s2);
 		fmt_bytes(r->bytes_in[d], s3, sizeof s3);
 		fmt_bytes(r->bytes_out[d], s4, sizeof s4);
-		fprintf(f, "%-16s %6d %14.3f %5.1f%% %11s %11s %11s %11s%s\n", c->dev[d].name, n,
+		cmd_put_padded(f, c->dev[d].name, dw);
+		fprintf(f, " %6d %14.3f %5.1f%% %11s %11s %11s %11s%s\n", n,
 		    r->busy_us[d], r->makespan_us > 0 ? 100 * r->busy_us[d] / r->makespan_us : 0.0,
 		    s1, s2, s3, s4, (r->oom_mask >> d) & 1 ? "  OOM" : "");
 	}

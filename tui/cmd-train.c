@@ -312,13 +312,18 @@ cmd_train(int argc, char **argv)
 	    st.episodes, st.episodes == 1 ? "" : "s", st.updates, st.updates == 1 ? "" : "s",
 	    st.placements, st.placements == 1 ? "" : "s", n_graphs, n_graphs == 1 ? "" : "s",
 	    pl_now_s() - t0);
+	int gw = 28;	/* the graph column: its longest name */
+	for (int i = 0; i < n_graphs; i++)
+		gw = cmd_width_max(gw, graphs[i]->name);
 	for (int i = 0; i < n_graphs; i++) {
 		double greedy;
 		if (pl_placeto_trainer_greedy(tr, i, &greedy, &cause) != 0) {
 			cmd_fail(cause);
 			goto out;
 		}
-		fprintf(report, "  %-28s best seen %10.3f ms   greedy %10.3f ms\n", graphs[i]->name,
+		fputs("  ", report);
+		cmd_put_padded(report, graphs[i]->name, gw);
+		fprintf(report, " best seen %10.3f ms   greedy %10.3f ms\n",
 		    pl_placeto_trainer_best(tr, i) / 1000, greedy / 1000);
 	}
 	fprintf(report, "policy     %s\n", output);

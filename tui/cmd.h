@@ -121,6 +121,11 @@ int cmd_step_placer(struct pl_placer *pl, int max_steps, double max_seconds,
  * output's, e.g. -o /dev/stdout, so that the output is all that goes
  * there. */
 FILE *cmd_report_stream(const char *path1, const char *path2);
+/* s, then spaces to w terminal columns (pl_utf8_width: a CJK name is
+ * two columns a character, a combining accent none). */
+void cmd_put_padded(FILE *f, const char *s, int w);
+/* The larger of w and the columns s takes. */
+int cmd_width_max(int w, const char *s);
 /* The file an output option names: "-" is standard output (/dev/stdout,
  * which the file writers and cmd_report_stream() know), else arg. */
 const char *cmd_out_path(const char *arg);
