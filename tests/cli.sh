@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..81"
+echo "1..82"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -302,6 +302,15 @@ check "validate: a policy file whose metadata is not a Placeto policy's is refus
     "! $PLACELAB validate '$tmp/hello.plw' 2>'$tmp/err' && grep -q 'not a Placeto policy' '$tmp/err'"
 check "validate: a policy whose d does not fit mem-feature and devices is refused" sh -c \
     "! $PLACELAB validate '$tmp/mf5.plw' 2>'$tmp/err' && grep -q 'expected mem-feature 0 or 1' '$tmp/err'"
+# a Beta file names an op whose name has a space and a '#' in quotes
+cat > "$tmp/sp.json" <<'JSON'
+{"format": "placelab-graph/1", "name": "sp",
+ "ops": [{"name": "enc l1#x", "flops": 2e9}, {"name": "b", "flops": 1e6}],
+ "edges": [["enc l1#x", "b", 1000]]}
+JSON
+printf 'placelab-beta/1\naffinity "enc l1#x" /gpu:0 50 1  # "quoted"\npriority "enc l1#x" 1 2\n' > "$tmp/sp.beta"
+check "Beta file: a quoted op name with a space and '#' is found" sh -c \
+    "$PLACELAB run -a brkga '$tmp/sp.json' -c k80x4 --opt beta-file='$tmp/sp.beta',pop=20,evals=40 -q >/dev/null 2>'$tmp/err' && ! test -s '$tmp/err'"
 # ... and when the header is cut by the first 4 KiB
 { printf '#%04088d\n' 0; echo placelab-beta/1; echo default 2 3; } >"$tmp/cutbeta.txt"
 cp "$tmp/cutbeta.txt" "$tmp/cutbeta.orig"

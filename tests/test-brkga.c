@@ -551,8 +551,8 @@ test_beta_file(void **state)
 	    "default 4 4\n"
 	    "affinity op3 /gpu:0 9 1   # op3's group prefers gpu:0\n"
 	    "affinity op3 * 1 9\n"
-	    "affinity op10 /gpu:2 20 1\n"
-	    "priority op7 1 30\n"
+	    "affinity \"op10\" \"/gpu:2\" 20 1 # names may be quoted \"#\"\n"
+	    "priority \"op7\"\t1 30\n"
 	    "tensor op1:0 * 1 1\n");
 	char *spec;
 	if (asprintf(&spec, "pop=200,evals=0,beta-file=%s", good) < 0)
@@ -613,6 +613,11 @@ test_beta_file(void **state)
 		{ "placelab-beta/1\naffinity op1 /tpu:9 1 1\n", ":2: device '/tpu:9' is not in cluster '" },
 		{ "placelab-beta/1\ntensor op1:99 * 1 1\n", "tensor" },
 		{ "placelab-beta/1\nfrobnicate 1 2\n", "unknown keyword" },
+		{ "placelab-beta/1\naffinity \"no such#op\\\"\" * 1 1\n",
+		  ":2: op 'no such#op\"' is not in graph '" },
+		{ "placelab-beta/1\naffinity \"op1 * 1 1\n", ":2: a quoted name is not closed" },
+		{ "placelab-beta/1\naffinity \"op1\"x * 1 1\n", ":2: text after a quoted name" },
+		{ "placelab-beta/1\naffinity op 1 * 1 1\n", ":2: too many fields (a name with spaces" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char *path = temp_file(bad[i][0]);

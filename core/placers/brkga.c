@@ -1089,23 +1089,76 @@ unknown_op(const struct pl_graph *g, const char *op, const char *form, char *wha
 		    quote_len(g->name), g->name);
 }
 
-/* Apply one line of a Beta file; 0, or -1 with what went wrong in
- * what[0 .. wn). */
+#define BETA_FIELDS 5	/* a keyword and up to four fields */
+
+/*
+ * The fields of one line of a Beta file, in place: separated by spaces or
+ * tabs, up to a '#' that starts a comment; a field in double quotes may
+ * hold spaces and '#' (a name such as "enc l1/x#2"), with \" and \\ for
+ * a quote and a backslash.  Up to max fields in tok[], their count in *n
+ * (one more than max when there are more).  0, or -1 with what went
+ * wrong in what[0 .. wn).
+ */
 static int
-beta_line(const struct brkga *b, const struct pl_problem *prob, char *line,
+beta_fields(char *line, char **tok, int max, int *n, char *what, size_t wn)
+{
+	char *p = line;
+	*n = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		if (*p == '\0' || *p == '#')
+			return 0;
+		if (*n == max) {
+			(*n)++;
+			return 0;
+		}
+		char *out = p, *start = p;
+		if (*p == '"') {
+			for (p++; *p != '"'; p++) {
+				if (*p == '\0') {
+					snprintf(what, wn, "%s", "a quoted name is not closed (expected '\"')");
+					return -1;
+				}
+				if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+					p++;
+				*out++ = *p;
+			}
+			p++;
+			if (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#') {
+				snprintf(what, wn, "%s", "text after a quoted name (expected a space)");
+				return -1;
+			}
+		} else {
+			while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
+				out = ++p;
+		}
+		int end = *p == '\0' || *p == '#';
+		*out = '\0';
+		tok[(*n)++] = start;
+		if (end)
+			return 0;
+		p++;
+	}
+}
+
+/* Apply one line of a Beta file, its fields tok[0 .. n); 0, or -1 with
+ * what went wrong in what[0 .. wn). */
+static int
+beta_line(const struct brkga *b, const struct pl_problem *prob, char **tok, int n,
     double *al, double *be, char *what, size_t wn)
 {
 	const struct pl_graph *g = prob->g;
 	int nd = b->lay.n_dev;
-	char *save = NULL;
-	char *kw = strtok_r(line, " \t\r", &save);
-	char *f[4];
-	for (int i = 0; i < 4; i++)
-		f[i] = strtok_r(NULL, " \t\r", &save);
-	if (strtok_r(NULL, " \t\r", &save) != NULL) {
-		snprintf(what, wn, "%s", "too many fields");
+	if (n > BETA_FIELDS) {
+		snprintf(what, wn, "%s", "too many fields (a name with spaces or '#' goes in "
+		    "double quotes)");
 		return -1;
 	}
+	const char *kw = tok[0];
+	char *f[4];
+	for (int i = 0; i < 4; i++)
+		f[i] = i + 1 < n ? tok[i + 1] : NULL;
 	double a, c;
 	if (strcmp(kw, "default") == 0) {
 		if (parse_param(f[0], &a) || parse_param(f[1], &c) || f[2]) {
@@ -1218,24 +1271,19 @@ pl_brkga_parse_beta(struct pl_placer *pl, const char *text0, size_t len, const c
 		if (next != NULL)
 			*next++ = '\0';
 		lineno++;
-		char *hash = strchr(line, '#');
-		if (hash != NULL)
-			*hash = '\0';
-		char *s = line;
-		while (*s == ' ' || *s == '\t' || *s == '\r')
-			s++;
-		if (*s == '\0')
-			continue;
+		char *tok[BETA_FIELDS];
+		int n;
 		what[0] = '\0';
-		if (!seen_header) {
-			char *e = s + strlen(s);
-			while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-				*--e = '\0';
-			if (strcmp(s, "placelab-beta/1") != 0)
-				snprintf(what, sizeof what, "expected the header 'placelab-beta/1'");
-			seen_header = 1;
-		} else {
-			(void)beta_line(b, pl->prob, s, al, be, what, sizeof what);
+		if (beta_fields(line, tok, BETA_FIELDS, &n, what, sizeof what) == 0) {
+			if (n == 0)
+				continue;
+			if (!seen_header) {
+				if (n != 1 || strcmp(tok[0], "placelab-beta/1") != 0)
+					snprintf(what, sizeof what, "expected the header 'placelab-beta/1'");
+				seen_header = 1;
+			} else {
+				(void)beta_line(b, pl->prob, tok, n, al, be, what, sizeof what);
+			}
 		}
 		if (what[0] != '\0') {
 			*cause = pl_xasprintf("%s:%d: %s", name, lineno, what);
