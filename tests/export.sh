@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..66"
+echo "1..68"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -201,10 +201,21 @@ awk 'BEGIN {
 check "PNG too wide for cairo: exit 2, the size and the remedies named" \
     fails_with "pixels.*--dpi.*SVG or PDF" $PLACELAB export "$tmp/chain.json" -a single-gpu --level full -o "$tmp/wide.png"
 check "... no Graphviz message and no file" sh -c "! grep -q 'null\|cairo-renderer' '$tmp/err' && test ! -e '$tmp/wide.png'"
+cp "$tmp/err" "$tmp/err.chain"
 dpi=$(sed -n 's/.*use --dpi \([0-9]*\) or less.*/\1/p' "$tmp/err")
 $PLACELAB export "$tmp/chain.json" -a single-gpu --level full -o "$tmp/wide.png" --dpi "${dpi:-0}" 2>"$tmp/err"
 check "... at the --dpi it suggests (${dpi:-none}) it is written, quietly" sh -c \
     "test -s '$tmp/wide.png' && ! test -s '$tmp/err'"
+
+# The chain's advice includes drawing fewer nodes; a device name too
+# long for a PNG by itself is said, and fewer nodes are not suggested.
+check "... the chain's advice: fewer nodes" grep -q "draw fewer nodes (--max-nodes" "$tmp/err.chain"
+python3 -c "import json; json.dump({'format': 'placelab-cluster/1', 'name': 'ln', 'devices': [
+    {'name': '/cpu:0-' + 'W' * 3500, 'kind': 'cpu', 'peak_flops': 5e11, 'mem_bytes': 2**36, 'mem_bw': 6e10},
+    {'name': '/gpu:0', 'kind': 'gpu', 'peak_flops': 4e12, 'mem_bytes': 2**34, 'mem_bw': 2e11}]},
+    open('$tmp/ln.json', 'w'))"
+check "PNG too wide because of a device's name: said, no fewer-nodes advice" sh -c \
+    "! $PLACELAB export '$teach' -c '$tmp/ln.json' -a single-gpu -o '$tmp/ln.png' 2>'$tmp/err' && grep -q \"a device's name alone takes\" '$tmp/err' && ! grep -q 'fewer nodes' '$tmp/err' && grep -q 'use --dpi' '$tmp/err'"
 
 # nmt4 at full detail (1549 ops, 3 million layout nodes for dot) is
 # refused at once, saying what to do, rather than laid out for hours.

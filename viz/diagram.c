@@ -9,6 +9,7 @@
 #include "viz/diagram.h"
 
 #include <graphviz/gvc.h>
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -980,9 +981,25 @@ layout_work(Agraph_t *g, const char *engine, long *work, char **cause)
 #define PLV_PNG_MAX_SIDE 32767
 #define PLV_PNG_MAX_PIXELS 134217728.0
 
+/* The size in points of the largest device header of laid-out g (nodes
+ * h0, h1, ...): whatever else is drawn, the drawing holds it. */
+static void
+header_extent(Agraph_t *g, double *w, double *h)
+{
+	*w = *h = 0;
+	for (Agnode_t *n = agfstnode(g); n != NULL; n = agnxtnode(g, n)) {
+		const char *name = agnameof(n);
+		if (name[0] != 'h' || !isdigit((unsigned char)name[1]))
+			continue;
+		*w = fmax(*w, ND_width(n) * 72);	/* laid out, in inches */
+		*h = fmax(*h, ND_height(n) * 72);
+	}
+}
+
 /* Whether laid-out g makes a PNG too big for cairo at dpi; if so *cause
- * says how big and what to do (fewer: how to draw less, or NULL; cli:
- * name the command line's --dpi). */
+ * says how big and what to do (fewer: how to draw less, or NULL, left
+ * out when one device's header alone is too big, as drawing less does
+ * not shrink it; cli: name the command line's --dpi). */
 static int
 png_too_big(Agraph_t *g, double dpi, const char *fewer, int cli, char **cause)
 {
@@ -998,10 +1015,19 @@ png_too_big(Agraph_t *g, double dpi, const char *fewer, int cli, char **cause)
 	double fit = dpi * fmin((PLV_PNG_MAX_SIDE - 1) / fmax(w, h),
 	    sqrt(PLV_PNG_MAX_PIXELS / (w * h)));
 	struct pl_strbuf b = { 0 };
-	pl_sb_printf(&b, "a PNG of %.0f x %.0f pixels is more than cairo draws: ", w, h);
+	double hw, hh;
+	header_extent(g, &hw, &hh);
+	hw *= dpi / 72;
+	hh *= dpi / 72;
+	int headers_too_big = hw >= PLV_PNG_MAX_SIDE || hh >= PLV_PNG_MAX_SIDE ||
+	    hw * hh > PLV_PNG_MAX_PIXELS;
+	pl_sb_printf(&b, "a PNG of %.0f x %.0f pixels is more than cairo draws", w, h);
+	if (headers_too_big)
+		pl_sb_printf(&b, " (a device's name alone takes %.0f x %.0f)", hw, hh);
+	pl_sb_printf(&b, ": ");
 	if (cli && floor(fit) >= 10)
 		pl_sb_printf(&b, "use --dpi %.0f or less, ", floor(fit));
-	if (fewer != NULL)
+	if (fewer != NULL && !headers_too_big)
 		pl_sb_printf(&b, "%s, ", fewer);
 	pl_sb_printf(&b, "or write SVG or PDF, which have no size limit (the drawing is "
 	    "%.0f x %.0f inches, at %g dpi; cairo draws %d pixels a side, %.0f million in "
