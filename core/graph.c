@@ -299,7 +299,7 @@ check_op(const struct pl_graph_builder *b, int i)
 		{ "temp_bytes", o->temp_bytes },
 	};
 	for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++)
-		if (bad_bytes(bytes[k].v))
+		if (bad_bytes(bytes[k].v) && !(k == 1 && bytes[k].v == PL_OUT_BYTES_SUM))
 			return errat(b, pos, "op '%s': field '%s' is %lld (expected bytes in [0, 2^50])",
 			    o->name, bytes[k].f, (long long)bytes[k].v);
 	for (int k = 0; k < PL_DEV_KIND_COUNT; k++) {
@@ -452,7 +452,7 @@ pl_graph_build(struct pl_graph_builder *b, char **cause)
 		if ((err = check_op(b, i)) != NULL)
 			goto fail;
 		const struct pl_op *o = &b->ops[i];
-		held += o->param_bytes + o->out_bytes + o->temp_bytes;
+		held += o->param_bytes + (o->out_bytes > 0 ? o->out_bytes : 0) + o->temp_bytes;
 		if (held > PL_MAX_GRAPH_BYTES) {
 			err = errat(b, b->op_pos[i], "op '%s': the ops up to here hold more than 2^56 bytes in all (expected at most 64 PiB in a graph)",
 			    o->name);
@@ -553,8 +553,17 @@ pl_graph_build(struct pl_graph_builder *b, char **cause)
 		int64_t sum = 0;
 		for (int t = o->first_tensor; t < o->first_tensor + o->n_tensors; t++)
 			sum += g->tensors[t].bytes;
-		if (o->out_bytes < sum)
+		/* a file's out_bytes below its tensors is refused; a program's
+		 * (a generator's, 0 for "their sum") is raised to them */
+		if (o->out_bytes == PL_OUT_BYTES_SUM || (o->out_bytes < sum && b->file == NULL))
 			o->out_bytes = sum;
+		else if (o->out_bytes < sum) {
+			err = errat(b, b->op_pos[v], "op '%s': field 'out_bytes' is %lld, less than its "
+			    "output tensors' %lld bytes (expected at least %lld, or leave it out: "
+			    "it defaults to their sum)", o->name, (long long)o->out_bytes,
+			    (long long)sum, (long long)sum);
+			goto fail;
+		}
 	}
 
 	build_csr(g, 1, &g->out_off, &g->out_edge);

@@ -58,7 +58,9 @@ struct pl_op {
 	char *scope;		/* e.g. "enc/l2/t7/lstm"; never NULL */
 	double flops;		/* floating-point operations per step */
 	int64_t param_bytes;	/* parameters resident on the op's device */
-	int64_t out_bytes;	/* sum of the op's output tensors */
+	int64_t out_bytes;	/* the op's outputs: at least the sum of its
+				 * tensors (given to a builder: PL_OUT_BYTES_SUM
+				 * or, but from a file, less is that sum) */
 	int64_t temp_bytes;	/* scratch memory while the op runs */
 	double measured_us[PL_DEV_KIND_COUNT];	/* < 0: not measured */
 	int n_dev_times;	/* measured times on named devices */
@@ -178,5 +180,7 @@ double pl_graph_longest_flops_path(const struct pl_graph *g, int *path, int *len
 #define PL_MAX_FLOPS 1e18
 #define PL_MAX_OUTPUTS 4096
 #define PL_MAX_DEV_TIMES 64
+/* out_bytes for the builder: left out, the sum of the op's tensors. */
+#define PL_OUT_BYTES_SUM ((int64_t)-1)
 
 #endif

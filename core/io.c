@@ -855,6 +855,8 @@ read_op(struct ctx *x, struct pl_graph_builder *b, const cJSON *o, int i)
 	for (int k = 0; k < 3; k++)
 		if (bytes_of(f[OP_PARAM + k], bv[k]) != 0)
 			BAD(f[OP_PARAM + k], "op '%s': field '%s' (expected a whole number of bytes in [0, 2^50])", name, op_keys[OP_PARAM + k]);
+	if (f[OP_PARAM + 1] == NULL)
+		op.out_bytes = PL_OUT_BYTES_SUM;
 	struct pl_dev_time times[PL_MAX_DEV_TIMES];
 	if (f[OP_MEASURED] != NULL && read_times(x, name, f[OP_MEASURED], &op, times) != 0)
 		return;

@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..82"
+echo "1..84"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -67,6 +67,13 @@ json.dump({"format": "placelab-graph/1", "ops": [{"name": "a", "measured_us": t}
 $PLACELAB info "$tmp/t65.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "65 device names in measured_us: exit 2, the limit of 64 said with its position" \
     sh -c "test $rc = 2 && grep -q 't65.json:1:[0-9]*: op .a.: more than 64 device names in measured_us (expected at most 64' '$tmp/err'"
+
+printf '{"format": "placelab-graph/1",\n "ops": [{"name": "a", "out_bytes": 0},\n   {"name": "b", "flops": 1}],\n "edges": [["a", "b", 400]]}\n' > "$tmp/ob.json"
+$PLACELAB info "$tmp/ob.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "out_bytes below the op's output tensors: exit 2, at the op, the sum named (not raised silently)" \
+    sh -c "test $rc = 2 && grep -q \"ob.json:2:10: op 'a': field 'out_bytes' is 0, less than its output tensors' 400 bytes\" '$tmp/err'"
+printf 'digraph d { a [out_bytes=10]; a -> b [bytes=400]; }\n' > "$tmp/ob.dot"
+check "... in a DOT file too" sh -c "! $PLACELAB info '$tmp/ob.dot' >/dev/null 2>'$tmp/err' && grep -q \"field 'out_bytes' is 10, less than its output tensors' 400 bytes\" '$tmp/err'"
 
 $PLACELAB info /nonexistent.json >/dev/null 2>"$tmp/err"; rc=$?
 check "missing file: exit 2 and the path named" sh -c "test $rc = 2 && grep -q '/nonexistent.json' '$tmp/err'"

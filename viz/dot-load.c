@@ -686,7 +686,7 @@ read_node(struct pl_graph_builder *b, Agnode_t *n)
 		return m;
 	}
 	op.param_bytes = (int64_t)by[0];
-	op.out_bytes = (int64_t)by[1];
+	op.out_bytes = attr(n, "out_bytes") != NULL ? (int64_t)by[1] : PL_OUT_BYTES_SUM;
 	op.temp_bytes = (int64_t)by[2];
 	op.name = agnameof(n);
 	op.type = (char *)attr(n, "type");
