@@ -257,11 +257,12 @@ derive(const struct pl_compare *cmp, struct pl_compare_row *r, double expert, in
 	r->time_vs_expert_pct = r->gap_best_pct = r->gap_bound_pct = NAN;
 	if (!r->has_result)
 		return;
-	if (expert > 0)
-		r->time_vs_expert_pct = (r->makespan_us - expert) / expert * 100;
-	if (best >= 0 && cmp->rows[best].makespan_us > 0)
-		r->gap_best_pct = (r->makespan_us - cmp->rows[best].makespan_us) /
-		    cmp->rows[best].makespan_us * 100;
+	/* relative differences as the gap to bound takes them: against a
+	 * time of 0, 0 for 0 and none (NAN) for more */
+	if (expert >= 0)
+		r->time_vs_expert_pct = pl_gap_to_bound(expert, r->makespan_us) * 100;
+	if (best >= 0)
+		r->gap_best_pct = pl_gap_to_bound(cmp->rows[best].makespan_us, r->makespan_us) * 100;
 	r->gap_bound_pct = pl_gap_to_bound(cmp->bound_us, r->makespan_us) * 100;
 }
 

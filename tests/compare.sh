@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..48"
+echo "1..49"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -199,6 +199,17 @@ check "text table: rows line up with a long UTF-8 device name cut in its cell" p
 import sys
 rows = open('$T/long.txt', encoding='utf-8').read().splitlines()[1:5]
 sys.exit(0 if len(rows) == 4 and len(set(len(r) for r in rows)) == 1 and '\u2026' in rows[2] else 1)"
+
+# Every step time 0 (ops with no cost): gaps are 0, not n/a, as the gap
+# to a bound of 0 is, and "best" names a row whose gap to best is 0.
+printf '{"format":"placelab-graph/1","name":"zero","ops":[{"name":"x"},{"name":"y"}],"edges":[["x","y"]]}' > "$T/zero.json"
+"$PLACELAB" compare "$T/zero.json" --methods single-cpu,expert,heft --format json -q > "$T/zero.out" 2>/dev/null
+check "all step times 0: gap to best and time vs expert 0 on every row" python3 -c "
+import json, sys
+d = json.load(open('$T/zero.out'))
+rows = d['rows']
+ok = d['best'] in [r['method'] for r in rows] and all(r['gap_best_pct'] == 0 and r['time_vs_expert_pct'] == 0 for r in rows)
+sys.exit(0 if ok else 1)"
 
 # Device names of wide (CJK) and combining characters: the columns are
 # counted as a terminal shows them, in compare's table and in run's,
