@@ -27,6 +27,7 @@
 #include "placer.h"
 #include "placers/baselines.h"
 #include "problem.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
 static const struct pl_placer_class *const baselines[] = {
@@ -1070,6 +1071,91 @@ test_memory_budget_passes(void **state)
 	pl_graph_free(g);
 }
 
+/* The step time method name reaches on graph text gj and cluster text cj
+ * (a preset name when cj does not start with '{'), its options spec. */
+static double
+method_us(const char *gj, const char *cj, const char *name, const char *spec)
+{
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_parse_json(gj, strlen(gj), "t.json", &cause);
+	if (g == NULL)
+		fail_msg("%s", cause);
+	struct pl_cluster *c = *cj == '{' ? pl_cluster_parse_json(cj, strlen(cj), "c.json", &cause) :
+	    pl_cluster_preset(cj);
+	if (c == NULL)
+		fail_msg("%s", cause);
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = 1 };
+	struct pl_placer *pl = pl_placer_new(pl_placer_find(name), p, spec, &run, &cause);
+	if (pl == NULL)
+		fail_msg("%s", cause);
+	pl_placer_run(pl, 0, 0);
+	assert_non_null(pl->best);
+	assert_int_equal(pl_placement_check(pl->best, g, c, &cause), 0);
+	double us = pl->best_res.makespan_us;
+	pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+	return us;
+}
+
+/* Baselines on devices of very different speeds, ops without bytes and
+ * zero-cost group heads: each stays within twice the best placement
+ * (before: the expert and m-ETF put work on a device 4,000 times slower,
+ * HEFT and m-ETF took a group to the CPU with its zero-cost first op,
+ * m-TOPO counted CPU-only compute into the GPUs' shares). */
+static void
+test_baselines_heterogeneous(void **state)
+{
+	(void)state;
+	struct pl_strbuf two = { 0 };	/* two chains of 8 ops, no bytes */
+	pl_sb_printf(&two, "{\"format\": \"placelab-graph/1\", \"ops\": [");
+	for (int i = 0; i < 16; i++)
+		pl_sb_printf(&two, "%s{\"name\": \"%c%d\", \"flops\": 1e10}", i ? ", " : "",
+		    i < 8 ? 'l' : 'm', i % 8);
+	pl_sb_printf(&two, "], \"edges\": [");
+	for (int i = 0; i < 14; i++)
+		pl_sb_printf(&two, "%s[\"%c%d\", \"%c%d\"]", i ? ", " : "", i < 7 ? 'l' : 'm', i % 7,
+		    i < 7 ? 'l' : 'm', i % 7 + 1);
+	pl_sb_printf(&two, "]}");
+	const char *slow_first = "{\"format\": \"placelab-cluster/1\", \"devices\": ["
+	    "{\"name\": \"/gpu:0\", \"kind\": \"gpu\", \"peak_flops\": 1e9, \"mem_bytes\": 12884901888, \"mem_bw\": 2.4e11},"
+	    "{\"name\": \"/gpu:1\", \"kind\": \"gpu\", \"peak_flops\": 4.37e12, \"mem_bytes\": 12884901888, \"mem_bw\": 2.4e11},"
+	    "{\"name\": \"/gpu:2\", \"kind\": \"gpu\", \"peak_flops\": 4.37e12, \"mem_bytes\": 12884901888, \"mem_bw\": 2.4e11},"
+	    "{\"name\": \"/gpu:3\", \"kind\": \"gpu\", \"peak_flops\": 4.37e12, \"mem_bytes\": 12884901888, \"mem_bw\": 2.4e11}]}";
+	double best = method_us(two.s, slow_first, "heft", NULL);
+	assert_true(best < 20000);	/* two chains on two fast GPUs: about 18.3 ms */
+	assert_true(method_us(two.s, slow_first, "expert", NULL) < 2 * best);
+	assert_true(method_us(two.s, slow_first, "m-etf", NULL) < 2 * best);
+	assert_true(method_us(two.s, "k80x4", "expert", NULL) < 2 * best);
+	assert_true(method_us(two.s, "k80x4", "m-etf", "devices=all") < 2 * best);
+	free(two.s);
+
+	const char *head = "{\"format\": \"placelab-graph/1\", \"ops\": ["
+	    "{\"name\": \"init\", \"group\": \"G\"},"
+	    "{\"name\": \"big\", \"flops\": 1e12, \"out_bytes\": 4, \"group\": \"G\"}],"
+	    "\"edges\": [[\"init\", \"big\", 0]]}";
+	double gpu = method_us(head, "k80x4", "single-gpu", NULL);
+	assert_true(method_us(head, "k80x4", "heft", NULL) <= gpu);
+	assert_true(method_us(head, "k80x4", "m-etf", "devices=all") <= gpu);
+
+	/* a CPU-only op of 1e12 FLOPs feeding 8 GPU ops of 1e11 */
+	struct pl_strbuf fan = { 0 };
+	pl_sb_printf(&fan, "{\"format\": \"placelab-graph/1\", \"ops\": ["
+	    "{\"name\": \"big\", \"flops\": 1e12, \"device\": \"cpu\"}");
+	for (int i = 0; i < 8; i++)
+		pl_sb_printf(&fan, ", {\"name\": \"g%d\", \"flops\": 1e11}", i);
+	pl_sb_printf(&fan, "], \"edges\": [");
+	for (int i = 0; i < 8; i++)
+		pl_sb_printf(&fan, "%s[\"big\", \"g%d\"]", i ? ", " : "", i);
+	pl_sb_printf(&fan, "]}");
+	double h = method_us(fan.s, "k80x4", "heft", NULL);
+	assert_true(method_us(fan.s, "k80x4", "m-topo", NULL) <= h * 1.01);
+	free(fan.s);
+}
+
 /* Run the group. */
 /* A table whose memory is unknown (--mem none, or a row without a
  * placement): oom and peaks are null in JSON, n/a in the cells, and
@@ -1198,6 +1284,7 @@ main(void)
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_expert_layouts),
+		cmocka_unit_test(test_baselines_heterogeneous),
 		cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_scotch_figures),
 		cmocka_unit_test(test_metis_figures),

@@ -102,8 +102,8 @@ cmp_first(const void *a, const void *b, void *ctx)
 
 /*
  * Contiguous blocks: units (unit[v] per op) in order of their first op,
- * packed onto devs[] in turn, each device taking its speed's share of the
- * compute and no more than its memory.
+ * packed onto devs[] in turn, fastest first, each device taking its
+ * speed's share of the compute and no more than its memory.
  */
 static void
 place_blocks(const struct pl_problem *p, const int *unit, int n_units,
@@ -137,25 +137,36 @@ place_blocks(const struct pl_problem *p, const int *unit, int n_units,
 	qsort_r(ord, n_units, sizeof *ord, cmp_first, first);
 	for (int i = 0; i < nd; i++)
 		sum_speed += speed[devs[i]];
+	/* fastest first (in index order among equals), so that a slow
+	 * device takes the last units, at most its share */
+	for (int i = 1; i < nd; i++)
+		for (int j = i; j > 0 && speed[devs[j]] > speed[devs[j - 1]]; j--) {
+			int t = devs[j];
+			devs[j] = devs[j - 1];
+			devs[j - 1] = t;
+		}
 	double load = 0, done_share = 0;
 	int64_t used = 0;
-	int cur = 0;
+	int cur = 0, taken = 0;	/* units on devs[cur] */
 	for (int i = 0; i < n_units; i++) {
 		int u = ord[i];
 		int d = devs[cur];
 		double target = done_share + total * speed[d] / sum_speed;
 		/* move on when this unit would end past the device's share (by
-		 * more than half of it) or would not fit in memory */
-		if (cur < nd - 1 && used > 0 &&
+		 * more than half of it) or would not fit in memory; a device
+		 * takes at least one unit */
+		if (cur < nd - 1 && taken > 0 &&
 		    (load + w[u] / 2 > target || used + m[u] > p->c->dev[d].mem_bytes)) {
 			done_share = target;
 			cur++;
 			used = 0;
+			taken = 0;
 			d = devs[cur];
 		}
 		udev[u] = d;
 		load += w[u];
 		used += m[u];
+		taken++;
 	}
 	for (int v = 0; v < g->n_ops; v++)
 		out->dev[v] = udev[unit[v]];

@@ -175,8 +175,12 @@ pl_heft_schedule(const struct pl_problem *p)
 		int v = s->order[i];
 		int gk = g->ops[v].group;
 		uint64_t mask = group_dev[gk] >= 0 ? (uint64_t)1 << group_dev[gk] : p->group_allowed[gk];
-		double best_f = INFINITY, best_t = 0;
+		double best_f = INFINITY, best_t = 0, best_g = INFINITY;
 		int best_d = -1, best_gi = -1;
+		/* the op that fixes its group's device: an equal finish goes to
+		 * the device that runs the whole group fastest (a zero-cost
+		 * first op would otherwise take its group to device 0) */
+		int heads = group_dev[gk] < 0 && g->groups[gk].count > 1;
 		for (int d = 0; d < nd; d++) {
 			if (!((mask >> d) & 1))
 				continue;
@@ -191,9 +195,11 @@ pl_heft_schedule(const struct pl_problem *p)
 			double dur = pl_problem_op_us(p, v, d);
 			int gi;
 			double t = earliest_slot(&ds[d], ready, dur, &gi);
-			if (t + dur < best_f) {
+			double gt = heads ? pl_problem_group_us(p, gk, d) : 0;
+			if (t + dur < best_f || (heads && t + dur == best_f && gt < best_g)) {
 				best_f = t + dur;
 				best_t = t;
+				best_g = gt;
 				best_d = d;
 				best_gi = gi;
 			}

@@ -178,13 +178,26 @@ metf_step(struct pl_placer *pl)
 		if (missing[v] == 0)
 			MAKE_READY(v);
 	for (int step = 0; step < n; step++) {
-		double best_t = INFINITY;
+		double best_t = INFINITY, best_f = INFINITY, best_g = INFINITY;
 		int bv = -1, bd = -1;
 		for (int d = 0; d < nd; d++) {
 			double t;
 			int v = device_best(&m, d, &t);
-			if (v >= 0 && (t < best_t || (t == best_t && g->topo_pos[v] < g->topo_pos[bv]))) {
+			if (v < 0)
+				continue;
+			/* earliest start; on a tie the earlier finish (the
+			 * faster device), then for an op that fixes its group's
+			 * device the device that runs the group fastest, then
+			 * the earlier op */
+			double f = t + pl_problem_op_us(p, v, d);
+			int k = g->ops[v].group;
+			double gt = m.group_dev[k] < 0 && g->groups[k].count > 1 ?
+			    pl_problem_group_us(p, k, d) : 0;
+			if (t < best_t || (t == best_t && (f < best_f || (f == best_f &&
+			    (gt < best_g || (gt == best_g && g->topo_pos[v] < g->topo_pos[bv])))))) {
 				best_t = t;
+				best_f = f;
+				best_g = gt;
 				bv = v;
 				bd = d;
 			}

@@ -76,10 +76,14 @@ mtopo_step(struct pl_placer *pl)
 		int k = g->ops[v].group;
 		if (g->topo_pos[v] < first[k])
 			first[k] = g->topo_pos[v];
-		double w = pl_pu_op_mean_us(p, v);
-		gw[k] += w;
-		total += w;
+		gw[k] += pl_pu_op_mean_us(p, v);
 	}
+	/* the shares are of the compute the usable devices may take: a
+	 * group that may only run elsewhere (a CPU-pinned op) counts for
+	 * none of them */
+	for (int k = 0; k < ng; k++)
+		if (p->group_allowed[k] & usable)
+			total += gw[k];
 	qsort_r(gord, ng, sizeof *gord, cmp_int_key, first);
 	for (int d = 0; d < nd; d++)
 		if ((usable >> d) & 1)
