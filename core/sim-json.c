@@ -5,10 +5,11 @@
  * Invariant: this is the one writer of the summary every placelab-result/1
  * document shares (`sim --json`, and `run --json` which adds the
  * method's fields); times are in us and printed so that they read back
- * to the same double; memory figures are null when memory is not
- * modelled.
+ * to the same double, byte counts as exact integers (above 2^53 too);
+ * memory figures are null when memory is not modelled.
  */
 #include <cJSON.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,18 @@
 #include "io.h"
 #include "sim.h"
 #include "xmalloc.h"
+
+/* A byte count as a JSON number with every digit: a double holds any
+ * up to 2^53, larger ones are written as their digits. */
+static cJSON *
+json_bytes(int64_t v)
+{
+	if (v >= -((int64_t)1 << 53) && v <= (int64_t)1 << 53)
+		return cJSON_CreateNumber((double)v);
+	char buf[24];
+	snprintf(buf, sizeof buf, "%" PRId64, v);
+	return cJSON_CreateRaw(buf);
+}
 
 /* Gap of a makespan to a bound, as a fraction of the bound (see sim.h). */
 double
@@ -77,7 +90,7 @@ add_trace(cJSON *root, const struct pl_problem *p, const struct pl_trace *tr)
 		cJSON_AddNumberToObject(o, "start_us", x->start);
 		cJSON_AddNumberToObject(o, "end_us", x->end);
 		cJSON_AddNumberToObject(o, "busy_until_us", x->busy_until);
-		cJSON_AddNumberToObject(o, "bytes", (double)x->bytes);
+		cJSON_AddItemToObject(o, "bytes", json_bytes(x->bytes));
 		cJSON_AddItemToArray(xs, o);
 	}
 	cJSON *mem = cJSON_AddObjectToObject(root, "memory");
@@ -86,7 +99,7 @@ add_trace(cJSON *root, const struct pl_problem *p, const struct pl_trace *tr)
 		for (int i = 0; i < tr->n_mem[d]; i++) {
 			cJSON *pt = cJSON_CreateArray();
 			cJSON_AddItemToArray(pt, cJSON_CreateNumber(tr->mem[d][i].t));
-			cJSON_AddItemToArray(pt, cJSON_CreateNumber((double)tr->mem[d][i].live));
+			cJSON_AddItemToArray(pt, json_bytes(tr->mem[d][i].live));
 			cJSON_AddItemToArray(a, pt);
 		}
 	}
@@ -129,15 +142,15 @@ pl_sim_result_json(const struct pl_problem *p, const struct pl_placement *pl,
 	}
 	/* (mem is 0 without a placement, where r may hold nothing) */
 	cJSON_AddItemToObject(root, "oom", MEM_ITEM(mem, cJSON_CreateBool(r->oom_mask != 0)));
-	cJSON_AddItemToObject(root, "oom_excess", MEM_ITEM(mem, cJSON_CreateNumber((double)r->oom_excess)));
-	cJSON_AddItemToObject(root, "peak_max", MEM_ITEM(mem, cJSON_CreateNumber((double)r->peak_max)));
+	cJSON_AddItemToObject(root, "oom_excess", MEM_ITEM(mem, json_bytes(r->oom_excess)));
+	cJSON_AddItemToObject(root, "peak_max", MEM_ITEM(mem, json_bytes(r->peak_max)));
 	if (pl == NULL) {
 		cJSON_AddNullToObject(root, "bytes_moved");
 		cJSON_AddNullToObject(root, "transfers");
 		cJSON_AddNullToObject(root, "devices");
 		return root;
 	}
-	cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
+	cJSON_AddItemToObject(root, "bytes_moved", json_bytes(r->bytes_moved));
 	cJSON_AddNumberToObject(root, "transfers", r->n_transfers);
 	cJSON *devs = cJSON_AddArrayToObject(root, "devices");
 	for (int d = 0; d < p->n_dev; d++) {
@@ -150,11 +163,11 @@ pl_sim_result_json(const struct pl_problem *p, const struct pl_placement *pl,
 		cJSON_AddNumberToObject(dv, "busy_us", r->busy_us[d]);
 		cJSON_AddNumberToObject(dv, "utilisation",
 		    r->makespan_us > 0 ? r->busy_us[d] / r->makespan_us : 0);
-		cJSON_AddItemToObject(dv, "peak_bytes", MEM_ITEM(mem, cJSON_CreateNumber((double)r->peak_bytes[d])));
-		cJSON_AddNumberToObject(dv, "capacity", (double)c->dev[d].mem_bytes);
+		cJSON_AddItemToObject(dv, "peak_bytes", MEM_ITEM(mem, json_bytes(r->peak_bytes[d])));
+		cJSON_AddItemToObject(dv, "capacity", json_bytes(c->dev[d].mem_bytes));
 		cJSON_AddItemToObject(dv, "oom", MEM_ITEM(mem, cJSON_CreateBool((r->oom_mask >> d) & 1)));
-		cJSON_AddNumberToObject(dv, "bytes_in", (double)r->bytes_in[d]);
-		cJSON_AddNumberToObject(dv, "bytes_out", (double)r->bytes_out[d]);
+		cJSON_AddItemToObject(dv, "bytes_in", json_bytes(r->bytes_in[d]));
+		cJSON_AddItemToObject(dv, "bytes_out", json_bytes(r->bytes_out[d]));
 		cJSON_AddItemToArray(devs, dv);
 	}
 	if (tr != NULL)

@@ -4,7 +4,7 @@
 : "${PLACELAB:?}" "${PL_SRCDIR:?}"
 S="$PL_SRCDIR/samples"
 . "$PL_SRCDIR/tests/tap-check.sh"
-echo "1..16"
+echo "1..17"
 
 G="$S/heft.json"
 C="$S/clusters/heft3.json"
@@ -57,4 +57,19 @@ check "bound 0, makespan above it: gap to bound n/a in text and run, null in JSO
 check "bound 0, makespan 0: gap to bound 0" \
 	'"$PLACELAB" sim "$T/zz.json" --place all:gpu0 | grep -q "gap to bound 0.0%" &&
 	 "$PLACELAB" sim "$T/zz.json" --place all:gpu0 --json | grep -q "\"gap_to_bound\":[[:space:]]*0,"'
+# byte totals above 2^53 (allowed up to 2^56) are printed with every digit
+python3 -c '
+import json, sys
+json.dump({"format": "placelab-graph/1", "name": "big",
+           "ops": [{"name": "o%d" % i, "param_bytes": 2**50 - 1} for i in range(9)]}, open(sys.argv[1], "w"))
+' "$T/big.json"
+check "bytes above 2^53: peak and excess exact in JSON and in the trace" \
+	'"$PLACELAB" sim "$T/big.json" --place all:gpu0 --json --trace "$T/big-trace.json" > "$T/big.out" &&
+	 python3 -c "
+import json, sys
+peak = 9 * (2**50 - 1)
+for f in sys.argv[1:]:
+    d = json.load(open(f))
+    assert d[\"peak_max\"] == peak and d[\"oom_excess\"] == peak - 12884901888, (f, d[\"peak_max\"])
+" "$T/big.out" "$T/big-trace.json"'
 exit $fail

@@ -1249,6 +1249,14 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	if (E->penalty > 0 && pmem == 0)
 		E->sim.mem = PL_MEM_PLACETO;
 	int k = (int)pl_opt_int(o, "k"), baseline = (int)pl_opt_int(o, "baseline");
+	if (baseline == 1 && E->workers == 1) {
+		/* the baseline holds the batch's own returns (docs/PLACETO.md) */
+		*cause = pl_xstrdup("placeto: options 'baseline' 1 and 'workers' 1: the baseline "
+		    "would be the episode's own return, every advantage 0, and nothing learnt "
+		    "(expected baseline at least 2, or more workers)");
+		free(E);
+		return NULL;
+	}
 	E->n_dev = probs[0]->n_dev;
 	for (int i = 1; i < n; i++)
 		if (probs[i]->n_dev != E->n_dev) {
