@@ -59,8 +59,9 @@ struct pl_op {
 	double flops;		/* floating-point operations per step */
 	int64_t param_bytes;	/* parameters resident on the op's device */
 	int64_t out_bytes;	/* the op's outputs: at least the sum of its
-				 * tensors (given to a builder: PL_OUT_BYTES_SUM
-				 * or, but from a file, less is that sum) */
+				 * tensors.  A builder takes PL_OUT_BYTES_SUM
+				 * for that sum; a smaller value is raised to
+				 * it for a program, refused for a file */
 	int64_t temp_bytes;	/* scratch memory while the op runs */
 	double measured_us[PL_DEV_KIND_COUNT];	/* < 0: not measured */
 	int n_dev_times;	/* measured times on named devices */

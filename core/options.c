@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "xmalloc.h"
 
 struct pl_options {
@@ -84,38 +85,12 @@ in_range(const char *text, double v)
 static int
 int_text(const char *v, long long *x)
 {
-	char *end;
-	*x = strtoll(v, &end, 10);
-	return *v && *end == '\0';
-}
-
-/* A decimal number (options.h). */
-int
-pl_parse_number(const char *s, double *out)
-{
-	const char *p = s + (*s == '+' || *s == '-');
-	size_t lead = strspn(p, "0123456789"), frac = 0;
-	p += lead;
-	if (*p == '.') {
-		frac = strspn(p + 1, "0123456789");
-		p += 1 + frac;
-	}
-	if (lead + frac == 0)
-		return -1;
-	if (*p == 'e' || *p == 'E') {
-		p += 1 + (p[1] == '+' || p[1] == '-');
-		size_t ex = strspn(p, "0123456789");
-		if (ex == 0)
-			return -1;
-		p += ex;
-	}
-	if (*p != '\0')
-		return -1;
-	double v = strtod(s, NULL);
-	if (!isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
+	const char *d = v + (*v == '+' || *v == '-');
+	if (*d == '\0' || strspn(d, "0123456789") != strlen(d))
+		return 0;	/* digits only, as pl_parse_number's */
+	errno = 0;
+	*x = strtoll(v, NULL, 10);
+	return errno == 0;
 }
 
 /* Check that text is a valid value of type t. */

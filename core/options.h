@@ -38,12 +38,6 @@ struct pl_option_range {
 
 struct pl_options;
 
-/* A decimal number as a person or JSON writes it ([+-], digits with an
- * optional point, an optional exponent; no hex, inf, nan or spaces),
- * finite (a value too small for a normal double reads as its nearest
- * one, as in files).  0, or -1 when s is not one.  Every number placelab
- * takes on its command line or in an option is read by it. */
-int pl_parse_number(const char *s, double *out);
 
 /* Parse spec ("a=1,b=x,flag"; NULL or "" for all defaults).  A part
  * without '=' that is not an option name continues the previous value

@@ -18,13 +18,11 @@
 #include "sim.h"
 #include "xmalloc.h"
 
-/* A byte count as a JSON number with every digit: a double holds any
- * up to 2^53, larger ones are written as their digits. */
+/* A byte count as a JSON integer with every digit (cJSON's own printer
+ * would write 1e+15, and round above 2^53). */
 static cJSON *
 json_bytes(int64_t v)
 {
-	if (v >= -((int64_t)1 << 53) && v <= (int64_t)1 << 53)
-		return cJSON_CreateNumber((double)v);
 	char buf[24];
 	snprintf(buf, sizeof buf, "%" PRId64, v);
 	return cJSON_CreateRaw(buf);

@@ -105,14 +105,9 @@ pl_sb_csv(struct pl_strbuf *b, const char *s)
 	int quote = strpbrk(s, ",\"") != NULL;
 	if (quote)
 		pl_sb_put(b, "\"", 1);
-	if (*s && strchr("=+-@", *s) != NULL) {
-		/* a spreadsheet would run it as a formula; a number stays
-		 * a number */
-		char *end;
-		(void)strtod(s, &end);
-		if (end == s || *end != '\0')
-			pl_sb_put(b, "'", 1);
-	}
+	double num;
+	if (*s && strchr("=+-@", *s) != NULL && pl_parse_number(s, &num) != 0)
+		pl_sb_put(b, "'", 1);	/* a formula to a spreadsheet; a number stays one */
 	for (; *s; s++) {
 		if (*s == '"')
 			pl_sb_put(b, "\"", 1);
@@ -159,6 +154,35 @@ pl_utf8_cut(const char *s, size_t len, size_t max)
 	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
 		max--;
 	return max;
+}
+
+/* A decimal number (strbuf.h). */
+int
+pl_parse_number(const char *s, double *out)
+{
+	const char *p = s + (*s == '+' || *s == '-');
+	size_t lead = strspn(p, "0123456789"), frac = 0;
+	p += lead;
+	if (*p == '.') {
+		frac = strspn(p + 1, "0123456789");
+		p += 1 + frac;
+	}
+	if (lead + frac == 0)
+		return -1;
+	if (*p == 'e' || *p == 'E') {
+		p += 1 + (p[1] == '+' || p[1] == '-');
+		size_t ex = strspn(p, "0123456789");
+		if (ex == 0)
+			return -1;
+		p += ex;
+	}
+	if (*p != '\0')
+		return -1;
+	double v = strtod(s, NULL);
+	if (!isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
 }
 
 /* Code points that take no column: combining marks of the common
@@ -221,12 +245,19 @@ pl_utf8_width(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
 		uint32_t c = *p;
-		int len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-		if (len > 1)
-			c &= 0x3F >> (len - 1);
+		int len = c < 0x80 ? 1 : c >= 0xF8 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 :
+		    c >= 0xC0 ? 2 : 0;
 		int k = 1;
-		for (; k < len && (p[k] & 0xC0) == 0x80; k++)
-			c = c << 6 | (p[k] & 0x3F);
+		if (len > 1)
+			for (c &= 0x3F >> (len - 1); k < len && (p[k] & 0xC0) == 0x80; k++)
+				c = c << 6 | (p[k] & 0x3F);
+		if (len == 0 || k < len) {
+			/* not a whole character: a terminal shows each such
+			 * byte as one U+FFFD */
+			p++;
+			n++;
+			continue;
+		}
 		p += k;
 		if (c < 0x20 || (c >= 0x7F && c < 0xA0) ||
 		    in_ranges(c, zero_width, sizeof zero_width / sizeof *zero_width))

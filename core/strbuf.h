@@ -40,6 +40,13 @@ void pl_sb_json_str(struct pl_strbuf *b, const char *s);
  * or a quote; a leading ' when it starts with = + - or @ and is not a
  * number (a spreadsheet would run it as a formula). */
 void pl_sb_csv(struct pl_strbuf *b, const char *s);
+/* A decimal number as a person or JSON writes it ([+-], digits with an
+ * optional point, an optional exponent; no hex, inf, nan or spaces),
+ * finite (a value too small for a normal double reads as its nearest
+ * one, as in files).  0, or -1 when s is not one.  Every number placelab
+ * takes on its command line or in a method option is read by it (an
+ * integer option by the same grammar, without point or exponent). */
+int pl_parse_number(const char *s, double *out);
 /* The columns UTF-8 text s takes on a terminal: two for East Asian wide
  * and fullwidth characters and emoji, none for combining marks,
  * zero-width and control characters, one for the others. */

@@ -4,7 +4,7 @@
 : "${PLACELAB:?}" "${PL_SRCDIR:?}"
 S="$PL_SRCDIR/samples"
 . "$PL_SRCDIR/tests/tap-check.sh"
-echo "1..17"
+echo "1..18"
 
 G="$S/heft.json"
 C="$S/clusters/heft3.json"
@@ -72,4 +72,7 @@ for f in sys.argv[1:]:
     d = json.load(open(f))
     assert d[\"peak_max\"] == peak and d[\"oom_excess\"] == peak - 12884901888, (f, d[\"peak_max\"])
 " "$T/big.out" "$T/big-trace.json"'
+printf '{"format":"placelab-graph/1","ops":[{"name":"o","param_bytes":1000000000000000}]}' > "$T/e15.json"
+check "bytes of 10^15: written as an integer, not 1e+15" \
+	'"$PLACELAB" sim "$T/e15.json" --place all:gpu0 --json | grep -q "\"peak_max\":[[:space:]]*1000000000000000,"'
 exit $fail

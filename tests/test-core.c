@@ -341,6 +341,11 @@ test_utf8_width(void **state)
 	assert_int_equal(pl_utf8_width("\xf0\x9f\x9a\x80x"), 3);	/* rocket emoji, x */
 	assert_int_equal(pl_utf8_width("a\xe2\x80\x8b" "b"), 2);		/* zero-width space */
 	assert_int_equal(pl_utf8_width("\xe2\x80\xa6"), 1);		/* … */
+	/* bytes that are not a whole character: one column each */
+	assert_int_equal(pl_utf8_width("\xe4" "a"), 2);
+	assert_int_equal(pl_utf8_width("\xc3"), 1);
+	assert_int_equal(pl_utf8_width("\xff\xff"), 2);
+	assert_int_equal(pl_utf8_width("a\x80\x9f" "b"), 4);
 }
 
 /* CSV fields: quoted when needed, one line, never a spreadsheet formula. */
@@ -360,6 +365,9 @@ test_csv_field(void **state)
 		{ "@SUM(A1)", "'@SUM(A1)" },
 		{ "-12.5", "-12.5" },
 		{ "+3e2", "+3e2" },
+		{ "-inf", "'-inf" },
+		{ "+nan", "'+nan" },
+		{ "-0x1p3", "'-0x1p3" },
 		{ "", "" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

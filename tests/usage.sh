@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..49"
+echo "1..50"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -109,12 +109,15 @@ check "--seconds 0x10 (hex): exit 2, a number asked for" \
 $PLACELAB run -a brkga "$G" --opt rho=0x0.8p0 -q >"$T/out" 2>"$T/err"; rc=$?
 check "an option written in hex: exit 2, not a number" \
     'test $rc = 2 && grep -q "option .rho.: .0x0.8p0. is not a number" "$T/err"'
+$PLACELAB run -a brkga "$G" --opt "pop= 20" -q >"$T/out" 2>"$T/err"; rc=$?
+check "an integer option with a space: exit 2, as a number option is" \
+    'test $rc = 2 && grep -q "option .pop.: . 20. is not an integer" "$T/err"'
 $PLACELAB run -a heft "$G" --seconds 1e-310 -q -o "$T/tiny.json" >"$T/out" 2>"$T/err"; rc=$?
 check "--seconds 1e-310: read as a (tiny) time, and the first step still runs" \
     'test $rc = 0 && test -s "$T/tiny.json" && ! test -s "$T/err"'
-$PLACELAB run -a placeto "$G" -c k80x2 --baseline 1 --workers 1 -q >"$T/out" 2>"$T/err"; rc=$?
-check "placeto --baseline 1 --workers 1 (nothing would be learnt): exit 2, said" \
-    'test $rc = 2 && grep -q "options .baseline. 1 and .workers. 1: the baseline would be the episode" "$T/err"'
+$PLACELAB train placeto "$G" "$G" -c k80x2 --episodes 2 --workers 2 --baseline 1 -o "$T/b1.plw" >"$T/out" 2>"$T/err"; rc=$?
+check "placeto --baseline 1 (the episode's own return: nothing learnt): exit 2, the range said" \
+    'test $rc = 2 && grep -q "option .baseline.: 1 is not in \[2, inf)" "$T/err" && ! test -e "$T/b1.plw"'
 # an option the run would not use is refused, not ignored
 $PLACELAB train placeto "$G" -c k80x2 -o "$T/pf.plw" --episodes 2 --finetune 5 >"$T/out" 2>"$T/err"; rc=$?
 check "train --finetune: exit 2, said (training runs --episodes), no policy written" \

@@ -6,6 +6,7 @@
  */
 #include "policy.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,14 +335,14 @@ meta_check(const char *meta, char **why)
 				for (int j = 0; flags[j] != NULL; j++)
 					flag |= strcmp(flags[j], keys[i]) == 0;
 				if (seen++) {
-					*why = pl_xasprintf("'%s' given twice", keys[i]);
+					*why = pl_xasprintf("'%s' given twice (expected each setting once)", keys[i]);
 					return -1;
 				}
-				if (n == 0 || (v[n] != ' ' && v[n] != '\0') || n > 9 ||
-				    (flag && (n != 1 || *v > '1'))) {
+				if (n == 0 || (v[n] != ' ' && v[n] != '\0') || n > 10 ||
+				    strtoll(v, NULL, 10) > INT_MAX || (flag && (n != 1 || *v > '1'))) {
 					*why = pl_xasprintf("'%s=%.*s': expected %s", keys[i],
 					    (int)strcspn(v, " "), v,
-					    flag ? "0 or 1" : "a decimal integer below 10^9");
+					    flag ? "0 or 1" : "a decimal integer that fits an int");
 					return -1;
 				}
 			}

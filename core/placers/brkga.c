@@ -1150,9 +1150,10 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char **tok, int 
 {
 	const struct pl_graph *g = prob->g;
 	int nd = b->lay.n_dev;
-	if (n > BETA_FIELDS) {
-		snprintf(what, wn, "%s", "too many fields (a name with spaces or '#' goes in "
-		    "double quotes)");
+	if (n > BETA_FIELDS || (n > 3 && strcmp(tok[0], "default") == 0)) {
+		snprintf(what, wn, "%s", strcmp(tok[0], "default") == 0 ?
+		    "too many fields (expected 'default ALPHA BETA')" :
+		    "too many fields (a name with spaces or '#' goes in double quotes)");
 		return -1;
 	}
 	const char *kw = tok[0];

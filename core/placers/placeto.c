@@ -43,7 +43,7 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ "lr", PL_OPT_DOUBLE, "1e-3", "initial learning rate (Adam)" },
 	{ "lr-end", PL_OPT_DOUBLE, "1e-4", "learning rate at the end of training (linear decay)" },
 	{ "entropy", PL_OPT_DOUBLE, "1.0", "entropy bonus weight c" },
-	{ "baseline", PL_OPT_INT, "10", "baseline: mean return per step over the last N episodes" },
+	{ "baseline", PL_OPT_INT, "10", "baseline: mean return per step over the last N episodes (this batch's included, so at least 2)" },
 	{ "clip", PL_OPT_DOUBLE, "1.25", "global gradient-norm clipping" },
 	{ "init", PL_OPT_STRING, "random-fixed", "initial placement: random-fixed, zero, random, best" },
 	{ "order", PL_OPT_STRING, "topo", "visit order: topo or random-fixed" },
@@ -76,7 +76,7 @@ const struct pl_option_range pl_placeto_ranges[] = {
 	{ "lr", "[0, 1]" },
 	{ "lr-end", "[0, 1]" },
 	{ "entropy", "[0, inf)" },
-	{ "baseline", "[1, inf)" },
+	{ "baseline", "[2, inf)" },
 	{ "clip", "(0, inf)" },
 	{ "peers", "[0, inf)" },
 	{ "mem-penalty", "[0, inf)" },
@@ -1249,14 +1249,6 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	if (E->penalty > 0 && pmem == 0)
 		E->sim.mem = PL_MEM_PLACETO;
 	int k = (int)pl_opt_int(o, "k"), baseline = (int)pl_opt_int(o, "baseline");
-	if (baseline == 1 && E->workers == 1) {
-		/* the baseline holds the batch's own returns (docs/PLACETO.md) */
-		*cause = pl_xstrdup("placeto: options 'baseline' 1 and 'workers' 1: the baseline "
-		    "would be the episode's own return, every advantage 0, and nothing learnt "
-		    "(expected baseline at least 2, or more workers)");
-		free(E);
-		return NULL;
-	}
 	E->n_dev = probs[0]->n_dev;
 	for (int i = 1; i < n; i++)
 		if (probs[i]->n_dev != E->n_dev) {
