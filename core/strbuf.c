@@ -237,28 +237,36 @@ in_ranges(uint32_t c, const uint32_t (*r)[2], size_t n)
 	return 0;
 }
 
+/* The character at s (see strbuf.h). */
+int
+pl_utf8_decode(const char *s, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int len = u[0] < 0x80 ? 1 : u[0] >= 0xF0 ? 4 : u[0] >= 0xE0 ? 3 : u[0] >= 0xC0 ? 2 : 0;
+	uint32_t c = len == 1 ? u[0] : u[0] & (0x7Fu >> len);
+	int k = 1;
+	for (; k < len && (u[k] & 0xC0) == 0x80; k++)	/* (a NUL stops it) */
+		c = c << 6 | (u[k] & 0x3Fu);
+	if (len == 0 || k < len) {
+		*cp = PL_UTF8_BAD;
+		return 1;
+	}
+	*cp = c;
+	return len;
+}
+
 /* Columns of UTF-8 text on a terminal (see strbuf.h). */
 size_t
 pl_utf8_width(const char *s)
 {
 	size_t n = 0;
-	const unsigned char *p = (const unsigned char *)s;
-	while (*p) {
-		uint32_t c = *p;
-		int len = c < 0x80 ? 1 : c >= 0xF8 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 :
-		    c >= 0xC0 ? 2 : 0;
-		int k = 1;
-		if (len > 1)
-			for (c &= 0x3F >> (len - 1); k < len && (p[k] & 0xC0) == 0x80; k++)
-				c = c << 6 | (p[k] & 0x3F);
-		if (len == 0 || k < len) {
-			/* not a whole character: a terminal shows each such
-			 * byte as one U+FFFD */
-			p++;
-			n++;
+	uint32_t c;
+	for (int len; *s; s += len) {
+		len = pl_utf8_decode(s, &c);
+		if (c == PL_UTF8_BAD) {
+			n++;	/* a terminal shows each such byte as one U+FFFD */
 			continue;
 		}
-		p += k;
 		if (c < 0x20 || (c >= 0x7F && c < 0xA0) ||
 		    in_ranges(c, zero_width, sizeof zero_width / sizeof *zero_width))
 			continue;

@@ -10,6 +10,7 @@
 #define PL_STRBUF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct pl_strbuf {
 	char *s;
@@ -47,6 +48,11 @@ void pl_sb_csv(struct pl_strbuf *b, const char *s);
  * takes on its command line or in a method option is read by it (an
  * integer option by the same grammar, without point or exponent). */
 int pl_parse_number(const char *s, double *out);
+/* The code point of the UTF-8 character at s in *cp and its bytes (1 to
+ * 4); a byte that does not start a whole character is one byte with *cp
+ * PL_UTF8_BAD. */
+#define PL_UTF8_BAD UINT32_MAX
+int pl_utf8_decode(const char *s, uint32_t *cp);
 /* The columns UTF-8 text s takes on a terminal: two for East Asian wide
  * and fullwidth characters and emoji, none for combining marks,
  * zero-width and control characters, one for the others. */

@@ -89,25 +89,12 @@ static const unsigned short ascii_w[95] = {
 static double
 char_em(const char *s, int *n)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	if (u[0] < 0x80) {
-		*n = 1;
-		return u[0] >= 32 && u[0] < 127 ? ascii_w[u[0] - 32] / 1000.0 : 0.318;
-	}
-	unsigned cp;
-	if (u[0] >= 0xF0 && (u[1] & 0xC0) == 0x80 && (u[2] & 0xC0) == 0x80 && (u[3] & 0xC0) == 0x80) {
-		*n = 4;
-		cp = (u[0] & 7u) << 18 | (u[1] & 63u) << 12 | (u[2] & 63u) << 6 | (u[3] & 63u);
-	} else if (u[0] >= 0xE0 && (u[1] & 0xC0) == 0x80 && (u[2] & 0xC0) == 0x80) {
-		*n = 3;
-		cp = (u[0] & 15u) << 12 | (u[1] & 63u) << 6 | (u[2] & 63u);
-	} else if (u[0] >= 0xC0 && (u[1] & 0xC0) == 0x80) {
-		*n = 2;
-		cp = (u[0] & 31u) << 6 | (u[1] & 63u);
-	} else {
-		*n = 1;		/* not UTF-8: one replacement glyph */
-		return 1.0;
-	}
+	uint32_t cp;
+	*n = pl_utf8_decode(s, &cp);
+	if (cp < 0x80)
+		return cp >= 32 && cp < 127 ? ascii_w[cp - 32] / 1000.0 : 0.318;
+	if (cp == PL_UTF8_BAD)
+		return 1.0;	/* not UTF-8: one replacement glyph */
 	if (cp == 0xB7)
 		return 0.318;
 	if (cp == 0x2026)

@@ -320,27 +320,25 @@ pl_policy_meta_int(const char *meta, const char *key, long def)
 static int
 meta_check(const char *meta, char **why)
 {
-	static const char *const keys[] = { "d", "devices", "k", "pool-mean", "mp-mean",
-		"mem-feature", "groups", "start-absmax", NULL };
-	static const char *const flags[] = { "pool-mean", "mp-mean", "mem-feature",
-		"start-absmax", NULL };
-	for (int i = 0; keys[i] != NULL; i++) {
-		size_t kl = strlen(keys[i]);
-		int seen = 0;
+	static const struct { const char *key; int flag; } set[] = {
+		{ "d", 0 }, { "devices", 0 }, { "k", 0 }, { "pool-mean", 1 }, { "mp-mean", 1 },
+		{ "mem-feature", 1 }, { "groups", 0 }, { "start-absmax", 1 },
+	};
+	for (size_t i = 0; i < sizeof set / sizeof *set; i++) {
+		const char *key = set[i].key;
+		size_t kl = strlen(key);
+		int seen = 0, flag = set[i].flag;
 		for (const char *q = meta; q != NULL && *q; ) {
-			if (strncmp(q, keys[i], kl) == 0 && q[kl] == '=') {
+			if (strncmp(q, key, kl) == 0 && q[kl] == '=') {
 				const char *v = q + kl + 1;
 				size_t n = strspn(v, "0123456789");
-				int flag = 0;
-				for (int j = 0; flags[j] != NULL; j++)
-					flag |= strcmp(flags[j], keys[i]) == 0;
 				if (seen++) {
-					*why = pl_xasprintf("'%s' given twice (expected each setting once)", keys[i]);
+					*why = pl_xasprintf("'%s' given twice (expected each setting once)", key);
 					return -1;
 				}
 				if (n == 0 || (v[n] != ' ' && v[n] != '\0') || n > 10 ||
 				    strtoll(v, NULL, 10) > INT_MAX || (flag && (n != 1 || *v > '1'))) {
-					*why = pl_xasprintf("'%s=%.*s': expected %s", keys[i],
+					*why = pl_xasprintf("'%s=%.*s': expected %s", key,
 					    (int)strcspn(v, " "), v,
 					    flag ? "0 or 1" : "a decimal integer that fits an int");
 					return -1;
