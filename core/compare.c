@@ -965,6 +965,24 @@ fail:
 
 /* ---- one result --------------------------------------------------------- */
 
+/* Option i's value as JSON of its type: a number, a boolean or text. */
+static cJSON *
+option_json(const struct pl_options *o, const struct pl_option_def *def, int i)
+{
+	switch (def->type) {
+	case PL_OPT_INT:
+		return cJSON_CreateNumber((double)pl_opt_int(o, def->name));
+	case PL_OPT_DOUBLE:
+		return cJSON_CreateNumber(pl_opt_double(o, def->name));
+	case PL_OPT_BOOL:
+		return cJSON_CreateBool(pl_opt_bool(o, def->name));
+	case PL_OPT_STRING:
+	case PL_OPT_FILE:
+		break;
+	}
+	return cJSON_CreateString(pl_options_value(o, i));
+}
+
 /* A placer's result as placelab-result/1: the simulation summary every
  * result document has (pl_sim_result_json), then the method's fields. */
 char *
@@ -985,7 +1003,7 @@ pl_result_to_json(const struct pl_placer *pl)
 	cJSON *opts = cJSON_AddObjectToObject(root, "options");
 	const struct pl_option_def *defs = pl_options_defs(pl->opts);
 	for (int i = 0; defs != NULL && defs[i].name != NULL; i++)
-		cJSON_AddStringToObject(opts, defs[i].name, pl_options_value(pl->opts, i));
+		cJSON_AddItemToObject(opts, defs[i].name, option_json(pl->opts, &defs[i], i));
 	cJSON *pobj = NULL;
 	if (pl->best != NULL) {
 		char *pj = pl_placement_to_json(pl->best, p->g, p->c);

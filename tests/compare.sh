@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..49"
+echo "1..50"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -133,6 +133,9 @@ check "run --history writes the generic history" \
 	test "$(head -1 "$T/h.csv" | cut -d, -f1-4)" = "step,evals,best_us,wall_s"
 "$PLACELAB" run -a random --samples 3 --seed 5 "$T/g.json" --json > "$T/r3.json"
 check "run maps --samples to the method's option" test "$(jq -r '.steps' "$T/r3.json")" = 3
+"$PLACELAB" run -a brkga "$T/g.json" --steps 1 --opt elite=0.15,pop=20,objective=memory --json > "$T/rb.json"
+check "run --json writes options by type: numbers, booleans, text" \
+	test "$(jq -c '.options | [.elite, .pop, ."tensor-genes", .objective, ."beta-file"]' "$T/rb.json")" = '[0.15,20,true,"memory",""]'
 
 # run --json and sim --json share the summary: the same fields, the same
 # figures for the same placement; --mem none makes the memory ones null.
