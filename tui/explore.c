@@ -917,7 +917,9 @@ void
 explore_ask_overwrite(struct explore *ex, const char *path, explore_prompt_fn *done, void *arg)
 {
 	char kind[64];
-	char *q = pl_file_kind(path, kind, sizeof kind) ?
+	char *q = explore_writing(ex, path) ?
+	    pl_xasprintf("%s is being written by an earlier export: replace it after? (y/n) ", path) :
+	    pl_file_kind(path, kind, sizeof kind) ?
 	    pl_xasprintf("%s exists and holds %s: overwrite? (y/n) ", path, pl_file_kind_name(kind)) :
 	    pl_xasprintf("%s exists: overwrite? (y/n) ", path);
 	explore_prompt(ex, PROMPT_KEY, q, NULL, done, arg);
@@ -1215,12 +1217,44 @@ explore_file_replaced(struct explore *ex, const char *path)
 	free(rp);
 }
 
+/* The real path of path, or of the file it would create (its folder's
+ * real path and its last name); NULL when the folder is not there. */
+static char *
+write_key(const char *path)
+{
+	char *rp = realpath(path, NULL);
+	if (rp != NULL)
+		return rp;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == NULL ? pl_xstrdup(".") :
+	    slash == path ? pl_xstrdup("/") : pl_xstrndup(path, (size_t)(slash - path));
+	char *rdir = realpath(dir, NULL);
+	free(dir);
+	if (rdir == NULL)
+		return NULL;
+	const char *base = slash == NULL ? path : slash + 1;
+	char *key = pl_xasprintf("%s%s%s", rdir, strcmp(rdir, "/") == 0 ? "" : "/", base);
+	free(rdir);
+	return key;
+}
+
+/* Whether an export in flight or waiting will write path (see
+ * explore.h). */
+int
+explore_writing(const struct explore *ex, const char *path)
+{
+	char *key = write_key(path);
+	int w = being_written(ex, key);
+	free(key);
+	return w;
+}
+
 /* An export starts writing path (see explore.h). */
 void
 explore_write_begin(struct explore *ex, const char *path)
 {
-	char *rp = realpath(path, NULL);
-	if (rp == NULL)	/* no file yet: it holds nothing */
+	char *rp = write_key(path);	/* (a file it creates too) */
+	if (rp == NULL)	/* no folder: the write fails */
 		return;
 	ex->writing = pl_xreallocarray(ex->writing, (size_t)ex->n_writing + 1, sizeof *ex->writing);
 	ex->writing[ex->n_writing++] = rp;
@@ -1231,7 +1265,7 @@ explore_write_begin(struct explore *ex, const char *path)
 void
 explore_write_end(struct explore *ex, const char *path, int ok)
 {
-	char *rp = realpath(path, NULL);
+	char *rp = write_key(path);
 	for (int i = 0; rp != NULL && i < ex->n_writing; i++)
 		if (strcmp(ex->writing[i], rp) == 0) {
 			free(ex->writing[i]);
@@ -1290,6 +1324,10 @@ save_done(struct explore *ex, const char *path, void *arg)
 	if (cause != NULL) {
 		explore_message(ex, 1, "not saved: %s", cause);
 		free(cause);
+		return;
+	}
+	if (explore_writing(ex, path)) {	/* it would replace this save */
+		explore_message(ex, 1, "not saved: an export is still writing %s (wait for it, or choose another name)", path);
 		return;
 	}
 	struct stat st;

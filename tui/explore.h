@@ -99,8 +99,10 @@ struct explore {
 					 * from (real path); NULL: none */
 	int clean_lost;			/* that file no longer holds it (an
 					 * export replaced it) */
-	char **writing;			/* files an export is writing (real
-					 * paths, once per write): what they
+	char **writing;			/* files an export is writing or will
+					 * write (real paths, or a new file's
+					 * folder's real path and name; once
+					 * per write): what they
 					 * hold is not held meanwhile */
 	int n_writing;
 	struct pl_placement *origin;	/* the last one taken from elsewhere */
@@ -198,6 +200,9 @@ void explore_file_replaced(struct explore *ex, const char *path);
  * so that quitting asks first; at the end, written (ok) it is
  * explore_file_replaced(), failed the file holds what it held. */
 void explore_write_begin(struct explore *ex, const char *path);
+/* Whether an export in flight or waiting will write path (a file that
+ * is not there yet too): another write there must ask, or wait. */
+int explore_writing(const struct explore *ex, const char *path);
 void explore_write_end(struct explore *ex, const char *path, int ok);
 /* Search who was restarted: its new run's bests are not the best it may
  * replace without an undo step (if it follows cur, cur stays until the

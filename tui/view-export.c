@@ -723,6 +723,10 @@ write_refusal(const struct export_view *e)
 	char *clash = explore_input_clash(e->ex, e->path);
 	if (clash != NULL)
 		return clash;
+	/* a diagram or timeline waits its turn; anything else would be
+	 * written now and replaced by the export still to come */
+	if (e->what != W_DIAGRAM && e->what != W_TIMELINE && explore_writing(e->ex, e->path))
+		return pl_xasprintf("an export is still writing %s (wait for it, or choose another name)", e->path);
 	if (known_suffix(e->path) && format_of_path(e->what, e->path) != e->format)
 		return pl_xasprintf("%s does not end in .%s", e->path, format_ext(e->what, e->format));
 	char *big = !e->stale && e->what == W_DIAGRAM && strcmp(formats[e->what][e->format], "dot") != 0 ?
@@ -812,7 +816,7 @@ do_write(struct export_view *e)
 {
 	struct stat st;
 	char *why = write_refusal(e);
-	int ask = why == NULL && stat(e->path, &st) == 0;
+	int ask = why == NULL && (stat(e->path, &st) == 0 || explore_writing(e->ex, e->path));
 	free(why);
 	if (ask) {
 		explore_ask_overwrite(e->ex, e->path, overwrite_done, e);
