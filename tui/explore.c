@@ -594,25 +594,34 @@ info_field(int *x, attr_t a, const char *text)
 static void
 draw_info(struct explore *ex)
 {
-	char t[32], m[32], f[96];
+	char t[32], m[32], f[96], gname[1024], cname[128];
 	int x = 0;
 	attrset(A_NORMAL);
 	screen_fill(stdscr, 1, 0, COLS, ' ');
+	/* long graph and cluster names are cut in the middle, so that the
+	 * step time, OOM, the edit mark, the peak and the bound still show */
+	const struct pl_sim_result *r = ex->tr != NULL ? &ex->tr->res : NULL;
+	int after = r == NULL ? screen_width("no simulation") :
+	    screen_width("step   peak 1023.9 MiB  bound +100%") +
+	    screen_width(screen_fmt_us(t, sizeof t, r->makespan_us)) +
+	    (r->oom_mask ? 6 : 0) + (ex->dirty ? 9 : 0);
+	screen_mid(cname, sizeof cname, ex->c->name, 24);
+	char *on = COLS >= 100 ? pl_xasprintf(" on %s, %d ops  ", cname, ex->g->n_ops) :
+	    pl_xasprintf(" on %s  ", cname);	/* room for where it came from */
+	int name_w = COLS - screen_width(on) - after;
+	screen_mid(gname, sizeof gname, ex->g->name, name_w > 16 ? name_w : 16);
 	attrset(A_BOLD);
-	x += screen_printf(stdscr, 1, x, COLS - x, 0, "%s", ex->g->name);
+	x += screen_put(stdscr, 1, x, COLS - x, 0, gname);
 	attrset(A_NORMAL);
-	if (COLS >= 100)
-		x += screen_printf(stdscr, 1, x, COLS - x, 0, " on %s, %d ops  ", ex->c->name, ex->g->n_ops);
-	else	/* room for where the placement came from */
-		x += screen_printf(stdscr, 1, x, COLS - x, 0, " on %s  ", ex->c->name);
-	if (ex->tr == NULL) {
+	x += screen_put(stdscr, 1, x, COLS - x, 0, on);
+	free(on);
+	if (r == NULL) {
 		attrset(screen_attr(SCR_ERROR));
 		screen_put(stdscr, 1, x, COLS - x, 0, "no simulation");
 		attrset(A_NORMAL);
 		return;
 	}
-	const struct pl_sim_result *r = &ex->tr->res;
-	snprintf(f, sizeof f, "step %s", screen_fmt_us(t, sizeof t, r->makespan_us));
+	snprintf(f, sizeof f, "step %s", t);
 	if (screen_width(f) <= COLS - x) {
 		x += screen_put(stdscr, 1, x, COLS - x, 0, "step ");
 		info_field(&x, A_BOLD, t);
@@ -1380,11 +1389,12 @@ open_done(struct explore *ex, const char *path, void *arg)
 	free(warning);
 }
 
-/* name as one safe file name component, appended to sb: separators and
- * control characters become '_', and leading dots and '_' are dropped
- * (so no "..", no hidden file); "x" when nothing is left. */
+/* name as one safe file name component of at most max bytes (whole
+ * characters), appended to sb: separators and control characters become
+ * '_', and leading dots and '_' are dropped (so no "..", no hidden file);
+ * "x" when nothing is left. */
 static void
-safe_component(struct pl_strbuf *sb, const char *name)
+safe_component(struct pl_strbuf *sb, const char *name, size_t max)
 {
 	size_t start = sb->len;
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
@@ -1394,18 +1404,23 @@ safe_component(struct pl_strbuf *sb, const char *name)
 		char c = bad ? '_' : (char)*p;
 		pl_sb_put(sb, &c, 1);
 	}
+	if (sb->len - start > max)
+		sb->len = start + pl_utf8_cut(sb->s + start, sb->len - start, max);
 	if (sb->len == start)
 		pl_sb_put(sb, "x", 1);
+	sb->s[sb->len] = '\0';
 }
 
-/* "GRAPH-CLUSTER", each name made a safe file name component. */
+/* "GRAPH-CLUSTER", each name made a safe file name component; at most
+ * 180 bytes, so that with any suffix the name stays below the 255 bytes
+ * a file name may have. */
 char *
 explore_file_stem(const struct explore *ex)
 {
 	struct pl_strbuf sb = { 0 };
-	safe_component(&sb, ex->g->name);
+	safe_component(&sb, ex->g->name, 120);
 	pl_sb_put(&sb, "-", 1);
-	safe_component(&sb, ex->c->name);
+	safe_component(&sb, ex->c->name, 59);
 	return pl_sb_take(&sb);
 }
 

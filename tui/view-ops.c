@@ -752,8 +752,12 @@ ops_action(struct view *v, enum tui_action a)
 	case ACT_COLLAPSE_ALL: set_all_open(o, 0); break;
 	case ACT_DEV_NEXT:
 	case ACT_DEV_PREV: {
-		if (n->op >= 0)
-			return VIEW_UNHANDLED;	/* the explorer moves the op */
+		if (n->op >= 0) {	/* the explorer moves the op: the one
+					 * shown, the first row's too */
+			if (n->op != o->ex->sel_op)
+				explore_select(o->ex, n->op);
+			return VIEW_UNHANDLED;
+		}
 		int cnt = subtree_ops(o, o->vis[o->cur]);
 		int d = explore_next_device(o->ex, o->tmp, cnt, a == ACT_DEV_NEXT ? 1 : -1);
 		if (d < 0)
