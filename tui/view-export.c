@@ -675,8 +675,21 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	if (wide)
 		snprintf(cols, sizeof cols, "\tcolumns %d-%d of %d, < > scroll", e->preview_left + 1,
 		    e->preview_left + e->preview_w, e->preview_wide);
-	char *title = pl_xasprintf(" Preview: %s%s", e->stale ? "rendering (Graphviz; keys stay live)..." :
-	    e->preview_note != NULL ? e->preview_note : "", cols);
+	/* when not all of it fits, the way to the rest of a wide line comes
+	 * right after what the preview is: it outranks the size, lines and
+	 * time that follow */
+	const char *note = e->stale ? "rendering (Graphviz; keys stay live)..." :
+	    e->preview_note != NULL ? e->preview_note : "";
+	char *title = pl_xasprintf(" Preview: %s%s", note, cols);
+	int tabs = 0;	/* each shown as ", " */
+	for (const char *q = title; (q = strchr(q, '\t')) != NULL; q++)
+		tabs++;
+	if (screen_width(title) + 2 * tabs > r->w - 5) {
+		const char *tab = strchr(note, '\t');
+		int head = tab != NULL ? (int)(tab - note) : (int)strlen(note);
+		free(title);
+		title = pl_xasprintf(" Preview: %.*s%s%s", head, note, cols, note + head);
+	}
 	int tw = screen_put_fields(w, y, r->x + 2, r->w - 5, 0, ", ", title);
 	screen_put(w, y++, r->x + 2 + tw, 1, 0, " ");
 	free(title);
