@@ -658,7 +658,10 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	wattrset(w, e->field == F_PATH ? screen_attr(SCR_SELECT) : A_BOLD);
 	screen_put(w, y, r->x, 10, 1, " Path");
 	wattrset(w, A_NORMAL);
-	screen_printf(w, y++, r->x + 10, r->w - 10, 1, "%s%s", e->path, e->field == F_PATH ? "   (Enter edits)" : "");
+	/* a long path shows its end (the name and suffix) after an ellipsis */
+	const char *edits = e->field == F_PATH ? "   (Enter edits)" : "";
+	int px = r->x + 10 + screen_put_name(w, y, r->x + 10, r->w - 10 - screen_width(edits), 0, e->path);
+	screen_put(w, y++, px, r->w - (px - r->x), 1, edits);
 	wattrset(w, e->field == F_WRITE ? screen_attr(SCR_SELECT) : screen_attr(SCR_KEY));
 	screen_put(w, y, r->x + 10, 9, 0, "[ Write ]");
 	wattrset(w, A_NORMAL);

@@ -346,21 +346,32 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	int y = r->y + r->h - 2;
 	const struct pl_trace *tr = ex->tr;
 	if (t->sel_row < t->n_rows && t->rows[t->sel_row].dev < 0 && t->sel_xfer >= 0) {
+		/* a long op name gives way (its leaf shows) to the figures */
 		const struct pl_trace_xfer *x = &tr->xfers[t->sel_xfer];
-		screen_printf(w, y, r->x, r->w, 1, "transfer of %s (%s): %s .. %s on %s",
-		    ex->g->ops[ex->g->tensors[x->tensor].op].name,
+		char *rest = pl_xasprintf(" (%s): %s .. %s on %s",
 		    screen_fmt_bytes(a, sizeof a, x->bytes), screen_fmt_us(b, sizeof b, x->start),
 		    screen_fmt_us(c, sizeof c, x->end), tr->channel_name[x->channel]);
+		int x0 = r->x + screen_put(w, y, r->x, r->w, 0, "transfer of ");
+		int nw = r->w - (x0 - r->x) - screen_width(rest);
+		x0 += screen_put_name(w, y, x0, nw > 12 ? nw : 12 < r->w - 12 ? 12 : r->w - 12,
+		    0, ex->g->ops[ex->g->tensors[x->tensor].op].name);
+		screen_put(w, y, x0, r->w - (x0 - r->x), 1, rest);
+		free(rest);
 	} else if (ex->sel_op >= 0) {
 		const struct pl_trace_op *o = &tr->ops[ex->sel_op];
-		int x0 = r->x;
-		wattrset(w, screen_dev_fg(o->dev));
-		x0 += screen_printf(w, y, x0, r->w, 0, "%s", ex->g->ops[ex->sel_op].name);
-		wattrset(w, A_NORMAL);
-		x0 += screen_printf(w, y, x0, r->w - (x0 - r->x), 0, "  %s  %s .. %s (%s)",
+		int crit = tr->critical_mask != NULL && tr->critical_mask[ex->sel_op];
+		char *rest = pl_xasprintf("  %s  %s .. %s (%s)",
 		    explore_dev_label(ex, o->dev), screen_fmt_us(a, sizeof a, o->start),
 		    screen_fmt_us(b, sizeof b, o->end), screen_fmt_us(c, sizeof c, o->end - o->start));
-		if (tr->critical_mask != NULL && tr->critical_mask[ex->sel_op]) {
+		int nw = r->w - screen_width(rest) - (crit ? screen_width("  critical") : 0);
+		int x0 = r->x;
+		wattrset(w, screen_dev_fg(o->dev));
+		x0 += screen_put_name(w, y, x0, nw > 12 ? nw : 12 < r->w ? 12 : r->w, 0,
+		    ex->g->ops[ex->sel_op].name);
+		wattrset(w, A_NORMAL);
+		x0 += screen_put(w, y, x0, r->w - (x0 - r->x), 0, rest);
+		free(rest);
+		if (crit) {
 			wattrset(w, screen_attr(SCR_CRITICAL));
 			screen_put(w, y, x0, r->w - (x0 - r->x), 0, "  critical");
 			wattrset(w, A_NORMAL);
