@@ -84,6 +84,8 @@ struct pl_compare {
 };
 
 /* Budget for one method: steps and seconds, <= 0 meaning no limit. */
+#define PL_COMPARE_SECONDS 60.0	/* the default: placelab compare's and
+				 * the explorer's Compare view's */
 struct pl_compare_budget {
 	int max_steps;
 	double max_seconds;

@@ -94,7 +94,7 @@ cmd_compare(int argc, char **argv)
 	const char *cluster = NULL, *output = NULL, *methods = NULL;
 	enum pl_compare_format fmt = PL_CMP_TABLE;
 	int fmt_given = 0;
-	struct pl_compare_budget budget = { 0, 60 };
+	struct pl_compare_budget budget = { 0, PL_COMPARE_SECONDS };
 	struct pl_run_opts run = { .sim = { PL_SIM_NATIVE, PL_MEM_NATIVE }, .seed = 1, .threads = pl_ncores() };
 	struct method_opt *mo = pl_xcalloc((size_t)argc + 1, sizeof *mo);
 	int n_mo = 0, quiet = 0, ch, rc = 2;

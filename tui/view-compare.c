@@ -22,7 +22,6 @@
 #include "view.h"
 #include "xmalloc.h"
 
-#define METHOD_MAX_S 30.0	/* a method running longer is stopped */
 
 struct cmp_view {
 	struct explore *ex;
@@ -300,9 +299,9 @@ cv_tick(struct view *v, double deadline)
 		if (view_run_busy(&c->run))
 			break;
 		struct pl_placer *pl = c->run.pl;
-		if (pl != NULL && (c->run.done || pl->search_s - c->method_t0 > METHOD_MAX_S)) {
+		if (pl != NULL && (c->run.done || pl->search_s - c->method_t0 > PL_COMPARE_SECONDS)) {
 			if (!pl->done)
-				pl_placer_set_status(pl, "stopped after %.0f s", METHOD_MAX_S);
+				pl_placer_set_status(pl, "stopped after %.0f s", PL_COMPARE_SECONDS);
 			pl_compare_add_placer(c->ex->cmp, pl);
 			c->next++;
 			start_next(c);
