@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..84"
+echo "1..85"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -47,6 +47,8 @@ assert len(ty) == 12 and len(set(ty)) == 1 and len(dv) == 5 and len(set(dv)) == 
 '"
 check "info -c shows the cluster's devices" sh -c "$PLACELAB info '$tmp/g.json' -c k80x4 | grep -q '/gpu:3'"
 check "validate accepts a good graph" sh -c "$PLACELAB validate '$tmp/g.json' | grep -q ': ok'"
+# a graph from a pipe is read once (JSON and DOT), as info reads it
+check "validate reads a graph from a pipe, JSON and DOT" sh -c "cat '$tmp/g.json' | $PLACELAB validate /dev/stdin | grep -q ': ok (graph' && printf 'digraph p { a -> b; }' | $PLACELAB validate /dev/stdin | grep -q \"ok (graph 'p', 2 ops\""
 
 printf '{"format": "placelab-graph/1",\n "ops": [{"name": "a"},\n  {"name": "a"}]}\n' > "$tmp/dup.json"
 $PLACELAB validate "$tmp/dup.json" >/dev/null 2>"$tmp/err"; rc=$?

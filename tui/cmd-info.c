@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "fileio.h"
 #include "io.h"
+#include "viz/load.h"
 #include "nn/nn.h"
 #include "nn/policy.h"
 #include "placer.h"
@@ -377,7 +378,9 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 	} else {
 		/* a graph, and with -c whether it can run there (every op's
 		 * device constraint met, every colocation group placeable) */
-		struct pl_graph *g = cmd_load_graph(path);
+		struct pl_graph *g = plv_graph_parse(text, len, path, &cause);	/* (read once) */
+		if (g == NULL)
+			cmd_fail(cause);
 		struct pl_cluster *c = g != NULL && cluster_arg != NULL ? cmd_load_cluster(cluster_arg) : NULL;
 		struct pl_problem *pb = c != NULL ? pl_problem_new(g, c, &cause) : NULL;
 		if (g == NULL || (cluster_arg != NULL && c == NULL))

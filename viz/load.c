@@ -21,12 +21,17 @@ plv_graph_load(const char *path, char **cause)
 	char *text = pl_file_read(path, &len, cause);
 	if (text == NULL)
 		return NULL;
-	struct pl_graph *g;
-	const char *suffix = plv_path_suffix(path);
-	if (pl_text_is_json_object(text, len) || (suffix != NULL && strcasecmp(suffix, "json") == 0))
-		g = pl_graph_parse_json(text, len, path, cause);
-	else
-		g = plv_graph_parse_dot(text, len, path, cause);
+	struct pl_graph *g = plv_graph_parse(text, len, path, cause);
 	free(text);
 	return g;
+}
+
+/* Parse a graph file's text (see load.h). */
+struct pl_graph *
+plv_graph_parse(const char *text, size_t len, const char *path, char **cause)
+{
+	const char *suffix = plv_path_suffix(path);
+	if (pl_text_is_json_object(text, len) || (suffix != NULL && strcasecmp(suffix, "json") == 0))
+		return pl_graph_parse_json(text, len, path, cause);
+	return plv_graph_parse_dot(text, len, path, cause);
 }

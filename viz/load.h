@@ -14,6 +14,11 @@
 
 /* Load a graph file.  NULL + *cause (file, line, what was expected). */
 struct pl_graph *plv_graph_load(const char *path, char **cause);
+/* Parse the text of the graph file at path (read once: a pipe can be
+ * read only once), in the format plv_graph_load() chooses.  NULL +
+ * *cause. */
+struct pl_graph *plv_graph_parse(const char *text, size_t len, const char *path,
+    char **cause);
 /* Parse DOT text (cgraph).  NULL + *cause. */
 struct pl_graph *plv_graph_parse_dot(const char *text, size_t len,
     const char *name, char **cause);
