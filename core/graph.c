@@ -54,6 +54,8 @@ struct pl_graph_builder {
 	struct pl_src_pos cur;
 	int n_ops, cap_ops;
 	int n_added;		/* ops added; n_ops drops to 0 once they move */
+	int64_t n_over;		/* ops past PL_MAX_OPS, not kept (nor their
+				 * edges): pl_graph_build() refuses */
 	struct pl_op *ops;
 	char **op_group;
 	struct pl_src_pos *op_pos;
@@ -138,6 +140,11 @@ int
 pl_graph_add_op(struct pl_graph_builder *b, const struct pl_op *op,
     const char *group_name)
 {
+	if (b->n_ops >= PL_MAX_OPS) {	/* only counted (the last one
+					 * stands in): the build fails */
+		b->n_over++;
+		return b->n_ops - 1;
+	}
 	if (b->n_ops == b->cap_ops) {
 		b->cap_ops = b->cap_ops ? b->cap_ops * 2 : 64;
 		b->ops = pl_xreallocarray(b->ops, b->cap_ops, sizeof *b->ops);
@@ -201,6 +208,8 @@ void
 pl_graph_add_edge(struct pl_graph_builder *b, int src, int dst,
     int src_output, int64_t bytes)
 {
+	if (b->n_over > 0)	/* the build fails: not kept */
+		return;
 	struct pending_edge *e = new_edge(b);
 	e->src = src;
 	e->dst = dst;
@@ -443,8 +452,9 @@ pl_graph_build(struct pl_graph_builder *b, char **cause)
 		err = errat(b, (struct pl_src_pos){ 0, 0 }, "the graph has no ops (expected at least one)");
 		goto fail;
 	}
-	if (b->n_ops > PL_MAX_OPS) {
-		err = errat(b, (struct pl_src_pos){ 0, 0 }, "%d ops is more than the %d supported", b->n_ops, PL_MAX_OPS);
+	if (b->n_over > 0) {
+		err = errat(b, (struct pl_src_pos){ 0, 0 }, "%lld ops is more than the %d supported",
+		    (long long)b->n_ops + b->n_over, PL_MAX_OPS);
 		goto fail;
 	}
 	int64_t held = 0;	/* bytes of the ops and edges so far */

@@ -40,6 +40,8 @@ struct gnet {
 	const char *optimizer;
 	int n, cap;
 	struct gnode *nodes;
+	int64_t over;		/* nodes past PL_MAX_OPS, not kept: the graph
+				 * cannot be built (gnet_build says so) */
 	char *scope;
 	double macs;
 	int tf_optimizer;	/* op granularity: TF's slot variables etc. */
@@ -110,6 +112,8 @@ gnet_scope(struct gnet *n, const char *fmt, ...)
 void
 gnet_add_input(struct gnet *n, int id, int ref)
 {
+	if (n->over > 0)	/* (the node may be a stand-in) */
+		return;
 	struct gnode *x = &n->nodes[id];
 	if (x->n_in == x->cap_in) {
 		x->cap_in = x->cap_in ? 2 * x->cap_in : 4;
@@ -123,6 +127,13 @@ int
 gnet_opa(struct gnet *n, const char *name, const char *type, enum gnet_grad gk,
     double flops, int64_t params, int64_t out_elems, int n_in, const int *in)
 {
+	/* every node is an op of the graph: past the most a graph may have,
+	 * nodes are only counted (the last one kept stands in for them), so
+	 * that a model far too large is refused without using up memory */
+	if (n->n >= PL_MAX_OPS) {
+		n->over++;
+		return n->n - 1;
+	}
 	if (n->n == n->cap) {
 		n->cap = n->cap ? 2 * n->cap : 256;
 		n->nodes = pl_xreallocarray(n->nodes, n->cap, sizeof *n->nodes);
@@ -812,6 +823,13 @@ emit_var(struct emit *e, int v)
 struct pl_graph *
 gnet_build(struct gnet *n, char **cause)
 {
+	if (n->over > 0) {
+		*cause = pl_xasprintf("%s: %lld ops or more, more than the %d supported "
+		    "(expected a smaller model: fewer layers, a shorter sequence, fewer cells)",
+		    n->name, (long long)n->n + n->over, PL_MAX_OPS);
+		gnet_free(n);
+		return NULL;
+	}
 	struct emit e;
 	memset(&e, 0, sizeof e);
 	e.n = n;
