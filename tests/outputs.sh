@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..57"
+echo "1..58"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -205,6 +205,9 @@ check "export -o - without --format: refused, asking for --format" \
 $PLACELAB gen family nmt --count 1 -o - >/dev/null 2>se; rc=$?
 check "gen family -o -: refused (a family is a directory), no directory -" \
     'test $rc = 2 && grep -q "a family is a directory of files (expected -o DIR)" se && ! test -e ./-'
+$PLACELAB gen family enas-cnn --count 2 --seed 9007199254740992 -g layer -o famseed >/dev/null 2>se; rc=$?
+check "gen family: a last member's seed past the largest is refused, nothing written" \
+    'test $rc = 2 && grep -q "expected --seed at most 9007199254740991" se && ! test -e famseed'
 $PLACELAB compare g2.json -c k80x4 --methods expert,heft --format csv -o - -q 2>se | cat >dcmp.csv
 check "compare -o -: the table on standard output, no file -" \
     'test "$(grep -c "^expert,\|^heft," dcmp.csv)" = 2 && ! test -e ./-'

@@ -333,6 +333,10 @@ cmd_gen(int argc, char **argv)
 			    "(expected -o DIR)");
 		if (count < 1 || count > 10000)
 			return cmd_error("gen family: --count %d (expected 1..10000)", count);
+		if (o.seed > PL_SEED_MAX - (unsigned long long)(count - 1))	/* member i is --seed S+i */
+			return cmd_error("gen family: --seed %llu with --count %d: the last member's seed "
+			    "would pass %llu (expected --seed at most %llu)", (unsigned long long)o.seed,
+			    count, PL_SEED_MAX, PL_SEED_MAX - (unsigned long long)(count - 1));
 		if (check_applies(argv[1], &o) != 0)
 			return 2;
 		if (mkdir(out, 0777) != 0 && errno != EEXIST)
