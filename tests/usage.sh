@@ -80,7 +80,7 @@ check "compare with a policy and a contradicting pool: exit 2 before any method 
     'test $rc = 2 && grep -q "option .pool.: sum contradicts" "$T/err" && ! test -s "$T/out"'
 $PLACELAB run -a placeto "$G" -c k80x4 --policy "$POL" --k 8 --json -q >"$T/r.json" 2>"$T/err"; rc=$?
 check "--policy: an agreeing option runs; JSON reports the policy's k, pool and mp" \
-    'test $rc = 0 && test "$(jq -c ".options | [.k, .pool, .mp]" "$T/r.json")" = "[\"8\",\"mean\",\"mean\"]"'
+    'test $rc = 0 && test "$(jq -c ".options | [.k, .pool, .mp]" "$T/r.json")" = "[8,\"mean\",\"mean\"]"'
 # train: progress only on a terminal (stderr here is a file), as run
 # and compare; no episodes to train is refused, not reported as inf ms.
 $PLACELAB train placeto "$G" -c k80x2 -o "$T/p.plw" --episodes 4 >"$T/out" 2>"$T/err"; rc=$?

@@ -28,7 +28,8 @@ explore_usage(FILE *f)
 	    "Open the explorer on GRAPH (default: the 4-layer NMT sample on %s).\n"
 	    "  -c, --cluster CLUSTER    preset name or cluster file\n"
 	    "  -p, --placement FILE     start from a saved placement\n"
-	    "      --demo               the teaching graph, with an explanation of each view\n"
+	    "      --demo               explain each view (on the teaching graph unless\n"
+	    "                           GRAPH is given)\n"
 	    "      --sim KIND           simulator for every figure (native or placeto)\n"
 	    "      --seed N             seed for the methods (default 1)\n"
 	    "      --threads N          worker threads for the methods (default: cores)\n"
@@ -53,7 +54,7 @@ cmd_explore(int argc, char **argv)
 	};
 	struct explore_opts o = { .seed = 1, .threads = 0 };
 	unsigned long long seed;
-	int ch;
+	int ch, keys = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:p:h", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -70,9 +71,7 @@ cmd_explore(int argc, char **argv)
 			if (cmd_parse_int("threads", optarg, 0, 1024, &o.threads) != 0)
 				return 2;
 			break;
-		case 'K':
-			explore_print_keys(stdout);
-			return 0;
+		case 'K': keys = 1; break;
 		case 'h':
 			explore_usage(stdout);
 			return 0;
@@ -80,6 +79,13 @@ cmd_explore(int argc, char **argv)
 			explore_usage(stderr);
 			return 2;
 		}
+	}
+	if (keys) {	/* a list, for no graph in particular */
+		if (optind < argc)
+			return cmd_error("--keys lists the keys for every graph ('%s' given: expected no GRAPH)",
+			    argv[optind]);
+		explore_print_keys(stdout);
+		return 0;
 	}
 	if (argc - optind > 1) {
 		explore_usage(stderr);
