@@ -500,7 +500,7 @@ test_dot_errors(void **state)
 	for (int i = 0; i < 5000; i++)
 		pl_sb_printf(&deep, "%s", " }");
 	pl_sb_printf(&deep, "%s", "\n c -> d;\n}\n");
-	dot_bad(deep.s, "t.dot:2: braces and brackets nested more than 1000 deep here "
+	dot_bad(deep.s, "t.dot:2: subgraphs nested more than 1000 deep here "
 	    "(expected at most 1000 levels of subgraphs)");
 	free(deep.s);
 	/* a chain of edges longer than the parser's stack: refused (it was
@@ -623,6 +623,31 @@ test_dot_errors(void **state)
 		fail_msg("%s", cause);
 	assert_true(g->ops[0].flops == 5 && g->ops[0].out_bytes == 1000 && g->ops[0].measured_us[PL_DEV_CPU] == 0.5);
 	pl_graph_free(g);
+}
+
+/* Subgraphs nest at most 1000 deep inside the graph's own braces: 1000
+ * are read (with an attribute list in the deepest), 1001 are refused at
+ * the line of the one past the limit. */
+static void
+test_dot_nesting_limit(void **state)
+{
+	(void)state;
+	for (int levels = 1000; levels <= 1001; levels++) {
+		struct pl_strbuf sb = { 0 };
+		pl_sb_printf(&sb, "digraph g {\n");
+		for (int i = 0; i < levels; i++)
+			pl_sb_printf(&sb, "subgraph {\n");
+		pl_sb_printf(&sb, "a -> b [bytes=4]\n");
+		for (int i = 0; i < levels; i++)
+			pl_sb_printf(&sb, "}\n");
+		pl_sb_printf(&sb, "}\n");
+		if (levels == 1000)
+			dot_good(sb.s, 2, 1);
+		else
+			dot_bad(sb.s, "t.dot:1002: subgraphs nested more than 1000 deep here "
+			    "(expected at most 1000 levels of subgraphs)");
+		free(sb.s);
+	}
 }
 
 /* Loading by content and from missing files. */
@@ -1082,6 +1107,7 @@ main(void)
 		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),
+		cmocka_unit_test(test_dot_nesting_limit),
 		cmocka_unit_test(test_load_any),
 		cmocka_unit_test(test_write_special),
 		cmocka_unit_test(test_write_appended_fd),

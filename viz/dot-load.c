@@ -702,11 +702,12 @@ read_node(struct pl_graph_builder *b, Agnode_t *n)
 	return NULL;
 }
 
-/* The most braces and brackets a DOT file may nest, and the most edges
- * one statement may chain (a -> b -> c ...): far beyond any graph's
- * scopes or chains, well within what cgraph's parser takes (past about
- * 3,000 levels or 2,000 edges its stack runs out: it returns what it
- * read so far, and its next parse in the process fails too). */
+/* The most subgraphs a DOT file may nest (inside the graph's own
+ * braces), and the most edges one statement may chain (a -> b -> c ...):
+ * far beyond any graph's scopes or chains, well within what cgraph's
+ * parser takes (past about 3,000 levels or 2,000 edges its stack runs
+ * out: it returns what it read so far, and its next parse in the process
+ * fails too). */
 #define DOT_MAX_NESTING 1000
 #define DOT_MAX_CHAIN 1000
 
@@ -718,12 +719,12 @@ read_node(struct pl_graph_builder *b, Agnode_t *n)
 static char *
 too_deep(const struct tok *t, int n, const char *name)
 {
-	int depth = 0, braces = 0;
+	int braces = 0;	/* the graph's own and its subgraphs' */
 	/* by brace level: the edges chained in its statement so far, and
 	 * those of the statements around it that wait on the parser's stack
 	 * (a subgraph at an edge's end is read inside its chain) */
-	int *chain = pl_xcalloc(DOT_MAX_NESTING + 2, sizeof *chain);
-	int *below = pl_xcalloc(DOT_MAX_NESTING + 2, sizeof *below);
+	int *chain = pl_xcalloc(DOT_MAX_NESTING + 3, sizeof *chain);
+	int *below = pl_xcalloc(DOT_MAX_NESTING + 3, sizeof *below);
 	char *why = NULL;
 	int first = n > 0 && is_kw(&t[0], "strict");
 	if (first < n && is_kw(&t[first], "graph")) {
@@ -742,11 +743,7 @@ too_deep(const struct tok *t, int n, const char *name)
 	for (int i = 0; i < n && why == NULL; i++) {
 		char k = t[i].kind, prev = i > 0 ? t[i - 1].kind : ';';
 		char next = i + 1 < n ? t[i + 1].kind : ';';
-		if (k == '{' || k == '[')
-			depth++;
-		else if ((k == '}' || k == ']') && depth > 0)
-			depth--;
-		if (k == '{' && braces <= DOT_MAX_NESTING) {
+		if (k == '{') {
 			/* an edge's end (-> { or -> subgraph [NAME] {) is read
 			 * inside its chain; any other brace starts a statement */
 			int j = i - 1;
@@ -770,11 +767,12 @@ too_deep(const struct tok *t, int n, const char *name)
 		    prev == ']')))
 			chain[braces] = 0;
 		chain[braces] += k == '>';
-		if (depth > DOT_MAX_NESTING)
-			why = pl_xasprintf("%s:%d: braces and brackets nested more than %d deep here "
+		if (braces > DOT_MAX_NESTING + 1) {
+			why = pl_xasprintf("%s:%d: subgraphs nested more than %d deep here "
 			    "(expected at most %d levels of subgraphs)", name, t[i].line,
 			    DOT_MAX_NESTING, DOT_MAX_NESTING);
-		else if (below[braces] + chain[braces] > DOT_MAX_CHAIN)
+			break;
+		} else if (below[braces] + chain[braces] > DOT_MAX_CHAIN)
 			why = pl_xasprintf("%s:%d: one statement chains more than %d edges here%s "
 			    "(expected at most %d: write a long a -> b -> c ... chain as one "
 			    "a -> b; statement per edge)", name, t[i].line, DOT_MAX_CHAIN,
