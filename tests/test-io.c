@@ -650,6 +650,114 @@ test_dot_nesting_limit(void **state)
 	}
 }
 
+/* Shapes that made cgraph's parser take tens of GB from a few KB are
+ * refused before it reads them, at the line that passes the limit:
+ * subgraphs at an edge's end nested more than 64 deep (either end), and
+ * nodes, edges and subgraphs past the parser's budget (edges deep inside
+ * nested subgraphs, edges between big subgraphs, a name opened again,
+ * many subgraphs); 64 nested edge ends and flat graphs load. */
+static void
+test_dot_parse_cost(void **state)
+{
+	(void)state;
+	struct pl_strbuf sb = { 0 };
+	/* x0 -> { x1 -> { ... b } }: 999 deep on one line, then 65 and 64 */
+	pl_sb_printf(&sb, "digraph g {\n");
+	for (int i = 0; i < 999; i++)
+		pl_sb_printf(&sb, "x%d -> {", i);
+	pl_sb_printf(&sb, " b ");
+	for (int i = 0; i < 999; i++)
+		pl_sb_printf(&sb, "}");
+	pl_sb_printf(&sb, "\n}\n");
+	dot_bad(sb.s, "t.dot:2: subgraphs at an edge's end nested more than 64 deep here "
+	    "(expected at most 64: an edge to or from a subgraph is one to or from each node in it, "
+	    "nested ones included)");
+	for (int levels = 64; levels <= 65; levels++) {
+		sb.len = 0;
+		pl_sb_printf(&sb, "digraph g {\n");
+		for (int i = 0; i < levels; i++)
+			pl_sb_printf(&sb, "x%d -> subgraph s%d {\n", i, i);
+		pl_sb_printf(&sb, " b ");
+		for (int i = 0; i < levels; i++)
+			pl_sb_printf(&sb, "}");
+		pl_sb_printf(&sb, "\n}\n");
+		if (levels == 64)
+			dot_good(sb.s, 65, 64 * 65 / 2);
+		else
+			dot_bad(sb.s, "t.dot:66: subgraphs at an edge's end nested more than 64 deep here");
+	}
+	/* { { { b } -> x0 } -> x1 } ...: found where the 65th closes */
+	sb.len = 0;
+	pl_sb_printf(&sb, "digraph g {\n");
+	for (int i = 0; i < 100; i++)
+		pl_sb_printf(&sb, "{");
+	pl_sb_printf(&sb, " b\n");
+	for (int i = 0; i < 100; i++)
+		pl_sb_printf(&sb, "} -> x%d\n", i);
+	pl_sb_printf(&sb, "}\n");
+	dot_bad(sb.s, "t.dot:67: subgraphs at an edge's end nested more than 64 deep here");
+	/* 10,000 edges inside 999 nested subgraphs: refused at the edge that
+	 * passes the budget */
+	sb.len = 0;
+	pl_sb_printf(&sb, "digraph g {\n");
+	for (int i = 0; i < 999; i++)
+		pl_sb_printf(&sb, "subgraph {");
+	pl_sb_printf(&sb, "\n");
+	for (int i = 0; i < 10000; i++)
+		pl_sb_printf(&sb, "a%d -> a%d\n", i, i + 1);
+	for (int i = 0; i < 999; i++)
+		pl_sb_printf(&sb, "}");
+	pl_sb_printf(&sb, "\n}\n");
+	dot_bad(sb.s, "t.dot:455: the subgraphs up to here take the DOT parser more than 1366154 "
+	    "entries (expected at most 1366154 for a file of this size: a node or edge takes one "
+	    "more for each subgraph around it, and an edge between subgraphs one for each pair "
+	    "of their nodes)");
+	/* {a0 ... a1499} -> {b0 ... b1499}: 2.25 million edges */
+	sb.len = 0;
+	pl_sb_printf(&sb, "digraph g {\n {");
+	for (int i = 0; i < 1500; i++)
+		pl_sb_printf(&sb, " a%d", i);
+	pl_sb_printf(&sb, "}\n -> {");
+	for (int i = 0; i < 1500; i++)
+		pl_sb_printf(&sb, " b%d", i);
+	pl_sb_printf(&sb, "}\n}\n");
+	dot_bad(sb.s, "t.dot:3: the subgraphs up to here take the DOT parser more than");
+	/* the same through subgraphs named again with nothing in them */
+	sb.len = 0;
+	pl_sb_printf(&sb, "digraph g {\n subgraph s {");
+	for (int i = 0; i < 1100; i++)
+		pl_sb_printf(&sb, " a%d", i);
+	pl_sb_printf(&sb, "}\n subgraph t {");
+	for (int i = 0; i < 1100; i++)
+		pl_sb_printf(&sb, " b%d", i);
+	pl_sb_printf(&sb, "}\n subgraph s { } -> subgraph t { }\n}\n");
+	dot_bad(sb.s, "t.dot:4: the subgraphs up to here take the DOT parser more than");
+	/* 200,000 empty subgraphs */
+	sb.len = 0;
+	pl_sb_printf(&sb, "digraph g {\n a\n");
+	for (int i = 0; i < 200000; i++)
+		pl_sb_printf(&sb, "{}");
+	pl_sb_printf(&sb, "\n}\n");
+	dot_bad(sb.s, "t.dot:3: the subgraphs up to here take the DOT parser more than");
+	/* flat graphs of any size and chains of subgraphs at one level load */
+	sb.len = 0;
+	pl_sb_printf(&sb, "digraph g {\n");
+	for (int i = 0; i < 3000; i++)
+		pl_sb_printf(&sb, "{a%d b%d c%d} -> {d%d e%d f%d}\n", i, i, i, i, i, i);
+	pl_sb_printf(&sb, "n0");
+	for (int i = 1; i < 1000; i++)
+		pl_sb_printf(&sb, " -> {n%d m%d}", i, i);
+	pl_sb_printf(&sb, "\n}\n");
+	dot_good(sb.s, 18000 + 1999, 27000 + 1 * 2 + 998 * 4);
+	sb.len = 0;
+	pl_sb_printf(&sb, "digraph g {\n");
+	for (int i = 0; i < 300000; i++)
+		pl_sb_printf(&sb, "a%d -> a%d\n", i, i + 1);
+	pl_sb_printf(&sb, "}\n");
+	dot_good(sb.s, 300001, 300000);
+	free(sb.s);
+}
+
 /* Loading by content and from missing files. */
 static void
 test_load_any(void **state)
@@ -1108,6 +1216,7 @@ main(void)
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),
 		cmocka_unit_test(test_dot_nesting_limit),
+		cmocka_unit_test(test_dot_parse_cost),
 		cmocka_unit_test(test_load_any),
 		cmocka_unit_test(test_write_special),
 		cmocka_unit_test(test_write_appended_fd),

@@ -783,6 +783,149 @@ too_deep(const struct tok *t, int n, const char *name)
 	return why;
 }
 
+/* What the parser keeps of a text, in entries of cgraph's dictionaries
+ * (about 100 bytes each): a node or an edge is filed in the graph and in
+ * every subgraph around the statement that names or makes it; an edge
+ * between subgraphs ({a b} -> {c d}) is an edge per pair of their nodes,
+ * nested ones included; a subgraph takes about DOT_SUBGRAPH_ENTRIES.  A
+ * flat graph takes about an entry per two bytes of text, but a few KB of
+ * nested subgraphs took tens of GB (x0 -> { x1 -> { ... } } is cubic in
+ * its depth; a thousand edges inside 1000 nested subgraphs are a million
+ * entries; { 3000 nodes } -> { 3000 nodes } is 9 million edges), so a
+ * text may take DOT_MAX_ENTRIES plus two a byte, and subgraphs at an
+ * edge's end nest at most DOT_MAX_END_NESTING deep (x0 -> { x1 -> ...
+ * 64 deep: 13 MB and 0.02 s; about 350 MB and a second at worst at the
+ * entries' limit, for a million edges between two subgraphs). */
+#define DOT_MAX_ENTRIES (1 << 20)
+#define DOT_SUBGRAPH_ENTRIES 10
+#define DOT_MAX_END_NESTING 64
+
+/* One brace level of the scan in too_costly(). */
+struct cost_level {
+	double nodes;		/* node mentions inside (nested ones too) */
+	double last;		/* nodes of the last operand of the statement */
+	int arrow;		/* an edge operator waits for its head */
+	int head;		/* the subgraph is an edge's head (-> { ... }) */
+	int heads;		/* subgraphs at an edge's head around, this one too */
+	int ends;		/* deepest nesting of edge ends closed inside */
+	int named;		/* its name's index in the scan's names, or -1 */
+};
+
+/* The error of subgraphs at an edge's end nested too deep (caller frees). */
+static char *
+end_nesting(const char *name, int line)
+{
+	return pl_xasprintf("%s:%d: subgraphs at an edge's end nested more than %d deep here "
+	    "(expected at most %d: an edge to or from a subgraph is one to or from each node in "
+	    "it, nested ones included)", name, line, DOT_MAX_END_NESTING, DOT_MAX_END_NESTING);
+}
+
+/* Why the text (its tokens t[0..n), len bytes) would take the parser too
+ * much memory or time (caller frees), or NULL: more entries than
+ * DOT_MAX_ENTRIES plus two a byte (counted as above: mentions of a node
+ * counted each time, an upper bound), or subgraphs at an edge's end
+ * nested more than DOT_MAX_END_NESTING deep.  Runs after too_deep(), so
+ * braces nest at most DOT_MAX_NESTING + 1 deep. */
+static char *
+too_costly(const struct tok *t, int n, size_t len, const char *name)
+{
+	struct cost_level *lv = pl_xcalloc(DOT_MAX_NESTING + 3, sizeof *lv);
+	struct pl_strmap names;	/* named subgraphs: their nodes add up */
+	pl_strmap_init(&names, 16);
+	char **keys = NULL;
+	double *sizes = NULL, cost = 0, max = DOT_MAX_ENTRIES + 2.0 * (double)len;
+	int n_names = 0, level = 0, name_tok = -1;
+	char *why = NULL;
+	for (int i = 0; i < n && why == NULL; i++) {
+		const struct tok *k = &t[i];
+		struct cost_level *c = &lv[level];
+		double size = -1;	/* an operand's nodes; -1: no operand */
+		int line = k->line;
+		if (k->kind == '[') {
+			while (i + 1 < n && t[i + 1].kind != ']')
+				i++;	/* an attribute list */
+		} else if (k->kind == '>') {
+			c->arrow = 1;
+		} else if (k->kind == ';' || k->kind == ',') {
+			c->arrow = 0;
+			c->last = 0;
+		} else if (k->kind == '{') {
+			if (level + 1 >= DOT_MAX_NESTING + 3)
+				break;	/* (too_deep() refused it) */
+			int head = level > 0 && c->arrow, named = -1;
+			if (level > 0)
+				cost += DOT_SUBGRAPH_ENTRIES;
+			if (level > 0 && !head)
+				c->last = 0;	/* a statement starts */
+			if (name_tok >= 0) {
+				char *key = pl_xmalloc(t[name_tok].n + 1);
+				tok_text(&t[name_tok], key, t[name_tok].n + 1);
+				if ((named = pl_strmap_get(&names, key)) < 0) {
+					keys = pl_xreallocarray(keys, n_names + 1, sizeof *keys);
+					sizes = pl_xreallocarray(sizes, n_names + 1, sizeof *sizes);
+					keys[n_names] = key;
+					sizes[n_names] = 0;
+					pl_strmap_put(&names, key, named = n_names++);
+				} else {
+					free(key);
+				}
+			}
+			name_tok = -1;
+			lv[++level] = (struct cost_level){ 0, 0, 0, head, c->heads + head, 0, named };
+			if (lv[level].heads > DOT_MAX_END_NESTING)
+				why = end_nesting(name, line);
+		} else if (k->kind == '}') {
+			if (level <= 1)
+				break;	/* the graph's end: the parser reads no further */
+			int end = c->ends + (c->head || (i + 1 < n && t[i + 1].kind == '>'));
+			double inside = c->nodes;
+			size = inside;
+			if (c->named >= 0)	/* a name opened again adds to its nodes */
+				size = sizes[c->named] += inside;
+			c = &lv[--level];
+			c->nodes += inside;
+			c->ends = end > c->ends ? end : c->ends;
+			if (end > DOT_MAX_END_NESTING)
+				why = end_nesting(name, line);
+		} else if (k->kind != 'i') {
+			continue;	/* ports' ':', or a syntax error for the parser */
+		} else if (is_kw(k, "subgraph")) {
+			if (i + 2 < n && t[i + 1].kind == 'i' && t[i + 2].kind == '{')
+				name_tok = ++i;	/* (without braces: the parser's syntax error) */
+		} else if (is_kw(k, "graph") || is_kw(k, "digraph")) {
+			i += i + 1 < n && t[i + 1].kind == 'i';	/* its name */
+		} else if (is_kw(k, "strict") || is_kw(k, "node") || is_kw(k, "edge")) {
+			continue;
+		} else if (i + 1 < n && t[i + 1].kind == '=') {
+			i += 2;	/* name = value */
+		} else if (level > 0) {
+			cost += level;	/* a node, filed at every level */
+			c->nodes++;
+			size = 1;
+			while (i + 2 < n && t[i + 1].kind == ':' && t[i + 2].kind == 'i')
+				i += 2;	/* node:port:compass */
+		}
+		if (size >= 0) {
+			if (c->arrow)	/* every pair of tail and head nodes */
+				cost += c->last * size * level;
+			c->arrow = 0;
+			c->last = size;
+		}
+		if (why == NULL && cost > max)
+			why = pl_xasprintf("%s:%d: the subgraphs up to here take the DOT parser more "
+			    "than %.0f entries (expected at most %.0f for a file of this size: a node or "
+			    "edge takes one more for each subgraph around it, and an edge between "
+			    "subgraphs one for each pair of their nodes)", name, line, max, max);
+	}
+	for (int s = 0; s < n_names; s++)
+		free(keys[s]);
+	free(keys);
+	free(sizes);
+	pl_strmap_free(&names);
+	free(lv);
+	return why;
+}
+
 /* Parse DOT text into a graph. */
 struct pl_graph *
 plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause)
@@ -791,7 +934,8 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 		return NULL;
 	struct tok *t;	/* read once, for the depth check and the lines */
 	int nt = tokenize(text, len, &t);
-	if ((*cause = too_deep(t, nt, name)) != NULL) {
+	if ((*cause = too_deep(t, nt, name)) != NULL ||
+	    (*cause = too_costly(t, nt, len, name)) != NULL) {
 		free(t);
 		return NULL;
 	}
