@@ -625,6 +625,30 @@ test_dot_errors(void **state)
 	pl_graph_free(g);
 }
 
+/* Attribute lists one after another (a [label=x] [flops=5]) are one
+ * statement's: each is checked as the first is, for its node or edge. */
+static void
+test_dot_attr_lists(void **state)
+{
+	(void)state;
+	dot_bad("digraph g {\n a [label=x] [device=\"\"];\n}",
+	    "t.dot:2: node 'a': attribute 'device' is empty (expected a device name");
+	dot_bad("digraph g {\n a [label=x]\n [flop=5];\n}",
+	    "t.dot:3: node 'a': unknown attribute 'flop' (expected 'flops')");
+	dot_bad("digraph g {\n a [flops=\"1\"] [bytes=1];\n}",
+	    "t.dot:2: node 'a': attribute 'bytes' belongs on edges, not on nodes");
+	dot_bad("digraph g {\n a -> b [label=x] [flops=5];\n}",
+	    "t.dot:2: an edge statement: attribute 'flops' belongs on nodes, not on edges");
+	dot_bad("digraph g {\n a -> b [label=x] [bytes=\"\"];\n}",
+	    "t.dot:2: an edge statement: attribute 'bytes' is empty (expected a decimal number, or no attribute)");
+	dot_bad("digraph g {\n edge [label=x] [outptu=1];\n a -> b;\n}",
+	    "t.dot:2: default attributes: unknown attribute 'outptu' (expected 'output')");
+	/* and their values are read as in one list */
+	dot_bad("digraph g {\n a;\n a [label=x] [flops=\"zz\"];\n}",
+	    "t.dot:3: node 'a': attribute 'flops' is \"zz\", not a decimal number");
+	dot_good("digraph g {\n a [label=x] [flops=5] [type=MatMul];\n a -> b [label=y] [bytes=4];\n}", 2, 1);
+}
+
 /* Subgraphs nest at most 1000 deep inside the graph's own braces: 1000
  * are read (with an attribute list in the deepest), 1001 are refused at
  * the line of the one past the limit. */
@@ -1215,6 +1239,7 @@ main(void)
 		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),
+		cmocka_unit_test(test_dot_attr_lists),
 		cmocka_unit_test(test_dot_nesting_limit),
 		cmocka_unit_test(test_dot_parse_cost),
 		cmocka_unit_test(test_load_any),

@@ -496,6 +496,8 @@ find_lines(struct dot_lines *L, const struct tok *t, int n, Agnode_t **nodes, in
 					L->attr_line[prev] = k->line;
 			}
 			i = scan_attrs(L, t, n, i + 1, subject, who, kw != 0);
+			while (i + 1 < n && t[i + 1].kind == '[')	/* a [x=1] [y=2]: one statement's */
+				i = scan_attrs(L, t, n, i + 2, subject, who, kw != 0);
 			prev = -1;
 			operands = edge = pending = kw = 0;
 		} else if (k->kind == '}') {
