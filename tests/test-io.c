@@ -649,6 +649,32 @@ test_dot_attr_lists(void **state)
 	dot_good("digraph g {\n a [label=x] [flops=5] [type=MatMul];\n a -> b [label=y] [bytes=4];\n}", 2, 1);
 }
 
+/* An edge to or from a subgraph ({a b} -> c, a -> {b {c}}) is at the
+ * line of its "->", not at that of a later statement of the same pair:
+ * each edge cgraph makes from it, nested nodes and nodes of an earlier
+ * subgraph of the same name included, is matched to its statement. */
+static void
+test_dot_subgraph_lines(void **state)
+{
+	(void)state;
+	dot_bad("digraph g {\n a -> {b c} [bytes=\"1.5\"];\n\n\n a -> b;\n}",
+	    "t.dot:2: edge 'a' -> 'b': attribute 'bytes' is 1.5 (expected a whole number of bytes");
+	dot_bad("digraph g {\n a -> b;\n a -> {c b} [bytes=\"1.5\"];\n\n\n a -> b;\n}",
+	    "t.dot:3: edge 'a' -> 'b': attribute 'bytes' is 1.5");
+	dot_bad("digraph g {\n c;\n {x a} -> {c {d b}}\n [bytes=\"1.5\"];\n a -> b;\n}",
+	    "t.dot:3: edge 'x' -> 'c': attribute 'bytes' is 1.5");
+	dot_bad("digraph g {\n a -> b;\n x -> subgraph s { c { b } }\n -> {a -> b} [bytes=\"1.5\"];\n}",
+	    "t.dot:3: edge 'x' -> 'b': attribute 'bytes' is 1.5");
+	/* a subgraph opened again under its name holds its earlier nodes */
+	dot_bad("digraph g {\n subgraph s { a }\n a -> c;\n subgraph s { x } -> c [bytes=\"1.5\"];\n a -> c;\n}",
+	    "t.dot:4: edge 'a' -> 'c': attribute 'bytes' is 1.5");
+	/* the edges inside a subgraph at an edge's end keep their own lines */
+	dot_bad("digraph g {\n a -> {b -> c} [bytes=3];\n b -> c [bytes=4];\n}",
+	    "t.dot:3: edge 'b' -> 'c': output 0 of 'b' carries 4 bytes here but 0 on another edge");
+	dot_bad("digraph g {\n a -> b [bytes=4];\n {a} -> {b} [bytes=4];\n {c} -> {a} -> {b}\n -> {d} [bytes=5];\n}",
+	    "t.dot:4: edge 'a' -> 'b': output 0 of 'a' carries 5 bytes here but 4 on another edge");
+}
+
 /* Subgraphs nest at most 1000 deep inside the graph's own braces: 1000
  * are read (with an attribute list in the deepest), 1001 are refused at
  * the line of the one past the limit. */
@@ -1240,6 +1266,7 @@ main(void)
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),
 		cmocka_unit_test(test_dot_attr_lists),
+		cmocka_unit_test(test_dot_subgraph_lines),
 		cmocka_unit_test(test_dot_nesting_limit),
 		cmocka_unit_test(test_dot_parse_cost),
 		cmocka_unit_test(test_load_any),

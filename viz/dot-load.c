@@ -11,13 +11,17 @@
  * Other attributes (label, color, ...) are Graphviz's and are ignored.
  *
  * cgraph keeps no line numbers, so a small scanner over the text finds
- * them (best effort): a node's line is that of its first statement with an
- * attribute list, else of its first mention; an edge's is that of its
- * "->"; edges between subgraphs fall back to the head node's line.  The
- * scanner also sees what cgraph cannot: an attribute set to "" (not the
- * same as unset), an attribute one edit away from placelab's ("flop") or
- * placelab's node attribute on an edge and the reverse (Graphviz ignores
- * them silently), and text after the graph (cgraph reads one and stops).
+ * them (best effort): a node's line is that of its first statement with
+ * an attribute list, else of its first mention; an edge's is that of its
+ * "->", an edge to or from a subgraph's too (cgraph makes one from each
+ * tail node to each head node: so does the scanner); an edge it cannot
+ * place falls back to its head node's line.  The scanner also sees what
+ * cgraph cannot: an attribute set to "" (not the same as unset), an
+ * attribute one edit away from placelab's ("flop") or placelab's node
+ * attribute on an edge and the reverse (Graphviz ignores them silently),
+ * and text after the graph (cgraph reads one and stops); and before
+ * cgraph reads the text, it refuses what cgraph's parser cannot take
+ * (nesting and chains past its stack, subgraphs past its memory).
  *
  * Invariant: the result is built through core's graph builder, so DOT input
  * gets exactly the same validation as JSON, and every error reads
@@ -193,6 +197,15 @@ syntax_error(const char *file, const char *text, size_t len)
 	return pl_xasprintf("%s:1: DOT %s%s", file, p, want);
 }
 
+/* The most subgraphs a DOT file may nest (inside the graph's own
+ * braces), and the most edges one statement may chain (a -> b -> c ...):
+ * far beyond any graph's scopes or chains, well within what cgraph's
+ * parser takes (past about 3,000 levels or 2,000 edges its stack runs
+ * out: it returns what it read so far, and its next parse in the process
+ * fails too). */
+#define DOT_MAX_NESTING 1000
+#define DOT_MAX_CHAIN 1000
+
 /* ---- lines from the text ------------------------------------------------ */
 
 /* A token of DOT: an ID (name, number or quoted string), an edge operator
@@ -210,7 +223,8 @@ static const char *const num_attrs[] = { "flops", "param_bytes", "out_bytes",
 	"temp_bytes", "measured_cpu_us", "measured_gpu_us", "measured_tpu_us",
 	"bytes", "output" };
 
-/* An edge statement between two plain nodes. */
+/* An edge as written: between two nodes, or a pair of the nodes of
+ * subgraphs at its ends. */
 struct occ {
 	int tail, head, line, seq;
 };
@@ -453,11 +467,78 @@ occ_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Append v to the list *a (*n items, room for *cap). */
+static void
+push_int(int **a, int *n, int *cap, int v)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*a = pl_xreallocarray(*a, *cap, sizeof **a);
+	}
+	(*a)[(*n)++] = v;
+}
+
+/* One brace level of find_lines(): the statement being read there. */
+struct line_level {
+	int open;		/* its '{' (a token index) */
+	int named;		/* a named subgraph's index in the names, or -1 */
+	int *in, n_in, cap_in;	/* the nodes named inside, nested ones too, once each */
+	int *tail, n_tail, cap_tail;	/* the last operand's nodes */
+	int prev;		/* the last operand when it is one node, else -1 */
+	int operands, edge, pending, edge_line;
+	char kw;		/* after node, edge or graph: 'n', 'e', 'g' */
+};
+
+/* A subgraph named NAME inside another: its nodes, as many times as it
+ * was opened (cgraph's subgraph of that name holds them all). */
+struct named_subgraph {
+	char *key;		/* "SCOPE NAME" */
+	int *nodes, n, cap;
+};
+
+/* The statement at level c takes an operand: a node (single, or -1 for
+ * a name cgraph made no node of) or a subgraph, whose nodes are
+ * nodes[0..k): after an edge operator, an edge from each of the last
+ * operand's nodes to each of these, at the operator's line.  The caller
+ * then makes them c's tail. */
+static void
+take_operand(struct dot_lines *L, struct line_level *c, const int *nodes, int k, int single)
+{
+	if (c->pending)
+		for (int a = 0; a < c->n_tail; a++)
+			for (int b = 0; b < k; b++) {
+				if (L->n_occ == L->cap_occ) {
+					L->cap_occ = L->cap_occ ? 2 * L->cap_occ : 64;
+					L->occ = pl_xreallocarray(L->occ, L->cap_occ, sizeof *L->occ);
+				}
+				L->occ[L->n_occ] = (struct occ){ c->tail[a], nodes[b], c->edge_line, L->n_occ };
+				L->n_occ++;
+			}
+	else if (c->operands > 0)
+		c->operands = c->edge = 0;	/* a new statement */
+	c->prev = single;
+	c->operands++;
+	c->pending = 0;
+}
+
+/* A new statement at level c. */
+static void
+end_statement(struct line_level *c)
+{
+	c->prev = -1;
+	c->operands = c->edge = c->pending = c->kw = 0;
+	c->n_tail = 0;
+}
+
 /*
  * Find the lines of the nodes (nodes[0..n_nodes)) and edge statements in
  * the text's tokens t[0..n).  Statements are told apart well enough to skip keywords,
  * attribute names and values, subgraph names and ports; a statement ends
  * at ';', ',', braces, an attribute list or an ID that cannot continue it.
+ * An edge to or from a subgraph is an edge to or from each node in it
+ * (nested ones, and those of earlier subgraphs of its name, included),
+ * as cgraph makes them.  Braces nest at most DOT_MAX_NESTING + 1 deep
+ * (too_deep() refused the rest).
  */
 static void
 find_lines(struct dot_lines *L, const struct tok *t, int n, Agnode_t **nodes, int n_nodes)
@@ -468,58 +549,124 @@ find_lines(struct dot_lines *L, const struct tok *t, int n, Agnode_t **nodes, in
 	L->attr_line = pl_xcalloc(n_nodes + 1, sizeof *L->attr_line);
 	for (int v = 0; v < n_nodes; v++)
 		pl_strmap_put(&L->nodes, agnameof(nodes[v]), v);
-	int prev = -1, operands = 0, edge = 0, pending = 0, edge_line = 0, depth = 0, closed = 0;
-	char kw = 0;	/* after node, edge or graph: 'n', 'e', 'g' */
+	/* per node: the token of its last mention (inside a subgraph when
+	 * after its '{'), and a mark for removing repeats from a list */
+	int *seen = pl_xmalloc(sizeof *seen * (n_nodes + 1)), *mark = pl_xcalloc(n_nodes + 1, sizeof *mark);
+	for (int v = 0; v < n_nodes; v++)
+		seen[v] = -1;
+	int max_levels = DOT_MAX_NESTING + 3, level = 0, closed = 0, name_tok = -1, stamp = 0;
+	struct line_level *lv = pl_xcalloc(max_levels, sizeof *lv);
+	struct pl_strmap names;
+	pl_strmap_init(&names, 16);
+	struct named_subgraph *sub = NULL;
+	int n_sub = 0;
+	end_statement(&lv[0]);
 	char buf[1024];
 	for (int i = 0; i < n; i++) {
 		const struct tok *k = &t[i];
+		struct line_level *c = &lv[level];
 		if (closed) {
 			L->after_line = k->line;	/* cgraph reads one graph and stops */
 			break;
 		}
-		depth += (k->kind == '{') - (k->kind == '}');
-		closed = k->kind == '}' && depth == 0;
 		if (k->kind == '>') {
-			pending = edge = 1;
-			edge_line = k->line;
+			c->pending = c->edge = 1;
+			c->edge_line = k->line;
 		} else if (k->kind == '[') {
 			char subject[300] = "default attributes";
-			char who = kw;
-			if (!kw && edge) {
+			char who = c->kw;
+			if (!c->kw && c->edge) {
 				snprintf(subject, sizeof subject, "an edge statement");
 				who = 'e';
-			} else if (!kw && operands == 1 && prev >= 0) {
-				const char *nm = agnameof(nodes[prev]);	/* a long name cut */
+			} else if (!c->kw && c->operands == 1 && c->prev >= 0) {
+				const char *nm = agnameof(nodes[c->prev]);	/* a long name cut */
 				snprintf(subject, sizeof subject, "node '%.80s%s'", nm, strlen(nm) > 80 ? "..." : "");
 				who = 'n';
-				if (L->attr_line[prev] == 0)
-					L->attr_line[prev] = k->line;
+				if (L->attr_line[c->prev] == 0)
+					L->attr_line[c->prev] = k->line;
 			}
-			i = scan_attrs(L, t, n, i + 1, subject, who, kw != 0);
+			i = scan_attrs(L, t, n, i + 1, subject, who, c->kw != 0);
 			while (i + 1 < n && t[i + 1].kind == '[')	/* a [x=1] [y=2]: one statement's */
-				i = scan_attrs(L, t, n, i + 2, subject, who, kw != 0);
-			prev = -1;
-			operands = edge = pending = kw = 0;
+				i = scan_attrs(L, t, n, i + 2, subject, who, c->kw != 0);
+			end_statement(c);
+		} else if (k->kind == '{') {
+			if (level + 1 >= max_levels)
+				break;
+			struct line_level *s = &lv[++level];
+			s->open = i;
+			s->named = -1;
+			s->n_in = 0;
+			end_statement(s);
+			c->kw = 0;
+			if (name_tok >= 0 && level >= 2) {
+				/* cgraph names a subgraph within the one around it */
+				struct line_level *up = &lv[level - 1];
+				char *nb = pl_xmalloc(t[name_tok].n + 1);
+				const char *nm = tok_text(&t[name_tok], nb, t[name_tok].n + 1);
+				char *key = up->named >= 0 ? pl_xasprintf("n%d %s", up->named, nm) :
+				    pl_xasprintf("a%d %s", level > 2 ? up->open : -1, nm);
+				free(nb);
+				if ((s->named = pl_strmap_get(&names, key)) < 0) {
+					sub = pl_xreallocarray(sub, n_sub + 1, sizeof *sub);
+					sub[n_sub] = (struct named_subgraph){ key, NULL, 0, 0 };
+					pl_strmap_put(&names, key, s->named = n_sub++);
+				} else {
+					free(key);
+				}
+			}
+			name_tok = -1;
 		} else if (k->kind == '}') {
-			prev = -1;	/* a subgraph: an operand, not a node */
-			operands = 1;
-			edge = pending = kw = 0;
+			if (level <= 1) {
+				closed = level == 1;	/* the graph's end */
+				level = 0;
+				continue;
+			}
+			struct line_level *s = &lv[level--];
+			c = &lv[level];
+			int operand = c->pending || (i + 1 < n && t[i + 1].kind == '>');
+			if (s->named >= 0) {
+				struct named_subgraph *g = &sub[s->named];
+				for (int j = 0; j < s->n_in; j++)
+					push_int(&g->nodes, &g->n, &g->cap, s->in[j]);
+				if (operand) {	/* all its nodes, once each */
+					stamp++;
+					int m = 0;
+					for (int j = 0; j < g->n; j++)
+						if (mark[g->nodes[j]] != stamp) {
+							mark[g->nodes[j]] = stamp;
+							g->nodes[m++] = g->nodes[j];
+						}
+					g->n = m;
+					s->n_in = 0;
+					for (int j = 0; j < m; j++)
+						push_int(&s->in, &s->n_in, &s->cap_in, g->nodes[j]);
+				}
+			}
+			take_operand(L, c, s->in, s->n_in, -1);
+			int *tl = c->tail, tc = c->cap_tail;	/* its list is c's tail */
+			c->tail = s->in;
+			c->n_tail = s->n_in;
+			c->cap_tail = s->cap_in;
+			s->in = tl;
+			s->n_in = 0;
+			s->cap_in = tc;
 		} else if (k->kind != 'i') {
-			prev = -1;
-			operands = edge = pending = kw = 0;
+			end_statement(c);
 		} else if (is_kw(k, "node") || is_kw(k, "edge") || is_kw(k, "graph") || is_kw(k, "digraph") ||
 		    is_kw(k, "strict") || is_kw(k, "subgraph")) {
 			if (L->graph_line == 0 && (is_kw(k, "graph") || is_kw(k, "digraph")))
 				L->graph_line = k->line;
-			if (!is_kw(k, "node") && !is_kw(k, "edge") && !is_kw(k, "strict") && i + 1 < n && t[i + 1].kind == 'i')
+			if (!is_kw(k, "node") && !is_kw(k, "edge") && !is_kw(k, "strict") && i + 1 < n && t[i + 1].kind == 'i') {
 				i++;	/* the graph's or subgraph's name */
-			kw = is_kw(k, "node") ? 'n' : is_kw(k, "edge") ? 'e' :
+				if (is_kw(k, "subgraph") && i + 1 < n && t[i + 1].kind == '{')
+					name_tok = i;
+			}
+			c->kw = is_kw(k, "node") ? 'n' : is_kw(k, "edge") ? 'e' :
 			    is_kw(k, "subgraph") || is_kw(k, "strict") ? 0 : 'g';
-			prev = -1;
+			c->prev = -1;
 		} else if (i + 1 < n && t[i + 1].kind == '=') {
 			i += 2;	/* name = value */
-			prev = -1;
-			operands = edge = pending = kw = 0;
+			end_statement(c);
 		} else {
 			char *big = k->n >= sizeof buf ? pl_xmalloc(k->n + 1) : NULL;	/* a long name */
 			const char *name = tok_text(k, big != NULL ? big : buf, big != NULL ? k->n + 1 : sizeof buf);
@@ -527,23 +674,33 @@ find_lines(struct dot_lines *L, const struct tok *t, int n, Agnode_t **nodes, in
 			free(big);
 			while (i + 2 < n && t[i + 1].kind == ':' && t[i + 2].kind == 'i')
 				i += 2;	/* node:port:compass */
-			if (!pending && operands > 0)
-				operands = edge = 0;	/* a new statement */
-			if (v >= 0 && L->node_line[v] == 0)
+			take_operand(L, c, &v, v >= 0, v);
+			c->n_tail = 0;
+			if (v < 0)	/* (not a node cgraph made) */
+				continue;
+			push_int(&c->tail, &c->n_tail, &c->cap_tail, v);
+			if (L->node_line[v] == 0)
 				L->node_line[v] = k->line;
-			if (v >= 0 && pending && prev >= 0) {
-				if (L->n_occ == L->cap_occ) {
-					L->cap_occ = L->cap_occ ? 2 * L->cap_occ : 64;
-					L->occ = pl_xreallocarray(L->occ, L->cap_occ, sizeof *L->occ);
-				}
-				L->occ[L->n_occ] = (struct occ){ prev, v, edge_line, L->n_occ };
-				L->n_occ++;
-			}
-			prev = v;
-			operands++;
-			pending = 0;
+			/* into the node lists of the subgraphs around it that do
+			 * not have it yet (those further out then have it too) */
+			for (int s = level; s >= 2 && seen[v] < lv[s].open; s--)
+				push_int(&lv[s].in, &lv[s].n_in, &lv[s].cap_in, v);
+			seen[v] = i;
 		}
 	}
+	for (int s = 0; s < max_levels; s++) {
+		free(lv[s].in);
+		free(lv[s].tail);
+	}
+	for (int s = 0; s < n_sub; s++) {
+		free(sub[s].key);
+		free(sub[s].nodes);
+	}
+	free(sub);
+	pl_strmap_free(&names);
+	free(lv);
+	free(mark);
+	free(seen);
 	if (L->n_occ > 0)
 		qsort(L->occ, L->n_occ, sizeof *L->occ, occ_cmp);
 	L->used = pl_xcalloc(L->n_occ + 1, sizeof *L->used);
@@ -703,15 +860,6 @@ read_node(struct pl_graph_builder *b, Agnode_t *n)
 	pl_graph_add_op(b, &op, attr(n, "group"));
 	return NULL;
 }
-
-/* The most subgraphs a DOT file may nest (inside the graph's own
- * braces), and the most edges one statement may chain (a -> b -> c ...):
- * far beyond any graph's scopes or chains, well within what cgraph's
- * parser takes (past about 3,000 levels or 2,000 edges its stack runs
- * out: it returns what it read so far, and its next parse in the process
- * fails too). */
-#define DOT_MAX_NESTING 1000
-#define DOT_MAX_CHAIN 1000
 
 /* Why the text (its tokens t[0..n)) is too deep or too long in one
  * statement for the parser (caller frees), or NULL.  A chain is counted per brace level: a
@@ -879,11 +1027,14 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 		} else if (k->kind == '}') {
 			if (level <= 1)
 				break;	/* the graph's end: the parser reads no further */
-			int end = c->ends + (c->head || (i + 1 < n && t[i + 1].kind == '>'));
+			int operand = c->head || (i + 1 < n && t[i + 1].kind == '>');
+			int end = c->ends + operand;
 			double inside = c->nodes;
 			size = inside;
 			if (c->named >= 0)	/* a name opened again adds to its nodes */
 				size = sizes[c->named] += inside;
+			if (operand)	/* its nodes listed */
+				cost += size;
 			c = &lv[--level];
 			c->nodes += inside;
 			c->ends = end > c->ends ? end : c->ends;
