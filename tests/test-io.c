@@ -675,6 +675,30 @@ test_dot_subgraph_lines(void **state)
 	    "t.dot:4: edge 'a' -> 'b': output 0 of 'a' carries 5 bytes here but 4 on another edge");
 }
 
+/* Errors give lines of the file as it is: a line directive (# 100
+ * "foo.dot", #line 100) is a comment, not a new line number or file
+ * name, and a line break inside a quoted string counts, as everywhere
+ * else; '#' starts a comment anywhere outside a string, as in Graphviz. */
+static void
+test_dot_real_lines(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	const char *dir = "digraph g {\n# 100 \"foo.dot\"\n a -> b;\n a -> ;\n}";
+	assert_null(plv_graph_parse_dot(dir, strlen(dir), "t.dot", &cause));
+	assert_has(cause, "t.dot:4: DOT syntax error near ';' (expected statements such as");
+	assert_null(strstr(cause, "foo.dot"));
+	free(cause);
+	dot_bad("digraph g {\n#line 100\n a -> b;\n a -> ;\n}", "t.dot:4: DOT syntax error near ';'");
+	dot_bad("# 40 \"x\"\ndigraph g {\n a -> b;\n# 3\n a [flops=zz];\n}",
+	    "t.dot:5: node 'a': attribute 'flops' is \"zz\", not a decimal number");
+	dot_bad("digraph g {\n a -> b [label=\"x\nyy\n\"];\n a -> ;\n}", "t.dot:5: DOT syntax error near ';'");
+	dot_bad("digraph g {\n a -> b [label=\"x\\\\\nyy\"];\n# 9\n a -> ;\n}", "t.dot:5: DOT syntax error near ';'");
+	dot_bad("digraph g {\n a [label=\"x\n#line 7\n\"];\n b [flops=2e9];\n}",
+	    "t.dot:5: DOT syntax error near ']' (a number with an exponent or a '+' must be quoted");
+	dot_good("digraph g {\n a -> b # c [flops=\"\"]\n   # d [flop=1]\n}", 2, 1);
+}
+
 /* Subgraphs nest at most 1000 deep inside the graph's own braces: 1000
  * are read (with an attribute list in the deepest), 1001 are refused at
  * the line of the one past the limit. */
@@ -1267,6 +1291,7 @@ main(void)
 		cmocka_unit_test(test_dot_errors),
 		cmocka_unit_test(test_dot_attr_lists),
 		cmocka_unit_test(test_dot_subgraph_lines),
+		cmocka_unit_test(test_dot_real_lines),
 		cmocka_unit_test(test_dot_nesting_limit),
 		cmocka_unit_test(test_dot_parse_cost),
 		cmocka_unit_test(test_load_any),

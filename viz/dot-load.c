@@ -123,8 +123,7 @@ open_bracket(const char *s, size_t n)
 			if (i + 1 >= n)
 				return (struct open_bracket){ '*', from, 1 };
 			i++;
-		} else if ((s[i] == '/' && i + 1 < n && s[i + 1] == '/') ||
-		    (s[i] == '#' && (i == 0 || s[i - 1] == '\n'))) {
+		} else if ((s[i] == '/' && i + 1 < n && s[i + 1] == '/') || s[i] == '#') {
 			while (i + 1 < n && s[i + 1] != '\n')
 				i++;
 		} else if (s[i] == '{' || s[i] == '[') {
@@ -255,27 +254,48 @@ static const char *const edge_attrs[] = { "bytes", "output" };
 #define N_NODE_ATTRS (sizeof node_attrs / sizeof node_attrs[0])
 #define N_EDGE_ATTRS (sizeof edge_attrs / sizeof edge_attrs[0])
 
-/* Split text into tokens; skips white space, comments and '#' lines. */
-static int
-tokenize(const char *s, size_t n, struct tok **out)
+/* What the parser's copy of the text changes (parser_text()): where
+ * lines that start with '#' are (cgraph takes `# 12 "f"` and `#line 12`
+ * there for line directives), and line breaks inside quoted strings
+ * (cgraph counts no line for those, but for one after a '\'). */
+struct lex_marks {
+	size_t *hash, *qnl;	/* offsets of those '#' and line breaks */
+	int n_hash, n_qnl, cap_hash, cap_qnl;
+};
+
+/* Add offset i to a list of marks. */
+static void
+mark_at(size_t **a, int *n, int *cap, size_t i)
 {
-	int cnt = 0, cap = 256, line = 1, bol = 1;
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*a = pl_xreallocarray(*a, *cap, sizeof **a);
+	}
+	(*a)[(*n)++] = i;
+}
+
+/* Split text into tokens, as cgraph's scanner does; skips white space
+ * and comments ('#' to the end of its line too); notes the marks. */
+static int
+tokenize(const char *s, size_t n, struct tok **out, struct lex_marks *m)
+{
+	int cnt = 0, cap = 256, line = 1;
 	struct tok *t = pl_xmalloc(sizeof *t * cap);
 	size_t i = 0;
 	while (i < n) {
 		char c = s[i];
 		if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-			bol = c == '\n' || (bol && c != '\n');
 			line += c == '\n';
 			i++;
 			continue;
 		}
-		if ((c == '#' && bol) || (c == '/' && i + 1 < n && s[i + 1] == '/')) {
+		if (c == '#' || (c == '/' && i + 1 < n && s[i + 1] == '/')) {
+			if (c == '#' && (i == 0 || s[i - 1] == '\n'))
+				mark_at(&m->hash, &m->n_hash, &m->cap_hash, i);
 			while (i < n && s[i] != '\n')
 				i++;
 			continue;
 		}
-		bol = 0;
 		if (c == '/' && i + 1 < n && s[i + 1] == '*') {
 			for (i += 2; i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/'); i++)
 				line += s[i] == '\n';
@@ -299,6 +319,8 @@ tokenize(const char *s, size_t n, struct tok **out)
 					break;
 				else if (c == '<' && (depth += (s[i] == '<') - (s[i] == '>')) == 0)
 					break;
+				else if (s[i] == '\n' && c == '"')
+					mark_at(&m->qnl, &m->n_qnl, &m->cap_qnl, i), line++;
 				else
 					line += s[i] == '\n';
 			}
@@ -1079,19 +1101,43 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 	return why;
 }
 
-/* Parse DOT text into a graph. */
-struct pl_graph *
-plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause)
+/* The text for cgraph's parser (caller frees), or NULL where that is the
+ * text itself: lines that start with '#' blanked, so that cgraph takes no
+ * line directive (# 12 "f", #line 12) from them: placelab's lines are the
+ * file's own, as the scanner counts them; with locate, a '\' put before
+ * each line break inside a quoted string too, which cgraph then counts
+ * (a bare one it does not; the string loses it: for finding where a
+ * syntax error is only). */
+static char *
+parser_text(const char *s, size_t n, const struct lex_marks *m, int locate)
 {
-	if ((*cause = pl_text_error(name, text, len)) != NULL)
+	int ins = locate ? m->n_qnl : 0;
+	if (m->n_hash == 0 && ins == 0)
 		return NULL;
-	struct tok *t;	/* read once, for the depth check and the lines */
-	int nt = tokenize(text, len, &t);
-	if ((*cause = too_deep(t, nt, name)) != NULL ||
-	    (*cause = too_costly(t, nt, len, name)) != NULL) {
-		free(t);
-		return NULL;
+	char *p = pl_xmalloc(n + (size_t)ins + 1);
+	size_t o = 0, from = 0;
+	for (int q = 0; q < ins; q++) {
+		memcpy(p + o, s + from, m->qnl[q] - from);
+		o += m->qnl[q] - from;
+		p[o++] = '\\';
+		from = m->qnl[q];
 	}
+	memcpy(p + o, s + from, n - from);
+	p[o + n - from] = '\0';
+	for (int h = 0, q = 0; h < m->n_hash; h++) {
+		while (q < ins && m->qnl[q] < m->hash[h])
+			q++;	/* (the '\'s put in before it) */
+		for (size_t i = m->hash[h] + (size_t)q; p[i] != '\0' && p[i] != '\n'; i++)
+			p[i] = ' ';
+	}
+	return p;
+}
+
+/* Parse text with cgraph; NULL on an error, whose first message is in
+ * dot_err (a graph read part way is not returned). */
+static Agraph_t *
+cgraph_parse(const char *text)
+{
 	dot_err[0] = '\0';
 	agseterr(AGERR);
 	agseterrf(capture_error);
@@ -1115,6 +1161,43 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 		agclose(dg);
 		dg = NULL;
 	}
+	return dg;
+}
+
+/* Parse DOT text into a graph. */
+struct pl_graph *
+plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause)
+{
+	if ((*cause = pl_text_error(name, text, len)) != NULL)
+		return NULL;
+	struct tok *t;	/* read once, for the depth check and the lines */
+	struct lex_marks marks = { 0 };
+	int nt = tokenize(text, len, &t, &marks);
+	if ((*cause = too_deep(t, nt, name)) != NULL ||
+	    (*cause = too_costly(t, nt, len, name)) != NULL) {
+		free(t);
+		free(marks.hash);
+		free(marks.qnl);
+		return NULL;
+	}
+	char *ptext = parser_text(text, len, &marks, 0);
+	Agraph_t *dg = cgraph_parse(ptext != NULL ? ptext : text);
+	free(ptext);
+	if (dg == NULL && dot_err[0] && marks.n_qnl > 0) {
+		/* the line of a syntax error after a quoted string of several
+		 * lines: from a copy whose line breaks cgraph counts */
+		char keep[sizeof dot_err];
+		memcpy(keep, dot_err, sizeof keep);
+		ptext = parser_text(text, len, &marks, 1);
+		Agraph_t *again = cgraph_parse(ptext);
+		free(ptext);
+		if (again != NULL)
+			agclose(again);
+		if (strstr(dot_err, " in line ") == NULL)
+			memcpy(dot_err, keep, sizeof keep);
+	}
+	free(marks.hash);
+	free(marks.qnl);
 	if (dg == NULL) {
 		if (dot_err[0])
 			*cause = syntax_error(name, text, len);
