@@ -699,6 +699,39 @@ test_dot_real_lines(void **state)
 	dot_good("digraph g {\n a -> b # c [flops=\"\"]\n   # d [flop=1]\n}", 2, 1);
 }
 
+/* A strict graph's repeated edge is one edge: each statement's values
+ * are checked at its own line, and two different values for one
+ * attribute are refused at the later one (Graphviz keeps the last);
+ * values set once, or set again the same, merge. */
+static void
+test_dot_strict(void **state)
+{
+	(void)state;
+	dot_bad("strict digraph g {\n a -> b [bytes=5];\n a -> b [bytes=7];\n}",
+	    "t.dot:3: edge 'a' -> 'b': attribute 'bytes' is 7 here but 5 for the same edge on line 2 "
+	    "(expected the same value: a strict graph makes one edge of repeated ones)");
+	dot_bad("strict digraph g {\n a -> b;\n\n a -> b [bytes=\"1.5\"];\n}",
+	    "t.dot:4: edge 'a' -> 'b': attribute 'bytes' is 1.5 (expected a whole number of bytes");
+	dot_bad("strict digraph g {\n edge [output=1];\n a -> b;\n edge [output=2];\n a -> {c b};\n}",
+	    "t.dot:5: edge 'a' -> 'b': attribute 'output' is 2 here but 1 for the same edge on line 3");
+	dot_bad("strict digraph g {\n a -> b [bytes=4];\n a -> c [bytes=5, output=1];\n a -> b [output=1];\n}",
+	    "t.dot:3: edge 'a' -> 'c': output 1 of 'a' carries 5 bytes here but 4");
+	/* merged: one edge a -> b of 5 bytes from output 1 */
+	const char *ok = "strict digraph g {\n a -> b [bytes=5];\n a -> b;\n a -> b [bytes=\"5.0\", output=1];\n a -> c [bytes=4];\n}";
+	char *cause = NULL;
+	struct pl_graph *g = plv_graph_parse_dot(ok, strlen(ok), "t.dot", &cause);
+	if (g == NULL)
+		fail_msg("%s", cause);
+	assert_int_equal(g->n_edges, 2);
+	int e = g->out_edge[g->out_off[0]];
+	assert_int_equal(g->tensors[g->edges[e].tensor].bytes, 5);
+	assert_int_equal(g->tensors[g->edges[e].tensor].index, 1);
+	pl_graph_free(g);
+	/* not strict: two edges, and two tensors of one output must agree */
+	dot_bad("digraph g {\n a -> b [bytes=5];\n a -> b [bytes=7];\n}",
+	    "t.dot:3: edge 'a' -> 'b': output 0 of 'a' carries 7 bytes here but 5");
+}
+
 /* Subgraphs nest at most 1000 deep inside the graph's own braces: 1000
  * are read (with an attribute list in the deepest), 1001 are refused at
  * the line of the one past the limit. */
@@ -1292,6 +1325,7 @@ main(void)
 		cmocka_unit_test(test_dot_attr_lists),
 		cmocka_unit_test(test_dot_subgraph_lines),
 		cmocka_unit_test(test_dot_real_lines),
+		cmocka_unit_test(test_dot_strict),
 		cmocka_unit_test(test_dot_nesting_limit),
 		cmocka_unit_test(test_dot_parse_cost),
 		cmocka_unit_test(test_load_any),

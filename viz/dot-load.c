@@ -7,7 +7,10 @@
  * names with spaces, subgraphs and clusters, default attribute statements,
  * undirected graphs as a mistake) is handled: subgraph members are ordinary
  * nodes, defaults apply through cgraph's attribute lookup.  Nodes keep their
- * order of first appearance; edges keep the order they were written.
+ * order of first appearance; edges keep the order they were written.  A
+ * strict graph is read as one that is not, and its repeated edges merged
+ * here, so that each statement keeps its line and values that disagree
+ * are refused rather than overwritten.
  * Other attributes (label, color, ...) are Graphviz's and are ignored.
  *
  * cgraph keeps no line numbers, so a small scanner over the text finds
@@ -841,6 +844,75 @@ edge_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* An edge's values as read: bytes ([0]) and output ([1]). */
+struct edge_val {
+	int u, w;		/* tail and head ops */
+	const char *tail, *head;	/* their names */
+	int seq;		/* order as written */
+	int line;		/* its statement's */
+	double val[2];		/* the values (0 when unset) */
+	const char *text[2];	/* as written, or NULL when unset */
+	int from[2];		/* the line each value was written on */
+	int merged;		/* a strict graph's repeat, merged into an earlier edge */
+};
+
+/* Order edges by their ends, then as written. */
+static int
+val_cmp(const void *a, const void *b)
+{
+	const struct edge_val *x = *(const struct edge_val *const *)a, *y = *(const struct edge_val *const *)b;
+	if (x->u != y->u)
+		return x->u < y->u ? -1 : 1;
+	if (x->w != y->w)
+		return x->w < y->w ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * A strict graph has one edge from a to b however often it is written
+ * (cgraph keeps the last value of each attribute): merge repeats
+ * (vals[0..n), as written) into the first, which takes each value set on
+ * any; a value set again differently is an error at its line (caller
+ * frees), not silently replaced.
+ */
+static char *
+merge_repeats(struct edge_val *vals, int n, const char *name)
+{
+	static const char *const names[2] = { "bytes", "output" };
+	struct edge_val **by = pl_xmalloc(sizeof *by * (n ? n : 1));
+	for (int i = 0; i < n; i++)
+		by[i] = &vals[i];
+	qsort(by, n, sizeof *by, val_cmp);
+	const struct edge_val *bad = NULL, *was = NULL;	/* the first conflict as written */
+	int what = 0;
+	for (int i = 0, j; i < n; i = j) {
+		struct edge_val *first = by[i];
+		for (j = i + 1; j < n && by[j]->u == first->u && by[j]->w == first->w; j++) {
+			struct edge_val *x = by[j];
+			x->merged = 1;
+			for (int a = 0; a < 2; a++) {
+				if (x->text[a] == NULL) {
+					continue;
+				} else if (first->text[a] == NULL) {
+					first->text[a] = x->text[a];
+					first->val[a] = x->val[a];
+					first->from[a] = x->from[a];
+				} else if (x->val[a] != first->val[a] && (bad == NULL || x->seq < bad->seq)) {
+					bad = x;
+					was = first;
+					what = a;
+				}
+			}
+		}
+	}
+	free(by);
+	if (bad == NULL)
+		return NULL;
+	return pl_xasprintf("%s:%d: edge '%s' -> '%s': attribute '%s' is %s here but %s for the same edge "
+	    "on line %d (expected the same value: a strict graph makes one edge of repeated ones)", name, bad->line,
+	    bad->tail, bad->head, names[what], bad->text[what], was->text[what], was->from[what]);
+}
+
 /* Read one node into the builder; a message on error (caller frees). */
 static char *
 read_node(struct pl_graph_builder *b, Agnode_t *n)
@@ -1104,15 +1176,18 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 /* The text for cgraph's parser (caller frees), or NULL where that is the
  * text itself: lines that start with '#' blanked, so that cgraph takes no
  * line directive (# 12 "f", #line 12) from them: placelab's lines are the
- * file's own, as the scanner counts them; with locate, a '\' put before
+ * file's own, as the scanner counts them; a strict graph's "strict" (the
+ * token strict, or NULL) blanked: its repeated edges are read each with
+ * its line and values, and merged by placelab, which checks that their
+ * values agree (cgraph keeps the last); with locate, a '\' put before
  * each line break inside a quoted string too, which cgraph then counts
  * (a bare one it does not; the string loses it: for finding where a
  * syntax error is only). */
 static char *
-parser_text(const char *s, size_t n, const struct lex_marks *m, int locate)
+parser_text(const char *s, size_t n, const struct tok *strict, const struct lex_marks *m, int locate)
 {
 	int ins = locate ? m->n_qnl : 0;
-	if (m->n_hash == 0 && ins == 0)
+	if (m->n_hash == 0 && ins == 0 && strict == NULL)
 		return NULL;
 	char *p = pl_xmalloc(n + (size_t)ins + 1);
 	size_t o = 0, from = 0;
@@ -1129,6 +1204,10 @@ parser_text(const char *s, size_t n, const struct lex_marks *m, int locate)
 			q++;	/* (the '\'s put in before it) */
 		for (size_t i = m->hash[h] + (size_t)q; p[i] != '\0' && p[i] != '\n'; i++)
 			p[i] = ' ';
+	}
+	if (strict != NULL) {	/* (the first token: no '\' put in before it) */
+		size_t at = (size_t)(strict->s - s);
+		memset(p + at, ' ', strict->n);
 	}
 	return p;
 }
@@ -1180,7 +1259,8 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 		free(marks.qnl);
 		return NULL;
 	}
-	char *ptext = parser_text(text, len, &marks, 0);
+	int strict = nt > 0 && is_kw(&t[0], "strict");
+	char *ptext = parser_text(text, len, strict ? &t[0] : NULL, &marks, 0);
 	Agraph_t *dg = cgraph_parse(ptext != NULL ? ptext : text);
 	free(ptext);
 	if (dg == NULL && dot_err[0] && marks.n_qnl > 0) {
@@ -1188,7 +1268,7 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 		 * lines: from a copy whose line breaks cgraph counts */
 		char keep[sizeof dot_err];
 		memcpy(keep, dot_err, sizeof keep);
-		ptext = parser_text(text, len, &marks, 1);
+		ptext = parser_text(text, len, strict ? &t[0] : NULL, &marks, 1);
 		Agraph_t *again = cgraph_parse(ptext);
 		free(ptext);
 		if (again != NULL)
@@ -1222,6 +1302,7 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 	struct pl_graph_builder *b = pl_graph_builder_new(gname);
 	pl_graph_builder_set_source(b, name);
 	struct edge_ref *refs = NULL;
+	struct edge_val *vals = NULL;
 	if (!agisdirected(dg)) {
 		err = pl_xasprintf("%s:%d: graph '%s' is undirected (expected 'digraph')", name, gline, gname);
 		goto out;
@@ -1261,26 +1342,38 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 		for (Agedge_t *e = agfstout(dg, nodes[v]); e != NULL; e = agnxtout(dg, e))
 			refs[k++] = (struct edge_ref){ e, AGSEQ(e) };
 	qsort(refs, n_edges, sizeof *refs, edge_cmp);
+	vals = pl_xmalloc(sizeof *vals * (n_edges ? n_edges : 1));
 	char outputs[48];
 	snprintf(outputs, sizeof outputs, "an output index 0..%d", PL_MAX_OUTPUTS - 1);
 	for (int i = 0; i < n_edges; i++) {
 		Agedge_t *e = refs[i].e;
-		double bytes = 0, out = 0;
+		struct edge_val *x = &vals[i];
 		const char *s = agnameof(agtail(e)), *d = agnameof(aghead(e));
-		int u = pl_graph_builder_find(b, s), w = pl_graph_builder_find(b, d);
-		int line = edge_line(&L, u, w);
-		char *m = num_attr(e, "bytes", 0, (double)PL_MAX_BYTES, 1, "a whole number of bytes in [0, 2^50]", &bytes);
+		*x = (struct edge_val){ pl_graph_builder_find(b, s), pl_graph_builder_find(b, d), s, d, i, 0,
+			{ 0, 0 }, { attr(e, "bytes"), attr(e, "output") }, { 0, 0 }, 0 };
+		x->line = x->from[0] = x->from[1] = edge_line(&L, x->u, x->w);
+		char *m = num_attr(e, "bytes", 0, (double)PL_MAX_BYTES, 1, "a whole number of bytes in [0, 2^50]", &x->val[0]);
 		if (m == NULL)
-			m = num_attr(e, "output", 0, PL_MAX_OUTPUTS - 1, 1, outputs, &out);
+			m = num_attr(e, "output", 0, PL_MAX_OUTPUTS - 1, 1, outputs, &x->val[1]);
 		if (m != NULL) {
-			err = pl_xasprintf("%s:%d: edge '%s' -> '%s': %s", name, line, s, d, m);
+			err = pl_xasprintf("%s:%d: edge '%s' -> '%s': %s", name, x->line, s, d, m);
 			free(m);
 			goto out;
 		}
-		pl_graph_builder_set_line(b, line, 0);
-		pl_graph_add_edge(b, u, w, (int)out, (int64_t)bytes);
+	}
+	if (strict && (err = merge_repeats(vals, n_edges, name)) != NULL)
+		goto out;
+	for (int i = 0; i < n_edges; i++) {
+		const struct edge_val *x = &vals[i];
+		if (x->merged)
+			continue;
+		/* the line of a value's statement, for the builder's checks */
+		pl_graph_builder_set_line(b, x->text[0] != NULL ? x->from[0] : x->text[1] != NULL ? x->from[1] :
+		    x->line, 0);
+		pl_graph_add_edge(b, x->u, x->w, (int)x->val[1], (int64_t)x->val[0]);
 	}
 out:
+	free(vals);
 	free(refs);
 	lines_free(&L);
 	free(nodes);
