@@ -732,6 +732,28 @@ test_dot_strict(void **state)
 	    "t.dot:3: edge 'a' -> 'b': output 0 of 'a' carries 7 bytes here but 5");
 }
 
+/* What follows a file's graph never reaches the next file read: a
+ * second graph was read as the next file's graph, and a line break after
+ * the '}' moved the next file's syntax errors a line down. */
+static void
+test_dot_next_file(void **state)
+{
+	(void)state;
+	dot_bad("digraph g { a } digraph h { b }\n", "t.dot:1: text after the graph's closing '}'");
+	const char *ok = "digraph ok { a -> b }";
+	char *cause = NULL;
+	struct pl_graph *g = plv_graph_parse_dot(ok, strlen(ok), "t.dot", &cause);
+	if (g == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(g->name, "ok");
+	assert_int_equal(g->n_ops, 2);
+	pl_graph_free(g);
+	dot_good("digraph g {\n a\n}\n\n// the end\n", 1, 0);
+	dot_bad("digraph g { a -> ; }", "t.dot:1: DOT syntax error near ';'");
+	dot_bad("digraph g { a } digraph h {\n b ->", "t.dot:1: text after the graph's closing '}'");
+	dot_bad("digraph g {\n a -> ;\n}", "t.dot:2: DOT syntax error near ';'");
+}
+
 /* Subgraphs nest at most 1000 deep inside the graph's own braces: 1000
  * are read (with an attribute list in the deepest), 1001 are refused at
  * the line of the one past the limit. */
@@ -1326,6 +1348,7 @@ main(void)
 		cmocka_unit_test(test_dot_subgraph_lines),
 		cmocka_unit_test(test_dot_real_lines),
 		cmocka_unit_test(test_dot_strict),
+		cmocka_unit_test(test_dot_next_file),
 		cmocka_unit_test(test_dot_nesting_limit),
 		cmocka_unit_test(test_dot_parse_cost),
 		cmocka_unit_test(test_load_any),

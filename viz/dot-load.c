@@ -1173,22 +1173,38 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 	return why;
 }
 
-/* The text for cgraph's parser (caller frees), or NULL where that is the
- * text itself: lines that start with '#' blanked, so that cgraph takes no
- * line directive (# 12 "f", #line 12) from them: placelab's lines are the
- * file's own, as the scanner counts them; a strict graph's "strict" (the
- * token strict, or NULL) blanked: its repeated edges are read each with
- * its line and values, and merged by placelab, which checks that their
- * values agree (cgraph keeps the last); with locate, a '\' put before
- * each line break inside a quoted string too, which cgraph then counts
- * (a bare one it does not; the string loses it: for finding where a
- * syntax error is only). */
+/* Where the graph ends in text s: just after the '}' that closes it
+ * (its tokens t[0..n)), or at the end when none does. */
+static size_t
+graph_end(const struct tok *t, int n, const char *s, size_t len)
+{
+	for (int i = 0, depth = 0; i < n; i++) {
+		depth += (t[i].kind == '{') - (t[i].kind == '}' && depth > 0);
+		if (t[i].kind == '}' && depth == 0)
+			return (size_t)(t[i].s - s) + 1;
+	}
+	return len;
+}
+
+/* The text for cgraph's parser (caller frees): s up to the graph's end
+ * (n bytes), for cgraph's scanner keeps what it read past the graph and
+ * gives it to the next parse (a second graph read as the next file's,
+ * or an error's line one too far: what follows is the scanner's to
+ * refuse); lines that start with '#' blanked, so that cgraph takes no
+ * line directive (# 12 "f", #line 12) from them: placelab's lines are
+ * the file's own, as the scanner counts them; a strict graph's "strict"
+ * (the token strict, or NULL) blanked: its repeated edges are read each
+ * with its line and values, and merged by placelab, which checks that
+ * their values agree (cgraph keeps the last); with locate, a '\' put
+ * before each line break inside a quoted string too, which cgraph then
+ * counts (a bare one it does not; the string loses it: for finding where
+ * a syntax error is only). */
 static char *
 parser_text(const char *s, size_t n, const struct tok *strict, const struct lex_marks *m, int locate)
 {
-	int ins = locate ? m->n_qnl : 0;
-	if (m->n_hash == 0 && ins == 0 && strict == NULL)
-		return NULL;
+	int ins = 0;
+	while (locate && ins < m->n_qnl && m->qnl[ins] < n)
+		ins++;
 	char *p = pl_xmalloc(n + (size_t)ins + 1);
 	size_t o = 0, from = 0;
 	for (int q = 0; q < ins; q++) {
@@ -1199,7 +1215,7 @@ parser_text(const char *s, size_t n, const struct tok *strict, const struct lex_
 	}
 	memcpy(p + o, s + from, n - from);
 	p[o + n - from] = '\0';
-	for (int h = 0, q = 0; h < m->n_hash; h++) {
+	for (int h = 0, q = 0; h < m->n_hash && m->hash[h] < n; h++) {
 		while (q < ins && m->qnl[q] < m->hash[h])
 			q++;	/* (the '\'s put in before it) */
 		for (size_t i = m->hash[h] + (size_t)q; p[i] != '\0' && p[i] != '\n'; i++)
@@ -1260,15 +1276,16 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 		return NULL;
 	}
 	int strict = nt > 0 && is_kw(&t[0], "strict");
-	char *ptext = parser_text(text, len, strict ? &t[0] : NULL, &marks, 0);
-	Agraph_t *dg = cgraph_parse(ptext != NULL ? ptext : text);
+	size_t end = graph_end(t, nt, text, len);
+	char *ptext = parser_text(text, end, strict ? &t[0] : NULL, &marks, 0);
+	Agraph_t *dg = cgraph_parse(ptext);
 	free(ptext);
 	if (dg == NULL && dot_err[0] && marks.n_qnl > 0) {
 		/* the line of a syntax error after a quoted string of several
 		 * lines: from a copy whose line breaks cgraph counts */
 		char keep[sizeof dot_err];
 		memcpy(keep, dot_err, sizeof keep);
-		ptext = parser_text(text, len, strict ? &t[0] : NULL, &marks, 1);
+		ptext = parser_text(text, end, strict ? &t[0] : NULL, &marks, 1);
 		Agraph_t *again = cgraph_parse(ptext);
 		free(ptext);
 		if (again != NULL)
