@@ -754,6 +754,28 @@ test_dot_next_file(void **state)
 	dot_bad("digraph g {\n a -> ;\n}", "t.dot:2: DOT syntax error near ';'");
 }
 
+/* A UTF-8 byte-order mark before the graph is skipped, as in JSON
+ * files: the graph loads, and errors keep their lines (it was read as
+ * part of the first word: "syntax error near '\ufeffdigraph'"). */
+static void
+test_dot_bom(void **state)
+{
+	(void)state;
+	dot_good("\xEF\xBB\xBF" "digraph g {\n a -> b [bytes=4];\n}\n", 2, 1);
+	dot_good("\xEF\xBB\xBF" "// a comment\nstrict digraph { a -> b }", 2, 1);
+	dot_bad("\xEF\xBB\xBF" "digraph g {\n a -> b [bytes=\"1.5\"];\n}\n", "t.dot:2: edge 'a' -> 'b': attribute 'bytes' is 1.5");
+	dot_bad("\xEF\xBB\xBF" "digraph g { a -> ; }", "t.dot:1: DOT syntax error near ';'");
+	dot_bad("\xEF\xBB\xBF" "digraph g {\n a -> \"b\xff\"; }", "t.dot:2:9: byte 0xFF is not UTF-8");
+	/* only at the start: elsewhere it is part of a name, as Graphviz reads it */
+	char *cause = NULL;
+	const char *mid = "digraph g { \xEF\xBB\xBF" "a -> b }";
+	struct pl_graph *g = plv_graph_parse_dot(mid, strlen(mid), "t.dot", &cause);
+	if (g == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(g->ops[0].name, "\xEF\xBB\xBF" "a");
+	pl_graph_free(g);
+}
+
 /* Subgraphs nest at most 1000 deep inside the graph's own braces: 1000
  * are read (with an attribute list in the deepest), 1001 are refused at
  * the line of the one past the limit. */
@@ -1349,6 +1371,7 @@ main(void)
 		cmocka_unit_test(test_dot_real_lines),
 		cmocka_unit_test(test_dot_strict),
 		cmocka_unit_test(test_dot_next_file),
+		cmocka_unit_test(test_dot_bom),
 		cmocka_unit_test(test_dot_nesting_limit),
 		cmocka_unit_test(test_dot_parse_cost),
 		cmocka_unit_test(test_load_any),

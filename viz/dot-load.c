@@ -1265,6 +1265,10 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 {
 	if ((*cause = pl_text_error(name, text, len)) != NULL)
 		return NULL;
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		text += 3;	/* a byte-order mark, skipped as in JSON files (the */
+		len -= 3;	/* lines, without columns, stay the same) */
+	}
 	struct tok *t;	/* read once, for the depth check and the lines */
 	struct lex_marks marks = { 0 };
 	int nt = tokenize(text, len, &t, &marks);
