@@ -776,6 +776,29 @@ test_dot_bom(void **state)
 	pl_graph_free(g);
 }
 
+/* A decimal number too large for a double (1e400) is out of range, not
+ * "not a decimal number"; one too small to tell from 0 is 0. */
+static void
+test_dot_number_range(void **state)
+{
+	(void)state;
+	dot_bad("digraph g {\n a [flops=\"1e400\"];\n}",
+	    "t.dot:2: node 'a': attribute 'flops' is \"1e400\", out of range (expected a number of FLOPs in [0, 1e18])");
+	dot_bad("digraph g {\n a -> b [bytes=\"-1e400\"];\n}",
+	    "t.dot:2: edge 'a' -> 'b': attribute 'bytes' is \"-1e400\", out of range (expected a whole number of bytes");
+	dot_bad("digraph g {\n a [measured_cpu_us=\" 2E+999 \"];\n}",
+	    "t.dot:2: node 'a': attribute 'measured_cpu_us' is \" 2E+999 \", out of range");
+	dot_bad("digraph g {\n a [flops=\"1e400x\"];\n}",
+	    "t.dot:2: node 'a': attribute 'flops' is \"1e400x\", not a decimal number");
+	char *cause = NULL;
+	const char *tiny = "digraph g { a [flops=\"1e-400\"]; }";
+	struct pl_graph *g = plv_graph_parse_dot(tiny, strlen(tiny), "t.dot", &cause);
+	if (g == NULL)
+		fail_msg("%s", cause);
+	assert_true(g->ops[0].flops == 0);
+	pl_graph_free(g);
+}
+
 /* Subgraphs nest at most 1000 deep inside the graph's own braces: 1000
  * are read (with an attribute list in the deepest), 1001 are refused at
  * the line of the one past the limit. */
@@ -1372,6 +1395,7 @@ main(void)
 		cmocka_unit_test(test_dot_strict),
 		cmocka_unit_test(test_dot_next_file),
 		cmocka_unit_test(test_dot_bom),
+		cmocka_unit_test(test_dot_number_range),
 		cmocka_unit_test(test_dot_nesting_limit),
 		cmocka_unit_test(test_dot_parse_cost),
 		cmocka_unit_test(test_load_any),

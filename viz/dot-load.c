@@ -774,7 +774,8 @@ attr(void *obj, const char *name)
 }
 
 /* A decimal number: [+-]digits[.digits][e[+-]digits] with optional
- * spaces around; no hex, inf or nan.  0 ok, -1 not one. */
+ * spaces around; no hex, inf or nan.  0 ok, -1 not one, -2 one beyond
+ * a double's range (1e400). */
 static int
 decimal(const char *s, double *out)
 {
@@ -806,8 +807,10 @@ decimal(const char *s, double *out)
 		return -1;
 	char *e;	/* strtod reads the same digits, whatever their number */
 	double d = strtod(start, &e);
-	if (e != end || !isfinite(d))
+	if (e != end)
 		return -1;
+	if (!isfinite(d))
+		return -2;
 	*out = d;
 	return 0;
 }
@@ -823,7 +826,10 @@ num_attr(void *obj, const char *name, double lo, double hi, int whole,
 	double d;
 	if (v == NULL)
 		return NULL;
-	if (decimal(v, &d) != 0)
+	int r = decimal(v, &d);
+	if (r == -2)
+		return pl_xasprintf("attribute '%s' is \"%s\", out of range (expected %s)", name, v, expected);
+	if (r != 0)
 		return pl_xasprintf("attribute '%s' is \"%s\", not a decimal number (expected %s)", name, v, expected);
 	if (d < lo || d > hi || (whole && d != floor(d)))
 		return pl_xasprintf("attribute '%s' is %s (expected %s)", name, v, expected);
