@@ -1044,8 +1044,9 @@ too_deep(const struct tok *t, int n, const char *name)
  * entries; { 3000 nodes } -> { 3000 nodes } is 9 million edges), so a
  * text may take DOT_MAX_ENTRIES plus two a byte, and subgraphs at an
  * edge's end nest at most DOT_MAX_END_NESTING deep (x0 -> { x1 -> ...
- * 64 deep: 13 MB and 0.02 s; about 350 MB and a second at worst at the
- * entries' limit, for a million edges between two subgraphs). */
+ * 64 deep: 13 MB and 0.02 s; at the entries' limit, a million edges
+ * between two subgraphs of a thousand nodes: about 450 MB and a
+ * second). */
 #define DOT_MAX_ENTRIES (1 << 20)
 #define DOT_SUBGRAPH_ENTRIES 10
 #define DOT_MAX_END_NESTING 64
