@@ -30,8 +30,40 @@ check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 field() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 # near A B TOL: |A/B - 1| <= TOL.
 near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { if (a == "" || b == "" || b == 0) exit 1; r = a / b - 1; exit !(r <= t && r >= -t) }'; }
+# run TAG ARGS...: run the exporter: its output in $tmp/TAG.out, its
+# messages in $tmp/TAG.err, its exit status in $tmp/TAG.rc.
+run() { tag=$1; shift; "$py" "$tool" "$@" > "$tmp/$tag.out" 2> "$tmp/$tag.err"; echo $? > "$tmp/$tag.rc"; }
+# refused TAG STATUS [TEXT]: the run exited with STATUS and said why on one
+# line (holding TEXT), no traceback.
+refused() {
+	[ "$(cat "$tmp/$1.rc")" = "$2" ] && [ "$(wc -l < "$tmp/$1.err")" -eq 1 ] &&
+	    grep -q "^placelab-torch: .*${3:-}" "$tmp/$1.err"
+}
+# valid FILE: placelab loads the graph.
+valid() { "$PLACELAB" validate "$1" 2>&1 | grep -q ': ok'; }
+# mode FILE: its permissions as ls shows them (-rw-r--r--).
+mode() { ls -l "$1" | cut -c1-10; }
 
-echo "1..10"
+# Small models for the checks below.
+cat > "$tmp/tiny.py" <<'PY'
+import torch
+import torch.nn as nn
+
+
+class Tiny(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def tiny():
+    return Tiny(), torch.zeros(1, 4)
+PY
+
+echo "1..16"
 "$py" "$tool" resnet50 --stats > "$tmp/t-resnet" 2> "$tmp/err" || cat "$tmp/err" >&2
 "$PLACELAB" gen resnet50 --stats > "$tmp/g-resnet"
 check "resnet50: multiply-adds per image match gen (1%)" \
@@ -84,3 +116,53 @@ for o in grads:
     assert grp[f] is not None and grp[f] == o['group'], o['name']
 assert any(o['type'] == 'ApplyMomentum' for o in g['ops'])
 EOF"
+
+# -o writes as placelab writes its files (docs/placelab.1, FILES).
+o=$tmp/o
+mkdir "$o"
+echo mine > "$o/old.json.tmp"
+echo old > "$o/old.json"
+chmod 600 "$o/old.json"
+run o-old "$tmp/tiny.py:tiny" -o "$o/old.json"
+(umask 027 && run o-new "$tmp/tiny.py:tiny" -o "$o/new.json")
+check "-o keeps a file's permissions, gives a new one the umask's, leaves FILE.tmp alone" \
+	eval 'valid "$o/old.json" && [ "$(mode "$o/old.json")" = -rw------- ] &&
+	    [ "$(mode "$o/new.json")" = -rw-r----- ] && [ "$(cat "$o/old.json.tmp")" = mine ] &&
+	    [ "$(ls "$o" | tr "\n" " ")" = "new.json old.json old.json.tmp " ]'
+ln -s target.json "$o/link.json"
+run o-link "$tmp/tiny.py:tiny" -o "$o/link.json"
+check "-o through a symbolic link writes its target, the link stays" \
+	eval '[ -L "$o/link.json" ] && valid "$o/target.json"'
+mkfifo "$o/fifo"
+cat "$o/fifo" > "$tmp/fifo.got" &
+reader=$!
+run o-fifo "$tmp/tiny.py:tiny" -o "$o/fifo"
+if [ -p "$o/fifo" ]; then
+	: 1<> "$o/fifo"	# (a reader still waiting gets an end of file)
+	wait $reader
+else
+	kill $reader
+fi
+check "-o to a FIFO writes into it, not over it" \
+	eval '[ -p "$o/fifo" ] && valid "$tmp/fifo.got"'
+echo old > "$o/ro.json"
+chmod 444 "$o/ro.json"
+run o-ro "$tmp/tiny.py:tiny" -o "$o/ro.json"
+if [ "$(id -u)" = 0 ]; then
+	ok "-o refuses a read-only file # SKIP root may write it"
+else
+	check "-o refuses a read-only file" \
+		eval 'refused o-ro 2 "cannot write to it" && [ "$(cat "$o/ro.json")" = old ]'
+fi
+mkdir "$o/adir"
+run o-dir "$tmp/tiny.py:tiny" -o "$o/adir"
+check "-o on a directory is an error on one line, nothing left" \
+	eval 'refused o-dir 2 "is a directory" && [ -z "$(ls "$o/adir")" ] && [ ! -e "$o/adir.tmp" ]'
+if [ -w /dev/full ]; then
+	"$py" "$tool" "$tmp/tiny.py:tiny" > /dev/full 2> "$tmp/o-full.err"
+	echo $? > "$tmp/o-full.rc"
+	check "a full disk on standard output is an error on one line" \
+		refused o-full 2 "standard output: write failed: No space left on device"
+else
+	ok "a full disk on standard output is an error on one line # SKIP no /dev/full"
+fi
