@@ -45,7 +45,7 @@ valid() { "$PLACELAB" validate "$1" 2>&1 | grep -q ': ok'; }
 mode() { ls -l "$1" | cut -c1-10; }
 
 # Small models for the checks below.
-cat > "$tmp/tiny.py" <<'PY'
+cat > "$tmp/m.py" <<'PY'
 import torch
 import torch.nn as nn
 
@@ -61,9 +61,26 @@ class Tiny(nn.Module):
 
 def tiny():
     return Tiny(), torch.zeros(1, 4)
+
+
+class Shared(nn.Module):
+    """fc called twice, and a module named as fc's second call would be
+    in a naive renaming."""
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 16)
+        self.fc_1 = nn.Linear(16, 16)
+        self.out = nn.Linear(16, 4)
+
+    def forward(self, x):
+        return self.out(self.fc_1(self.fc(self.fc(x))))
+
+
+def shared():
+    return Shared(), torch.zeros(1, 16)
 PY
 
-echo "1..16"
+echo "1..17"
 "$py" "$tool" resnet50 --stats > "$tmp/t-resnet" 2> "$tmp/err" || cat "$tmp/err" >&2
 "$PLACELAB" gen resnet50 --stats > "$tmp/g-resnet"
 check "resnet50: multiply-adds per image match gen (1%)" \
@@ -123,20 +140,20 @@ mkdir "$o"
 echo mine > "$o/old.json.tmp"
 echo old > "$o/old.json"
 chmod 600 "$o/old.json"
-run o-old "$tmp/tiny.py:tiny" -o "$o/old.json"
-(umask 027 && run o-new "$tmp/tiny.py:tiny" -o "$o/new.json")
+run o-old "$tmp/m.py:tiny" -o "$o/old.json"
+(umask 027 && run o-new "$tmp/m.py:tiny" -o "$o/new.json")
 check "-o keeps a file's permissions, gives a new one the umask's, leaves FILE.tmp alone" \
 	eval 'valid "$o/old.json" && [ "$(mode "$o/old.json")" = -rw------- ] &&
 	    [ "$(mode "$o/new.json")" = -rw-r----- ] && [ "$(cat "$o/old.json.tmp")" = mine ] &&
 	    [ "$(ls "$o" | tr "\n" " ")" = "new.json old.json old.json.tmp " ]'
 ln -s target.json "$o/link.json"
-run o-link "$tmp/tiny.py:tiny" -o "$o/link.json"
+run o-link "$tmp/m.py:tiny" -o "$o/link.json"
 check "-o through a symbolic link writes its target, the link stays" \
 	eval '[ -L "$o/link.json" ] && valid "$o/target.json"'
 mkfifo "$o/fifo"
 cat "$o/fifo" > "$tmp/fifo.got" &
 reader=$!
-run o-fifo "$tmp/tiny.py:tiny" -o "$o/fifo"
+run o-fifo "$tmp/m.py:tiny" -o "$o/fifo"
 if [ -p "$o/fifo" ]; then
 	: 1<> "$o/fifo"	# (a reader still waiting gets an end of file)
 	wait $reader
@@ -147,7 +164,7 @@ check "-o to a FIFO writes into it, not over it" \
 	eval '[ -p "$o/fifo" ] && valid "$tmp/fifo.got"'
 echo old > "$o/ro.json"
 chmod 444 "$o/ro.json"
-run o-ro "$tmp/tiny.py:tiny" -o "$o/ro.json"
+run o-ro "$tmp/m.py:tiny" -o "$o/ro.json"
 if [ "$(id -u)" = 0 ]; then
 	ok "-o refuses a read-only file # SKIP root may write it"
 else
@@ -155,14 +172,19 @@ else
 		eval 'refused o-ro 2 "cannot write to it" && [ "$(cat "$o/ro.json")" = old ]'
 fi
 mkdir "$o/adir"
-run o-dir "$tmp/tiny.py:tiny" -o "$o/adir"
+run o-dir "$tmp/m.py:tiny" -o "$o/adir"
 check "-o on a directory is an error on one line, nothing left" \
 	eval 'refused o-dir 2 "is a directory" && [ -z "$(ls "$o/adir")" ] && [ ! -e "$o/adir.tmp" ]'
 if [ -w /dev/full ]; then
-	"$py" "$tool" "$tmp/tiny.py:tiny" > /dev/full 2> "$tmp/o-full.err"
+	"$py" "$tool" "$tmp/m.py:tiny" > /dev/full 2> "$tmp/o-full.err"
 	echo $? > "$tmp/o-full.rc"
 	check "a full disk on standard output is an error on one line" \
 		refused o-full 2 "standard output: write failed: No space left on device"
 else
 	ok "a full disk on standard output is an error on one line # SKIP no /dev/full"
 fi
+
+# Parameters count once each.
+run shared-stats "$tmp/m.py:shared" --stats
+check "a module called twice: its parameters and another module's counted once" \
+	eval '[ "$(field "$tmp/shared-stats.out" params_m)" = 0.000612 ]'
