@@ -41,6 +41,22 @@ refused() {
 }
 # valid FILE: placelab loads the graph.
 valid() { "$PLACELAB" validate "$1" 2>&1 | grep -q ': ok'; }
+# graph TAG CODE: CODE holds (Python: the graph $tmp/TAG.out as g, its
+# ops by name in ops, feeds(a, b): op a's output reaches op b, directly or
+# through gradient sums).
+graph() {
+	"$py" - "$tmp/$1.out" "$2" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+ops = {o['name']: o for o in g['ops']}
+out = {}
+for s, d, b, k in g['edges']:
+    out.setdefault(s, []).append(d)
+def feeds(a, b):
+    return any(d == b or (d.endswith('_accum') and feeds(d, b)) for d in out.get(a, []))
+exec(sys.argv[2])
+PY
+}
 # mode FILE: its permissions as ls shows them (-rw-r--r--).
 mode() { ls -l "$1" | cut -c1-10; }
 
@@ -78,9 +94,26 @@ class Shared(nn.Module):
 
 def shared():
     return Shared(), torch.zeros(1, 16)
+
+
+class Tied(nn.Module):
+    """proj's weight is emb's."""
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 16)
+        self.mid = nn.Linear(16, 16)
+        self.proj = nn.Linear(16, 10, bias=False)
+        self.proj.weight = self.emb.weight
+
+    def forward(self, x):
+        return self.proj(self.mid(self.emb(x)))
+
+
+def tied():
+    return Tied(), torch.zeros(1, 3, dtype=torch.long)
 PY
 
-echo "1..17"
+echo "1..19"
 "$py" "$tool" resnet50 --stats > "$tmp/t-resnet" 2> "$tmp/err" || cat "$tmp/err" >&2
 "$PLACELAB" gen resnet50 --stats > "$tmp/g-resnet"
 check "resnet50: multiply-adds per image match gen (1%)" \
@@ -188,3 +221,18 @@ fi
 run shared-stats "$tmp/m.py:shared" --stats
 check "a module called twice: its parameters and another module's counted once" \
 	eval '[ "$(field "$tmp/shared-stats.out" params_m)" = 0.000612 ]'
+run shared "$tmp/m.py:shared" --train
+check "--train: a module's second call lives with its first, its weight gradient summed into the one update" \
+	graph shared "
+calls = [n for n in ops if n == 'fc_2' or n.startswith('fc_2/')]
+assert all(ops[n].get('group') == 'fc' for n in calls), calls
+assert feeds('fc/grad', 'fc/update') and feeds('fc_2/grad_w', 'fc/update')
+assert sorted(n for n, o in ops.items() if o['type'] == 'ApplyAdam') == ['fc/update', 'fc_1/update', 'out/update']"
+run tied "$tmp/m.py:tied" --train
+check "--train: a weight tied in two modules is counted, held and updated once" \
+	graph tied "
+fwd = [o for o in g['ops'] if '/grad' not in o['name'] and '/update' not in o['name']]
+assert sum(o.get('param_bytes', 0) for o in fwd) == 4 * (160 + 272)
+assert sorted(n for n, o in ops.items() if o['type'] == 'ApplyAdam') == ['emb/update', 'mid/update']
+assert ops['proj']['group'] == ops['emb']['group'] == 'emb'
+assert feeds('proj/grad_w', 'emb/update') and feeds('emb/grad', 'emb/update')"
