@@ -64,6 +64,7 @@ mode() { ls -l "$1" | cut -c1-10; }
 cat > "$tmp/m.py" <<'PY'
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 
 class Tiny(nn.Module):
@@ -111,9 +112,45 @@ class Tied(nn.Module):
 
 def tied():
     return Tied(), torch.zeros(1, 3, dtype=torch.long)
+
+
+class Functional(nn.Module):
+    """F.linear, F.conv1d, F.conv2d and torch.addmm on parameters."""
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.zeros(32, 64))
+        self.b = nn.Parameter(torch.zeros(32))
+        self.w2 = nn.Parameter(torch.zeros(64, 32))
+        self.k1 = nn.Parameter(torch.zeros(8, 4, 3))
+        self.k2 = nn.Parameter(torch.zeros(8, 4, 3, 3))
+
+    def forward(self, x, seq, img):
+        return (F.linear(x, self.w, self.b), torch.addmm(self.b, x, self.w2),
+                F.conv1d(seq, self.k1, padding=1), F.conv2d(img, self.k2, padding=1))
+
+
+def functional():
+    return Functional(), (torch.zeros(1, 64), torch.zeros(1, 4, 16), torch.zeros(1, 4, 8, 8))
+
+
+class Modules(nn.Module):
+    """The same as modules."""
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(64, 32)
+        self.l2 = nn.Linear(64, 32)
+        self.c1 = nn.Conv1d(4, 8, 3, padding=1, bias=False)
+        self.c2 = nn.Conv2d(4, 8, 3, padding=1, bias=False)
+
+    def forward(self, x, seq, img):
+        return self.l(x), self.l2(x), self.c1(seq), self.c2(img)
+
+
+def modules():
+    return Modules(), (torch.zeros(1, 64), torch.zeros(1, 4, 16), torch.zeros(1, 4, 8, 8))
 PY
 
-echo "1..19"
+echo "1..21"
 "$py" "$tool" resnet50 --stats > "$tmp/t-resnet" 2> "$tmp/err" || cat "$tmp/err" >&2
 "$PLACELAB" gen resnet50 --stats > "$tmp/g-resnet"
 check "resnet50: multiply-adds per image match gen (1%)" \
@@ -236,3 +273,14 @@ assert sum(o.get('param_bytes', 0) for o in fwd) == 4 * (160 + 272)
 assert sorted(n for n, o in ops.items() if o['type'] == 'ApplyAdam') == ['emb/update', 'mid/update']
 assert ops['proj']['group'] == ops['emb']['group'] == 'emb'
 assert feeds('proj/grad_w', 'emb/update') and feeds('emb/grad', 'emb/update')"
+
+# Functional forms cost as their modules.
+run functional "$tmp/m.py:functional" --stats
+run modules "$tmp/m.py:modules" --stats
+check "F.linear, torch.addmm, F.conv1d, F.conv2d: the multiply-adds and FLOPs of their modules" \
+	eval '[ "$(field "$tmp/functional.out" fwd_gmacs)" = "$(field "$tmp/modules.out" fwd_gmacs)" ] &&
+	    [ "$(field "$tmp/functional.out" fwd_gflops)" = "$(field "$tmp/modules.out" fwd_gflops)" ] &&
+	    [ "$(field "$tmp/modules.out" fwd_gmacs)" = 0.000770 ]'
+run swin swin_t --stats
+check "swin_t: torchvision's 4.49 G multiply-adds per image (1%)" \
+	near "$(field "$tmp/swin.out" fwd_gmacs_per_sample)" 4.49 0.01
