@@ -148,9 +148,28 @@ class Modules(nn.Module):
 
 def modules():
     return Modules(), (torch.zeros(1, 64), torch.zeros(1, 4, 16), torch.zeros(1, 4, 8, 8))
+
+
+def module_only():
+    return Tiny()
+
+
+def wrong_example():
+    return Tiny(), torch.zeros(1, 5)
+
+
+class Branchy(nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+
+def branchy():
+    return Branchy(), torch.zeros(1, 4)
 PY
 
-echo "1..21"
+echo "1..30"
 "$py" "$tool" resnet50 --stats > "$tmp/t-resnet" 2> "$tmp/err" || cat "$tmp/err" >&2
 "$PLACELAB" gen resnet50 --stats > "$tmp/g-resnet"
 check "resnet50: multiply-adds per image match gen (1%)" \
@@ -284,3 +303,71 @@ check "F.linear, torch.addmm, F.conv1d, F.conv2d: the multiply-adds and FLOPs of
 run swin swin_t --stats
 check "swin_t: torchvision's 4.49 G multiply-adds per image (1%)" \
 	near "$(field "$tmp/swin.out" fwd_gmacs_per_sample)" 4.49 0.01
+
+# Bad input: one line saying what is wrong, exit status 2.  The cases run
+# in one process (the exporter's main() called for each), their exit
+# status and messages in $tmp/TAG.rc and $tmp/TAG.err as run() leaves them.
+cat > "$tmp/cases" <<EOF
+tv-resnet resnet
+tv-detection detection
+tv-class ResNet
+tv-getter get_model
+untraceable shufflenet_v2_x0_5
+trace-branch $tmp/m.py:branchy
+no-file $tmp/nothing.py:make
+no-factory $tmp/m.py:nothing
+not-pair $tmp/m.py:module_only
+bad-example $tmp/m.py:wrong_example
+heads transformer -H 200
+zero-h transformer -H 0
+neg-t transformer -T -1
+zero-l transformer -L 0
+zero-i resnet18 -I 0
+zero-b resnet18 -b 0
+tv-t resnet18 -T 16
+tv-l resnet18 -L 2
+tf-i transformer -I 64
+file-h $tmp/m.py:tiny -H 64
+EOF
+"$py" - "$tool" "$tmp/cases" "$tmp" <<'PY'
+import contextlib, importlib.machinery, importlib.util, io, sys
+loader = importlib.machinery.SourceFileLoader('placelab_torch', sys.argv[1])
+tool = importlib.util.module_from_spec(importlib.util.spec_from_loader('placelab_torch', loader))
+loader.exec_module(tool)
+cases, out = sys.argv[2:4]
+for line in open(cases):
+    tag, *argv = line.split()
+    sys.argv = ['placelab-torch', '--stats'] + argv
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            tool.main()
+            rc = 0
+        except SystemExit as e:
+            rc = e.code if isinstance(e.code, int) or e.code is None else 1
+            if isinstance(e.code, str):
+                err.write(e.code + '\n')
+        except Exception as e:
+            rc = 'traceback'
+            err.write('Traceback: %r\n' % e)
+    open('%s/%s.rc' % (out, tag), 'w').write('%s\n' % (rc or 0))
+    open('%s/%s.err' % (out, tag), 'w').write(err.getvalue())
+PY
+check "names in torchvision.models that are not classification models are refused" \
+	eval 'refused tv-resnet 2 "no torchvision classification model" && refused tv-detection 2 &&
+	    refused tv-class 2 && refused tv-getter 2'
+check "a model torch.fx cannot trace is refused, saying why" \
+	eval 'refused untraceable 2 "cannot trace it.*Proxy object cannot be iterated" &&
+	    refused trace-branch 2 "cannot trace it (at .*m.py:[0-9]*).*control flow"'
+check "a missing FILE.py is refused" refused no-file 2 "nothing.py: no such file"
+check "a missing FACTORY is refused" refused no-factory 2 "no function 'nothing'"
+check "a factory not returning (module, inputs) is refused" refused not-pair 2 "returned Tiny (expected (module, example inputs)"
+check "an example the model cannot run is refused, naming the op" \
+	refused bad-example 2 "example does not run through fc: RuntimeError"
+check "-H that does not divide into the heads is refused" refused heads 2 "does not divide into its 3 attention heads"
+check "zero or negative sizes are refused" \
+	eval 'refused zero-h 2 "argument -H/--hidden: .0. (expected a whole number 1\.\." && refused neg-t 2 &&
+	    refused zero-l 2 && refused zero-i 2 && refused zero-b 2'
+check "-T, -H and -L are refused but for transformer, -I for transformer" \
+	eval 'refused tv-t 2 "resnet18: -T is only for transformer" && refused tv-l 2 &&
+	    refused tf-i 2 "-I is only for torchvision models" && refused file-h 2 "-H does not apply"'
