@@ -169,7 +169,7 @@ def branchy():
     return Branchy(), torch.zeros(1, 4)
 PY
 
-echo "1..30"
+echo "1..31"
 "$py" "$tool" resnet50 --stats > "$tmp/t-resnet" 2> "$tmp/err" || cat "$tmp/err" >&2
 "$PLACELAB" gen resnet50 --stats > "$tmp/g-resnet"
 check "resnet50: multiply-adds per image match gen (1%)" \
@@ -371,3 +371,10 @@ check "zero or negative sizes are refused" \
 check "-T, -H and -L are refused but for transformer, -I for transformer" \
 	eval 'refused tv-t 2 "resnet18: -T is only for transformer" && refused tv-l 2 &&
 	    refused tf-i 2 "-I is only for torchvision models" && refused file-h 2 "-H does not apply"'
+
+# A model file imports the modules next to it.
+mkdir "$tmp/um"
+printf 'import torch.nn as nn\n\n\ndef block():\n    return nn.Linear(4, 4)\n' > "$tmp/um/helper.py"
+printf 'import torch\nfrom helper import block\n\n\ndef make():\n    return block(), torch.zeros(1, 4)\n' > "$tmp/um/model.py"
+run local "$tmp/um/model.py:make" --stats
+check "FILE.py imports a module next to it" eval '[ "$(field "$tmp/local.out" params_m)" = 0.000020 ]'
