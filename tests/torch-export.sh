@@ -167,9 +167,35 @@ class Branchy(nn.Module):
 
 def branchy():
     return Branchy(), torch.zeros(1, 4)
+
+
+class LossNamed(nn.Module):
+    """Modules named as the ops --train adds."""
+    def __init__(self):
+        super().__init__()
+        self.loss = nn.ModuleDict({'labels': nn.Linear(4, 4), 'xent': nn.Linear(4, 4)})
+
+    def forward(self, x):
+        return self.loss['xent'](self.loss['labels'](x))
+
+
+def loss_named():
+    return LossNamed(), torch.zeros(1, 4)
+
+
+def huge():
+    """2^50 parameters (on the meta device: shapes, no data)."""
+    return (nn.Linear(1 << 25, 1 << 25, bias=False, device='meta'),
+            torch.zeros(1, 1 << 25, device='meta'))
+
+
+def heavy():
+    """2^48 parameters, 1.15e18 FLOPs at batch 2048."""
+    return (nn.Linear(1 << 24, 1 << 24, bias=False, device='meta'),
+            torch.zeros(1, 1 << 24, device='meta'))
 PY
 
-echo "1..31"
+echo "1..33"
 "$py" "$tool" resnet50 --stats > "$tmp/t-resnet" 2> "$tmp/err" || cat "$tmp/err" >&2
 "$PLACELAB" gen resnet50 --stats > "$tmp/g-resnet"
 check "resnet50: multiply-adds per image match gen (1%)" \
@@ -308,11 +334,11 @@ check "swin_t: torchvision's 4.49 G multiply-adds per image (1%)" \
 # in one process (the exporter's main() called for each), their exit
 # status and messages in $tmp/TAG.rc and $tmp/TAG.err as run() leaves them.
 cat > "$tmp/cases" <<EOF
-tv-resnet resnet
-tv-detection detection
-tv-class ResNet
-tv-getter get_model
-untraceable shufflenet_v2_x0_5
+tv-resnet resnet --stats
+tv-detection detection --stats
+tv-class ResNet --stats
+tv-getter get_model --stats
+untraceable shufflenet_v2_x0_5 --stats
 trace-branch $tmp/m.py:branchy
 no-file $tmp/nothing.py:make
 no-factory $tmp/m.py:nothing
@@ -328,6 +354,8 @@ tv-t resnet18 -T 16
 tv-l resnet18 -L 2
 tf-i transformer -I 64
 file-h $tmp/m.py:tiny -H 64
+huge $tmp/m.py:huge
+heavy $tmp/m.py:heavy -b 2048
 EOF
 "$py" - "$tool" "$tmp/cases" "$tmp" <<'PY'
 import contextlib, importlib.machinery, importlib.util, io, sys
@@ -337,7 +365,7 @@ loader.exec_module(tool)
 cases, out = sys.argv[2:4]
 for line in open(cases):
     tag, *argv = line.split()
-    sys.argv = ['placelab-torch', '--stats'] + argv
+    sys.argv = ['placelab-torch'] + argv
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         try:
@@ -378,3 +406,11 @@ printf 'import torch.nn as nn\n\n\ndef block():\n    return nn.Linear(4, 4)\n' >
 printf 'import torch\nfrom helper import block\n\n\ndef make():\n    return block(), torch.zeros(1, 4)\n' > "$tmp/um/model.py"
 run local "$tmp/um/model.py:make" --stats
 check "FILE.py imports a module next to it" eval '[ "$(field "$tmp/local.out" params_m)" = 0.000020 ]'
+
+# What placelab would refuse is not written.
+run loss-named "$tmp/m.py:loss_named" --train -o "$tmp/loss-named.json"
+check "--train: the loss ops take other names than modules named loss/xent, loss/labels" \
+	valid "$tmp/loss-named.json"
+check "sizes above placelab's limits are refused, naming the op and the limit" \
+	eval 'refused huge 2 "op .weight.: param_bytes 4503599627370496, above placelab.s limit of 2^50 bytes" &&
+	    refused heavy 2 "op .linear.: flops 1.153e+18, above placelab.s limit of 1e18"'
