@@ -189,13 +189,33 @@ def huge():
             torch.zeros(1, 1 << 25, device='meta'))
 
 
+class Kinds(nn.Module):
+    """1-d and 3-d convolutions and pooling; ReLU in its four forms."""
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv1d(2, 2, 3, padding=1)
+        self.p1 = nn.MaxPool1d(2)
+        self.c3 = nn.Conv3d(1, 1, 3, padding=1)
+        self.p3 = nn.AvgPool3d(2)
+        self.act = nn.ReLU()
+
+    def forward(self, seq, vol):
+        a = self.p1(self.act(self.c1(seq)))
+        b = self.p3(F.relu(self.c3(vol))).relu_()
+        return a.relu(), torch.relu(b)
+
+
+def kinds():
+    return Kinds(), (torch.zeros(1, 2, 8), torch.zeros(1, 1, 4, 4, 4))
+
+
 def heavy():
     """2^48 parameters, 1.15e18 FLOPs at batch 2048."""
     return (nn.Linear(1 << 24, 1 << 24, bias=False, device='meta'),
             torch.zeros(1, 1 << 24, device='meta'))
 PY
 
-echo "1..33"
+echo "1..37"
 "$py" "$tool" resnet50 --stats > "$tmp/t-resnet" 2> "$tmp/err" || cat "$tmp/err" >&2
 "$PLACELAB" gen resnet50 --stats > "$tmp/g-resnet"
 check "resnet50: multiply-adds per image match gen (1%)" \
@@ -414,3 +434,18 @@ check "--train: the loss ops take other names than modules named loss/xent, loss
 check "sizes above placelab's limits are refused, naming the op and the limit" \
 	eval 'refused huge 2 "op .weight.: param_bytes 4503599627370496, above placelab.s limit of 2^50 bytes" &&
 	    refused heavy 2 "op .linear.: flops 1.153e+18, above placelab.s limit of 1e18"'
+
+# One cost and one type per operation, whatever its form.
+run kinds "$tmp/m.py:kinds" -o "$tmp/kinds.out"
+check "pooling with an int kernel: k elements a window in 1-d, k^3 in 3-d" \
+	graph kinds "
+assert ops['p1']['flops'] == 2 * ops['p1']['out_bytes'] / 4, ops['p1']
+assert ops['p3']['flops'] == 8 * ops['p3']['out_bytes'] / 4, ops['p3']"
+check "Conv1d and Conv3d are Conv1D and Conv3D" \
+	graph kinds "assert (ops['c1']['type'], ops['c3']['type']) == ('Conv1D', 'Conv3D')"
+check "nn.ReLU, F.relu, torch.relu, .relu() and .relu_() are one op type" \
+	graph kinds "
+relu = [o['type'] for o in g['ops'] if 'relu' in o['type'].lower()]
+assert relu == ['Relu'] * 5, relu"
+check "a top-level module is in the model's scope, as top-level functions" \
+	graph kinds "assert ops['c1']['scope'] == ops['relu_2']['scope'] == 'model', (ops['c1'], ops['relu_2'])"
