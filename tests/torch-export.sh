@@ -209,13 +209,18 @@ def kinds():
     return Kinds(), (torch.zeros(1, 2, 8), torch.zeros(1, 1, 4, 4, 4))
 
 
+def batched():
+    """An example of 4."""
+    return nn.Linear(1000, 1000), torch.zeros(4, 1000)
+
+
 def heavy():
     """2^48 parameters, 1.15e18 FLOPs at batch 2048."""
     return (nn.Linear(1 << 24, 1 << 24, bias=False, device='meta'),
             torch.zeros(1, 1 << 24, device='meta'))
 PY
 
-echo "1..37"
+echo "1..39"
 "$py" "$tool" resnet50 --stats > "$tmp/t-resnet" 2> "$tmp/err" || cat "$tmp/err" >&2
 "$PLACELAB" gen resnet50 --stats > "$tmp/g-resnet"
 check "resnet50: multiply-adds per image match gen (1%)" \
@@ -340,8 +345,8 @@ assert ops['proj']['group'] == ops['emb']['group'] == 'emb'
 assert feeds('proj/grad_w', 'emb/update') and feeds('emb/grad', 'emb/update')"
 
 # Functional forms cost as their modules.
-run functional "$tmp/m.py:functional" --stats
-run modules "$tmp/m.py:modules" --stats
+run functional "$tmp/m.py:functional" --stats -b 32
+run modules "$tmp/m.py:modules" --stats -b 32
 check "F.linear, torch.addmm, F.conv1d, F.conv2d: the multiply-adds and FLOPs of their modules" \
 	eval '[ "$(field "$tmp/functional.out" fwd_gmacs)" = "$(field "$tmp/modules.out" fwd_gmacs)" ] &&
 	    [ "$(field "$tmp/functional.out" fwd_gflops)" = "$(field "$tmp/modules.out" fwd_gflops)" ] &&
@@ -449,3 +454,13 @@ relu = [o['type'] for o in g['ops'] if 'relu' in o['type'].lower()]
 assert relu == ['Relu'] * 5, relu"
 check "a top-level module is in the model's scope, as top-level functions" \
 	graph kinds "assert ops['c1']['scope'] == ops['relu_2']['scope'] == 'model', (ops['c1'], ops['relu_2'])"
+
+# A factory's example is the batch; -b N makes N copies of it.
+run batched "$tmp/m.py:batched" --stats
+check "FILE.py:FACTORY: the figures are for the factory's example as it is" \
+	eval '[ "$(field "$tmp/batched.out" fwd_gmacs)" = 0.004000 ]'
+run batched-b "$tmp/m.py:batched" --train -b 2
+check "FILE.py:FACTORY -b 2: two copies of the example, a label per row" \
+	graph batched-b "
+assert ops['linear']['flops'] == 2 * (2 * 4 * 1000 * 1000 + 4 * 1000), ops['linear']
+assert ops['loss/labels']['out_bytes'] == 4 * 2 * 4, ops['loss/labels']"
