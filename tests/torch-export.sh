@@ -2,8 +2,10 @@
 # torch-export — tools/placelab-torch against `placelab gen`: the PyTorch
 # exporter's figures for ResNet-50, Inception-V3 and the Transformer body
 # agree with the generator's, its training step has the same FLOPs, and
-# the files it writes load.  Needs python3-torch and python3-torchvision
-# (Debian); prints TAP.
+# the files it writes load; then small models of its own: shared and tied
+# parameters, functional forms, one type per operation, -o as placelab
+# writes, and bad input refused on one line.  Needs python3-torch and
+# python3-torchvision (Debian); prints TAP.
 set -u
 : "${PLACELAB:=./placelab}"
 : "${PL_SRCDIR:=.}"
