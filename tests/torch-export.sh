@@ -304,15 +304,25 @@ else
 fi
 check "-o to a FIFO writes into it, not over it" \
 	eval '[ -p "$o/fifo" ] && valid "$tmp/fifo.got"'
-echo old > "$o/ro.json"
-chmod 444 "$o/ro.json"
-run o-ro "$tmp/m.py:tiny" -o "$o/ro.json"
+# a read-only file of the user's own, in a folder the user may write;
+# root may write any file, so as root the tool runs as nobody
+ro=$(mktemp -d)
+chmod 1777 "$ro"
+cp "$tmp/m.py" "$ro/m.py"
+chmod 644 "$ro/m.py"
+echo old > "$ro/ro.json"
+chmod 444 "$ro/ro.json"
 if [ "$(id -u)" = 0 ]; then
-	ok "-o refuses a read-only file # SKIP root may write it"
+	chown nobody "$ro/ro.json"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$ro" \
+	    "$py" "$tool" "$ro/m.py:tiny" -o "$ro/ro.json" > "$tmp/o-ro.out" 2> "$tmp/o-ro.err"
+	echo $? > "$tmp/o-ro.rc"
 else
-	check "-o refuses a read-only file" \
-		eval 'refused o-ro 2 "cannot write to it" && [ "$(cat "$o/ro.json")" = old ]'
+	run o-ro "$ro/m.py:tiny" -o "$ro/ro.json"
 fi
+check "-o refuses a read-only file" \
+	eval 'refused o-ro 2 "cannot write to it" && [ "$(cat "$ro/ro.json")" = old ]'
+rm -rf "$ro"
 mkdir "$o/adir"
 run o-dir "$tmp/m.py:tiny" -o "$o/adir"
 check "-o on a directory is an error on one line, nothing left" \
