@@ -106,11 +106,9 @@ open_temp(const char *path, char **tmp, char **cause)
 	return fd;
 }
 
-/* The file a write to path replaces: the file a symbolic link points to
- * (the link stays a link; a link to a file not made yet makes it), else
- * path itself.  Caller frees. */
-static char *
-write_target(const char *path)
+/* The file a write to path replaces (see fileio.h). */
+char *
+pl_file_write_target(const char *path)
 {
 	char *r = realpath(path, NULL);
 	if (r != NULL)
@@ -313,7 +311,7 @@ pl_file_check_writable(const char *path, char **cause)
 		*cause = pl_xasprintf("%s: cannot write to it: %s", pl_file_shown(path), strerror(errno));
 		return -1;
 	}
-	char *target = write_target(path), *tmp;
+	char *target = pl_file_write_target(path), *tmp;
 	if (read_only(target, path, cause)) {
 		free(target);
 		return -1;
@@ -369,7 +367,7 @@ pl_file_write_atomic(const char *path, const void *data, size_t len, char **caus
 		return 0;
 	if (is_special(path))
 		return write_special(path, data, len, cause);
-	char *target = write_target(path), *tmp;
+	char *target = pl_file_write_target(path), *tmp;
 	if (read_only(target, path, cause)) {
 		free(target);
 		return -1;
@@ -427,7 +425,7 @@ pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 		g->shown = pl_xstrdup(pl_file_shown(path));
 		return 0;
 	}
-	char *target = write_target(path);
+	char *target = pl_file_write_target(path);
 	if (is_special(path) || stat(target, &st) != 0) {
 		/* a device, or a new file: nothing to keep, written in place
 		 * (a new file as fopen makes it, under the umask) */

@@ -41,6 +41,10 @@ const char *pl_file_shown(const char *path);
  * existing file keeps its permissions, and one the caller may not write
  * is refused, not replaced).  0, or -1 + *cause. */
 int pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause);
+/* The file a write to path replaces: the file a symbolic link points to
+ * (the link stays a link; a link to a file not made yet makes it), else
+ * path itself.  Caller frees. */
+char *pl_file_write_target(const char *path);
 /*
  * A file that grows while a run goes (a CSV row per episode), which must
  * not cost the user an existing file when the run fails: over an existing

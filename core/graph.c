@@ -453,7 +453,7 @@ pl_graph_build(struct pl_graph_builder *b, char **cause)
 		goto fail;
 	}
 	if (b->n_over > 0) {
-		err = errat(b, (struct pl_src_pos){ 0, 0 }, "%lld ops is more than the %d supported",
+		err = errat(b, (struct pl_src_pos){ 0, 0 }, "%lld ops is more than the %d supported (expected a smaller graph)",
 		    (long long)b->n_ops + b->n_over, PL_MAX_OPS);
 		goto fail;
 	}

@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..86"
+echo "1..87"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -189,6 +189,8 @@ done
 check "explore --keys lists every action of tui/action.h" sh -c "test $rc = 0 && test -z '$missing' && grep -q '^w ^S  *save ' '$tmp/keys'"
 $PLACELAB explore --keys extra >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "explore --keys with a GRAPH: exit 2, saying --keys takes none" sh -c "test $rc = 2 && grep -q 'expected no GRAPH' '$tmp/err' && test ! -s '$tmp/out'"
+$PLACELAB explore --keys -c k80x4 >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "explore --keys with another option: exit 2, the option named" sh -c "test $rc = 2 && grep -q \"'-c' given: expected no other option\" '$tmp/err' && test ! -s '$tmp/out'"
 # validate knows every file placelab reads: trained policies and Beta files
 $PLACELAB validate "$PL_SRCDIR/samples/policies/nmt.plw" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "validate POLICY.plw: ok, its tensors and settings named" sh -c "test $rc = 0 && grep -q 'nmt.plw: ok (trained policy, [0-9]* tensors, [0-9]* parameters; placeto-policy ' '$tmp/out'"

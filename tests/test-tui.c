@@ -375,7 +375,7 @@ run_script(const char *name)
 		/* files are looked at (and removed) after "close" too */
 		if (!opened && strncmp(cmd, "expect-file", 11) != 0 &&
 		    strcmp(cmd, "expect-no-file") != 0 && strcmp(cmd, "rm") != 0 &&
-		    strcmp(cmd, "mkdir") != 0)
+		    strcmp(cmd, "mkdir") != 0 && strcmp(cmd, "symlink") != 0)
 			fail_msg("%s:%d: open first", name, line_no);
 		if (strcmp(cmd, "key") == 0) {
 			char *k;
@@ -483,6 +483,10 @@ run_script(const char *name)
 			const char *rp = strtok_r(NULL, " ", &save);
 			if (unlink(rp) != 0 && errno == EISDIR)
 				rmdir(rp);
+		} else if (strcmp(cmd, "symlink") == 0) {	/* symlink TARGET LINK */
+			const char *to = strtok_r(NULL, " ", &save), *at = strtok_r(NULL, " ", &save);
+			if (to == NULL || at == NULL || symlink(to, at) != 0)
+				fail_msg("%s:%d: symlink: %s", name, line_no, strerror(errno));
 		} else if (strcmp(cmd, "mkdir") == 0) {	/* mkdir PATH: with its parents */
 			char *dir = pl_xstrdup(strtok_r(NULL, " ", &save));
 			for (char *sl = strchr(dir + 1, '/'); ; sl = strchr(sl + 1, '/')) {
@@ -688,7 +692,7 @@ test_export_fewer(void **state)
 	X(save_overwrite) \
 	X(follow) X(undo_take) X(header_pct) X(message_long) X(message_clears) X(export_fails) \
 	X(placeto_demo) X(timeline_zoom) X(export_big) X(brkga_narrow) X(placeto_stepping) X(placeto_oom) X(export_decline) X(devices_scroll) \
-	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home) X(placeto_demo_policy) X(best_named) X(names_cut) X(names_tree) X(pace) X(restart_take) X(undo_save_path) X(held_files) X(export_replaces) X(quit_keys) X(take_same) X(follow_fits) X(follow_saved) X(dev_names) X(prompts) X(deep_scopes) X(export_race) X(flat_names)
+	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home) X(placeto_demo_policy) X(best_named) X(names_cut) X(names_tree) X(pace) X(restart_take) X(undo_save_path) X(held_files) X(export_replaces) X(quit_keys) X(take_same) X(follow_fits) X(follow_saved) X(dev_names) X(prompts) X(deep_scopes) X(export_race) X(flat_names) X(export_link)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

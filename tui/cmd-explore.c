@@ -55,8 +55,12 @@ cmd_explore(int argc, char **argv)
 	struct explore_opts o = { .seed = 1, .threads = 0 };
 	unsigned long long seed;
 	int ch, keys = 0;
+	const char *other = NULL;	/* an option --keys does not take */
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:p:h", longopts, NULL)) != -1) {
+		if (other == NULL)
+			other = ch == 'c' ? "-c" : ch == 'p' ? "-p" : ch == 'D' ? "--demo" :
+			    ch == 'S' ? "--sim" : ch == 's' ? "--seed" : ch == 't' ? "--threads" : NULL;
 		switch (ch) {
 		case 'c': o.cluster = optarg; break;
 		case 'p': o.placement_path = optarg; break;
@@ -84,6 +88,9 @@ cmd_explore(int argc, char **argv)
 		if (optind < argc)
 			return cmd_error("--keys lists the keys for every graph ('%s' given: expected no GRAPH)",
 			    argv[optind]);
+		if (other != NULL)
+			return cmd_error("--keys lists the keys for every graph ('%s' given: expected no other option)",
+			    other);
 		explore_print_keys(stdout);
 		return 0;
 	}

@@ -598,18 +598,26 @@ draw_info(struct explore *ex)
 	int x = 0;
 	attrset(A_NORMAL);
 	screen_fill(stdscr, 1, 0, COLS, ' ');
-	/* long graph and cluster names are cut in the middle, so that the
-	 * step time, OOM, the edit mark, the peak and the bound still show */
+	/* long graph and cluster names are cut in the middle (the graph's to
+	 * 12 columns at least), so that the fields after them still show:
+	 * the step time and its change, OOM, the edit mark, peak and bound */
 	const struct pl_sim_result *r = ex->tr != NULL ? &ex->tr->res : NULL;
+	/* the step time against the session's starting placement, when
+	 * they differ by 0.1% or more */
+	char pct[32] = "";
+	if (r != NULL && !(ex->start_us > 0 &&
+	    screen_fmt_change(pct, sizeof pct, r->makespan_us, ex->start_us)[0] != '0'))
+		pct[0] = '\0';
 	int after = r == NULL ? screen_width("no simulation") :
-	    screen_width("step   peak 1023.9 MiB  bound +100%") +
+	    screen_width("step   peak 1023.9 MiB  bound +10000%") +
 	    screen_width(screen_fmt_us(t, sizeof t, r->makespan_us)) +
+	    (pct[0] ? screen_width(pct) + screen_width("  vs start") : 0) +
 	    (r->oom_mask ? 6 : 0) + (ex->dirty ? 9 : 0);
 	screen_mid(cname, sizeof cname, ex->c->name, 24);
 	char *on = COLS >= 100 ? pl_xasprintf(" on %s, %d ops  ", cname, ex->g->n_ops) :
 	    pl_xasprintf(" on %s  ", cname);	/* room for where it came from */
 	int name_w = COLS - screen_width(on) - after;
-	screen_mid(gname, sizeof gname, ex->g->name, name_w > 16 ? name_w : 16);
+	screen_mid(gname, sizeof gname, ex->g->name, name_w > 12 ? name_w : 12);
 	attrset(A_BOLD);
 	x += screen_put(stdscr, 1, x, COLS - x, 0, gname);
 	attrset(A_NORMAL);
@@ -626,10 +634,7 @@ draw_info(struct explore *ex)
 		x += screen_put(stdscr, 1, x, COLS - x, 0, "step ");
 		info_field(&x, A_BOLD, t);
 	}
-	/* the step time against the session's starting placement, when
-	 * they differ by 0.1% or more */
-	char pct[32];
-	if (ex->start_us > 0 && screen_fmt_change(pct, sizeof pct, r->makespan_us, ex->start_us)[0] != '0') {
+	if (pct[0]) {
 		snprintf(f, sizeof f, " %s vs start", pct);
 		info_field(&x, screen_attr(pct[0] == '-' ? SCR_GOOD : SCR_BAD), f);
 	}
@@ -1226,24 +1231,35 @@ explore_file_replaced(struct explore *ex, const char *path)
 	free(rp);
 }
 
-/* The real path of path, or of the file it would create (its folder's
- * real path and its last name); NULL when the folder is not there. */
+/* The real path of the file a write to path replaces, or of the file it
+ * would create (its folder's real path and its last name; through a
+ * symbolic link to a file not made yet, the file the link names); NULL
+ * when the folder is not there. */
 static char *
-write_key(const char *path)
+write_key(const char *given)
 {
-	char *rp = realpath(path, NULL);
+	char *rp = realpath(given, NULL);
 	if (rp != NULL)
 		return rp;
+	char *target = pl_file_write_target(given);	/* (a dangling link's) */
+	const char *path = target;
+	if ((rp = realpath(path, NULL)) != NULL) {
+		free(target);
+		return rp;
+	}
 	const char *slash = strrchr(path, '/');
 	char *dir = slash == NULL ? pl_xstrdup(".") :
 	    slash == path ? pl_xstrdup("/") : pl_xstrndup(path, (size_t)(slash - path));
 	char *rdir = realpath(dir, NULL);
 	free(dir);
-	if (rdir == NULL)
+	if (rdir == NULL) {
+		free(target);
 		return NULL;
+	}
 	const char *base = slash == NULL ? path : slash + 1;
 	char *key = pl_xasprintf("%s%s%s", rdir, strcmp(rdir, "/") == 0 ? "" : "/", base);
 	free(rdir);
+	free(target);
 	return key;
 }
 

@@ -196,6 +196,8 @@ gnet_set_saved(struct gnet *n, int id, int64_t elems)
 void
 gnet_set_coloc(struct gnet *n, int id, int with)
 {
+	if (n->over > 0 || id == with)	/* (a stand-in: the build fails) */
+		return;
 	while (n->nodes[with].coloc)
 		with = n->nodes[with].coloc - 1;
 	n->nodes[id].coloc = with + 1;
