@@ -929,6 +929,15 @@ test_dot_parse_cost(void **state)
 		pl_sb_printf(&sb, "a%d -> a%d\n", i, i + 1);
 	pl_sb_printf(&sb, "}\n");
 	dot_good(sb.s, 300001, 300000);
+	/* a subgraph's name is looked up among its parent's subgraphs only:
+	 * 1,100 clusters each with its own "inputs" are 1,100 subgraphs of
+	 * two nodes, not one growing by two nodes in each */
+	sb.len = 0;
+	pl_sb_printf(&sb, "digraph g {\n");
+	for (int i = 0; i < 1100; i++)
+		pl_sb_printf(&sb, "subgraph cluster_L%d { subgraph inputs { a%d b%d } -> c%d }\n", i, i, i, i);
+	pl_sb_printf(&sb, "}\n");
+	dot_good(sb.s, 3300, 2200);
 	free(sb.s);
 }
 

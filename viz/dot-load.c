@@ -1060,6 +1060,7 @@ struct cost_level {
 	int heads;		/* subgraphs at an edge's head around, this one too */
 	int ends;		/* deepest nesting of edge ends closed inside */
 	int named;		/* its name's index in the scan's names, or -1 */
+	int open;		/* its '{' (a token index) */
 };
 
 /* The error of subgraphs at an edge's end nested too deep (caller frees). */
@@ -1109,8 +1110,14 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 			if (level > 0 && !head)
 				c->last = 0;	/* a statement starts */
 			if (name_tok >= 0) {
-				char *key = pl_xmalloc(t[name_tok].n + 1);
-				tok_text(&t[name_tok], key, t[name_tok].n + 1);
+				/* cgraph looks a subgraph's name up among the
+				 * subgraphs of the one around it only: keyed as
+				 * find_lines() keys it */
+				char *nb = pl_xmalloc(t[name_tok].n + 1);
+				const char *nm = tok_text(&t[name_tok], nb, t[name_tok].n + 1);
+				char *key = c->named >= 0 ? pl_xasprintf("n%d %s", c->named, nm) :
+				    pl_xasprintf("a%d %s", level > 1 ? c->open : -1, nm);
+				free(nb);
 				if ((named = pl_strmap_get(&names, key)) < 0) {
 					keys = pl_xreallocarray(keys, n_names + 1, sizeof *keys);
 					sizes = pl_xreallocarray(sizes, n_names + 1, sizeof *sizes);
@@ -1122,7 +1129,7 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 				}
 			}
 			name_tok = -1;
-			lv[++level] = (struct cost_level){ 0, 0, 0, head, c->heads + head, 0, named };
+			lv[++level] = (struct cost_level){ 0, 0, 0, head, c->heads + head, 0, named, i };
 			if (lv[level].heads > DOT_MAX_END_NESTING)
 				why = end_nesting(name, line);
 		} else if (k->kind == '}') {
