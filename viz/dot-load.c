@@ -1053,7 +1053,7 @@ too_deep(const struct tok *t, int n, const char *name)
 
 /* One brace level of the scan in too_costly(). */
 struct cost_level {
-	double nodes;		/* node mentions inside (nested ones too) */
+	double nodes;		/* nodes inside (nested ones too), once each */
 	double last;		/* nodes of the last operand of the statement */
 	int arrow;		/* an edge operator waits for its head */
 	int head;		/* the subgraph is an edge's head (-> { ... }) */
@@ -1074,8 +1074,10 @@ end_nesting(const char *name, int line)
 
 /* Why the text (its tokens t[0..n), len bytes) would take the parser too
  * much memory or time (caller frees), or NULL: more entries than
- * DOT_MAX_ENTRIES plus two a byte (counted as above: mentions of a node
- * counted each time, an upper bound), or subgraphs at an edge's end
+ * DOT_MAX_ENTRIES plus two a byte (counted as above: a node once at each
+ * level it is named in, an edge once for each pair of an edge statement,
+ * a subgraph named again with the nodes of all its openings: an upper
+ * bound), or subgraphs at an edge's end
  * nested more than DOT_MAX_END_NESTING deep.  Runs after too_deep(), so
  * braces nest at most DOT_MAX_NESTING + 1 deep. */
 static char *
@@ -1084,6 +1086,10 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 	struct cost_level *lv = pl_xcalloc(DOT_MAX_NESTING + 3, sizeof *lv);
 	struct pl_strmap names;	/* named subgraphs: their nodes add up */
 	pl_strmap_init(&names, 16);
+	struct pl_strmap nodes;	/* node name -> index */
+	pl_strmap_init(&nodes, 1024);
+	char **node_names = NULL, buf[1024];
+	int n_nodes = 0, cap_nodes = 0, *seen = NULL;	/* seen: a node's last mention (a token) */
 	char **keys = NULL;
 	double *sizes = NULL, cost = 0, max = DOT_MAX_ENTRIES + 2.0 * (double)len;
 	int n_names = 0, level = 0, name_tok = -1;
@@ -1137,14 +1143,13 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 				break;	/* the graph's end: the parser reads no further */
 			int operand = c->head || (i + 1 < n && t[i + 1].kind == '>');
 			int end = c->ends + operand;
-			double inside = c->nodes;
+			double inside = c->nodes;	/* (counted at the levels around too) */
 			size = inside;
 			if (c->named >= 0)	/* a name opened again adds to its nodes */
 				size = sizes[c->named] += inside;
 			if (operand)	/* its nodes listed */
 				cost += size;
 			c = &lv[--level];
-			c->nodes += inside;
 			c->ends = end > c->ends ? end : c->ends;
 			if (end > DOT_MAX_END_NESTING)
 				why = end_nesting(name, line);
@@ -1160,8 +1165,28 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 		} else if (i + 1 < n && t[i + 1].kind == '=') {
 			i += 2;	/* name = value */
 		} else if (level > 0) {
-			cost += level;	/* a node, filed at every level */
-			c->nodes++;
+			/* a node, filed once at each level: where it was not
+			 * mentioned since the level opened */
+			char *big = k->n >= sizeof buf ? pl_xmalloc(k->n + 1) : NULL;	/* a long name */
+			const char *nm = tok_text(k, big != NULL ? big : buf, big != NULL ? k->n + 1 : sizeof buf);
+			int v = pl_strmap_get(&nodes, nm);
+			if (v < 0) {
+				if (n_nodes == cap_nodes) {
+					cap_nodes = cap_nodes ? 2 * cap_nodes : 1024;
+					node_names = pl_xreallocarray(node_names, cap_nodes, sizeof *node_names);
+					seen = pl_xreallocarray(seen, cap_nodes, sizeof *seen);
+				}
+				node_names[n_nodes] = pl_xstrdup(nm);
+				seen[n_nodes] = -1;
+				pl_strmap_put(&nodes, node_names[n_nodes], v = n_nodes);
+				n_nodes++;
+			}
+			free(big);
+			for (int s = level; s >= 1 && seen[v] < lv[s].open; s--) {
+				cost++;
+				lv[s].nodes++;
+			}
+			seen[v] = i;
 			size = 1;
 			while (i + 2 < n && t[i + 1].kind == ':' && t[i + 2].kind == 'i')
 				i += 2;	/* node:port:compass */
@@ -1181,6 +1206,11 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 	for (int s = 0; s < n_names; s++)
 		free(keys[s]);
 	free(keys);
+	for (int v = 0; v < n_nodes; v++)
+		free(node_names[v]);
+	free(node_names);
+	free(seen);
+	pl_strmap_free(&nodes);
 	free(sizes);
 	pl_strmap_free(&names);
 	free(lv);
