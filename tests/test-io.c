@@ -701,19 +701,41 @@ test_dot_real_lines(void **state)
 
 /* A strict graph's repeated edge is one edge: each statement's values
  * are checked at its own line, and two different values for one
- * attribute are refused at the later one (Graphviz keeps the last);
- * values set once, or set again the same, merge. */
+ * attribute written in the statements' own lists are refused at the
+ * later one (Graphviz keeps the last); values set once, or set again
+ * the same, merge; a default (edge [...]) does not reach a repeat, as in
+ * Graphviz, so the first edge's value stands. */
 static void
 test_dot_strict(void **state)
 {
 	(void)state;
 	dot_bad("strict digraph g {\n a -> b [bytes=5];\n a -> b [bytes=7];\n}",
 	    "t.dot:3: edge 'a' -> 'b': attribute 'bytes' is 7 here but 5 for the same edge on line 2 "
-	    "(expected the same value: a strict graph makes one edge of repeated ones)");
+	    "(expected the same value; a strict graph has one edge per pair: use digraph for several)");
 	dot_bad("strict digraph g {\n a -> b;\n\n a -> b [bytes=\"1.5\"];\n}",
 	    "t.dot:4: edge 'a' -> 'b': attribute 'bytes' is 1.5 (expected a whole number of bytes");
-	dot_bad("strict digraph g {\n edge [output=1];\n a -> b;\n edge [output=2];\n a -> {c b};\n}",
-	    "t.dot:5: edge 'a' -> 'b': attribute 'output' is 2 here but 1 for the same edge on line 3");
+	dot_bad("strict digraph g {\n edge [output=1];\n a -> b;\n a -> {c b} [output=2];\n}",
+	    "t.dot:4: edge 'a' -> 'b': attribute 'output' is 2 here but 1 for the same edge on line 3");
+	/* defaults at a repeat: the first edge's values stand */
+	const char *dflt[] = {
+		"strict digraph g {\n edge [bytes=\"5\"];\n a -> b [bytes=\"6\"];\n a -> b;\n}",
+		"strict digraph g {\n a -> b [bytes=6];\n edge [bytes=5];\n a -> b;\n}",
+		"strict digraph g {\n a -> b [output=1, bytes=6];\n edge [output=2];\n a -> {c b};\n}",
+		"strict digraph g {\n edge [output=1];\n a -> b [bytes=6];\n edge [output=2];\n a -> {c b};\n}",
+	};
+	for (size_t i = 0; i < sizeof dflt / sizeof dflt[0]; i++) {
+		char *why = NULL;
+		struct pl_graph *h = plv_graph_parse_dot(dflt[i], strlen(dflt[i]), "t.dot", &why);
+		if (h == NULL)
+			fail_msg("%s", why);
+		int ab = h->out_edge[h->out_off[0]];
+		if (h->ops[h->edges[ab].dst].name[0] != 'b')
+			ab = h->out_edge[h->out_off[0] + 1];
+		assert_int_equal(h->tensors[h->edges[ab].tensor].bytes, 6);
+		assert_int_equal(h->tensors[h->edges[ab].tensor].index, i >= 2);
+		assert_int_equal(h->n_edges, 1 + (i >= 2));
+		pl_graph_free(h);
+	}
 	dot_bad("strict digraph g {\n a -> b [bytes=4];\n a -> c [bytes=5, output=1];\n a -> b [output=1];\n}",
 	    "t.dot:3: edge 'a' -> 'c': output 1 of 'a' carries 5 bytes here but 4");
 	/* merged: one edge a -> b of 5 bytes from output 1 */

@@ -229,6 +229,8 @@ static const char *const num_attrs[] = { "flops", "param_bytes", "out_bytes",
  * subgraphs at its ends. */
 struct occ {
 	int tail, head, line, seq;
+	int stmt;		/* its statement (a number per statement) */
+	int own;		/* the statement's attribute list sets bytes (1), output (2) */
 };
 
 /* Where things are in the text. */
@@ -239,6 +241,7 @@ struct dot_lines {
 	struct occ *occ;	/* edge statements, sorted by (tail, head, seq) */
 	int *used;		/* per occ: edges matched to the pair so far */
 	int n_occ, cap_occ;
+	int n_stmt;		/* statements numbered so far */
 	int graph_line;
 	int after_line;		/* a token after the graph's closing brace */
 	int empty_line;		/* first numeric, device or group attribute set to "" */
@@ -511,6 +514,7 @@ struct line_level {
 	int *tail, n_tail, cap_tail;	/* the last operand's nodes */
 	int prev;		/* the last operand when it is one node, else -1 */
 	int operands, edge, pending, edge_line;
+	int stmt, first_occ;	/* the statement's number and its first edge */
 	char kw;		/* after node, edge or graph: 'n', 'e', 'g' */
 };
 
@@ -529,6 +533,10 @@ struct named_subgraph {
 static void
 take_operand(struct dot_lines *L, struct line_level *c, const int *nodes, int k, int single)
 {
+	if (!c->pending) {	/* the first operand of a statement */
+		c->stmt = ++L->n_stmt;
+		c->first_occ = L->n_occ;
+	}
 	if (c->pending)
 		for (int a = 0; a < c->n_tail; a++)
 			for (int b = 0; b < k; b++) {
@@ -536,7 +544,7 @@ take_operand(struct dot_lines *L, struct line_level *c, const int *nodes, int k,
 					L->cap_occ = L->cap_occ ? 2 * L->cap_occ : 64;
 					L->occ = pl_xreallocarray(L->occ, L->cap_occ, sizeof *L->occ);
 				}
-				L->occ[L->n_occ] = (struct occ){ c->tail[a], nodes[b], c->edge_line, L->n_occ };
+				L->occ[L->n_occ] = (struct occ){ c->tail[a], nodes[b], c->edge_line, L->n_occ, c->stmt, 0 };
 				L->n_occ++;
 			}
 	else if (c->operands > 0)
@@ -600,6 +608,18 @@ find_lines(struct dot_lines *L, const struct tok *t, int n, Agnode_t **nodes, in
 		} else if (k->kind == '[') {
 			char subject[300] = "default attributes";
 			char who = c->kw;
+			int own = 0;	/* bytes and output in an edge statement's lists */
+			for (int j = i + 1; j + 1 < n && t[j].kind != ']' && !c->kw && c->edge; j++) {
+				if (t[j + 1].kind == '=' && is_word(&t[j], "bytes"))
+					own |= 1;
+				else if (t[j + 1].kind == '=' && is_word(&t[j], "output"))
+					own |= 2;
+				if (t[j + 1].kind == ']' && j + 2 < n && t[j + 2].kind == '[')
+					j += 2;	/* a [x=1] [y=2] */
+			}
+			for (int o = c->first_occ; o < L->n_occ && own; o++)
+				if (L->occ[o].stmt == c->stmt)
+					L->occ[o].own |= own;
 			if (!c->kw && c->edge) {
 				snprintf(subject, sizeof subject, "an edge statement");
 				who = 'e';
@@ -731,12 +751,15 @@ find_lines(struct dot_lines *L, const struct tok *t, int n, Agnode_t **nodes, in
 	L->used = pl_xcalloc(L->n_occ + 1, sizeof *L->used);
 }
 
-/* The line of the next edge from u to v (edges asked for as written). */
+/* The line of the next edge from u to v (edges asked for as written);
+ * *own gets which of bytes (1) and output (2) its statement's attribute
+ * list sets (both when it is not found). */
 static int
-edge_line(struct dot_lines *L, int u, int v)
+edge_line(struct dot_lines *L, int u, int v, int *own)
 {
+	*own = 3;
 	int lo = 0, hi = L->n_occ;
-	struct occ key = { u, v, 0, -1 };
+	struct occ key = { u, v, 0, -1, 0, 0 };
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 		if (occ_cmp(&L->occ[mid], &key) < 0)
@@ -749,6 +772,7 @@ edge_line(struct dot_lines *L, int u, int v)
 	int k = lo + L->used[lo]++;
 	while (k > lo && (k >= L->n_occ || L->occ[k].tail != u || L->occ[k].head != v))
 		k--;
+	*own = L->occ[k].own;
 	return L->occ[k].line;
 }
 
@@ -859,6 +883,7 @@ struct edge_val {
 	double val[2];		/* the values (0 when unset) */
 	const char *text[2];	/* as written, or NULL when unset */
 	int from[2];		/* the line each value was written on */
+	int own;		/* set in its statement's list: bytes (1), output (2) */
 	int merged;		/* a strict graph's repeat, merged into an earlier edge */
 };
 
@@ -876,10 +901,11 @@ val_cmp(const void *a, const void *b)
 
 /*
  * A strict graph has one edge from a to b however often it is written
- * (cgraph keeps the last value of each attribute): merge repeats
- * (vals[0..n), as written) into the first, which takes each value set on
- * any; a value set again differently is an error at its line (caller
- * frees), not silently replaced.
+ * (cgraph keeps the last value written in a repeat's attribute list; a
+ * default, edge [...], reaches only the first): merge repeats
+ * (vals[0..n), as written) into the first, which takes each value a
+ * repeat's own list sets; one set there differently is an error at its
+ * line (caller frees), not silently replaced.
  */
 static char *
 merge_repeats(struct edge_val *vals, int n, const char *name)
@@ -897,8 +923,8 @@ merge_repeats(struct edge_val *vals, int n, const char *name)
 			struct edge_val *x = by[j];
 			x->merged = 1;
 			for (int a = 0; a < 2; a++) {
-				if (x->text[a] == NULL) {
-					continue;
+				if (x->text[a] == NULL || !(x->own & (1 << a))) {
+					continue;	/* (a default's: not applied to a repeat) */
 				} else if (first->text[a] == NULL) {
 					first->text[a] = x->text[a];
 					first->val[a] = x->val[a];
@@ -915,7 +941,8 @@ merge_repeats(struct edge_val *vals, int n, const char *name)
 	if (bad == NULL)
 		return NULL;
 	return pl_xasprintf("%s:%d: edge '%s' -> '%s': attribute '%s' is %s here but %s for the same edge "
-	    "on line %d (expected the same value: a strict graph makes one edge of repeated ones)", name, bad->line,
+	    "on line %d (expected the same value; a strict graph has one edge per pair: use digraph for "
+	    "several)", name, bad->line,
 	    bad->tail, bad->head, names[what], bad->text[what], was->text[what], was->from[what]);
 }
 
@@ -1415,8 +1442,8 @@ plv_graph_parse_dot(const char *text, size_t len, const char *name, char **cause
 		struct edge_val *x = &vals[i];
 		const char *s = agnameof(agtail(e)), *d = agnameof(aghead(e));
 		*x = (struct edge_val){ pl_graph_builder_find(b, s), pl_graph_builder_find(b, d), s, d, i, 0,
-			{ 0, 0 }, { attr(e, "bytes"), attr(e, "output") }, { 0, 0 }, 0 };
-		x->line = x->from[0] = x->from[1] = edge_line(&L, x->u, x->w);
+			{ 0, 0 }, { attr(e, "bytes"), attr(e, "output") }, { 0, 0 }, 0, 0 };
+		x->line = x->from[0] = x->from[1] = edge_line(&L, x->u, x->w, &x->own);
 		char *m = num_attr(e, "bytes", 0, (double)PL_MAX_BYTES, 1, "a whole number of bytes in [0, 2^50]", &x->val[0]);
 		if (m == NULL)
 			m = num_attr(e, "output", 0, PL_MAX_OUTPUTS - 1, 1, outputs, &x->val[1]);
