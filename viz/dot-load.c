@@ -1064,7 +1064,11 @@ too_deep(const struct tok *t, int n, const char *name)
  * (about 100 bytes each): a node or an edge is filed in the graph and in
  * every subgraph around the statement that names or makes it; an edge
  * between subgraphs ({a b} -> {c d}) is an edge per pair of their nodes,
- * nested ones included; a subgraph takes about DOT_SUBGRAPH_ENTRIES.  A
+ * nested ones included; a subgraph takes about DOT_SUBGRAPH_ENTRIES; and each attribute name
+ * given to nodes or edges (in a node or edge statement's list, or a
+ * node [...] or edge [...] default) is a slot on every node and edge,
+ * DOT_ATTR_SLOTS slots an entry (200 names on a million edges took 2 GB
+ * from 11 KB).  A
  * flat graph takes about an entry per two bytes of text, but a few KB of
  * nested subgraphs took tens of GB (x0 -> { x1 -> { ... } } is cubic in
  * its depth; a thousand edges inside 1000 nested subgraphs are a million
@@ -1076,6 +1080,7 @@ too_deep(const struct tok *t, int n, const char *name)
  * second). */
 #define DOT_MAX_ENTRIES (1 << 20)
 #define DOT_SUBGRAPH_ENTRIES 10
+#define DOT_ATTR_SLOTS 8
 #define DOT_MAX_END_NESTING 64
 
 /* One brace level of the scan in too_costly(). */
@@ -1117,6 +1122,11 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 	pl_strmap_init(&nodes, 1024);
 	char **node_names = NULL, buf[1024];
 	int n_nodes = 0, cap_nodes = 0, *seen = NULL;	/* seen: a node's last mention (a token) */
+	struct pl_strmap attrs;	/* attribute names of nodes and edges */
+	pl_strmap_init(&attrs, 16);
+	char **attr_names = NULL;
+	int n_attrs = 0;
+	double edges = 0;	/* edges made: pairs of edge statements */
 	char **keys = NULL;
 	double *sizes = NULL, cost = 0, max = DOT_MAX_ENTRIES + 2.0 * (double)len;
 	int n_names = 0, level = 0, name_tok = -1;
@@ -1127,8 +1137,23 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 		double size = -1;	/* an operand's nodes; -1: no operand */
 		int line = k->line;
 		if (k->kind == '[') {
-			while (i + 1 < n && t[i + 1].kind != ']')
-				i++;	/* an attribute list */
+			/* an attribute list: its names, unless a graph's, are
+			 * declared for nodes or edges (counted for both) */
+			int graph = i > 0 && is_kw(&t[i - 1], "graph");
+			for (; i + 1 < n && t[i + 1].kind != ']'; i++) {
+				if (graph || t[i + 1].kind != 'i' || i + 2 >= n || t[i + 2].kind != '=')
+					continue;
+				const struct tok *a = &t[i + 1];
+				char *big = a->n >= sizeof buf ? pl_xmalloc(a->n + 1) : NULL;
+				const char *an = tok_text(a, big != NULL ? big : buf, big != NULL ? a->n + 1 : sizeof buf);
+				if (pl_strmap_get(&attrs, an) < 0) {
+					attr_names = pl_xreallocarray(attr_names, n_attrs + 1, sizeof *attr_names);
+					attr_names[n_attrs] = pl_xstrdup(an);
+					pl_strmap_put(&attrs, attr_names[n_attrs], n_attrs);
+					n_attrs++;
+				}
+				free(big);
+			}
 		} else if (k->kind == '>') {
 			c->arrow = 1;
 		} else if (k->kind == ';' || k->kind == ',') {
@@ -1219,12 +1244,17 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 				i += 2;	/* node:port:compass */
 		}
 		if (size >= 0) {
-			if (c->arrow)	/* every pair of tail and head nodes */
+			if (c->arrow) {	/* every pair of tail and head nodes */
 				cost += c->last * size * level;
+				edges += c->last * size;
+			}
 			c->arrow = 0;
 			c->last = size;
 		}
-		if (why == NULL && cost > max)
+		/* a slot (a pointer) per attribute name on each node and
+		 * edge: DOT_ATTR_SLOTS to an entry */
+		double total = cost + (double)n_attrs * ((double)n_nodes + edges) / DOT_ATTR_SLOTS;
+		if (why == NULL && total > max)
 			why = pl_xasprintf("%s:%d: the subgraphs up to here take the DOT parser more "
 			    "than %.0f entries (expected at most %.0f for a file of this size: a node or "
 			    "edge takes one more for each subgraph around it, and an edge between "
@@ -1233,6 +1263,10 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 	for (int s = 0; s < n_names; s++)
 		free(keys[s]);
 	free(keys);
+	for (int a = 0; a < n_attrs; a++)
+		free(attr_names[a]);
+	free(attr_names);
+	pl_strmap_free(&attrs);
 	for (int v = 0; v < n_nodes; v++)
 		free(node_names[v]);
 	free(node_names);
