@@ -1255,10 +1255,13 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 		 * edge: DOT_ATTR_SLOTS to an entry */
 		double total = cost + (double)n_attrs * ((double)n_nodes + edges) / DOT_ATTR_SLOTS;
 		if (why == NULL && total > max)
-			why = pl_xasprintf("%s:%d: the subgraphs up to here take the DOT parser more "
-			    "than %.0f entries (expected at most %.0f for a file of this size: a node or "
-			    "edge takes one more for each subgraph around it, and an edge between "
-			    "subgraphs one for each pair of their nodes)", name, line, max, max);
+			why = pl_xasprintf("%s:%d: the subgraphs up to here take the DOT parser %.0f "
+			    "entries (expected at most %.0f for a file of this size, %d plus 2 a byte, "
+			    "counting a node or edge once for the graph and once more for each subgraph "
+			    "around it, an edge between subgraphs once for each pair of their nodes, a "
+			    "subgraph as %d, and an attribute name of nodes or edges once for every %d "
+			    "nodes and edges)", name, line, ceil(total), max, DOT_MAX_ENTRIES,
+			    DOT_SUBGRAPH_ENTRIES, DOT_ATTR_SLOTS);
 	}
 	for (int s = 0; s < n_names; s++)
 		free(keys[s]);
