@@ -1238,12 +1238,10 @@ explore_file_replaced(struct explore *ex, const char *path)
 static char *
 write_key(const char *given)
 {
-	char *rp = realpath(given, NULL);
-	if (rp != NULL)
-		return rp;
 	char *target = pl_file_write_target(given);	/* (a dangling link's) */
 	const char *path = target;
-	if ((rp = realpath(path, NULL)) != NULL) {
+	char *rp = realpath(path, NULL);
+	if (rp != NULL) {
 		free(target);
 		return rp;
 	}

@@ -298,6 +298,14 @@ draw_axis(struct tl_view *t, WINDOW *w, int y, int x, int width)
 	wattrset(w, A_NORMAL);
 }
 
+/* Columns for an op name on the selected line: what the figures after
+ * it leave (want), but at least 12 where the line has them (avail). */
+static int
+name_room(int want, int avail)
+{
+	return want > 12 ? want : avail < 12 ? avail : 12;
+}
+
 /* Draw the view. */
 static void
 tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
@@ -353,8 +361,8 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		    screen_fmt_us(c, sizeof c, x->end), tr->channel_name[x->channel]);
 		int x0 = r->x + screen_put(w, y, r->x, r->w, 0, "transfer of ");
 		int nw = r->w - (x0 - r->x) - screen_width(rest);
-		x0 += screen_put_name(w, y, x0, nw > 12 ? nw : 12 < r->w - 12 ? 12 : r->w - 12,
-		    0, ex->g->ops[ex->g->tensors[x->tensor].op].name);
+		x0 += screen_put_name(w, y, x0, name_room(nw, r->w - (x0 - r->x)), 0,
+		    ex->g->ops[ex->g->tensors[x->tensor].op].name);
 		screen_put(w, y, x0, r->w - (x0 - r->x), 1, rest);
 		free(rest);
 	} else if (ex->sel_op >= 0) {
@@ -366,8 +374,7 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		int nw = r->w - screen_width(rest) - (crit ? screen_width("  critical") : 0);
 		int x0 = r->x;
 		wattrset(w, screen_dev_fg(o->dev));
-		x0 += screen_put_name(w, y, x0, nw > 12 ? nw : 12 < r->w ? 12 : r->w, 0,
-		    ex->g->ops[ex->sel_op].name);
+		x0 += screen_put_name(w, y, x0, name_room(nw, r->w), 0, ex->g->ops[ex->sel_op].name);
 		wattrset(w, A_NORMAL);
 		x0 += screen_put(w, y, x0, r->w - (x0 - r->x), 0, rest);
 		free(rest);

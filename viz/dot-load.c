@@ -525,6 +525,20 @@ struct named_subgraph {
 	int *nodes, n, cap;
 };
 
+/* The key of the subgraph named by token name inside the subgraph
+ * around it (cgraph looks a name up there only): that subgraph's name
+ * index when it has a name (named >= 0), else the token of its '{'
+ * (open; -1 for the graph itself).  Caller frees. */
+static char *
+subgraph_key(const struct tok *name, int named, int open)
+{
+	char *nb = pl_xmalloc(name->n + 1);
+	const char *nm = tok_text(name, nb, name->n + 1);
+	char *key = named >= 0 ? pl_xasprintf("n%d %s", named, nm) : pl_xasprintf("a%d %s", open, nm);
+	free(nb);
+	return key;
+}
+
 /* The statement at level c takes an operand: a node (single, or -1 for
  * a name cgraph made no node of) or a subgraph, whose nodes are
  * nodes[0..k): after an edge operator, an edge from each of the last
@@ -646,11 +660,7 @@ find_lines(struct dot_lines *L, const struct tok *t, int n, Agnode_t **nodes, in
 			if (name_tok >= 0 && level >= 2) {
 				/* cgraph names a subgraph within the one around it */
 				struct line_level *up = &lv[level - 1];
-				char *nb = pl_xmalloc(t[name_tok].n + 1);
-				const char *nm = tok_text(&t[name_tok], nb, t[name_tok].n + 1);
-				char *key = up->named >= 0 ? pl_xasprintf("n%d %s", up->named, nm) :
-				    pl_xasprintf("a%d %s", level > 2 ? up->open : -1, nm);
-				free(nb);
+				char *key = subgraph_key(&t[name_tok], up->named, level > 2 ? up->open : -1);
 				if ((s->named = pl_strmap_get(&names, key)) < 0) {
 					sub = pl_xreallocarray(sub, n_sub + 1, sizeof *sub);
 					sub[n_sub] = (struct named_subgraph){ key, NULL, 0, 0 };
@@ -1171,11 +1181,7 @@ too_costly(const struct tok *t, int n, size_t len, const char *name)
 				/* cgraph looks a subgraph's name up among the
 				 * subgraphs of the one around it only: keyed as
 				 * find_lines() keys it */
-				char *nb = pl_xmalloc(t[name_tok].n + 1);
-				const char *nm = tok_text(&t[name_tok], nb, t[name_tok].n + 1);
-				char *key = c->named >= 0 ? pl_xasprintf("n%d %s", c->named, nm) :
-				    pl_xasprintf("a%d %s", level > 1 ? c->open : -1, nm);
-				free(nb);
+				char *key = subgraph_key(&t[name_tok], c->named, level > 1 ? c->open : -1);
 				if ((named = pl_strmap_get(&names, key)) < 0) {
 					keys = pl_xreallocarray(keys, n_names + 1, sizeof *keys);
 					sizes = pl_xreallocarray(sizes, n_names + 1, sizeof *sizes);
