@@ -699,14 +699,27 @@ pl_graph_total_params(const struct pl_graph *g)
 	return s;
 }
 
-/* Parameters and optimizer state apart: update ops hold the slots. */
+/* Whether an op type is an optimizer's update: TF's Apply followed by the
+ * optimizer's name, with the Resource and Sparse variants (ApplyAdam,
+ * ResourceSparseApplyMomentum; not "Applied"). */
+static int
+is_update_type(const char *t)
+{
+	if (strncmp(t, "Resource", 8) == 0)
+		t += 8;
+	if (strncmp(t, "Sparse", 6) == 0)
+		t += 6;
+	return strncmp(t, "Apply", 5) == 0 && t[5] >= 'A' && t[5] <= 'Z';
+}
+
+/* Parameters and optimizer state apart: update ops (by type) hold the
+ * optimizer's slots, every other op's param_bytes are parameters. */
 void
 pl_graph_param_bytes(const struct pl_graph *g, int64_t *params, int64_t *optimizer)
 {
 	*params = *optimizer = 0;
 	for (int v = 0; v < g->n_ops; v++) {
-		size_t l = strlen(g->ops[v].name);
-		if (l >= 7 && strcmp(g->ops[v].name + l - 7, "/update") == 0)
+		if (is_update_type(g->ops[v].type))
 			*optimizer += g->ops[v].param_bytes;
 		else
 			*params += g->ops[v].param_bytes;

@@ -85,6 +85,29 @@ test_diamond(void **state)
 	pl_graph_free(g);
 }
 
+/* Optimizer state is what update ops (TF's Apply* types) hold, whatever
+ * the ops' names; every other op's param_bytes are parameters. */
+static void
+test_param_bytes_by_type(void **state)
+{
+	(void)state;
+	struct pl_graph *g = parse_ok(HDR
+	    "\"ops\": [{\"name\": \"w\", \"type\": \"VariableV2\", \"param_bytes\": 1000},\n"
+	    " {\"name\": \"w/update\", \"type\": \"Identity\", \"param_bytes\": 20},\n"
+	    " {\"name\": \"opt/w\", \"type\": \"ApplyAdam\", \"param_bytes\": 300},\n"
+	    " {\"name\": \"e/update\", \"type\": \"ResourceSparseApplyAdagrad\", \"param_bytes\": 4000},\n"
+	    " {\"name\": \"m\", \"type\": \"SparseApplyMomentum\", \"param_bytes\": 50000},\n"
+	    " {\"name\": \"r\", \"type\": \"ResourceApplyGradientDescent\", \"param_bytes\": 600000},\n"
+	    " {\"name\": \"x\", \"type\": \"Applied\", \"param_bytes\": 7000000},\n"
+	    " {\"name\": \"y\", \"type\": \"MyApplyAdam\", \"param_bytes\": 80000000}],\n"
+	    "\"edges\": []}");
+	int64_t params, opt;
+	pl_graph_param_bytes(g, &params, &opt);
+	assert_int_equal(params, 1000 + 20 + 7000000 + 80000000);
+	assert_int_equal(opt, 300 + 4000 + 50000 + 600000);
+	pl_graph_free(g);
+}
+
 /* Every class of bad input gets a clear error with a position. */
 static void
 test_syntax_error(void **state)
@@ -530,6 +553,7 @@ main(void)
 		cmocka_unit_test(test_format_tag),
 		cmocka_unit_test(test_unsatisfiable_constraint),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_param_bytes_by_type),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
