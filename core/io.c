@@ -1469,6 +1469,13 @@ read_device(struct ctx *x, struct pl_cluster *c, const cJSON *d, int i)
 	    read_figure(x, d, f[DEV_MEMBW], what, "mem_bw", 1, &dev.mem_bw) != 0 ||
 	    read_figure(x, d, f[DEV_LAUNCH], what, "launch_us", 0, &dev.launch_us) != 0)
 		return -1;
+	/* a graph's constraints and measured times read these as kinds */
+	if (pl_dev_kind_parse(dname) >= 0 || strcmp(dname, "any") == 0) {
+		fail_item(x, f[DEV_NAME], 0, "device '%s': name (expected a name "
+		    "other than cpu, gpu, tpu and any, which graphs read as kinds: "
+		    "\"/%s:0\", say)", dname, dname);
+		return -1;
+	}
 	dev.mem_bytes = (int64_t)mem;
 	pl_cluster_add_device(c, &dev, 12e9, 10);
 	return 0;

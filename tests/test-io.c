@@ -121,6 +121,11 @@ test_cluster_parse(void **state)
 		{ CL DEV("a") "], \"links\": {\"bw\": 1}}", "c.json:2:81: links: unknown field 'bw' (expected shared_bus, bandwidth, latency_us)" },
 		{ CL DEV("a") "], \"placeto\": {\"delta\": 1}}", "c.json:2:83: placeto: unknown field 'delta' (expected delta1, delta2, transfer_speed, init_offset)" },
 		{ CL DEV("a") "], \"name\": \"x\", \"name\": \"y\"}", "c.json:2:84: field 'name' given a second time" },
+		/* a device name a graph would read as a kind */
+		{ CL "{\"name\": \"gpu\", \"peak_flops\": 1e12, \"mem_bytes\": 1e9, \"mem_bw\": 1e11}]}",
+		  "c.json:2:10: device 'gpu': name (expected a name other than cpu, gpu, tpu and any, which graphs read as kinds: \"/gpu:0\", say)" },
+		{ CL DEV("a") ",\n{\"name\": \"any\", \"peak_flops\": 1e12, \"mem_bytes\": 1e9, \"mem_bw\": 1e11}]}",
+		  "c.json:3:10: device 'any': name (expected a name other than cpu, gpu, tpu and any" },
 		/* not UTF-8 (Latin-1) */
 		{ CL DEV("caf\xe9") "]}", "c.json:2:14: byte 0xE9 is not UTF-8 (expected UTF-8 text" },
 	};
