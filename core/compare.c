@@ -788,8 +788,13 @@ write_json(const struct pl_compare *cmp, FILE *f)
 		json_num(o, "gap_bound_pct", r->gap_bound_pct);
 		/* memory figures only where a placement was simulated with memory */
 		int mem = r->has_result && r->mem_known;
-		json_num(o, "peak_bytes", mem ? (double)r->peak_bytes : NAN);
-		json_num(o, "peak_capacity", mem ? (double)r->peak_cap : NAN);
+		if (mem) {
+			cJSON_AddItemToObject(o, "peak_bytes", pl_json_bytes(r->peak_bytes));
+			cJSON_AddItemToObject(o, "peak_capacity", pl_json_bytes(r->peak_cap));
+		} else {
+			cJSON_AddNullToObject(o, "peak_bytes");
+			cJSON_AddNullToObject(o, "peak_capacity");
+		}
 		if (mem) {
 			cJSON_AddStringToObject(o, "peak_device", r->peak_dev);
 			cJSON_AddBoolToObject(o, "oom", r->oom);
@@ -797,7 +802,10 @@ write_json(const struct pl_compare *cmp, FILE *f)
 			cJSON_AddNullToObject(o, "peak_device");
 			cJSON_AddNullToObject(o, "oom");
 		}
-		json_num(o, "bytes_moved", r->has_result ? (double)r->bytes_moved : NAN);
+		if (r->has_result)
+			cJSON_AddItemToObject(o, "bytes_moved", pl_json_bytes(r->bytes_moved));
+		else
+			cJSON_AddNullToObject(o, "bytes_moved");
 		json_num(o, "search_s", r->search_s);
 		cJSON_AddNumberToObject(o, "evals", (double)r->evals);
 		cJSON_AddNumberToObject(o, "steps", r->steps);
@@ -997,6 +1005,8 @@ pl_result_to_json(const struct pl_placer *pl)
 	cJSON_AddStringToObject(root, "status", pl->status != NULL ? pl->status : "");
 	if (pl->error != NULL)
 		cJSON_AddStringToObject(root, "error", pl->error);
+	else
+		cJSON_AddNullToObject(root, "error");
 	cJSON_AddNumberToObject(root, "steps", pl->n_steps);
 	cJSON_AddNumberToObject(root, "evals", (double)pl->evals);
 	cJSON_AddNumberToObject(root, "search_s", pl->search_s);

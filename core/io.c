@@ -11,6 +11,7 @@
 
 #include <cJSON.h>
 #include <ctype.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1255,6 +1256,15 @@ pl_json_print(cJSON *root)
 	char *out = pl_xstrdup(s);
 	cJSON_free(s);
 	return out;
+}
+
+/* See io.h. */
+cJSON *
+pl_json_bytes(int64_t v)
+{
+	char buf[24];
+	snprintf(buf, sizeof buf, "%" PRId64, v);
+	return cJSON_CreateRaw(buf);
 }
 
 /* Serialise a graph (ops one per line, compact edges). */

@@ -62,6 +62,9 @@ const char *pl_cluster_arg_file(const char *arg);
  */
 struct cJSON;
 char *pl_json_print(struct cJSON *root);
+/* A byte count as a JSON integer with every digit (cJSON's own printer
+ * would write 1e+15, and round above 2^53). */
+struct cJSON *pl_json_bytes(int64_t v);
 
 /*
  * Placements: devices by op and device name, optional priorities.  The

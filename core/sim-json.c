@@ -9,7 +9,6 @@
  * memory figures are null when memory is not modelled.
  */
 #include <cJSON.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,16 +16,6 @@
 #include "io.h"
 #include "sim.h"
 #include "xmalloc.h"
-
-/* A byte count as a JSON integer with every digit (cJSON's own printer
- * would write 1e+15, and round above 2^53). */
-static cJSON *
-json_bytes(int64_t v)
-{
-	char buf[24];
-	snprintf(buf, sizeof buf, "%" PRId64, v);
-	return cJSON_CreateRaw(buf);
-}
 
 /* Gap of a makespan to a bound, as a fraction of the bound (see sim.h). */
 double
@@ -88,7 +77,7 @@ add_trace(cJSON *root, const struct pl_problem *p, const struct pl_trace *tr)
 		cJSON_AddNumberToObject(o, "start_us", x->start);
 		cJSON_AddNumberToObject(o, "end_us", x->end);
 		cJSON_AddNumberToObject(o, "busy_until_us", x->busy_until);
-		cJSON_AddItemToObject(o, "bytes", json_bytes(x->bytes));
+		cJSON_AddItemToObject(o, "bytes", pl_json_bytes(x->bytes));
 		cJSON_AddItemToArray(xs, o);
 	}
 	cJSON *mem = cJSON_AddObjectToObject(root, "memory");
@@ -97,7 +86,7 @@ add_trace(cJSON *root, const struct pl_problem *p, const struct pl_trace *tr)
 		for (int i = 0; i < tr->n_mem[d]; i++) {
 			cJSON *pt = cJSON_CreateArray();
 			cJSON_AddItemToArray(pt, cJSON_CreateNumber(tr->mem[d][i].t));
-			cJSON_AddItemToArray(pt, json_bytes(tr->mem[d][i].live));
+			cJSON_AddItemToArray(pt, pl_json_bytes(tr->mem[d][i].live));
 			cJSON_AddItemToArray(a, pt);
 		}
 	}
@@ -140,15 +129,15 @@ pl_sim_result_json(const struct pl_problem *p, const struct pl_placement *pl,
 	}
 	/* (mem is 0 without a placement, where r may hold nothing) */
 	cJSON_AddItemToObject(root, "oom", MEM_ITEM(mem, cJSON_CreateBool(r->oom_mask != 0)));
-	cJSON_AddItemToObject(root, "oom_excess", MEM_ITEM(mem, json_bytes(r->oom_excess)));
-	cJSON_AddItemToObject(root, "peak_max", MEM_ITEM(mem, json_bytes(r->peak_max)));
+	cJSON_AddItemToObject(root, "oom_excess", MEM_ITEM(mem, pl_json_bytes(r->oom_excess)));
+	cJSON_AddItemToObject(root, "peak_max", MEM_ITEM(mem, pl_json_bytes(r->peak_max)));
 	if (pl == NULL) {
 		cJSON_AddNullToObject(root, "bytes_moved");
 		cJSON_AddNullToObject(root, "transfers");
 		cJSON_AddNullToObject(root, "devices");
 		return root;
 	}
-	cJSON_AddItemToObject(root, "bytes_moved", json_bytes(r->bytes_moved));
+	cJSON_AddItemToObject(root, "bytes_moved", pl_json_bytes(r->bytes_moved));
 	cJSON_AddNumberToObject(root, "transfers", r->n_transfers);
 	cJSON *devs = cJSON_AddArrayToObject(root, "devices");
 	for (int d = 0; d < p->n_dev; d++) {
@@ -161,11 +150,11 @@ pl_sim_result_json(const struct pl_problem *p, const struct pl_placement *pl,
 		cJSON_AddNumberToObject(dv, "busy_us", r->busy_us[d]);
 		cJSON_AddNumberToObject(dv, "utilisation",
 		    r->makespan_us > 0 ? r->busy_us[d] / r->makespan_us : 0);
-		cJSON_AddItemToObject(dv, "peak_bytes", MEM_ITEM(mem, json_bytes(r->peak_bytes[d])));
-		cJSON_AddItemToObject(dv, "capacity", json_bytes(c->dev[d].mem_bytes));
+		cJSON_AddItemToObject(dv, "peak_bytes", MEM_ITEM(mem, pl_json_bytes(r->peak_bytes[d])));
+		cJSON_AddItemToObject(dv, "capacity", pl_json_bytes(c->dev[d].mem_bytes));
 		cJSON_AddItemToObject(dv, "oom", MEM_ITEM(mem, cJSON_CreateBool((r->oom_mask >> d) & 1)));
-		cJSON_AddItemToObject(dv, "bytes_in", json_bytes(r->bytes_in[d]));
-		cJSON_AddItemToObject(dv, "bytes_out", json_bytes(r->bytes_out[d]));
+		cJSON_AddItemToObject(dv, "bytes_in", pl_json_bytes(r->bytes_in[d]));
+		cJSON_AddItemToObject(dv, "bytes_out", pl_json_bytes(r->bytes_out[d]));
 		cJSON_AddItemToArray(devs, dv);
 	}
 	if (tr != NULL)

@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..50"
+echo "1..52"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -128,6 +128,8 @@ check "compare --help offers --mem none" test $h = 0
 "$PLACELAB" run -a heft "$T/g.json" -c k80x4 --json -o "$T/p.json" --history "$T/h.csv" > "$T/r.json"
 check "run --json is placelab-result/1 with a step time" \
 	test "$(jq -r '.format + " " + (.makespan_us > 0 | tostring)' "$T/r.json")" = "placelab-result/1 true"
+check "run --json: error is there, null, when the method had none" \
+	test "$(jq -c '[has("error"), .error]' "$T/r.json")" = '[true,null]'
 check "run -o saves a placement that validates" quiet "$PLACELAB" validate -g "$T/g.json" -c k80x4 "$T/p.json"
 check "run --history writes the generic history" \
 	test "$(head -1 "$T/h.csv" | cut -d, -f1-4)" = "step,evals,best_us,wall_s"
@@ -289,5 +291,12 @@ python3 -c "import json; g = json.load(open('$T/g.json')); g['name'] = '    # x'
 "$PLACELAB" compare "$T/ind.json" -c k80x4 --methods single-gpu --format md > "$T/ind.md" 2>/dev/null
 check "md: a caption's leading blanks dropped (no code block), its '#' escaped" \
 	sh -c "head -1 '$T/ind.md' | grep -q '^\\\\# x on k80x4'"
+
+# Byte counts above 2^53 are written with every digit, as in the CSV and
+# placelab-result/1 (2^53 + 1 bytes of parameters on one device).
+python3 -c 'import json; json.dump({"format": "placelab-graph/1", "name": "b53", "ops": [{"name": "o%d" % i, "param_bytes": 2**50} for i in range(8)] + [{"name": "x", "param_bytes": 1}], "edges": []}, open("'"$T"'/b53.json", "w"))'
+"$PLACELAB" compare "$T/b53.json" --methods single-cpu --format json -q > "$T/b53.out" 2>/dev/null
+check "json: byte counts above 2^53 exact (peak 9007199254740993)" \
+	sh -c "grep -q '\"peak_bytes\":[[:space:]]*9007199254740993,' '$T/b53.out' && grep -q '\"bytes_moved\":[[:space:]]*0,' '$T/b53.out'"
 
 exit 0
