@@ -29,7 +29,7 @@ static const char gen_usage[] =
     "       placelab gen cluster PRESET [-o FILE]\n"
     "       placelab gen --list\n"
     "\n"
-    "Options (0 or absent: the model's default, see docs/SAMPLES.md):\n"
+    "Options (a size 0 or absent: the model's default, see docs/SAMPLES.md):\n"
     "  -g, --granularity op|layer  framework-sized ops (default) or one op per layer\n"
     "  -F, --forward-only          no backward and update ops\n"
     "  -b, --batch N               batch size\n"
@@ -41,8 +41,9 @@ static const char gen_usage[] =
     "  -C, --cells N               NAS cells per stack / ENAS-RNN nodes\n"
     "  -d, --dtype-bytes N         bytes per element (default 4)\n"
     "  -O, --optimizer NAME        adam, sgd or momentum\n"
-    "  -s, --seed N                randomise a family model (enas-cnn, enas-rnn, nmt)\n"
-    "  -n, --count N               family members (default 32)\n"
+    "  -s, --seed N                randomise a family model (enas-cnn, enas-rnn, nmt;\n"
+    "                              0 is a seed too; absent: the model itself)\n"
+    "  -n, --count N               family members, 1 to 10000 (default 32)\n"
     "  -S, --stats                 print the model's figures (MACs, params, step GFLOPs) instead of the graph\n"
     "  -o, --output PATH           file (or directory for a family); default stdout\n";
 
