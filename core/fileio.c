@@ -736,6 +736,18 @@ pl_text_kind(const char *head, size_t len, char *buf, size_t n)
 	return format_tag(head, len > 4096 ? 4096 : len, buf, n);	/* the tag is at the start */
 }
 
+/* See fileio.h. */
+char *
+pl_text_foreign(const char *text, size_t len, const char *name, const char *expected)
+{
+	char kind[64];
+	if (!pl_text_kind(text, len, kind, sizeof kind) ||
+	    (strcmp(kind, "PLWEIGHT") != 0 && strncmp(kind, "placelab-beta/", 14) != 0))
+		return NULL;
+	return pl_xasprintf("%s: holds %s (%s), not %s", name, pl_file_kind_name(kind),
+	    kind, expected);
+}
+
 /* What a file of placelab's kind tag is, for a message. */
 const char *
 pl_file_kind_name(const char *tag)

@@ -82,6 +82,12 @@ int pl_grow_close(struct pl_grow *g, int commit, char **cause);
 int pl_file_kind(const char *path, char *buf, size_t n);
 /* The same for text already read (its first 4 KiB are looked at). */
 int pl_text_kind(const char *text, size_t len, char *buf, size_t n);
+/* NULL, or (caller frees) "NAME: holds a trained policy (PLWEIGHT), not
+ * EXPECTED" when text is a placelab document that is not JSON (a policy's
+ * weights, Beta parameters): what a JSON or DOT loader says instead of a
+ * syntax error. */
+char *pl_text_foreign(const char *text, size_t len, const char *name,
+    const char *expected);
 /* What a kind tag names, for a message: "a placement", "a comparison
  * table", ...; "a placelab file" for a tag it does not know. */
 const char *pl_file_kind_name(const char *tag);

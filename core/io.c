@@ -638,6 +638,9 @@ parse_text(struct ctx *x)
 		x->err = pl_xasprintf("%s: empty file (expected a JSON object)", x->name);
 		return NULL;
 	}
+	if ((x->err = pl_text_foreign(x->text, x->size, x->name,
+	    "placelab JSON text (expected a JSON object)")) != NULL)
+		return NULL;
 	if (check_text(x) != 0)
 		return NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(x->text, x->len, &end, 0);

@@ -454,6 +454,39 @@ dot_good(const char *text, int n_ops, int n_edges)
 	pl_graph_free(g);
 }
 
+/* A policy's weights, Beta parameters or an empty file given where a
+ * graph, cluster or placement goes: said so, not a syntax error. */
+static void
+test_foreign_documents(void **state)
+{
+	(void)state;
+	static const char plw[] = "PLWEIGHT\001\000\000\000rest";
+	static const char beta[] = "# BRKGA\nplacelab-beta/1\ndefault 2 2\n";
+	char *cause = NULL;
+	assert_null(plv_graph_parse(plw, sizeof plw - 1, "p.plw", &cause));
+	assert_string_equal(cause, "p.plw: holds a trained policy (PLWEIGHT), not a graph "
+	    "(expected a placelab JSON graph or a DOT file)");
+	free(cause);
+	assert_null(plv_graph_parse(beta, strlen(beta), "b.json", &cause));
+	assert_has(cause, "b.json: holds BRKGA's Beta parameters (placelab-beta/1), not a graph");
+	free(cause);
+	assert_null(plv_graph_parse("", 0, "e.plw", &cause));
+	assert_string_equal(cause, "e.plw: an empty file, not a graph (expected a placelab JSON graph or a DOT file)");
+	free(cause);
+	assert_null(pl_cluster_parse_json(plw, sizeof plw - 1, "c.plw", &cause));
+	assert_string_equal(cause, "c.plw: holds a trained policy (PLWEIGHT), not placelab JSON text (expected a JSON object)");
+	free(cause);
+	struct pl_graph *g = plv_graph_parse("digraph g { a -> b; }", 21, "g.dot", &cause);
+	assert_non_null(g);
+	struct pl_cluster *c = pl_cluster_preset("k80x4");
+	assert_non_null(c);
+	assert_null(pl_placement_parse_json(beta, strlen(beta), "p.txt", g, c, NULL, &cause));
+	assert_has(cause, "p.txt: holds BRKGA's Beta parameters (placelab-beta/1), not placelab JSON text");
+	free(cause);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
 /* DOT errors name the file and line (found in the text: cgraph keeps no
  * lines), numbers are decimal and checked like JSON's, and an anonymous
  * graph takes the file's name. */
@@ -1473,6 +1506,7 @@ main(void)
 		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),
+		cmocka_unit_test(test_foreign_documents),
 		cmocka_unit_test(test_dot_attr_lists),
 		cmocka_unit_test(test_dot_subgraph_lines),
 		cmocka_unit_test(test_dot_real_lines),

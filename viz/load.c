@@ -12,6 +12,7 @@
 #include "fileio.h"
 #include "io.h"
 #include "viz/export.h"
+#include "xmalloc.h"
 
 /* Load JSON or DOT. */
 struct pl_graph *
@@ -30,6 +31,13 @@ plv_graph_load(const char *path, char **cause)
 struct pl_graph *
 plv_graph_parse(const char *text, size_t len, const char *path, char **cause)
 {
+	static const char expected[] = "a graph (expected a placelab JSON graph or a DOT file)";
+	if ((*cause = pl_text_foreign(text, len, path, expected)) != NULL)
+		return NULL;
+	if (len == 0) {
+		*cause = pl_xasprintf("%s: an empty file, not %s", path, expected);
+		return NULL;
+	}
 	const char *suffix = plv_path_suffix(path);
 	if (pl_text_is_json_object(text, len) || (suffix != NULL && strcasecmp(suffix, "json") == 0))
 		return pl_graph_parse_json(text, len, path, cause);
