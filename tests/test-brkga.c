@@ -2,10 +2,12 @@
  * test-brkga — the BRKGA placer: decoder (groups, constraints, priorities),
  * crossover with rho = 1, children's parents (one elite, one not) and the
  * elite bias, Beta sampling of new chromosomes, monotone best,
- * thread-count independence, budgets, objectives, options and Beta files.
+ * thread-count independence, budgets, objectives, options, Beta files and
+ * warm starts that replay their seed's schedule.
  *
  * Every test builds its own small random DAG and cluster, so it depends on
- * nothing but the core library and the simulator.
+ * nothing but the core library and the simulator, but for the warm-start
+ * replay, which also reads sample graphs and cluster presets.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +22,7 @@
 
 #include "cluster.h"
 #include "graph.h"
+#include "io.h"
 #include "placement.h"
 #include "placer.h"
 #include "placers/brkga.h"
@@ -880,6 +883,86 @@ test_seed_from(void **state)
 	fixture_free(&f);
 }
 
+/*
+ * A warm start from a placer that sets no priorities replays its schedule:
+ * the chromosome encoding its placement decodes to the same devices and
+ * simulates to exactly its makespan, with tensor genes and without, on
+ * sample graphs and on per-pair links and a shared bus.
+ */
+static void
+test_seed_schedule(void **state)
+{
+	(void)state;
+	static const char *const graphs[] = { "crown", "rnnlm", "inception_v3" };
+	static const char *const clusters[] = { "k80x4", "k80x4-bus" };
+	static const char *const seeds[] = { "m-topo", "single-gpu", "single-cpu",
+	    "expert", "random", "scotch", "scotch-mem", "mincut" };
+	int checked = 0;
+	for (size_t gi = 0; gi < sizeof graphs / sizeof graphs[0]; gi++) {
+		char path[512], *cause = NULL;
+		snprintf(path, sizeof path, "%s/samples/%s.json", PL_SRCDIR, graphs[gi]);
+		struct pl_graph *g = pl_graph_load_json(path, &cause);
+		if (g == NULL)
+			fail_msg("%s: %s", path, cause);
+		for (size_t ci = 0; ci < sizeof clusters / sizeof clusters[0]; ci++) {
+			struct pl_cluster *c = pl_cluster_preset(clusters[ci]);
+			assert_non_null(c);
+			struct pl_problem *p = pl_problem_new(g, c, &cause);
+			if (p == NULL)
+				fail_msg("%s on %s: %s", graphs[gi], clusters[ci], cause);
+			struct fixture f = { .g = g, .c = c, .p = p };
+			struct pl_sim_ws *ws = pl_sim_ws_new(p);
+			for (size_t si = 0; si < sizeof seeds / sizeof seeds[0]; si++) {
+				const struct pl_placer_class *cls = pl_placer_find(seeds[si]);
+				if (cls == NULL)
+					continue;
+				for (int tg = 0; tg < 2; tg++) {
+					char spec[160];
+					snprintf(spec, sizeof spec, "pop=2,evals=0,seconds=0,"
+					    "tensor-genes=%d,seed-from=%s", tg, seeds[si]);
+					struct pl_placer *pl = new_brkga(&f, spec, 1, 3);
+					struct pl_run_opts run = pl->run;
+					struct pl_placer *base = pl_placer_new(cls, p, NULL, &run, &cause);
+					if (base == NULL)
+						fail_msg("%s: %s", seeds[si], cause);
+					pl_placer_run(base, 0, 0);
+					assert_non_null(base->best);
+					assert_null(base->best->prio);
+					struct pl_sim_result want, got;
+					assert_int_equal(pl_sim_eval(ws, base->best, &run.sim, &want), 0);
+					assert_int_not_equal(pl_placer_step(pl), PL_STEP_ERROR);
+					/* fresh: without tensor genes tprio stays NULL */
+					struct pl_placement *out = pl_placement_new(g->n_ops, c->n_dev);
+					int found = 0;
+					double seen = NAN;
+					for (int r = 0; r < 2; r++) {
+						pl_brkga_decode(pl, pl_brkga_chromosome(pl, 0, r, NULL, NULL), out);
+						if (memcmp(out->dev, base->best->dev, sizeof(int) * g->n_ops) != 0)
+							continue;
+						assert_int_equal(pl_sim_eval(ws, out, &run.sim, &got), 0);
+						seen = got.makespan_us;
+						found |= got.makespan_us == want.makespan_us;
+					}
+					if (!found)
+						fail_msg("%s on %s, seed-from=%s, tensor-genes=%d: the "
+						    "encoded seed runs in %.17g us, the seed in %.17g us",
+						    graphs[gi], clusters[ci], seeds[si], tg, seen,
+						    want.makespan_us);
+					checked++;
+					pl_placement_free(out);
+					pl_placer_free(base);
+					pl_placer_free(pl);
+				}
+			}
+			pl_sim_ws_free(ws);
+			pl_problem_free(p);
+			pl_cluster_free(c);
+		}
+		pl_graph_free(g);
+	}
+	assert_true(checked >= 3 * 2 * 2 * 4);
+}
+
 int
 main(void)
 {
@@ -893,6 +976,7 @@ main(void)
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_budgets_objectives),
 		cmocka_unit_test(test_seed_from),
+		cmocka_unit_test(test_seed_schedule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -329,12 +329,91 @@ ensure_arrays(const struct brkga *b, struct pl_placement *out)
 
 /* ---- warm start --------------------------------------------------------- */
 
-/* Encode a placement as a chromosome: its devices get the top affinity,
- * its op priorities (or, without any, topological order) become priority
- * genes, tensors inherit their producer's priority gene. */
-static void
+/* An op's place in the schedule of a placement without priorities: the
+ * simulator ran it in (start, ready, topological index) order. */
+struct sched_key {
+	double start, ready;
+	int topo, op;
+};
+
+/* Order of sched_key: earlier start, then earlier ready, then topological
+ * index (qsort comparator). */
+static int
+sched_cmp(const void *pa, const void *pb)
+{
+	const struct sched_key *a = pa, *c = pb;
+	if (a->start != c->start)
+		return a->start < c->start ? -1 : 1;
+	if (a->ready != c->ready)
+		return a->ready < c->ready ? -1 : 1;
+	return (a->topo > c->topo) - (a->topo < c->topo);
+}
+
+/*
+ * Priority genes that replay the native schedule of src, a placement
+ * without priorities (first-ready first, FIFO transfers): simulate it once
+ * and rank the ops by (start, ready, topological index), earliest highest,
+ * and, when tp is not NULL, each (tensor, destination) by the start of its
+ * transfer (its place in the trace), earliest highest; pairs without a
+ * transfer take the producer's gene.  Whenever a device or channel of the
+ * seed's schedule picked, it took the waiting item that started first, so
+ * list scheduling by these priorities makes the same choices.  0, or -1
+ * + *cause.
+ */
+static int
+schedule_genes(const struct brkga *b, const struct pl_problem *prob,
+    const struct pl_placement *src, float *pr, float *tp, char **cause)
+{
+	const struct pl_graph *g = prob->g;
+	int n = g->n_ops, nd = b->lay.n_dev;
+	struct pl_sim_opts o = { .kind = PL_SIM_NATIVE, .mem = PL_MEM_NONE };
+	struct pl_trace *tr = pl_sim_trace(prob, src, &o, cause);
+	if (tr == NULL)
+		return -1;
+	/* when the data of each (tensor, destination) arrived */
+	long nt = (long)g->n_tensors * nd;
+	double *arrive = pl_xmalloc(sizeof *arrive * (size_t)(nt ? nt : 1));
+	for (int i = 0; i < tr->n_xfers; i++)
+		arrive[(long)tr->xfers[i].tensor * nd + tr->xfers[i].dst_dev] =
+		    tr->xfers[i].end;
+	struct sched_key *k = pl_xmalloc(sizeof *k * (size_t)(n ? n : 1));
+	for (int v = 0; v < n; v++) {
+		double ready = 0;
+		for (int j = g->in_off[v]; j < g->in_off[v + 1]; j++) {
+			const struct pl_edge *e = &g->edges[g->in_edge[j]];
+			double a = src->dev[e->src] == src->dev[v] ?
+			    tr->ops[e->src].end :
+			    arrive[(long)e->tensor * nd + src->dev[v]];
+			if (a > ready)
+				ready = a;
+		}
+		k[v] = (struct sched_key){ tr->ops[v].start, ready, g->topo_pos[v], v };
+	}
+	qsort(k, (size_t)n, sizeof *k, sched_cmp);
+	for (int rnk = 0; rnk < n; rnk++)
+		pr[k[rnk].op] = (float)(1 - (rnk + 0.5) / n);
+	if (tp != NULL) {
+		for (int t = 0; t < g->n_tensors; t++)
+			for (int d = 0; d < nd; d++)
+				tp[(long)t * nd + d] = pr[g->tensors[t].op];
+		int m = tr->n_xfers;
+		for (int i = 0; i < m; i++)
+			tp[(long)tr->xfers[i].tensor * nd + tr->xfers[i].dst_dev] =
+			    (float)(1 - (i + 0.5) / m);
+	}
+	free(k);
+	free(arrive);
+	pl_trace_free(tr);
+	return 0;
+}
+
+/* Encode a placement as a chromosome: its devices get the top affinity;
+ * its op priorities become priority genes and tensors inherit their
+ * producer's, or, without any, genes that replay its native schedule
+ * (schedule_genes()).  0, or -1 + *cause. */
+static int
 encode_placement(const struct brkga *b, const struct pl_problem *prob,
-    const struct pl_placement *src, struct pl_rng *r, float *x)
+    const struct pl_placement *src, struct pl_rng *r, float *x, char **cause)
 {
 	const struct pl_graph *g = prob->g;
 	int nd = b->lay.n_dev, n = g->n_ops;
@@ -347,7 +426,10 @@ encode_placement(const struct brkga *b, const struct pl_problem *prob,
 		}
 	}
 	float *pr = x + b->lay.prio_off;
-	if (src->prio != NULL) {
+	if (src->prio == NULL)
+		return schedule_genes(b, prob, src, pr, b->lay.tprio_off >= 0 ?
+		    x + b->lay.tprio_off : NULL, cause);
+	{
 		/* rank by priority, ties by op id (stable merge sort) */
 		int *idx = pl_xmalloc(sizeof *idx * (n ? n : 1));
 		for (int v = 0; v < n; v++)
@@ -376,9 +458,6 @@ encode_placement(const struct brkga *b, const struct pl_problem *prob,
 			pr[idx[rnk]] = (float)((rnk + 0.5) / n);
 		free(tmp);
 		free(idx);
-	} else {
-		for (int v = 0; v < n; v++)
-			pr[v] = (float)(1 - (g->topo_pos[v] + 0.5) / n);
 	}
 	if (b->lay.tprio_off >= 0) {
 		float *tp = x + b->lay.tprio_off;
@@ -386,6 +465,7 @@ encode_placement(const struct brkga *b, const struct pl_problem *prob,
 			for (int d = 0; d < nd; d++)
 				tp[(long)t * nd + d] = pr[g->tensors[t].op];
 	}
+	return 0;
 }
 
 /* Run the warm-start placers and encode their best placements. */
@@ -417,8 +497,14 @@ run_seeds(struct pl_placer *pl, char **cause)
 		}
 		struct pl_rng r;
 		pl_rng_stream(&r, pl->run.seed, SALT_SEED + (uint64_t)i);
-		encode_placement(b, pl->prob, sub->best, &r,
-		    b->seeds + (long)b->n_seeds * b->G);
+		if (encode_placement(b, pl->prob, sub->best, &r,
+		    b->seeds + (long)b->n_seeds * b->G, &err) != 0) {
+			*cause = pl_xasprintf("brkga: seed-from %s: %s",
+			    b->seed_cls[i]->name, err);
+			free(err);
+			pl_placer_free(sub);
+			return -1;
+		}
 		b->n_seeds++;
 		pl_placer_free(sub);
 	}
