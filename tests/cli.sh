@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..87"
+echo "1..89"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -205,6 +205,23 @@ check "validate -g GRAPH BETA: ok" sh -c "test $rc = 0 && grep -q \"beta.txt: ok
 printf 'placelab-beta/1\npriority nosuch 2 2\n' > "$tmp/beta2.txt"
 $PLACELAB validate -g "$tmp/g.json" "$tmp/beta2.txt" >/dev/null 2>"$tmp/err"; rc=$?
 check "validate -g GRAPH BETA with an unknown op: exit 2 at its line" sh -c "test $rc = 2 && grep -q \"beta2.txt:2: op 'nosuch' is not in graph 'cli' (expected the name of one of its ops)\" '$tmp/err'"
+# a Beta file is checked whatever the population: a 21,000-op chain on 64
+# GPUs has 2,708,936 genes, which BRKGA's default pop of 100 cannot hold
+awk 'BEGIN { n = 21000; printf "{\"format\": \"placelab-graph/1\", \"name\": \"big\",\n \"ops\": [";
+	for (i = 0; i < n; i++) printf "%s{\"name\": \"op%d\", \"flops\": 1e6}", (i ? ",\n  " : ""), i;
+	printf "],\n \"edges\": [";
+	for (i = 1; i < n; i++) printf "%s[\"op%d\", \"op%d\", 1000]", (i > 1 ? ",\n  " : ""), i - 1, i;
+	print "]}" }' > "$tmp/big.json"
+awk 'BEGIN { printf "{\"format\": \"placelab-cluster/1\", \"name\": \"c64\",\n \"devices\": [";
+	for (i = 0; i < 64; i++) printf "%s{\"name\": \"/gpu:%d\", \"kind\": \"gpu\", \"peak_flops\": 1e12, \"mem_bytes\": 1e10, \"mem_bw\": 1e11, \"launch_us\": 1}", (i ? ",\n  " : ""), i;
+	print "],\n \"links\": {\"shared_bus\": false, \"bandwidth\": 1e9, \"latency_us\": 1}}" }' > "$tmp/c64.json"
+printf 'placelab-beta/1\npriority op5 2 2\n' > "$tmp/bigbeta.txt"
+$PLACELAB validate -g "$tmp/big.json" -c "$tmp/c64.json" "$tmp/bigbeta.txt" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "validate -g -c BETA on a graph too large for the default pop: ok ($rc)" sh -c \
+    "test $rc = 0 && grep -q \"bigbeta.txt: ok (BRKGA Beta parameters for graph 'big' on cluster 'c64')\" '$tmp/out' && ! test -s '$tmp/err'"
+$PLACELAB run -a brkga "$tmp/big.json" -c "$tmp/c64.json" -q >/dev/null 2>"$tmp/err"; rc=$?
+check "brkga over its gene memory limit: exit 2, the need rounded up above the limit stated" sh -c \
+    "test $rc = 2 && grep -q \"1 x 100 chromosomes of 2708936 genes need 2.019 GiB, more than the limit of 2 GiB; use a smaller 'pop'\" '$tmp/err'"
 $PLACELAB sim "$tmp/g.json" -c k80x4 --place round-robin --json > "$tmp/res.json"
 $PLACELAB validate "$tmp/res.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "validate a simulation result: what it holds named, and what validate checks" sh -c "test $rc = 2 && grep -q 'res.json: holds a simulation result (placelab-result/1), which validate does not check' '$tmp/err'"

@@ -2,8 +2,8 @@
  * test-brkga — the BRKGA placer: decoder (groups, constraints, priorities),
  * crossover with rho = 1, children's parents (one elite, one not) and the
  * elite bias, Beta sampling of new chromosomes, monotone best,
- * thread-count independence, budgets, objectives, options, Beta files and
- * warm starts that replay their seed's schedule.
+ * thread-count independence, budgets, objectives, options, Beta files, the
+ * gene memory limit and warm starts that replay their seed's schedule.
  *
  * Every test builds its own small random DAG and cluster, so it depends on
  * nothing but the core library and the simulator, but for the warm-start
@@ -883,6 +883,50 @@ test_seed_from(void **state)
 	fixture_free(&f);
 }
 
+/* Settings whose genes need more than the 2 GiB limit are refused with
+ * their need rounded up (never down to the limit) and the limit stated;
+ * a Beta file is checked against a problem without any population. */
+static void
+test_gene_limit(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, 40, 2, (int64_t)8 << 30);
+	struct pl_placer *pl = new_brkga(&f, "pop=4", 1, 1);
+	struct pl_brkga_layout L;
+	pl_brkga_layout(pl, &L);
+	pl_placer_free(pl);
+	/* the smallest population over the limit: a need just above 2 GiB */
+	long pop = ((long)2 << 30) / (8 * L.n_genes) + 1;
+	double gib = 8.0 * (double)pop * (double)L.n_genes / (1 << 30);
+	assert_true(gib > 2 && gib < 2.001 && pop <= 1000000);
+	char spec[96];
+	snprintf(spec, sizeof spec, "pop=%ld,evals=0", pop);
+	struct pl_run_opts run = { .seed = 1, .threads = 1 };
+	char *cause = NULL;
+	assert_null(pl_placer_new(&pl_placer_brkga, f.p, spec, &run, &cause));
+	assert_non_null(cause);
+	const char *at = strstr(cause, "genes need ");
+	double need = 0;
+	if (at == NULL || sscanf(at, "genes need %lf GiB", &need) != 1 ||
+	    strstr(cause, "GiB, more than the limit of 2 GiB; ") == NULL)
+		fail_msg("'%s' lacks the need and the limit", cause);
+	if (!(need > 2 && need >= gib && need < gib + 0.001))
+		fail_msg("'%s': %.6f GiB needed", cause, gib);
+	free(cause);
+
+	static const char good[] = "placelab-beta/1\npriority op5 2 2\ntensor op1:0 * 1 1\n";
+	assert_int_equal(pl_brkga_check_beta(f.p, 1, good, strlen(good), "b.txt", &cause), 0);
+	assert_int_equal(pl_brkga_check_beta(f.p, 0, good, strlen(good), "b.txt", &cause), -1);
+	assert_non_null(strstr(cause, "b.txt:3: tensor line, but the chromosome has no tensor genes"));
+	free(cause);
+	static const char bad[] = "placelab-beta/1\npriority nosuch 2 2\n";
+	assert_int_equal(pl_brkga_check_beta(f.p, 1, bad, strlen(bad), "b.txt", &cause), -1);
+	assert_non_null(strstr(cause, "b.txt:2: op 'nosuch' is not in graph"));
+	free(cause);
+	fixture_free(&f);
+}
+
 /*
  * A warm start from a placer that sets no priorities replays its schedule:
  * the chromosome encoding its placement decodes to the same devices and
@@ -977,6 +1021,7 @@ main(void)
 		cmocka_unit_test(test_budgets_objectives),
 		cmocka_unit_test(test_seed_from),
 		cmocka_unit_test(test_seed_schedule),
+		cmocka_unit_test(test_gene_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

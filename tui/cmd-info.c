@@ -291,8 +291,8 @@ validate_policy(const char *path, const char *text, size_t len)
 	return 0;
 }
 
-/* Validate a BRKGA Beta file against -g GRAPH on -c CLUSTER (its ops
- * and devices); returns 0 or 2. */
+/* Validate a BRKGA Beta file against -g GRAPH on -c CLUSTER (its ops,
+ * tensors and devices; whatever the population size); returns 0 or 2. */
 static int
 validate_beta(const char *path, const char *text, size_t len, const char *graph_path,
     const char *cluster_arg)
@@ -304,19 +304,13 @@ validate_beta(const char *path, const char *text, size_t len, const char *graph_
 	struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster_arg) : NULL;
 	char *cause = NULL;
 	struct pl_problem *p = c != NULL ? pl_problem_new(g, c, &cause) : NULL;
-	const struct pl_run_opts run = { .sim = { .kind = PL_SIM_NATIVE, .mem = PL_MEM_NATIVE },
-		.seed = 1, .threads = 1 };
-	struct pl_placer *pl = p != NULL ?
-	    pl_placer_new(pl_placer_find("brkga"), p, "", &run, &cause) : NULL;
 	int rc = 2;
-	if (pl != NULL && pl_brkga_parse_beta(pl, text, len, path, &cause) == 0) {
+	if (p != NULL && pl_brkga_check_beta(p, 1, text, len, path, &cause) == 0) {
 		printf("%s: ok (BRKGA Beta parameters for graph '%s' on cluster '%s')\n", path,
 		    g->name, c->name);
 		rc = 0;
 	} else if (cause != NULL)
 		cmd_fail(cause);
-	if (pl != NULL)
-		pl_placer_free(pl);
 	pl_problem_free(p);
 	pl_cluster_free(c);
 	pl_graph_free(g);

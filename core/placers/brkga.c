@@ -956,6 +956,28 @@ read_options(struct pl_placer *pl, struct brkga *b, char **cause)
 	return parse_seed_from(b, pl_opt_str(o, "seed-from"), cause);
 }
 
+/* The chromosome layout of problem prob, with or without tensor genes
+ * (population sizes left 0). */
+static void
+make_layout(const struct pl_problem *prob, int tensor_genes,
+    struct pl_brkga_layout *L)
+{
+	const struct pl_graph *g = prob->g;
+	memset(L, 0, sizeof *L);
+	L->n_groups = g->n_groups;
+	L->n_ops = g->n_ops;
+	L->n_tensors = g->n_tensors;
+	L->n_dev = prob->n_dev;
+	L->aff_off = 0;
+	L->prio_off = (long)g->n_groups * prob->n_dev;
+	L->n_genes = L->prio_off + g->n_ops;
+	L->tprio_off = -1;
+	if (tensor_genes) {
+		L->tprio_off = L->n_genes;
+		L->n_genes += (long)g->n_tensors * prob->n_dev;
+	}
+}
+
 /* Set up layout, populations, workers and distributions. */
 static int
 brkga_create(struct pl_placer *pl, char **cause)
@@ -969,18 +991,7 @@ brkga_create(struct pl_placer *pl, char **cause)
 		return -1;
 	}
 	struct pl_brkga_layout *L = &b->lay;
-	L->n_groups = g->n_groups;
-	L->n_ops = g->n_ops;
-	L->n_tensors = g->n_tensors;
-	L->n_dev = prob->n_dev;
-	L->aff_off = 0;
-	L->prio_off = (long)g->n_groups * prob->n_dev;
-	L->n_genes = L->prio_off + g->n_ops;
-	L->tprio_off = -1;
-	if (pl_opt_bool(pl->opts, "tensor-genes")) {
-		L->tprio_off = L->n_genes;
-		L->n_genes += (long)g->n_tensors * prob->n_dev;
-	}
+	make_layout(prob, pl_opt_bool(pl->opts, "tensor-genes"), L);
 	L->pop_size = b->p;
 	L->n_pops = b->P;
 	L->n_elite = b->ne;
@@ -988,9 +999,12 @@ brkga_create(struct pl_placer *pl, char **cause)
 	b->G = L->n_genes > 0 ? L->n_genes : 1;
 	size_t bytes = 2 * sizeof(float) * (size_t)b->P * (size_t)b->p * (size_t)b->G;
 	if (bytes > MAX_GENE_BYTES) {
+		/* GiB rounded up, so that the need never reads as the limit */
 		*cause = pl_xasprintf("brkga: %d x %d chromosomes of %ld genes need "
-		    "%.1f GiB; use a smaller 'pop', fewer 'populations' or "
-		    "tensor-genes=0", b->P, b->p, b->G, (double)bytes / (1 << 30));
+		    "%.3f GiB, more than the limit of %zu GiB; use a smaller 'pop', "
+		    "fewer 'populations' or tensor-genes=0", b->P, b->p, b->G,
+		    ceil((double)bytes / (1 << 30) * 1000) / 1000,
+		    MAX_GENE_BYTES >> 30);
 		brkga_destroy(pl);
 		return -1;
 	}
@@ -1228,14 +1242,15 @@ beta_fields(char *line, char **tok, int max, int *n, char *what, size_t wn)
 	}
 }
 
-/* Apply one line of a Beta file, its fields tok[0 .. n); 0, or -1 with
- * what went wrong in what[0 .. wn). */
+/* Apply one line of a Beta file, its fields tok[0 .. n), to the genes of
+ * layout lay in al and be (both NULL: check only); 0, or -1 with what went
+ * wrong in what[0 .. wn). */
 static int
-beta_line(const struct brkga *b, const struct pl_problem *prob, char **tok, int n,
-    double *al, double *be, char *what, size_t wn)
+beta_line(const struct pl_brkga_layout *lay, const struct pl_problem *prob, char **tok,
+    int n, double *al, double *be, char *what, size_t wn)
 {
 	const struct pl_graph *g = prob->g;
-	int nd = b->lay.n_dev;
+	int nd = lay->n_dev;
 	if (n > BETA_FIELDS || (n > 3 && strcmp(tok[0], "default") == 0)) {
 		snprintf(what, wn, "%s", strcmp(tok[0], "default") == 0 ?
 		    "too many fields (expected 'default ALPHA BETA')" :
@@ -1252,7 +1267,7 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char **tok, int 
 			snprintf(what, wn, "%s", "expected 'default ALPHA BETA'");
 			return -1;
 		}
-		for (long i = 0; i < b->lay.n_genes; i++) {
+		for (long i = 0; al != NULL && i < lay->n_genes; i++) {
 			al[i] = a;
 			be[i] = c;
 		}
@@ -1268,8 +1283,10 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char **tok, int 
 			snprintf(what, wn, "%s", "expected 'priority OP ALPHA BETA'");
 			return -1;
 		}
-		al[b->lay.prio_off + v] = a;
-		be[b->lay.prio_off + v] = c;
+		if (al != NULL) {
+			al[lay->prio_off + v] = a;
+			be[lay->prio_off + v] = c;
+		}
 		return 0;
 	}
 	long base;
@@ -1279,9 +1296,9 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char **tok, int 
 			unknown_op(g, f[0], "affinity OP DEVICE ALPHA BETA", what, wn);
 			return -1;
 		}
-		base = b->lay.aff_off + (long)g->ops[v].group * nd;
+		base = lay->aff_off + (long)g->ops[v].group * nd;
 	} else if (strcmp(kw, "tensor") == 0) {
-		if (b->lay.tprio_off < 0) {
+		if (lay->tprio_off < 0) {
 			snprintf(what, wn, "%s", "tensor line, but the chromosome has no tensor genes");
 			return -1;
 		}
@@ -1300,7 +1317,7 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char **tok, int 
 			snprintf(what, wn, "%s", "expected an existing tensor OP:INDEX");
 			return -1;
 		}
-		base = b->lay.tprio_off + (long)(g->ops[v].first_tensor + idx) * nd;
+		base = lay->tprio_off + (long)(g->ops[v].first_tensor + idx) * nd;
 	} else {
 		snprintf(what, wn, "%s", "unknown keyword (expected default, affinity, priority or tensor)");
 		return -1;
@@ -1320,7 +1337,7 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char **tok, int 
 		snprintf(what, wn, "%s", "expected ALPHA BETA > 0");
 		return -1;
 	}
-	for (int j = 0; j < nd; j++) {
+	for (int j = 0; al != NULL && j < nd; j++) {
 		if (d == -2 || d == j) {
 			al[base + j] = a;
 			be[base + j] = c;
@@ -1329,12 +1346,14 @@ beta_line(const struct brkga *b, const struct pl_problem *prob, char **tok, int 
 	return 0;
 }
 
-/* Read a placelab-beta/1 text (name labels messages). */
-int
-pl_brkga_parse_beta(struct pl_placer *pl, const char *text0, size_t len, const char *name,
+/* Read a placelab-beta/1 text (name labels messages) for the genes of
+ * layout lay into al and be (both NULL: check only), which start uniform.
+ * 0, or -1 + *cause. */
+static int
+read_beta(const struct pl_brkga_layout *lay, const struct pl_problem *prob,
+    const char *text0, size_t len, const char *name, double *al, double *be,
     char **cause)
 {
-	struct brkga *b = pl->priv;
 	if ((*cause = pl_text_error(name, text0, len)) != NULL)
 		return -1;
 	if (len >= 3 && memcmp(text0, "\xEF\xBB\xBF", 3) == 0) {	/* a byte order mark */
@@ -1344,10 +1363,7 @@ pl_brkga_parse_beta(struct pl_placer *pl, const char *text0, size_t len, const c
 	char *text = pl_xmalloc(len + 1);
 	memcpy(text, text0, len);
 	text[len] = '\0';
-	long G = b->lay.n_genes;
-	double *al = pl_xmalloc(sizeof *al * (size_t)(G ? G : 1));
-	double *be = pl_xmalloc(sizeof *be * (size_t)(G ? G : 1));
-	for (long i = 0; i < G; i++)
+	for (long i = 0; al != NULL && i < lay->n_genes; i++)
 		al[i] = be[i] = 1;
 	int lineno = 0, seen_header = 0, rc = 0;
 	char *next = text;
@@ -1369,7 +1385,7 @@ pl_brkga_parse_beta(struct pl_placer *pl, const char *text0, size_t len, const c
 					snprintf(what, sizeof what, "expected the header 'placelab-beta/1'");
 				seen_header = 1;
 			} else {
-				(void)beta_line(b, pl->prob, tok, n, al, be, what, sizeof what);
+				(void)beta_line(lay, prob, tok, n, al, be, what, sizeof what);
 			}
 		}
 		if (what[0] != '\0') {
@@ -1382,12 +1398,35 @@ pl_brkga_parse_beta(struct pl_placer *pl, const char *text0, size_t len, const c
 		*cause = pl_xasprintf("%s: empty; expected the header 'placelab-beta/1'", name);
 		rc = -1;
 	}
+	free(text);
+	return rc;
+}
+
+/* Read a placelab-beta/1 text (name labels messages) and set it. */
+int
+pl_brkga_parse_beta(struct pl_placer *pl, const char *text, size_t len, const char *name,
+    char **cause)
+{
+	struct brkga *b = pl->priv;
+	long G = b->lay.n_genes;
+	double *al = pl_xmalloc(sizeof *al * (size_t)(G ? G : 1));
+	double *be = pl_xmalloc(sizeof *be * (size_t)(G ? G : 1));
+	int rc = read_beta(&b->lay, pl->prob, text, len, name, al, be, cause);
 	if (rc == 0)
 		rc = pl_brkga_set_beta(pl, al, be, G, cause);
 	free(al);
 	free(be);
-	free(text);
 	return rc;
+}
+
+/* Check a placelab-beta/1 text against a problem, without a placer. */
+int
+pl_brkga_check_beta(const struct pl_problem *prob, int tensor_genes, const char *text,
+    size_t len, const char *name, char **cause)
+{
+	struct pl_brkga_layout lay;
+	make_layout(prob, tensor_genes, &lay);
+	return read_beta(&lay, prob, text, len, name, NULL, NULL, cause);
 }
 
 /* Load a placelab-beta/1 file. */

@@ -99,6 +99,14 @@ int pl_brkga_load_beta(struct pl_placer *pl, const char *path, char **cause);
 /* The same from text already read (name labels messages). */
 int pl_brkga_parse_beta(struct pl_placer *pl, const char *text, size_t len, const char *name,
     char **cause);
+/*
+ * Check such a text against problem prob (its ops, tensors and devices)
+ * for the layout with or without tensor genes, without a placer: what
+ * pl_brkga_parse_beta() would accept whatever the population sizes.  0, or
+ * -1 + *cause naming file:line.
+ */
+int pl_brkga_check_beta(const struct pl_problem *prob, int tensor_genes, const char *text,
+    size_t len, const char *name, char **cause);
 
 /*
  * Decode genes (layout of pl) into out, which must have n_ops and n_dev of
