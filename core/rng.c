@@ -4,6 +4,7 @@
  */
 #include "rng.h"
 
+#include <float.h>
 #include <math.h>
 
 /* One splitmix64 step. */
@@ -88,16 +89,11 @@ pl_rng_normal(struct pl_rng *r)
 	return u * sqrt(-2 * log(s) / s);
 }
 
-/* Gamma(shape, 1). */
-double
-pl_rng_gamma(struct pl_rng *r, double shape)
+/* Marsaglia & Tsang's v for Gamma(d + 1/3), c being 1 / (3 sqrt(d)) as
+ * the caller rounds it: the variate is d * v. */
+static double
+mt_v(struct pl_rng *r, double d, double c)
 {
-	if (shape < 1) {
-		/* Boost: Gamma(a) = Gamma(a + 1) * U^(1/a). */
-		double u = pl_rng_uniform(r);
-		return pl_rng_gamma(r, shape + 1) * pow(u > 0 ? u : 0x1.0p-53, 1 / shape);
-	}
-	double d = shape - 1.0 / 3, c = 1 / sqrt(9 * d);
 	for (;;) {
 		double x, v;
 		do {
@@ -107,21 +103,74 @@ pl_rng_gamma(struct pl_rng *r, double shape)
 		v = v * v * v;
 		double u = pl_rng_uniform(r);
 		if (u < 1 - 0.0331 * x * x * x * x)
-			return d * v;
+			return v;
 		if (log(u > 0 ? u : 0x1.0p-53) < 0.5 * x * x + d * (1 - v + log(v)))
-			return d * v;
+			return v;
 	}
 }
 
-/* Beta(a, b). */
+/* Gamma(shape, 1). */
+double
+pl_rng_gamma(struct pl_rng *r, double shape)
+{
+	if (shape < 1) {
+		/* Boost: Gamma(a) = Gamma(a + 1) * U^(1/a). */
+		double u = pl_rng_uniform(r);
+		return pl_rng_gamma(r, shape + 1) * pow(u > 0 ? u : 0x1.0p-53, 1 / shape);
+	}
+	double d = shape - 1.0 / 3;
+	return d * mt_v(r, d, 1 / sqrt(9 * d));
+}
+
+/*
+ * The logarithm of a Gamma(shape, 1) variate as *g + *lu / shape: *g the
+ * log of a Gamma(shape + 1) (shape < 1) or Gamma(shape) variate, *lu the
+ * log of the boost's uniform (shape < 1) or 0.  Both finite, whatever the
+ * shape (*lu / shape may not be); the draws of pl_rng_gamma().
+ */
+static void
+log_gamma(struct pl_rng *r, double shape, double *g, double *lu)
+{
+	*lu = 0;
+	if (shape < 1) {
+		double u = pl_rng_uniform(r);
+		*lu = log(u > 0 ? u : 0x1.0p-53);
+		shape += 1;
+	}
+	double d = shape - 1.0 / 3;
+	*g = log(d) + log(mt_v(r, d, 1 / (3 * sqrt(d))));
+}
+
+/*
+ * Beta(a, b) = X / (X + Y) with X ~ Gamma(a), Y ~ Gamma(b).  When X + Y is
+ * not a normal finite number (tiny shapes: both gammas underflow; huge
+ * ones: the sum overflows), the same draws again in logarithms:
+ * 1 / (1 + exp(log Y - log X)), where only the sign of log Y - log X
+ * matters when both logs are below -DBL_MAX.
+ */
 double
 pl_rng_beta(struct pl_rng *r, double a, double b)
 {
 	if (a == 1 && b == 1)
 		return pl_rng_uniform(r);
+	struct pl_rng r0 = *r;
 	double x = pl_rng_gamma(r, a), y = pl_rng_gamma(r, b);
 	double s = x + y;
-	return s > 0 ? x / s : 0.5;
+	if (s >= DBL_MIN && s <= DBL_MAX)
+		return x / s;
+	*r = r0;
+	double gx, lx, gy, ly, t;
+	log_gamma(r, a, &gx, &lx);
+	log_gamma(r, b, &gy, &ly);
+	double ex = lx / a, ey = ly / b;
+	if (isinf(ex) && isinf(ey)) {
+		/* a, b < 2^-1000: compare ly / b and lx / a scaled by 2^-1000 */
+		double w = ly / ldexp(b, 1000) - lx / ldexp(a, 1000);
+		t = w > 0 ? INFINITY : w < 0 ? -INFINITY : 0;
+	} else {
+		t = (gy - gx) + (ey - ex);
+	}
+	return 1 / (1 + exp(t));
 }
 
 /* Fisher–Yates shuffle. */

@@ -28,7 +28,9 @@ uint64_t pl_rng_below(struct pl_rng *r, uint64_t n);
 double pl_rng_normal(struct pl_rng *r);
 /* Gamma(shape, 1), shape > 0 (Marsaglia & Tsang 2000). */
 double pl_rng_gamma(struct pl_rng *r, double shape);
-/* Beta(a, b), a, b > 0, via two gammas; exact uniform for a = b = 1. */
+/* Beta(a, b), a, b > 0 and finite, via two gammas; exact uniform for
+ * a = b = 1; in [0, 1] over the whole range (tiny shapes give values
+ * near 0 and 1, huge ones near the mean). */
 double pl_rng_beta(struct pl_rng *r, double a, double b);
 /* Shuffle n ints in place (Fisher–Yates). */
 void pl_rng_shuffle(struct pl_rng *r, int *a, int n);

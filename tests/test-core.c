@@ -178,6 +178,72 @@ test_rng(void **state)
 	assert_int_equal(seen, 1023);
 }
 
+/* Beta over the whole accepted range of its parameters: tiny shapes give
+ * values near 0 and 1 (about half each when equal), huge ones values near
+ * the mean, always in [0, 1]; ordinary ones keep their moments. */
+static void
+test_rng_beta_extremes(void **state)
+{
+	(void)state;
+	struct pl_rng r;
+	pl_rng_seed(&r, 7);
+	int n = 20000, low = 0, near = 0;
+	for (int i = 0; i < n; i++) {
+		double x = pl_rng_beta(&r, 1e-300, 1e-300);
+		assert_true(x >= 0 && x <= 1);
+		low += x < 0.5;
+		near += x < 1e-6 || x > 1 - 1e-6;
+	}
+	/* Bernoulli(1/2): standard deviation 71, so 1,000 is 14 of them */
+	if (abs(low - n / 2) > 1000 || near < n - 10)
+		fail_msg("Beta(1e-300, 1e-300): %d of %d below 1/2, %d within 1e-6 of 0 or 1",
+		    low, n, near);
+	/* the smallest accepted shapes (subnormal), equal and not */
+	low = near = 0;
+	for (int i = 0; i < n; i++) {
+		double x = pl_rng_beta(&r, 4.9e-324, 1e-320);
+		assert_true(x >= 0 && x <= 1);
+		low += x < 0.5;
+		near += x < 1e-6 || x > 1 - 1e-6;
+	}
+	/* P(X > 1/2) -> a / (a + b), about 1/2000 */
+	assert_true(near == n && low > n - 100);
+	for (int i = 0; i < n; i++) {
+		double x = pl_rng_beta(&r, 1e308, 1e308);
+		if (!(fabs(x - 0.5) <= 1e-6))
+			fail_msg("Beta(1e308, 1e308): %.17g", x);
+		x = pl_rng_beta(&r, 1.7e308, 1.7e308);
+		assert_true(fabs(x - 0.5) <= 1e-6);
+	}
+	for (int i = 0; i < n; i++) {
+		double x = pl_rng_beta(&r, 1e308, 1);
+		assert_true(x >= 1 - 1e-6 && x <= 1);
+	}
+	near = 0;
+	for (int i = 0; i < n; i++) {
+		double x = pl_rng_beta(&r, 1e-300, 1);
+		assert_true(x >= 0 && x <= 1);
+		near += x < 1e-6;
+	}
+	assert_true(near >= n - 10);
+	/* small but ordinary shapes: never exactly 1/2, half each side */
+	low = 0;
+	int half = 0;
+	for (int i = 0; i < n; i++) {
+		double x = pl_rng_beta(&r, 0.001, 0.001);
+		assert_true(x >= 0 && x <= 1);
+		low += x < 0.5;
+		half += x == 0.5;
+	}
+	if (half > 0 || abs(low - n / 2) > 1000)
+		fail_msg("Beta(0.001, 0.001): %d exactly 1/2, %d of %d below", half, low, n);
+	/* and ordinary ones: Beta(2, 5) has mean 2/7 (sd of the mean 0.0011) */
+	double sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += pl_rng_beta(&r, 2, 5);
+	assert_true(fabs(sum / n - 2.0 / 7) < 0.01);
+}
+
 struct sum_ctx {
 	long *out;
 };
@@ -388,6 +454,7 @@ main(void)
 		cmocka_unit_test(test_parse_number),
 		cmocka_unit_test(test_option_ranges),
 		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_rng_beta_extremes),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_strmap),
 		cmocka_unit_test(test_cost),
