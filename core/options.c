@@ -6,7 +6,6 @@
  */
 #include "options.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -80,17 +79,12 @@ in_range(const char *text, double v)
 	return (r.lo_open ? v > r.lo : v >= r.lo) && (r.hi_open ? v < r.hi : v <= r.hi);
 }
 
-/* Whether v is written as a whole number (of any size); its value,
- * clamped to long long, in *x. */
+/* Whether v is a number (pl_parse_number) with a whole value, of any
+ * size (5, 5e3, 2.0e1); its value, clamped to long long, in *x. */
 static int
 int_text(const char *v, long long *x)
 {
-	const char *d = v + (*v == '+' || *v == '-');
-	if (*d == '\0' || strspn(d, "0123456789") != strlen(d))
-		return 0;	/* digits only, as pl_parse_number's */
-	errno = 0;
-	*x = strtoll(v, NULL, 10);
-	return errno == 0;
+	return pl_parse_whole(v, x) == 0;
 }
 
 /* Check that text is a valid value of type t. */
@@ -168,7 +162,10 @@ pl_options_set(struct pl_options *o, const char *name, const char *value, char *
 		return -1;
 	}
 	free(o->values[i]);
-	o->values[i] = pl_xstrdup(value);
+	long long x;
+	/* an integer kept in digits ("5e3" as 5000), as pl_opt_int reads it */
+	o->values[i] = o->defs[i].type == PL_OPT_INT && int_text(value, &x) ?
+	    pl_xasprintf("%lld", x) : pl_xstrdup(value);
 	o->given[i] = 1;
 	return 0;
 }

@@ -4,6 +4,7 @@
  */
 #include "strbuf.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -106,8 +107,9 @@ pl_sb_csv(struct pl_strbuf *b, const char *s)
 	if (quote)
 		pl_sb_put(b, "\"", 1);
 	double num;
-	if (*s && strchr("=+-@", *s) != NULL && pl_parse_number(s, &num) != 0)
-		pl_sb_put(b, "'", 1);	/* a formula to a spreadsheet; a number stays one */
+	/* a formula to a spreadsheet gets a ' ; a number ("+3e2" too) stays one */
+	if (*s && strchr("=+-@", *s) != NULL && pl_parse_number(s + (*s == '+' && s[1] != '-'), &num) != 0)
+		pl_sb_put(b, "'", 1);
 	for (; *s; s++) {
 		if (*s == '"')
 			pl_sb_put(b, "\"", 1);
@@ -156,32 +158,118 @@ pl_utf8_cut(const char *s, size_t len, size_t max)
 	return max;
 }
 
+/* The end of the digits at s. */
+static const char *
+digits_end(const char *s)
+{
+	return s + strspn(s, "0123456789");
+}
+
+/* The end of the number at s as JSON writes it ('-', 0 or digits without
+ * a leading zero, an optional point with digits, an optional exponent),
+ * or NULL when s does not start with one. */
+static const char *
+json_number_end(const char *s)
+{
+	const char *p = s + (*s == '-');
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		p = digits_end(p);
+	else
+		return NULL;
+	if (*p == '.') {
+		if (digits_end(p + 1) == p + 1)
+			return NULL;
+		p = digits_end(p + 1);
+	}
+	if (*p == 'e' || *p == 'E') {
+		p += 1 + (p[1] == '+' || p[1] == '-');
+		if (digits_end(p) == p)
+			return NULL;
+		p = digits_end(p);
+	}
+	return p;
+}
+
 /* A decimal number (strbuf.h). */
 int
 pl_parse_number(const char *s, double *out)
 {
-	const char *p = s + (*s == '+' || *s == '-');
-	size_t lead = strspn(p, "0123456789"), frac = 0;
-	p += lead;
-	if (*p == '.') {
-		frac = strspn(p + 1, "0123456789");
-		p += 1 + frac;
-	}
-	if (lead + frac == 0)
-		return -1;
-	if (*p == 'e' || *p == 'E') {
-		p += 1 + (p[1] == '+' || p[1] == '-');
-		size_t ex = strspn(p, "0123456789");
-		if (ex == 0)
-			return -1;
-		p += ex;
-	}
-	if (*p != '\0')
+	const char *end = json_number_end(s);
+	if (end == NULL || *end != '\0')
 		return -1;
 	double v = strtod(s, NULL);
 	if (!isfinite(v))
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* A number with a whole value (strbuf.h): its digits and exponent read
+ * exactly, never through a double (2^53 + 1 stays itself). */
+int
+pl_parse_whole(const char *s, long long *out)
+{
+	double v;
+	if (pl_parse_number(s, &v) != 0)
+		return -1;
+	const char *p = s + (*s == '-'), *end = p + strcspn(p, "eE");
+	long long exp = 0;	/* the exponent, saturated far beyond any long long's */
+	if (*end != '\0') {
+		const char *e = end + 1;
+		int neg = *e == '-';
+		for (e += *e == '+' || *e == '-'; *e; e++)
+			if (exp < 1000000)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	/* value = the mantissa's digits from its first nonzero one to its
+	 * last (k of them) times 10^exp, exp less one per digit after the
+	 * point and more one per zero after the last nonzero digit */
+	const char *first = NULL, *last = NULL;
+	long long k = 0, after_last = 0;
+	int in_frac = 0;
+	for (const char *q = p; q < end; q++) {
+		if (*q == '.') {
+			in_frac = 1;
+			continue;
+		}
+		exp -= in_frac;
+		if (*q != '0') {
+			first = first != NULL ? first : q;
+			last = q;
+			k += after_last + 1;
+			after_last = 0;
+		} else if (first != NULL)
+			after_last++;
+	}
+	if (first == NULL) {
+		*out = 0;
+		return 0;
+	}
+	exp += after_last;
+	if (exp < 0)
+		return -1;	/* its last nonzero digit stands after the point */
+	long long x = 0;
+	int big = k + exp > 19;
+	for (const char *q = first; q <= last && !big; q++) {
+		if (*q == '.')
+			continue;
+		if (x > (LLONG_MAX - (*q - '0')) / 10)
+			big = 1;
+		else
+			x = x * 10 + (*q - '0');
+	}
+	for (long long i = 0; i < exp && !big; i++) {
+		if (x > LLONG_MAX / 10)
+			big = 1;
+		else
+			x *= 10;
+	}
+	if (big)
+		x = LLONG_MAX;
+	*out = *s == '-' ? -x : x;
 	return 0;
 }
 

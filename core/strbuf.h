@@ -41,13 +41,18 @@ void pl_sb_json_str(struct pl_strbuf *b, const char *s);
  * or a quote; a leading ' when it starts with = + - or @ and is not a
  * number (a spreadsheet would run it as a formula). */
 void pl_sb_csv(struct pl_strbuf *b, const char *s);
-/* A decimal number as a person or JSON writes it ([+-], digits with an
- * optional point, an optional exponent; no hex, inf, nan or spaces),
- * finite (a value too small for a normal double reads as its nearest
- * one, as in files).  0, or -1 when s is not one.  Every number placelab
- * takes on its command line or in a method option is read by it (an
- * integer option by the same grammar, without point or exponent). */
+/* A decimal number as JSON writes it (an optional '-', 0 or digits
+ * without a leading zero, an optional point followed by digits, an
+ * optional exponent; no '+', hex, inf, nan or spaces, no "01", ".5" or
+ * "1."), finite (a value too small for a normal double reads as its
+ * nearest one, as in files).  0, or -1 when s is not one.  Every number
+ * placelab takes on its command line or in a method option is read by
+ * it, a whole number by pl_parse_whole. */
 int pl_parse_number(const char *s, double *out);
+/* A number as pl_parse_number reads it whose value is a whole number
+ * (5, 5e3, 2.0e1, -0; not 1.5 or 1e-400), read exactly, in *out,
+ * clamped to [-LLONG_MAX, LLONG_MAX].  0, or -1 when s is not one. */
+int pl_parse_whole(const char *s, long long *out);
 /* The code point of the UTF-8 character at s in *cp and its bytes (1 to
  * 4); a byte that does not start a whole character is one byte with *cp
  * PL_UTF8_BAD. */

@@ -1,6 +1,7 @@
 /*
  * test-core — small core modules: options, rng, pool, strmap, cost model.
  */
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -379,10 +380,11 @@ static void
 test_parse_number(void **state)
 {
 	(void)state;
-	static const char *const good[] = { "0", "-0", "+2", "1.", ".5", "1e3", "1E-3",
-		"2.5e+2", "1e-310", "4.9e-324", NULL };
+	static const char *const good[] = { "0", "-0", "2", "10.25", "0.5", "1e3", "1E-3",
+		"2.5e+2", "0e5", "1e-310", "4.9e-324", NULL };
 	static const char *const bad[] = { "", " 1", "1 ", "0x10", "0x0.8p0", "inf", "nan",
-		"-inf", "1e", "1e+", ".", "-", "+", "1e400", "1,5", "1.2.3", NULL };
+		"-inf", "1e", "1e+", ".", "-", "+", "1e400", "1,5", "1.2.3", "+2", "1.", ".5",
+		"-.5", "1.e3", "01", "-01", "00", "00.5", NULL };
 	double v = -1;
 	for (int i = 0; good[i] != NULL; i++) {
 		assert_int_equal(pl_parse_number(good[i], &v), 0);
@@ -391,6 +393,25 @@ test_parse_number(void **state)
 	for (int i = 0; bad[i] != NULL; i++)
 		if (pl_parse_number(bad[i], &v) == 0)
 			fail_msg("'%s' read as %g", bad[i], v);
+	/* whole values, read exactly (2^53 + 1 is not 2^53), clamped */
+	static const struct { const char *s; long long v; } whole[] = {
+		{ "5", 5 }, { "-0", 0 }, { "0.0e-7", 0 }, { "5e3", 5000 }, { "2.0e1", 20 },
+		{ "1E2", 100 }, { "1.50e1", 15 }, { "-25e1", -250 }, { "12500e-2", 125 },
+		{ "9007199254740993", 9007199254740993LL }, { "9.007199254740993e15", 9007199254740993LL },
+		{ "1e300", LLONG_MAX }, { "-1e19", -LLONG_MAX }, { NULL, 0 },
+	};
+	for (int i = 0; whole[i].s != NULL; i++) {
+		long long x = -1;
+		if (pl_parse_whole(whole[i].s, &x) != 0 || x != whole[i].v)
+			fail_msg("'%s' read as %lld", whole[i].s, x);
+	}
+	static const char *const unwhole[] = { "1.5", "1.05e1", "1e-400", "-0.5", "1e400",
+		"+5", "05", "abc", "", NULL };
+	for (int i = 0; unwhole[i] != NULL; i++) {
+		long long x;
+		if (pl_parse_whole(unwhole[i], &x) == 0)
+			fail_msg("'%s' read as the whole number %lld", unwhole[i], x);
+	}
 }
 
 /* Terminal columns of UTF-8 text. */

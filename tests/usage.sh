@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..50"
+echo "1..60"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -178,9 +178,9 @@ for s in random:-1 random:x random: random:9007199254740993; do
 done
 $PLACELAB sim "$G" --place random:9007199254740992 >/dev/null 2>&1 || bad="$bad [2^53 refused]"
 check "sim --place random:SEED takes the same seeds (bad:$bad)" 'test -z "$bad"'
-# Whole-number flags take digits only; number flags take the whole text.
+# Whole-number flags take whole values only; number flags take the whole text.
 bad=""
-for a in "run -a random $G --threads 1.5" "compare $G --methods random --steps 1e3" \
+for a in "run -a random $G --threads 1.5" "compare $G --methods random --steps 1e-3" \
     "train placeto $G -o $T/s.plw --threads -1" "explore $G --threads x" "run -a random $G --steps ''"; do
 	# shellcheck disable=SC2086
 	eval "\$PLACELAB $a" >/dev/null 2>"$T/err" </dev/null
@@ -197,6 +197,75 @@ for a in "--width 5in --timeline -o $T/w.svg" "--dpi 300x -o $T/w.png" "--second
 	    ! test -e "$T/w.png" || bad="$bad [$a -> $rc]"
 done
 check "export --width, --dpi, --seconds, --sim: the whole value or exit 2 (bad:$bad)" 'test -z "$bad"'
+# One grammar for numbers on the command line and in method options,
+# JSON's (as in the files): 5, -1.5, 2e9; a whole-number flag or option
+# takes any such number with a whole value (5e3), nothing else.
+bad=""
+for a in "-a brkga --evals 5e3" "-a brkga --opt evals=1E3" "-a brkga --pop 1e2" "-a brkga --elite 2e-1" \
+    "-a brkga --steps 1e1" "-a random --seed 1e3" "-a heft --seconds 1e0" "-a brkga --pop 2.0e1"; do
+	# shellcheck disable=SC2086
+	$PLACELAB run $a "$G" --steps 1 -q >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 0 && ! test -s "$T/err" || bad="$bad [$a -> $rc]"
+done
+check "exponent forms in whole-number flags and options are taken (bad:$bad)" 'test -z "$bad"'
+$PLACELAB run -a brkga "$G" --evals 5e3 --pop 2.0e1 --elite 2e-1 --seed 1e3 --steps 2e0 -q --json >"$T/r.json" 2>"$T/err"
+check "run --evals 5e3 --pop 2.0e1 --seed 1e3 --steps 2e0: read as 5000, 20, 1000 and 2" \
+    'test "$(jq -c "[.options.evals, .options.pop, .options.elite, .seed, .steps]" "$T/r.json")" = "[5000,20,0.2,1000,2]"'
+$PLACELAB compare "$G" --methods brkga --opt brkga:evals=2e2,pop=2E1 --format csv -q >"$T/out" 2>"$T/err"; rc=$?
+check "compare --opt brkga:evals=2e2: read as 200" 'test $rc = 0 && grep -q "^brkga,.*,200," "$T/out"'
+$PLACELAB sim "$G" --place random:1e3 >"$T/a" 2>&1 && $PLACELAB sim "$G" --place random:1000 >"$T/b" 2>&1
+check "sim --place random:1e3: the placement of random:1000" 'cmp -s "$T/a" "$T/b"'
+bad=""
+for a in "--evals +500" "--evals 0100" "--evals 1.5" "--evals 1e400" "--opt evals=+500" "--opt evals=5.0e-1" \
+    "--pop 0100" "--pop 1e-1" "--pop -0100"; do
+	# shellcheck disable=SC2086
+	$PLACELAB run -a brkga "$G" $a -q >/dev/null 2>"$T/err"
+	rc=$?
+	v=${a##*[ =]}
+	test $rc = 2 && grep -q "^placelab: brkga: option '[a-z]*': '$v' is not an integer$" "$T/err" ||
+	    bad="$bad [$a -> $rc]"
+done
+check "integer options: no '+', leading zeros or fractions, exit 2, the value quoted (bad:$bad)" 'test -z "$bad"'
+$PLACELAB run -a brkga "$G" --evals 1e20 -q >/dev/null 2>"$T/err"; rc=$?
+check "--evals 1e20: exit 2, too large, the range said" \
+    'test $rc = 2 && grep -q "option .evals.: 1e20 is too large (expected an integer in \[0, 2147483647\])" "$T/err"'
+bad=""
+for a in "--elite .2" "--elite +0.2" "--elite 1." "--opt elite=00.2" "--opt rho=-.8" "--elite 0.2e" "--elite 1e+"; do
+	# shellcheck disable=SC2086
+	$PLACELAB run -a brkga "$G" $a -q >/dev/null 2>"$T/err"
+	rc=$?
+	v=${a##*[ =]}
+	test $rc = 2 && grep -q "^placelab: brkga: option '[a-z]*': '$v' is not a number$" "$T/err" ||
+	    bad="$bad [$a -> $rc]"
+done
+check "number options: no '+', '.5', '1.' or leading zeros, exit 2, the value quoted (bad:$bad)" 'test -z "$bad"'
+bad=""
+for a in "--steps +500" "--steps 05" "--steps 1e400" "--steps 2.5e0" "--threads 01" "--threads +1" \
+    "--seed 05" "--seed +5" "--seed 1e400" "--seed 1.5e0" "--seed 9.007199254740993e15"; do
+	# shellcheck disable=SC2086
+	$PLACELAB run -a random "$G" $a -q >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "^placelab: --[a-z]* '${a#* }': expected a whole number in \[" "$T/err" ||
+	    bad="$bad [$a -> $rc]"
+done
+check "--steps, --threads, --seed: no '+', leading zeros or fractions, exit 2 (bad:$bad)" 'test -z "$bad"'
+bad=""
+for s in random:05 random:+5 random:1.5 random:1e400 random:1e16; do
+	$PLACELAB sim "$G" --place "$s" >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "^placelab: --place '$s': expected random:SEED with a whole number" "$T/err" ||
+	    bad="$bad [$s -> $rc]"
+done
+check "sim --place random:SEED: no '+', leading zeros or fractions, exit 2 (bad:$bad)" 'test -z "$bad"'
+bad=""
+for s in .5 +1 1. 01 -.5 1e; do
+	$PLACELAB run -a heft "$G" --seconds "$s" -q >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "^placelab: --seconds '$s': expected a number in \[0, 1e+09\]" "$T/err" ||
+	    bad="$bad [$s -> $rc]"
+done
+check "--seconds: no '+', '.5', '1.' or leading zeros, exit 2 (bad:$bad)" 'test -z "$bad"'
 $PLACELAB "$G" "$PL_SRCDIR/samples/heft.json" >/dev/null 2>"$T/err" </dev/null; rc=$?
 check "two graphs for the explorer: exit 2, the reason after the usage" \
     'test $rc = 2 && tail -1 "$T/err" | grep -q "^placelab: one GRAPH at a time (.*teach.json. and .*heft.json. given"'

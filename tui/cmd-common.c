@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -192,25 +191,22 @@ cmd_parse_num(const char *flag, const char *s, double lo, double hi, double *out
 int
 cmd_parse_int(const char *flag, const char *s, int lo, int hi, int *out)
 {
-	unsigned long long v;	/* lo >= 0, hi < PL_SEED_MAX: digits as a seed's */
+	unsigned long long v;	/* lo >= 0, hi < PL_SEED_MAX: read as a seed */
 	if (cmd_seed_value(s, &v) != 0 || v < (unsigned long long)lo || v > (unsigned long long)hi)
 		return cmd_error("--%s '%s': expected a whole number in [%d, %d]", flag, s, lo, hi);
 	*out = (int)v;
 	return 0;
 }
 
-/* A seed's value (see cmd.h). */
+/* A seed's value (see cmd.h): any number with a whole value in range
+ * (5, 5e3), read exactly. */
 int
 cmd_seed_value(const char *s, unsigned long long *out)
 {
-	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
+	long long v;
+	if (pl_parse_whole(s, &v) != 0 || v < 0 || (unsigned long long)v > PL_SEED_MAX)
 		return -1;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno != 0 || v > PL_SEED_MAX)
-		return -1;
-	*out = v;
+	*out = (unsigned long long)v;
 	return 0;
 }
 
