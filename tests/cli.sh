@@ -262,15 +262,15 @@ echo keep >"$tmp/t.plw"
 $PLACELAB train placeto "$PL_SRCDIR/samples/heft.json" "$PL_SRCDIR/samples/chain.json" -o "$tmp/t.plw" --episodes 200 --lr 1 >/dev/null 2>"$tmp/err"; rc=$?
 check "train --lr 1 that diverges: exit 2, the file given kept" sh -c "test $rc = 2 && grep -q 'not finite' '$tmp/err' && test \"\$(cat '$tmp/t.plw')\" = keep"
 # the policy file fixes mem-feature as it fixes k: run needs no option,
-# a contradicting one is refused, and k=08 is k=8
+# a contradicting one is refused, and k=8e0 is k=8
 $PLACELAB train placeto "$PL_SRCDIR/samples/chain.json" -o "$tmp/mf.plw" --episodes 4 --mem-feature on -q >/dev/null 2>&1
 check "a policy trained with --mem-feature on runs with --policy alone" sh -c \
     "$PLACELAB run -a placeto '$PL_SRCDIR/samples/chain.json' --policy '$tmp/mf.plw' -q >/dev/null"
 $PLACELAB run -a placeto "$PL_SRCDIR/samples/chain.json" --policy "$tmp/mf.plw" --mem-feature off -q >/dev/null 2>"$tmp/err"; rc=$?
 check "--mem-feature off with that policy: refused, exit 2" sh -c \
     "test $rc = 2 && grep -q \"option 'mem-feature': off contradicts the policy\" '$tmp/err'"
-check "--k 08 with a policy trained with k=8: the same value" sh -c \
-    "$PLACELAB run -a placeto '$PL_SRCDIR/samples/chain.json' --policy '$tmp/mf.plw' --k 08 --mem-feature 1 -q >/dev/null"
+check "--k 8e0 with a policy trained with k=8: the same value" sh -c \
+    "$PLACELAB run -a placeto '$PL_SRCDIR/samples/chain.json' --policy '$tmp/mf.plw' --k 8e0 --mem-feature 1 -q >/dev/null"
 # --seconds too short for a batch still trains one before it stops
 $PLACELAB train placeto "$PL_SRCDIR/samples/chain.json" -o "$tmp/short.plw" --seconds 1e-9 -q >/dev/null 2>&1; rc=$?
 check "train --seconds 1e-9: one batch trained, not an untrained policy" sh -c \

@@ -8,7 +8,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..60"
+echo "1..62"
 G="$PL_SRCDIR/samples/teach.json"
 $PLACELAB run -a heft "$G" --evals 5 >/dev/null 2>"$T/err"; rc=$?
 check "an unknown option: exit 2, named with the command" \
@@ -266,6 +266,26 @@ for s in .5 +1 1. 01 -.5 1e; do
 	    bad="$bad [$s -> $rc]"
 done
 check "--seconds: no '+', '.5', '1.' or leading zeros, exit 2 (bad:$bad)" 'test -z "$bad"'
+# gen's sizes and --place all:INDEX read numbers the same way
+bad=""
+$PLACELAB gen transformer --layers 1e0 > "$T/l1e0.json" 2>"$T/err" && $PLACELAB gen transformer --layers 1 > "$T/l1.json" &&
+    cmp -s "$T/l1e0.json" "$T/l1.json" || bad="$bad [1e0]"
+for s in +1 01 1.5 " 1"; do
+	$PLACELAB gen transformer --layers "$s" >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "^placelab: gen: --layers (-L) '$s' (expected a whole number up to 2^30)" "$T/err" ||
+	    bad="$bad [$s -> $rc]"
+done
+check "gen --layers: 1e0 is 1; no '+', leading zeros, fractions or spaces, exit 2 (bad:$bad)" 'test -z "$bad"'
+bad=""
+a=$($PLACELAB sim "$G" --place all:1e0 --json 2>/dev/null | jq -r .makespan_us) b=$($PLACELAB sim "$G" --place all:1 --json 2>/dev/null | jq -r .makespan_us)
+test -n "$a" && test "$a" = "$b" || bad="$bad [1e0: $a vs $b]"
+for s in +1 01 " 1"; do
+	$PLACELAB sim "$G" --place "all:$s" >/dev/null 2>"$T/err"
+	rc=$?
+	test $rc = 2 && grep -q "no device '$s' in cluster" "$T/err" || bad="$bad [$s -> $rc]"
+done
+check "sim --place all:INDEX: 1e0 is 1; '+1', '01', ' 1' are no device, exit 2 (bad:$bad)" 'test -z "$bad"'
 $PLACELAB "$G" "$PL_SRCDIR/samples/heft.json" >/dev/null 2>"$T/err" </dev/null; rc=$?
 check "two graphs for the explorer: exit 2, the reason after the usage" \
     'test $rc = 2 && tail -1 "$T/err" | grep -q "^placelab: one GRAPH at a time (.*teach.json. and .*heft.json. given"'

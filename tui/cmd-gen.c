@@ -20,6 +20,7 @@
 #include "gen/gen.h"
 #include "fileio.h"
 #include "io.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
 static const char gen_usage[] =
@@ -47,14 +48,13 @@ static const char gen_usage[] =
     "  -S, --stats                 print the model's figures (MACs, params, step GFLOPs) instead of the graph\n"
     "  -o, --output PATH           file (or directory for a family); default stdout\n";
 
-/* Parse a whole non-negative number. */
+/* Parse a whole number in [0, 2^30], written as pl_parse_whole() reads
+ * it (5e3 too). */
 static int
 parse_int(const char *s, int *out)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > 1 << 30)
+	long long v;
+	if (pl_parse_whole(s, &v) != 0 || v < 0 || v > 1 << 30)
 		return -1;
 	*out = (int)v;
 	return 0;

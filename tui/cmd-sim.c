@@ -23,6 +23,7 @@
 #include "problem.h"
 #include "rng.h"
 #include "sim.h"
+#include "strbuf.h"
 #include "xmalloc.h"
 
 #define SIM_USAGE "usage: placelab sim GRAPH [-c CLUSTER] (-p PLACEMENT | --place RULE)\n" \
@@ -68,9 +69,8 @@ find_device(const struct pl_cluster *c, const char *name)
 	int d = pl_cluster_find(c, name);
 	if (d >= 0)
 		return d;
-	char *end;
-	long i = strtol(name, &end, 10);
-	if (*name != '\0' && *end == '\0' && i >= 0 && i < c->n_dev)
+	long long i;
+	if (pl_parse_whole(name, &i) == 0 && i >= 0 && i < c->n_dev)
 		return (int)i;
 	for (d = 0; d < c->n_dev; d++)
 		if (squashed_equal(name, c->dev[d].name))

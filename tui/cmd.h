@@ -52,11 +52,13 @@ const char *cmd_datadir(void);
 char *cmd_data_path(const char *rel);
 /* Parse --FLAG's number in [lo, hi]; 0, or 2 after printing the error. */
 int cmd_parse_num(const char *flag, const char *s, double lo, double hi, double *out);
-/* Parse --FLAG's whole number (digits only) in [lo, hi], 0 <= lo <= hi
- * < PL_SEED_MAX; 0, or 2 after printing the error. */
+/* Parse --FLAG's whole number (any number pl_parse_number() takes with a
+ * whole value: 5e3) in [lo, hi], 0 <= lo <= hi < PL_SEED_MAX; 0, or 2
+ * after printing the error. */
 int cmd_parse_int(const char *flag, const char *s, int lo, int hi, int *out);
 /* A seed: a whole number in [0, PL_SEED_MAX] (2^53, as JSON keeps it
- * exactly), digits only.  0, or -1 for anything else. */
+ * exactly), written as pl_parse_whole() reads it.  0, or -1 for anything
+ * else. */
 #define PL_SEED_MAX 9007199254740992ULL
 int cmd_seed_value(const char *s, unsigned long long *out);
 /* Parse --FLAG's seed (cmd_seed_value); 0, or 2 after printing the

@@ -1374,7 +1374,7 @@ engine_load_policy(struct engine *E, const char *path, const struct pl_options *
 	const char *vals[5] = { k, NULL, NULL, absmax ? "absmax" : "max", memf ? "on" : "off" };
 	policy_option_values(&p->cfg, k, &vals[1], &vals[2]);
 	for (int i = 0; names[i] != NULL; i++) {
-		/* k and mem-feature by value (k=08 is k=8, on is 1) */
+		/* k and mem-feature by value (k=8e0 is k=8, on is 1) */
 		int differs = i == 0 ? pl_opt_int(o, "k") != p->cfg.k :
 		    i == 4 ? pl_opt_bool(o, "mem-feature") != memf :
 		    strcmp(pl_opt_str(o, names[i]), vals[i]) != 0;
