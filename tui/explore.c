@@ -248,15 +248,18 @@ retake_current(struct explore *ex, const char *source)
 
 /* Replace the current placement; a take of the placement cur already is
  * only renames where it came from (no undo step, the file that holds it
- * still does, a search following it goes on). */
+ * still does), but it is the user's now: no search follows it. */
 void
 explore_set_placement(struct explore *ex, const struct pl_placement *pl,
     const char *source, int edit)
 {
 	if (edit || !pl_placement_equal(ex->cur, pl))
 		set_current(ex, pl, source, edit, 1, NULL);
-	else
+	else {
 		retake_current(ex, source);
+		ex->follower = NULL;
+		ex->follower_restarted = 0;
+	}
 }
 
 /* A restarted search's bests are a new run's (see explore.h). */

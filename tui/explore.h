@@ -211,8 +211,8 @@ void explore_search_restarted(struct explore *ex, const void *who);
 /* Replace the current placement (copied) and resimulate, as one undo
  * step.  edit: a hand edit (marks dirty); else a placement taken from
  * elsewhere (a method's, a file's), which no search replaces by itself
- * afterwards, unless it is the placement cur already is: then only its
- * name changes (no undo step; a search following cur goes on).  source
+ * afterwards, even when it is the placement cur already is (then only its
+ * name changes, with no undo step).  source
  * names where it came from. */
 void explore_set_placement(struct explore *ex, const struct pl_placement *pl,
     const char *source, int edit);
