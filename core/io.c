@@ -1205,7 +1205,10 @@ pl_graph_load_json(const char *path, char **cause)
 	return g;
 }
 
-/* Shortest text that reads back as the same (finite) double. */
+/* Shortest text (6 to 17 significant digits) that reads back as the same
+ * (finite) double.  The precision is found by bisection: once p digits
+ * read back, so do more (17 always do), and four tries instead of up to
+ * twelve matter on a placement of half a million priorities. */
 static void
 fmt_exact(char buf[static 40], double v)
 {
@@ -1213,11 +1216,16 @@ fmt_exact(char buf[static 40], double v)
 		snprintf(buf, 40, "%.0f", v == 0 ? 0.0 : v);	/* (no "-0") */
 		return;
 	}
-	for (int prec = 6; prec <= 17; prec++) {
-		snprintf(buf, 40, "%.*g", prec, v);
+	int lo = 6, hi = 17;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		snprintf(buf, 40, "%.*g", mid, v);
 		if (strtod(buf, NULL) == v)
-			return;
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
+	snprintf(buf, 40, "%.*g", lo, v);
 }
 
 /* v as fmt_exact() writes it. */
