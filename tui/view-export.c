@@ -13,7 +13,9 @@
  * Graphviz layout cannot be sliced and can take long on big graphs, so
  * diagrams and timelines are rendered (and written) on a worker thread
  * from its own copy of the placement and its own trace: the explorer stays
- * live, and a result whose settings changed meanwhile is thrown away.
+ * live, and a result whose settings changed meanwhile is thrown away.  A
+ * placement file's preview is made there too (half a million priorities
+ * take about a second to write out).
  */
 #include "config.h"
 
@@ -67,6 +69,7 @@ struct job {
 	char *path;			/* write here; NULL: preview */
 	unsigned gen;			/* settings generation it renders */
 	int nodes;			/* a preview's: the nodes its diagram lays out */
+	int placement;			/* a placement file's text, not a picture */
 	int rc;
 	char *data;
 	size_t len;
@@ -187,9 +190,13 @@ job_main(void *arg)
 	struct job *j = arg;
 	double t0 = pl_now_s();
 	char *cause = NULL;
-	struct pl_trace *tr = pl_sim_trace(j->p, j->pl, &j->sim, &cause);
+	struct pl_trace *tr = NULL;
 	int rc = -1;
-	if (tr != NULL) {
+	if (j->placement) {
+		j->data = pl_placement_to_json(j->pl, j->p->g, j->p->c);
+		j->len = strlen(j->data);
+		rc = 0;
+	} else if ((tr = pl_sim_trace(j->p, j->pl, &j->sim, &cause)) != NULL) {
 		if (j->path != NULL)
 			rc = plv_export(j->p, j->pl, tr, &j->o, j->path, &cause);
 		else
@@ -237,13 +244,6 @@ job_run(struct export_view *e, struct job *j)
 		abort();
 	}
 	e->job = j;
-}
-
-/* Start a rendering of the current placement (path NULL: a preview). */
-static void
-job_start(struct export_view *e, const struct plv_opts *o, const char *path)
-{
-	job_run(e, job_new(e, o, path));
 }
 
 /* Wait for the job until the deadline; 1 when it has finished. */
@@ -465,7 +465,8 @@ table_progress(const struct pl_compare *cmp)
 	return s;
 }
 
-/* Render the data for the settings.  0 or -1. */
+/* Render a comparison table for the settings (the rest renders on the
+ * worker).  0 or -1. */
 static int
 render(struct export_view *e, char **data, size_t *len, char **cause)
 {
@@ -507,12 +508,7 @@ render(struct export_view *e, char **data, size_t *len, char **cause)
 		*data = copy;
 		return 0;
 	}
-	if (e->what == W_PLACEMENT) {
-		*data = pl_placement_to_json(ex->cur, ex->g, ex->c);
-		*len = strlen(*data);
-		return 0;
-	}
-	*cause = pl_xstrdup("diagrams render on the worker");
+	*cause = pl_xstrdup("diagrams and placement files render on the worker");
 	return -1;
 }
 
@@ -525,11 +521,17 @@ preview_note(struct export_view *e, size_t len, double took)
 	e->preview_wide = 0;
 	for (size_t i = 0; i < len; i++) {	/* (a tab shows as one blank) */
 		size_t j = i;
-		while (j < len && e->preview[j] != '\n')
-			j++;
-		char *line = pl_xstrndup(e->preview + i, j - i);
-		int cols = screen_width(line);
-		free(line);
+		int plain = 1;	/* printable ASCII: a column a byte */
+		while (j < len && e->preview[j] != '\n') {
+			unsigned char ch = (unsigned char)e->preview[j++];
+			plain &= ch >= 0x20 && ch < 0x7f;
+		}
+		int cols = (int)(j - i);
+		if (!plain) {
+			char *line = pl_xstrndup(e->preview + i, j - i);
+			cols = screen_width(line);
+			free(line);
+		}
 		if (cols > e->preview_wide)
 			e->preview_wide = cols;
 		lines += j < len;
@@ -559,19 +561,22 @@ preview_note(struct export_view *e, size_t len, double took)
 	e->preview_len = len;
 }
 
-/* Make the preview: tables and placements here, pictures on the worker. */
+/* Make the preview: tables here, pictures and placement files on the
+ * worker. */
 static void
 make_preview(struct export_view *e)
 {
 	if (!e->keep_place)
 		e->preview_top = e->preview_left = 0;
 	e->keep_place = 0;
-	if (e->what == W_DIAGRAM || e->what == W_TIMELINE) {
+	if (e->what == W_DIAGRAM || e->what == W_TIMELINE || e->what == W_PLACEMENT) {
 		if (e->job != NULL)
 			return;		/* collected first; it may be stale */
 		struct plv_opts o;
 		viz_opts(e, &o, 1);
-		job_start(e, &o, NULL);
+		struct job *j = job_new(e, &o, NULL);
+		j->placement = e->what == W_PLACEMENT;
+		job_run(e, j);
 		return;
 	}
 	free(e->preview);
@@ -681,8 +686,9 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	/* when not all of it fits, the way to the rest of a wide line comes
 	 * right after what the preview is: it outranks the size, lines and
 	 * time that follow */
-	const char *note = e->stale ? "rendering (Graphviz; keys stay live)..." :
-	    e->preview_note != NULL ? e->preview_note : "";
+	const char *note = !e->stale ? (e->preview_note != NULL ? e->preview_note : "") :
+	    e->what == W_PLACEMENT ? "rendering (keys stay live)..." :
+	    e->what == W_TABLE ? "rendering..." : "rendering (Graphviz; keys stay live)...";
 	char *title = pl_xasprintf(" Preview: %s%s", note, cols);
 	int tabs = 0;	/* each shown as ", " */
 	for (const char *q = title; (q = strchr(q, '\t')) != NULL; q++)
