@@ -1206,15 +1206,27 @@ pl_graph_load_json(const char *path, char **cause)
 }
 
 /* Shortest text (6 to 17 significant digits) that reads back as the same
- * (finite) double.  The precision is found by bisection: once p digits
- * read back, so do more (17 always do), and four tries instead of up to
- * twelve matter on a placement of half a million priorities. */
+ * (finite) double.  The precision is found by bisection, four tries
+ * instead of up to twelve, which matter on a placement of half a million
+ * priorities: once p digits read back, so do more (17 always do), as the
+ * nearest decimal of p + 1 digits is no farther from v than that of p and
+ * the doubles that read back as v lie as far on either side of it.  Not
+ * so at a power of two, whose lower neighbour is half as far: there every
+ * precision is tried in turn. */
 static void
 fmt_exact(char buf[static 40], double v)
 {
 	if (v == floor(v) && fabs(v) < 1e15) {
 		snprintf(buf, 40, "%.0f", v == 0 ? 0.0 : v);	/* (no "-0") */
 		return;
+	}
+	int e;
+	if (fabs(frexp(v, &e)) == 0.5) {
+		for (int prec = 6; prec <= 17; prec++) {
+			snprintf(buf, 40, "%.*g", prec, v);
+			if (strtod(buf, NULL) == v)
+				return;
+		}
 	}
 	int lo = 6, hi = 17;
 	while (lo < hi) {

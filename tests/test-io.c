@@ -67,6 +67,75 @@ test_cluster_presets_round_trip(void **state)
 	}
 }
 
+/* The fewest digits (6 to 17; whole numbers below 1e15 as integers) that
+ * read back as v, every precision tried in turn: what pl_json_print()
+ * must write. */
+static void
+shortest_ref(char buf[static 40], double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, 40, "%.0f", v == 0 ? 0.0 : v);
+		return;
+	}
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(buf, 40, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+/* Numbers are written in their shortest exact form: every power of two
+ * (where fewer digits can read back than one more), its neighbours, and
+ * random doubles, against trying every precision in turn. */
+static void
+test_json_shortest(void **state)
+{
+	(void)state;
+	cJSON *root = cJSON_CreateArray();
+	int n = 0;
+	for (int k = -1074; k <= 1023; k++) {
+		double p = ldexp(1, k);
+		cJSON_AddItemToArray(root, cJSON_CreateNumber(p));
+		cJSON_AddItemToArray(root, cJSON_CreateNumber(nextafter(p, 0)));
+		cJSON_AddItemToArray(root, cJSON_CreateNumber(-nextafter(p, INFINITY)));
+		n += 3;
+	}
+	uint64_t x = 88172645463325252u;
+	while (n < 3 * 2098 + 20000) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		double v;
+		if (n % 2)
+			memcpy(&v, &x, sizeof v);
+		else	/* a float as a double, as BRKGA's genes are */
+			v = (float)((x >> 40) * 0x1.0p-24);
+		if (!isfinite(v))
+			continue;
+		cJSON_AddItemToArray(root, cJSON_CreateNumber(v));
+		n++;
+	}
+	double *want = malloc(sizeof *want * (size_t)n);
+	assert_non_null(want);
+	int i = 0;
+	for (const cJSON *it = root->child; it != NULL; it = it->next)
+		want[i++] = it->valuedouble;
+	char *s = pl_json_print(root);
+	cJSON_Delete(root);
+	const char *q = strchr(s, '[') + 1;
+	for (i = 0; i < n; i++) {
+		q += strspn(q, " \t\n,");
+		size_t len = strcspn(q, " \t\n,]");
+		char ref[40];
+		shortest_ref(ref, want[i]);
+		if (strlen(ref) != len || memcmp(ref, q, len) != 0)
+			fail_msg("%a written as %.*s, not %s", want[i], (int)len, q, ref);
+		q += len;
+	}
+	free(s);
+	free(want);
+}
+
 /* Cluster files: uniform links, matrices and bad input. */
 static void
 test_cluster_parse(void **state)
@@ -1506,6 +1575,7 @@ main(void)
 		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_dot_errors),
+		cmocka_unit_test(test_json_shortest),
 		cmocka_unit_test(test_foreign_documents),
 		cmocka_unit_test(test_dot_attr_lists),
 		cmocka_unit_test(test_dot_subgraph_lines),
