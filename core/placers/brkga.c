@@ -1146,14 +1146,28 @@ pl_brkga_set_node_beta(struct pl_placer *pl, int op, const double *alpha,
 	return 0;
 }
 
-/* Parse a positive finite number token. */
+/* Parse the ALPHA and BETA tokens sa, sb (numbers as JSON writes them,
+ * > 0) of a line whose form is usage; 0, or -1 with what is wrong in
+ * what[0 .. wn). */
 static int
-parse_param(const char *s, double *out)
+parse_params(const char *sa, const char *sb, double *a, double *b,
+    const char *usage, char *what, size_t wn)
 {
-	double v;
-	if (s == NULL || pl_parse_number(s, &v) != 0 || v <= 0)
-		return -1;
-	*out = v;
+	const char *tok[2] = { sa, sb };
+	double *out[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		if (tok[i] == NULL) {
+			snprintf(what, wn, "%s is missing (expected '%s')", i ? "BETA" : "ALPHA", usage);
+			return -1;
+		}
+		if (pl_parse_number(tok[i], out[i]) != 0 || *out[i] <= 0) {
+			snprintf(what, wn, "%s '%.*s%s' is not a number > 0 (expected one as JSON "
+			    "writes it: 2, 0.5, 1e-3; not .5, +2 or 1.)", i ? "BETA" : "ALPHA",
+			    (int)pl_utf8_cut(tok[i], strlen(tok[i]), 40), tok[i],
+			    strlen(tok[i]) > 40 ? "..." : "");
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -1263,10 +1277,8 @@ beta_line(const struct pl_brkga_layout *lay, const struct pl_problem *prob, char
 		f[i] = i + 1 < n ? tok[i + 1] : NULL;
 	double a, c;
 	if (strcmp(kw, "default") == 0) {
-		if (parse_param(f[0], &a) || parse_param(f[1], &c) || f[2]) {
-			snprintf(what, wn, "%s", "expected 'default ALPHA BETA'");
+		if (parse_params(f[0], f[1], &a, &c, "default ALPHA BETA", what, wn) != 0)
 			return -1;
-		}
 		for (long i = 0; al != NULL && i < lay->n_genes; i++) {
 			al[i] = a;
 			be[i] = c;
@@ -1279,10 +1291,13 @@ beta_line(const struct pl_brkga_layout *lay, const struct pl_problem *prob, char
 			unknown_op(g, f[0], "priority OP ALPHA BETA", what, wn);
 			return -1;
 		}
-		if (parse_param(f[1], &a) || parse_param(f[2], &c) || f[3]) {
-			snprintf(what, wn, "%s", "expected 'priority OP ALPHA BETA'");
+		if (f[3] != NULL) {
+			snprintf(what, wn, "%s", "too many fields (expected 'priority OP ALPHA BETA'; "
+			    "a name with spaces or '#' goes in double quotes)");
 			return -1;
 		}
+		if (parse_params(f[1], f[2], &a, &c, "priority OP ALPHA BETA", what, wn) != 0)
+			return -1;
 		if (al != NULL) {
 			al[lay->prio_off + v] = a;
 			be[lay->prio_off + v] = c;
@@ -1307,10 +1322,9 @@ beta_line(const struct pl_brkga_layout *lay, const struct pl_problem *prob, char
 		long idx = -1;
 		if (colon != NULL) {
 			*colon = '\0';
-			char *end;
-			idx = strtol(colon + 1, &end, 10);
-			if (*end != '\0' || colon[1] == '\0')
-				idx = -1;
+			long long x;
+			if (pl_parse_whole(colon + 1, &x) == 0 && x >= 0 && x < PL_MAX_OUTPUTS)
+				idx = (long)x;
 			v = pl_graph_find(g, f[0]);
 		}
 		if (v < 0 || idx < 0 || idx >= g->ops[v].n_tensors) {
@@ -1333,10 +1347,9 @@ beta_line(const struct pl_brkga_layout *lay, const struct pl_problem *prob, char
 			    quote_len(prob->c->name), prob->c->name);
 		return -1;
 	}
-	if (parse_param(f[2], &a) || parse_param(f[3], &c)) {
-		snprintf(what, wn, "%s", "expected ALPHA BETA > 0");
+	if (parse_params(f[2], f[3], &a, &c, strcmp(kw, "affinity") == 0 ?
+	    "affinity OP DEVICE ALPHA BETA" : "tensor OP:INDEX DEVICE ALPHA BETA", what, wn) != 0)
 		return -1;
-	}
 	for (int j = 0; al != NULL && j < nd; j++) {
 		if (d == -2 || d == j) {
 			al[base + j] = a;
