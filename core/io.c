@@ -292,6 +292,7 @@ struct ctx {
 	size_t base;		/* ... whose text starts at text[base] */
 	struct pos at;		/* position of text[base] */
 	char *err;
+	const char *what;	/* the kind of document read: "a cluster" */
 };
 
 /* Skip what cJSON skips between tokens: every byte up to ' '. */
@@ -639,7 +640,7 @@ parse_text(struct ctx *x)
 		return NULL;
 	}
 	if ((x->err = pl_text_foreign(x->text, x->size, x->name,
-	    "placelab JSON text (expected a JSON object)")) != NULL)
+	    x->what != NULL ? x->what : "placelab JSON text (expected a JSON object)")) != NULL)
 		return NULL;
 	if (check_text(x) != 0)
 		return NULL;
@@ -1041,6 +1042,8 @@ struct pl_graph *
 pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause)
 {
 	struct ctx x = { .name = name, .text = text, .len = strnlen(text, len), .size = len };
+	if ((*cause = pl_text_foreign(text, len, name, "a graph (expected a placelab JSON graph)")) != NULL)
+		return NULL;
 	struct line_tracker t = { text, 0, 0, 1 };
 	char *stem = pl_name_from_path(name);
 	struct pl_graph_builder *b = pl_graph_builder_new(stem);
@@ -1518,7 +1521,8 @@ read_device(struct ctx *x, struct pl_cluster *c, const cJSON *d, int i)
 struct pl_cluster *
 pl_cluster_parse_json(const char *text, size_t len, const char *name, char **cause)
 {
-	struct ctx x = { .name = name, .text = text, .len = len };
+	struct ctx x = { .name = name, .text = text, .len = len,
+	    .what = "a cluster (expected a placelab JSON cluster file or a preset name)" };
 	cJSON *root = parse_text(&x);
 	x.root = root;
 	struct pl_cluster *c = NULL;
@@ -1904,7 +1908,8 @@ pl_placement_parse_json(const char *text, size_t len, const char *name,
 {
 	if (warning != NULL)
 		*warning = NULL;
-	struct ctx x = { .name = name, .text = text, .len = len };
+	struct ctx x = { .name = name, .text = text, .len = len,
+	    .what = "a placement (expected a placelab JSON placement file)" };
 	struct place_ctx pc = { .x = &x, .g = g, .c = c };
 	cJSON *root = parse_text(&x);
 	x.root = root;

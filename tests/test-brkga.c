@@ -610,6 +610,8 @@ test_beta_file(void **state)
 
 	const char *bad[][2] = {
 		{ "nonsense\n", ":1: expected the header 'placelab-beta/1'" },
+		{ "PLWEIGHT\001rest", ": holds a trained policy (PLWEIGHT), not BRKGA's Beta parameters (expected a placelab-beta/1 file)" },
+		{ "{\"format\": \"placelab-graph/1\", \"ops\": []}", ": holds a graph (placelab-graph/1), not BRKGA's Beta parameters" },
 		{ "placelab-beta/1\naffinity nosuchop * 1 1\n", ":2: op 'nosuchop' is not in graph '" },
 		{ "placelab-beta/1\npriority\n", ":2: no op given (expected 'priority OP ALPHA BETA')" },
 		{ "placelab-beta/1\n\npriority op1 1 -2\n", ":3: BETA '-2' is not a number > 0 (expected one as JSON writes it: 2, 0.5, 1e-3; not .5, +2 or 1.)" },

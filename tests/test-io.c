@@ -543,14 +543,20 @@ test_foreign_documents(void **state)
 	assert_string_equal(cause, "e.plw: an empty file, not a graph (expected a placelab JSON graph or a DOT file)");
 	free(cause);
 	assert_null(pl_cluster_parse_json(plw, sizeof plw - 1, "c.plw", &cause));
-	assert_string_equal(cause, "c.plw: holds a trained policy (PLWEIGHT), not placelab JSON text (expected a JSON object)");
+	assert_string_equal(cause, "c.plw: holds a trained policy (PLWEIGHT), not a cluster "
+	    "(expected a placelab JSON cluster file or a preset name)");
+	free(cause);
+	assert_null(pl_graph_parse_json(plw, sizeof plw - 1, "g.json", &cause));
+	assert_string_equal(cause, "g.json: holds a trained policy (PLWEIGHT), not a graph "
+	    "(expected a placelab JSON graph)");
 	free(cause);
 	struct pl_graph *g = plv_graph_parse("digraph g { a -> b; }", 21, "g.dot", &cause);
 	assert_non_null(g);
 	struct pl_cluster *c = pl_cluster_preset("k80x4");
 	assert_non_null(c);
 	assert_null(pl_placement_parse_json(beta, strlen(beta), "p.txt", g, c, NULL, &cause));
-	assert_has(cause, "p.txt: holds BRKGA's Beta parameters (placelab-beta/1), not placelab JSON text");
+	assert_string_equal(cause, "p.txt: holds BRKGA's Beta parameters (placelab-beta/1), "
+	    "not a placement (expected a placelab JSON placement file)");
 	free(cause);
 	pl_cluster_free(c);
 	pl_graph_free(g);

@@ -491,6 +491,12 @@ test_weight_file(void **state)
 	assert_null(pl_policy_load(path, NULL, &cause));
 	assert_non_null(strstr(cause, "not a placelab weight file"));
 	free(cause);
+	/* another of placelab's files: named as such */
+	assert_int_equal(pl_file_write_atomic(path, "{\"format\": \"placelab-graph/1\"}\n", 30, &cause), 0);
+	assert_null(pl_policy_load(path, NULL, &cause));
+	assert_non_null(strstr(cause, "junk.plw: holds a graph (placelab-graph/1), not a trained policy "
+	    "(expected a placelab weight file, magic 'PLWEIGHT' at byte 0)"));
+	free(cause);
 	unlink(path);
 	/* shape mismatch: a model with other widths */
 	f = pl_nn_file_decode(buf, len, "w.plw", &cause);

@@ -695,8 +695,14 @@ pl_nn_file_decode(const unsigned char *buf, size_t len, const char *name,
 	struct rbuf r = { .p = buf, .n = len, .at = 0, .name = name, .cause = cause };
 	uint64_t v;
 	if (len < 8 || memcmp(buf, PL_NN_FILE_MAGIC, 8) != 0) {
-		*cause = pl_xasprintf("%s: not a placelab weight file (expected magic '%s' at byte 0)",
-		    name, PL_NN_FILE_MAGIC);
+		char kind[64];	/* another of placelab's files: said so */
+		if (pl_text_kind((const char *)buf, len, kind, sizeof kind))
+			*cause = pl_xasprintf("%s: holds %s (%s), not a trained policy (expected a "
+			    "placelab weight file, magic '%s' at byte 0)", name,
+			    pl_file_kind_name(kind), kind, PL_NN_FILE_MAGIC);
+		else
+			*cause = pl_xasprintf("%s: not a placelab weight file (expected magic '%s' at byte 0)",
+			    name, PL_NN_FILE_MAGIC);
 		return NULL;
 	}
 	r.at = 8;

@@ -1367,6 +1367,12 @@ read_beta(const struct pl_brkga_layout *lay, const struct pl_problem *prob,
     const char *text0, size_t len, const char *name, double *al, double *be,
     char **cause)
 {
+	char kind[64];	/* another of placelab's files: said so */
+	if (pl_text_kind(text0, len, kind, sizeof kind) && strncmp(kind, "placelab-beta/", 14) != 0) {
+		*cause = pl_xasprintf("%s: holds %s (%s), not BRKGA's Beta parameters "
+		    "(expected a placelab-beta/1 file)", name, pl_file_kind_name(kind), kind);
+		return -1;
+	}
 	if ((*cause = pl_text_error(name, text0, len)) != NULL)
 		return -1;
 	if (len >= 3 && memcmp(text0, "\xEF\xBB\xBF", 3) == 0) {	/* a byte order mark */
