@@ -950,9 +950,15 @@ pl_compare_parse_json(const char *text, size_t len, const char *name, char **cau
 		r->gap_bound_pct = get_n(o, "gap_bound_pct", &bad);
 		double pb = get_n(o, "peak_bytes", &bad), pc = get_n(o, "peak_capacity", &bad);
 		double bm = get_n(o, "bytes_moved", &bad);
-		r->peak_bytes = isnan(pb) ? 0 : (int64_t)pb;
-		r->peak_cap = isnan(pc) ? 0 : (int64_t)pc;
-		r->bytes_moved = isnan(bm) ? 0 : (int64_t)bm;
+		/* byte counts: whole numbers in [0, 2^62] (a cast of more
+		 * would be undefined); above 2^53 read to the nearest double */
+		const double top = 0x1p62;
+		bad |= !isnan(pb) && !(pb >= 0 && pb <= top && pb == floor(pb));
+		bad |= !isnan(pc) && !(pc >= 0 && pc <= top && pc == floor(pc));
+		bad |= !isnan(bm) && !(bm >= 0 && bm <= top && bm == floor(bm));
+		r->peak_bytes = isnan(pb) || bad ? 0 : (int64_t)pb;
+		r->peak_cap = isnan(pc) || bad ? 0 : (int64_t)pc;
+		r->bytes_moved = isnan(bm) || bad ? 0 : (int64_t)bm;
 		r->search_s = get_n(o, "search_s", &bad);
 		double ev = get_n(o, "evals", &bad), sp = get_n(o, "steps", &bad);
 		r->evals = isnan(ev) ? 0 : (long)ev;

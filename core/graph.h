@@ -164,7 +164,8 @@ int pl_graph_find(const struct pl_graph *g, const char *name);
 double pl_graph_total_flops(const struct pl_graph *g);
 int64_t pl_graph_total_params(const struct pl_graph *g);
 /* The same split: the parameters, and the optimizer state that update ops
- * ("<owner>/update", docs/SAMPLES.md) carry as their param_bytes. */
+ * (of a type such as ApplyAdam or ResourceSparseApplyMomentum, FORMAT.md)
+ * carry as their param_bytes. */
 void pl_graph_param_bytes(const struct pl_graph *g, int64_t *params, int64_t *optimizer);
 int64_t pl_graph_total_activations(const struct pl_graph *g);
 /* Longest path weighted by flops; fills path (may be NULL) with op ids in

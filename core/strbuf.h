@@ -39,7 +39,8 @@ void pl_sb_json_str(struct pl_strbuf *b, const char *s);
 /* Append s as one CSV field: control characters as spaces (a row stays
  * one line), in double quotes, its quotes doubled, when it holds a comma
  * or a quote; a leading ' when it starts with = + - or @ and is not a
- * number (a spreadsheet would run it as a formula). */
+ * number as pl_parse_number() reads one, or one after a leading '+'
+ * ("+3e2": a spreadsheet would run anything else as a formula). */
 void pl_sb_csv(struct pl_strbuf *b, const char *s);
 /* A decimal number as JSON writes it (an optional '-', 0 or digits
  * without a leading zero, an optional point followed by digits, an

@@ -879,6 +879,18 @@ test_compare_current(void **state)
 	assert_null(pl_compare_parse_json(bad, strlen(bad), "bad", &cause));
 	assert_non_null(strstr(cause, "boolean current"));
 	free(cause);
+	/* byte counts are whole numbers a row can hold: 1e300 or -1 refused */
+	static const char *const counts[] = { "1e300", "-1", "2.5" };
+	for (int i = 0; i < 3; i++) {
+		char *doc = pl_xasprintf("{\"format\": \"placelab-compare/1\", \"graph\": \"g\", \"cluster\": \"c\", "
+		    "\"sim\": \"native\", \"mem\": \"native\", \"lower_bound_us\": 1, \"rows\": [{\"method\": \"m\", "
+		    "\"title\": \"m\", \"status\": \"\", \"has_result\": true, \"makespan_us\": 5, "
+		    "\"peak_device\": \"d\", \"oom\": false, \"peak_bytes\": %s}]}", counts[i]);
+		assert_null(pl_compare_parse_json(doc, strlen(doc), "bad", &cause));
+		assert_non_null(strstr(cause, "a numeric field has the wrong type"));
+		free(cause);
+		free(doc);
+	}
 
 	pl_compare_row_free(&cur);
 	pl_compare_free(back);

@@ -403,8 +403,9 @@ ev_free(void *priv)
 		if (job_wait(e->job, pl_now_s() + 0.5))
 			job_free(e->job);
 		else {
-			/* Graphviz cannot be stopped: leave the worker to the
-			 * process's exit, with the inputs it reads */
+			/* a rendering (Graphviz's, a placement file's) cannot
+			 * be stopped: leave the worker to the process's exit,
+			 * with the inputs it reads */
 			pthread_detach(e->job->th);
 			e->ex->keep_inputs = 1;
 		}
