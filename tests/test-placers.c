@@ -555,6 +555,48 @@ test_generated(void **state)
 	pl_cluster_free(cl);
 }
 
+/* The group graph: a tensor read twice in one group counts once, two
+ * tensors between the same groups add up, both directions, sorted. */
+static void
+test_group_graph(void **state)
+{
+	(void)state;
+	static const char gj[] = "{\"format\": \"placelab-graph/1\", \"name\": \"gg\",\n"
+	    "\"ops\": [{\"name\": \"a1\", \"group\": \"A\"}, {\"name\": \"a2\", \"group\": \"A\"},\n"
+	    " {\"name\": \"b1\", \"group\": \"B\"}, {\"name\": \"b2\", \"group\": \"B\"}, {\"name\": \"c\"}],\n"
+	    "\"edges\": [[\"a1\", \"b1\", 100, 0], [\"a1\", \"b2\", 100, 0], [\"a1\", \"b1\", 20, 1],\n"
+	    " [\"a1\", \"a2\", 100, 0], [\"a2\", \"c\", 3, 0], [\"b2\", \"c\", 4000, 0], [\"b1\", \"c\", 50000, 0]]}";
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_parse_json(gj, strlen(gj), "gg.json", &cause);
+	assert_non_null(g);
+	struct pl_cluster *cl = pl_cluster_preset("k80x4");
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	assert_non_null(p);
+	struct pl_pu_cgraph *cg = pl_pu_cgraph_new(p);
+	int ga = g->ops[0].group, gb = g->ops[2].group, gc = g->ops[4].group;
+	int64_t want[3][3] = { { 0 } };	/* by group: A, B, C */
+	int id[3] = { ga, gb, gc };
+	want[0][1] = want[1][0] = 100 + 20;
+	want[0][2] = want[2][0] = 3;
+	want[1][2] = want[2][1] = 4000 + 50000;
+	assert_int_equal(cg->n, 3);
+	assert_int_equal(cg->n_adj, 6);
+	for (int i = 0; i < 3; i++) {
+		int last = -1;
+		for (int k = cg->xadj[id[i]]; k < cg->xadj[id[i] + 1]; k++) {
+			int j = cg->adj[k] == ga ? 0 : cg->adj[k] == gb ? 1 : 2;
+			assert_true(cg->adj[k] > last);	/* sorted, no repeats */
+			last = cg->adj[k];
+			assert_int_equal(cg->ebytes[k], want[i][j]);
+		}
+		assert_int_equal(cg->xadj[id[i] + 1] - cg->xadj[id[i]], 2);
+	}
+	pl_pu_cgraph_free(cg);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
 /* Scotch: our cut and part loads equal SCOTCH_graphMapView's figures. */
 static void
 test_scotch_figures(void **state)
@@ -1298,6 +1340,7 @@ main(void)
 		cmocka_unit_test(test_expert_layouts),
 		cmocka_unit_test(test_baselines_heterogeneous),
 		cmocka_unit_test(test_generated),
+		cmocka_unit_test(test_group_graph),
 		cmocka_unit_test(test_scotch_figures),
 		cmocka_unit_test(test_metis_figures),
 		cmocka_unit_test(test_metis_quiet),

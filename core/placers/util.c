@@ -220,12 +220,14 @@ pl_pu_fit_memory(const struct pl_problem *p, struct pl_placement *pl)
 
 /* ---- group graph -------------------------------------------------------- */
 
+/* A tensor's trip between two groups, one direction. */
 struct pair {
 	int a, b;
+	int t;		/* the tensor */
 	int64_t bytes;
 };
 
-/* Order pairs by (a, b). */
+/* Order pairs by (a, b, t). */
 static int
 cmp_pair(const void *x, const void *y)
 {
@@ -234,7 +236,7 @@ cmp_pair(const void *x, const void *y)
 		return p->a < q->a ? -1 : 1;
 	if (p->b != q->b)
 		return p->b < q->b ? -1 : 1;
-	return 0;
+	return (p->t > q->t) - (p->t < q->t);
 }
 
 /* Build the contracted group graph. */
@@ -251,39 +253,31 @@ pl_pu_cgraph_new(const struct pl_problem *p)
 		cg->vmem[g->ops[v].group] += pl_pu_op_mem(g, v);
 	}
 	/* One (producer group, consumer group) pair per tensor and consuming
-	 * group, both directions. */
+	 * group, both directions: every edge's, sorted, a tensor reaching
+	 * the same group twice counted once (sorting, not a scan of the
+	 * producer's pairs so far, which took a fan-out's square). */
 	struct pair *pr = pl_xmalloc(sizeof *pr * (size_t)(2 * g->n_edges + 1));
 	int np = 0;
 	for (int v = 0; v < g->n_ops; v++) {
 		int gu = g->ops[v].group;
-		int start = np;
 		for (int j = g->out_off[v]; j < g->out_off[v + 1]; j++) {
 			const struct pl_edge *e = &g->edges[g->out_edge[j]];
 			int gc = g->ops[e->dst].group;
 			if (gc == gu)
 				continue;
-			/* a tensor reaching the same group twice counts once */
-			int dup = 0;
-			for (int q = start; q < np; q += 2)
-				if (pr[q].b == gc && pr[q].bytes == -1 - e->tensor) {
-					dup = 1;
-					break;
-				}
-			if (dup)
-				continue;
-			pr[np++] = (struct pair){ gu, gc, -1 - e->tensor };
-			pr[np++] = (struct pair){ gc, gu, -1 - e->tensor };
+			int64_t b = g->tensors[e->tensor].bytes;
+			pr[np++] = (struct pair){ gu, gc, e->tensor, b };
+			pr[np++] = (struct pair){ gc, gu, e->tensor, b };
 		}
-		for (int q = start; q < np; q++)
-			pr[q].bytes = g->tensors[-1 - pr[q].bytes].bytes;
 	}
 	qsort(pr, np, sizeof *pr, cmp_pair);
-	/* Merge duplicates. */
+	/* Merge duplicates: the same tensor once, other tensors summed. */
 	int m = 0;
 	for (int i = 0; i < np; i++) {
-		if (m > 0 && pr[m - 1].a == pr[i].a && pr[m - 1].b == pr[i].b)
-			pr[m - 1].bytes += pr[i].bytes;
-		else
+		if (m > 0 && pr[m - 1].a == pr[i].a && pr[m - 1].b == pr[i].b) {
+			if (pr[i].t != pr[i - 1].t)
+				pr[m - 1].bytes += pr[i].bytes;
+		} else
 			pr[m++] = pr[i];
 	}
 	cg->n_adj = m;
