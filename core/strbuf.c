@@ -363,7 +363,9 @@ pl_utf8_width(const char *s)
 	return n;
 }
 
-/* A value with a unit of its size (see strbuf.h). */
+/* A value with a unit of its size (see strbuf.h).  The digits are chosen
+ * for the value as it prints: 9.997 is "10.0", 99.97 "100" and 999.7 of
+ * a unit one of the next, not "10.00", "100.0" or "1000". */
 char *
 pl_fmt_scaled(char *buf, size_t n, double value, double base, double carry,
     const char *const unit[6])
@@ -373,12 +375,24 @@ pl_fmt_scaled(char *buf, size_t n, double value, double base, double carry,
 		value /= base;
 		u++;
 	}
-	if (u == 0)
-		snprintf(buf, n, "%.0f %s", value, unit[0]);
-	else
-		snprintf(buf, n, fabs(value) < 10 ? "%.2f %s" : fabs(value) < 100 ?
-		    "%.1f %s" : "%.0f %s", value, unit[u]);
-	return buf;
+	for (;;) {
+		int prec = u == 0 ? 0 : fabs(value) < 10 ? 2 : fabs(value) < 100 ? 1 : 0;
+		double shown;
+		for (;;) {
+			snprintf(buf, n, "%.*f %s", prec, value, unit[u]);
+			shown = fabs(strtod(buf, NULL));
+			if (prec == 2 && shown >= 10)
+				prec = 1;
+			else if (prec == 1 && shown >= 100)
+				prec = 0;
+			else
+				break;
+		}
+		if (u == 5 || shown < base)
+			return buf;
+		value /= base;
+		u++;
+	}
 }
 
 /* Memory in binary units (1023.5 KiB and up, which would print as 1024,

@@ -1213,6 +1213,19 @@ test_units(void **state)
 	assert_string_equal(plv_fmt_time(b, sizeof b, 45), "45 µs");
 	assert_string_equal(plv_fmt_time(b, sizeof b, 12345), "12.3 ms");
 	assert_string_equal(plv_fmt_time(b, sizeof b, 2e6), "2 s");
+	/* digits for the value as it prints, not as it is */
+	assert_string_equal(plv_fmt_time(b, sizeof b, 999.8), "1.00 ms");
+	assert_string_equal(plv_fmt_time(b, sizeof b, 99.97), "100 µs");
+	assert_string_equal(plv_fmt_time(b, sizeof b, 9.997), "10.0 µs");
+	assert_string_equal(plv_fmt_time(b, sizeof b, 999999.7), "1.00 s");
+	assert_string_equal(plv_fmt_time(b, sizeof b, 5.5), "5.50 µs");
+	assert_string_equal(plv_fmt_bytes(b, sizeof b, 999700), "1.00 MB");
+	assert_string_equal(plv_fmt_bytes(b, sizeof b, 9997), "10.0 kB");
+	assert_string_equal(plv_fmt_bytes(b, sizeof b, 99970), "100 kB");
+	assert_string_equal(plv_fmt_bytes(b, sizeof b, 999.7), "1.00 kB");
+	assert_string_equal(plv_fmt_mem(b, sizeof b, 1023.6), "1.00 KiB");
+	assert_string_equal(plv_fmt_mem(b, sizeof b, 10234), "9.99 KiB");
+	assert_string_equal(plv_fmt_mem(b, sizeof b, 10235), "10.0 KiB");
 	assert_true(plv_dark("#0072B2"));
 	assert_false(plv_dark("#F0E442"));
 	assert_int_equal(plv_format_from_path("a/b.c/x.PNG"), PLV_FMT_PNG);

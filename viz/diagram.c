@@ -88,18 +88,30 @@ plv_fmt_mem(char *buf, size_t n, double bytes)
 char *
 plv_fmt_time(char *buf, size_t n, double us)
 {
-	double v = us;
-	const char *u = "µs";
-	if (fabs(us) >= 1e6) {
-		v = us / 1e6;
-		u = "s";
-	} else if (fabs(us) >= 1e3) {
-		v = us / 1e3;
-		u = "ms";
+	static const char *const unit[] = { "µs", "ms", "s" };
+	int u = fabs(us) >= 1e6 ? 2 : fabs(us) >= 1e3 ? 1 : 0;
+	double v = us / (u == 2 ? 1e6 : u == 1 ? 1e3 : 1);
+	/* digits for the value as it prints: 9.997 ms is "10.0 ms" and
+	 * 999.8 µs "1.00 ms", not "10.00 ms" and "1000 µs" */
+	for (;;) {
+		int whole = fabs(v) == floor(fabs(v));
+		int prec = fabs(v) < 10 && v != 0 && !whole ? 2 : fabs(v) < 100 && !whole ? 1 : 0;
+		double shown;
+		for (;;) {
+			snprintf(buf, n, "%.*f %s", prec, v, unit[u]);
+			shown = fabs(strtod(buf, NULL));
+			if (prec == 2 && shown >= 10)
+				prec = 1;
+			else if (prec == 1 && shown >= 100)
+				prec = 0;
+			else
+				break;
+		}
+		if (u == 2 || shown < 1000)
+			return buf;
+		v /= 1000;
+		u++;
 	}
-	snprintf(buf, n, fabs(v) < 10 && v != 0 && fabs(v) != floor(fabs(v)) ? "%.2f %s" :
-	    fabs(v) < 100 && fabs(v) != floor(fabs(v)) ? "%.1f %s" : "%.0f %s", v, u);
-	return buf;
 }
 
 /* The rank direction to build with: "auto" (or none) builds LR. */
