@@ -705,12 +705,7 @@ test_timeline(void **state)
 		used += n > 0;
 	}
 	assert_true(used > 0);
-	int bars = 0;
-	for (int v = 0; v < f.t->n_ops; v++)
-		bars += f.t->ops[v].end > f.t->ops[v].start;
-	int xfers = 0;
-	for (int i = 0; i < f.t->n_xfers; i++)
-		xfers += f.t->xfers[i].end > f.t->xfers[i].start;
+	int bars = f.t->n_ops, xfers = f.t->n_xfers;	/* each its bar */
 	/* bars + transfer bars + lane backgrounds + page + 2 legend swatches */
 	int rects = count_str(svg, "<rect");
 	assert_int_equal(rects, bars + xfers + f.c->n_dev + used + 1 + 2);
@@ -727,6 +722,42 @@ test_timeline(void **state)
 	assert_true(plv_nice_step(1000, 5) == 200);
 	assert_true(plv_nice_step(7, 5) == 2);
 	assert_true(plv_nice_step(0.3, 3) == 0.1);
+	fixture_free(&f);
+}
+
+/* Every op on device 1. */
+static int
+on_dev1(const struct pl_op *op)
+{
+	(void)op;
+	return 1;
+}
+
+/* An op that takes no time (an initialiser on the critical path) still
+ * has its bar in the timeline, here merged with the op it touches. */
+static void
+test_timeline_zero_cost(void **state)
+{
+	(void)state;
+	static const char gj[] = "{\"format\": \"placelab-graph/1\", \"name\": \"z0\", \"ops\": [\n"
+	    " {\"name\": \"init\", \"measured_us\": {\"gpu\": 0}},\n"
+	    " {\"name\": \"work\", \"measured_us\": {\"gpu\": 100}}],\n"
+	    "\"edges\": [[\"init\", \"work\", 0, 0]]}";
+	char *cause = NULL;
+	struct pl_graph *g = pl_graph_parse_json(gj, strlen(gj), "z0.json", &cause);
+	assert_non_null(g);
+	struct fixture f;
+	fixture_init(&f, g, "k80x4", on_dev1);
+	assert_true(f.t->ops[0].end == f.t->ops[0].start);
+	assert_true(f.t->critical_mask[0]);
+	struct plv_opts o;
+	plv_opts_init(&o);
+	char *svg;
+	size_t len;
+	plv_timeline_svg(f.p, f.pl, f.t, &o, &svg, &len, NULL, NULL);
+	/* merged with its neighbour, which it touches, and counted */
+	assert_non_null(strstr(svg, "<title>2 ops, 100 µs</title></rect>"));
+	free(svg);
 	fixture_free(&f);
 }
 
@@ -1256,6 +1287,7 @@ main(void)
 		cmocka_unit_test(test_cross_edges_by_sender),
 		cmocka_unit_test(test_layout_work),
 		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_timeline_zero_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

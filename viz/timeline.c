@@ -32,7 +32,8 @@
 #define LANE_GAP 2.0
 #define MERGE_PT 0.35		/* merge bars closer than this ... */
 #define MIN_W 1.0		/* ... while the merged bar is narrower than this */
-#define MIN_BAR 0.45		/* narrowest bar drawn, so one op stays visible */
+#define MIN_BAR 0.45		/* narrowest bar drawn, so one op (one that takes
+				 * no time too) stays visible */
 #define CRIT_JOIN_PT 4.0	/* critical ops of a lane closer than this: one run */
 
 
@@ -579,7 +580,8 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 	for (int d = 0; d < c->n_dev; d++) {
 		int n = 0;
 		for (int v = 0; v < t->n_ops; v++) {
-			if (t->ops[v].dev != d || !(t->ops[v].end > t->ops[v].start))
+			if (t->ops[v].dev != d)	/* (one that takes no time too:
+						 * MIN_BAR wide, as a short one) */
 				continue;
 			bars[n++] = (struct bar){ t->ops[v].start, t->ops[v].end, d, v, -1 };
 		}
@@ -591,7 +593,7 @@ plv_timeline_svg(const struct pl_problem *p, const struct pl_placement *pl,
 		int n = 0;
 		for (int i = 0; i < t->n_xfers; i++) {
 			const struct pl_trace_xfer *x = &t->xfers[i];
-			if (x->channel != k || !(x->end > x->start))
+			if (x->channel != k)
 				continue;
 			bars[n++] = (struct bar){ x->start, x->end, x->src_dev, -1, i };
 		}
