@@ -5,7 +5,8 @@
  * update; training on a tiny crown graph finds the best
  * placement (checked by brute force) within a bounded number of episodes
  * for a fixed seed; results do not depend on the thread count; grouping
- * respects the group budget; zero-shot runs from a saved policy, and a
+ * respects the group budget; the grouped graph's rows list each neighbour
+ * once, in order, however many edges join two nodes; zero-shot runs from a saved policy, and a
  * policy for another cluster is refused; the per-step CSV log; the
  * multi-graph trainer; sched=rank gives each placement priorities that
  * beat first-ready-first order where the order matters; escape=grow
@@ -468,6 +469,87 @@ test_grouping(void **state)
 		assert_int_equal(covered, g->n_ops);
 		if (budgets[i] == 3)
 			assert_string_equal(pl_placeto_group_name(pl, 0), "enc/l0");
+		pl_placer_free(pl);
+	}
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
+/* A graph of n ops in `scopes` scopes (op i in scope i % scopes) whose
+ * edges i -> i + 1, i + 2, i + 5 make each pair of grouped nodes share
+ * many edges, met out of order. */
+static struct pl_graph *
+dup_edge_graph(int n, int scopes)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("dup-edges");
+	for (int i = 0; i < n; i++) {
+		char name[32], scope[32];
+		snprintf(name, sizeof name, "o%d", i);
+		snprintf(scope, sizeof scope, "s%d", i % scopes);
+		struct pl_op op = { .name = name, .type = "MatMul", .scope = scope, .flops = 1e6,
+			.out_bytes = 1000 };
+		for (int q = 0; q < PL_DEV_KIND_COUNT; q++)
+			op.measured_us[q] = -1;
+		pl_graph_add_op(b, &op, NULL);
+	}
+	static const int step[] = { 1, 2, 5 };
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 3; k++)
+			if (i + step[k] < n)
+				pl_graph_add_edge(b, i, i + step[k], 0, 1000);
+	return build(b, "dup-edges");
+}
+
+/* The grouped graph's rows are each grouped node's neighbours in
+ * increasing order, each once, however many edges join two nodes and in
+ * whatever order they come (edges=all and edges=forward). */
+static void
+test_grouped_rows(void **state)
+{
+	(void)state;
+	struct pl_graph *g = dup_edge_graph(700, 7);
+	struct pl_cluster *c = cluster(2);
+	char *cause = NULL;
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	for (int fwd = 0; fwd < 2; fwd++) {
+		struct pl_placer *pl = make(p, fwd ? "groups=8,episodes=0,edges=forward" :
+		    "groups=8,episodes=0", 1, 1);
+		int n = pl_placeto_n_groups(pl);
+		assert_int_equal(n, 7);
+		const int *of = pl_placeto_group_of(pl);
+		/* brute force: which node pairs some edge joins, and by how many */
+		int *cnt = pl_xcalloc((size_t)n * n, sizeof(int));
+		for (int i = 0; i < g->n_edges; i++) {
+			int a = of[g->edges[i].src], z = of[g->edges[i].dst];
+			if (a != z && (!fwd || a < z))
+				cnt[a * n + z]++;
+		}
+		int most = 0;
+		for (int dir = 0; dir < 2; dir++)
+			for (int v = 0; v < n; v++) {
+				int k;
+				const int *row = pl_placeto_neighbours(pl, v, dir, &k);
+				int q = 0;
+				for (int u = 0; u < n; u++) {
+					int e = dir ? cnt[v * n + u] : cnt[u * n + v];
+					if (e > most)
+						most = e;
+					if (e == 0)
+						continue;
+					assert_true(q < k);
+					assert_int_equal(row[q], u);
+					q++;
+				}
+				assert_int_equal(q, k);
+			}
+		assert_true(most >= 50);	/* many edges to each neighbour */
+		assert_null(pl_placeto_neighbours(pl, n, 0, &most));
+		assert_int_equal(most, 0);
+		assert_int_equal(pl_placer_run(pl, 0, 0), PL_STEP_DONE);
+		assert_null(pl->error);
+		free(cnt);
 		pl_placer_free(pl);
 	}
 	pl_problem_free(p);
@@ -1247,6 +1329,7 @@ main(void)
 		cmocka_unit_test(test_training_finds_best),
 		cmocka_unit_test(test_threads_deterministic),
 		cmocka_unit_test(test_grouping),
+		cmocka_unit_test(test_grouped_rows),
 		cmocka_unit_test(test_accept_improve),
 		cmocka_unit_test(test_edges_forward),
 		cmocka_unit_test(test_visit_topological),

@@ -265,36 +265,50 @@ key_cmp(const void *a, const void *b, void *ctx)
 	return x - y;
 }
 
-/* Sort and deduplicate each CSR row; returns the new edge count. */
+/*
+ * CSR rows by dst of the edges (src[i], dst[i]), each row sorted and
+ * without duplicates; returns the kept entry count.  O(n + m), however
+ * many edges share a row: the edges are bucketed by src, then appended to
+ * their rows in increasing src, so each row comes out sorted and a
+ * duplicate is always the row's last entry.
+ */
 static int
 csr_build(int n, int m, const int *src, const int *dst, int **off_out, int **idx_out)
 {
+	/* the edges bucketed by src (a counting sort) */
+	int *soff = pl_xcalloc((size_t)n + 1, sizeof *soff);
+	int *by_src = pl_xcalloc((size_t)(m ? m : 1), sizeof *by_src);
+	for (int i = 0; i < m; i++)
+		soff[src[i] + 1]++;
+	for (int v = 0; v < n; v++)
+		soff[v + 1] += soff[v];
+	int *fill = pl_xcalloc((size_t)n + 1, sizeof *fill);
+	for (int i = 0; i < m; i++)
+		by_src[soff[src[i]] + fill[src[i]]++] = i;
+	/* rows by dst, room for every edge; filled in increasing src */
 	int *off = pl_xcalloc((size_t)n + 1, sizeof *off);
 	int *idx = pl_xcalloc((size_t)(m ? m : 1), sizeof *idx);
 	for (int i = 0; i < m; i++)
 		off[dst[i] + 1]++;
 	for (int v = 0; v < n; v++)
 		off[v + 1] += off[v];
-	int *fill = pl_xcalloc((size_t)n + 1, sizeof *fill);
-	for (int i = 0; i < m; i++)
-		idx[off[dst[i]] + fill[dst[i]]++] = src[i];
-	/* sort rows, drop duplicates, compact */
+	memset(fill, 0, ((size_t)n + 1) * sizeof *fill);
+	for (int q = 0; q < m; q++) {
+		int i = by_src[q], v = dst[i];
+		if (fill[v] == 0 || idx[off[v] + fill[v] - 1] != src[i])
+			idx[off[v] + fill[v]++] = src[i];
+	}
+	/* compact the rows (an entry only ever moves down) */
 	int w = 0;
 	int *noff = pl_xcalloc((size_t)n + 1, sizeof *noff);
 	for (int v = 0; v < n; v++) {
-		int a = off[v], z = off[v + 1];
-		for (int i = a + 1; i < z; i++)
-			for (int j = i; j > a && idx[j - 1] > idx[j]; j--) {
-				int t = idx[j];
-				idx[j] = idx[j - 1];
-				idx[j - 1] = t;
-			}
 		noff[v] = w;
-		for (int i = a; i < z; i++)
-			if (i == a || idx[i] != idx[i - 1])
-				idx[w++] = idx[i];
+		for (int q = 0; q < fill[v]; q++)
+			idx[w++] = idx[off[v] + q];
 	}
 	noff[n] = w;
+	free(soff);
+	free(by_src);
 	free(off);
 	free(fill);
 	*off_out = noff;
@@ -1858,6 +1872,19 @@ pl_placeto_relation(const struct pl_placer *pl, int cur, int v)
 	size_t k = (size_t)cur * e->n + v;
 	return e->anc[k] && e->desc[k] ? 'c' : e->anc[k] ? 'a' : e->desc[k] ? 'd' :
 	    e->par[k] ? 'p' : 0;
+}
+
+/* Predecessors (dir 0) or successors (dir 1) of grouped node v. */
+const int *
+pl_placeto_neighbours(const struct pl_placer *pl, int v, int dir, int *n)
+{
+	const struct priv *P = get_priv(pl);
+	*n = 0;
+	if (P == NULL || v < 0 || v >= P->E->envs[0].n || (dir != 0 && dir != 1))
+		return NULL;
+	const struct pl_nn_csr *a = &P->E->envs[0].adj[dir];
+	*n = a->off[v + 1] - a->off[v];
+	return a->idx + a->off[v];
 }
 
 /* Feature width. */

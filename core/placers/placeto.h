@@ -108,6 +108,11 @@ const int *pl_placeto_group_of(const struct pl_placer *pl);
  * sees: 'a' ancestor, 'd' descendant, 'c' both (on a cycle with cur),
  * 'p' parallel (neither), 0 for cur itself. */
 int pl_placeto_relation(const struct pl_placer *pl, int cur, int v);
+/* The grouped graph the policy sees: the predecessors (dir 0) or
+ * successors (dir 1) of node v, in increasing order, each once (however
+ * many edges join the two nodes); *n gets their count.  NULL and *n = 0
+ * out of range. */
+const int *pl_placeto_neighbours(const struct pl_placer *pl, int v, int dir, int *n);
 /* Feature width and the name of feature column j. */
 int pl_placeto_n_feat(const struct pl_placer *pl);
 const char *pl_placeto_feat_name(const struct pl_placer *pl, int j);
