@@ -6,7 +6,8 @@
  * placement (checked by brute force) within a bounded number of episodes
  * for a fixed seed; results do not depend on the thread count; grouping
  * respects the group budget; the grouped graph's rows list each neighbour
- * once, in order, however many edges join two nodes; zero-shot runs from a saved policy, and a
+ * once, in order, however many edges join two nodes; nodes whose square
+ * would need more than the memory limit are refused upfront; zero-shot runs from a saved policy, and a
  * policy for another cluster is refused; the per-step CSV log; the
  * multi-graph trainer; sched=rank gives each placement priorities that
  * beat first-ready-first order where the order matters; escape=grow
@@ -1094,6 +1095,49 @@ chain_graph(int n, double us0, double us1, int64_t bytes, int pinned, int ca, in
 	return build(b, "chain");
 }
 
+/* Nodes whose square would take more than the limit (2 GiB: each of the
+ * `workers` episodes keeps nodes x nodes x features floats) are refused
+ * before anything is allocated for them, with a message naming the need,
+ * the limit and the options that lower it; a group budget is accepted. */
+static void
+test_square_limit(void **state)
+{
+	(void)state;
+	/* 6000 nodes, 8 features, 4 workers: 4.4 GiB */
+	struct pl_graph *g = chain_graph(6000, 10, 5, 100, -1, -1, -1);
+	struct pl_cluster *c = cluster(3);
+	char *cause = NULL;
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	struct pl_run_opts run = { .sim = { .kind = PL_SIM_NATIVE }, .seed = 1, .threads = 1 };
+	assert_null(pl_placer_new(&pl_placer_placeto, p, "groups=0", &run, &cause));
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "placeto: graph 'chain': 6000 grouped nodes need 4.393 GiB"));
+	assert_non_null(strstr(cause, "more than the limit of 2 GiB"));
+	/* 131 bytes a node squared: 3 of relations, 4 x 8 floats */
+	assert_non_null(strstr(cause, "use groups=4048 or fewer"));
+	assert_non_null(strstr(cause, "fewer 'workers'"));
+	assert_null(strchr(cause, '\n'));
+	free(cause);
+	cause = NULL;
+	/* the trainer too */
+	struct pl_options *o = NULL;
+	assert_int_equal(pl_options_parse_ranged(pl_placeto_options, pl_placeto_ranges, "groups=0",
+	    &o, &cause), 0);
+	const struct pl_problem *probs[1] = { p };
+	assert_null(pl_placeto_trainer_new(probs, 1, o, &run, &cause));
+	assert_non_null(strstr(cause, "6000 grouped nodes need"));
+	free(cause);
+	pl_options_free(o);
+	/* a group budget caps the nodes */
+	struct pl_placer *pl = make(p, "groups=128", 1, 1);
+	assert_true(pl_placeto_n_groups(pl) <= 128);
+	pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
 /* Whether grouped nodes u and v share a graph edge. */
 static int
 nodes_adjacent(const struct pl_graph *g, const int *of, int u, int v)
@@ -1330,6 +1374,7 @@ main(void)
 		cmocka_unit_test(test_threads_deterministic),
 		cmocka_unit_test(test_grouping),
 		cmocka_unit_test(test_grouped_rows),
+		cmocka_unit_test(test_square_limit),
 		cmocka_unit_test(test_accept_improve),
 		cmocka_unit_test(test_edges_forward),
 		cmocka_unit_test(test_visit_topological),

@@ -180,7 +180,9 @@ coarsen(const struct pl_problem *p, int max_groups, int *n_out)
 	const struct pl_graph *g = p->g;
 	int nb = 0, cap = 16;
 	struct bucket *b = pl_xcalloc((size_t)cap, sizeof *b);
-	/* one bucket per distinct device mask */
+	/* one bucket per distinct device mask: each group's, then the
+	 * buckets' members (arrays of their size) */
+	int *of = pl_xcalloc((size_t)(g->n_groups ? g->n_groups : 1), sizeof(int));
 	for (int cg = 0; cg < g->n_groups; cg++) {
 		uint64_t m = p->group_allowed[cg];
 		int i;
@@ -191,11 +193,21 @@ coarsen(const struct pl_problem *p, int max_groups, int *n_out)
 				cap *= 2;
 				b = pl_xreallocarray(b, (size_t)cap, sizeof *b);
 			}
-			b[nb++] = (struct bucket){ .mask = m, .cg = pl_xcalloc((size_t)g->n_groups, sizeof(int)) };
+			b[nb++] = (struct bucket){ .mask = m };
 		}
-		b[i].cg[b[i].n++] = cg;
-		b[i].ops += g->groups[cg].count;
+		of[cg] = i;
+		b[i].n++;
 	}
+	for (int i = 0; i < nb; i++) {
+		b[i].cg = pl_xcalloc((size_t)b[i].n, sizeof(int));
+		b[i].n = 0;
+	}
+	for (int cg = 0; cg < g->n_groups; cg++) {
+		struct bucket *bk = &b[of[cg]];
+		bk->cg[bk->n++] = cg;
+		bk->ops += g->groups[cg].count;
+	}
+	free(of);
 	struct split_item *it = pl_xcalloc((size_t)g->n_groups, sizeof *it);
 	for (;;) {
 		int pick = -1;
@@ -240,9 +252,15 @@ coarsen(const struct pl_problem *p, int max_groups, int *n_out)
 			int fresh = j == 0 || it[j].leaf || split_cmp(&(struct split_item){ it[j].k, it[j].len, 0, 0 },
 			    &(struct split_item){ it[j - 1].k, it[j - 1].len, 0, 0 }) != 0;
 			if (fresh) {
+				/* its colocation groups: the run of items with its key */
+				int z = j + 1;
+				while (z < parent.n && !it[j].leaf && !it[z].leaf &&
+				    split_cmp(&(struct split_item){ it[z].k, it[z].len, 0, 0 },
+				    &(struct split_item){ it[j].k, it[j].len, 0, 0 }) == 0)
+					z++;
 				cur = cur < 0 ? pick : nb++;
 				b[cur] = (struct bucket){ .depth = parent.depth + 1, .mask = parent.mask,
-				    .cg = pl_xcalloc((size_t)parent.n, sizeof(int)), .stuck = it[j].leaf };
+				    .cg = pl_xcalloc((size_t)(z - j), sizeof(int)), .stuck = it[j].leaf };
 			}
 			b[cur].cg[b[cur].n++] = it[j].cg;
 			b[cur].ops += g->groups[it[j].cg].count;
@@ -479,23 +497,20 @@ first_dev(uint64_t mask)
 }
 
 /*
- * Prepare a graph for the MDP.  forward_only: the grouped graph keeps only
+ * Prepare a graph for the MDP from its coarsening b (nb buckets, freed
+ * here).  forward_only: the grouped graph keeps only
  * the edges that go forward in the groups' topological order, an acyclic
  * view (colocating backward ops with their forward ops makes the grouped
  * graph of a training step one big cycle, in which every group is
  * "parallel" to every other and no group has ancestors or descendants).
  */
 static void
-env_init(struct env *e, const struct pl_problem *p, int max_groups,
+env_init(struct env *e, const struct pl_problem *p, struct bucket *b, int nb,
     int random_order, int forward_only, int baseline, uint64_t seed)
 {
 	const struct pl_graph *g = p->g;
 	memset(e, 0, sizeof *e);
 	e->prob = p;
-	if (max_groups < 1)
-		max_groups = INT_MAX;	/* every colocation group */
-	int nb;
-	struct bucket *b = coarsen(p, max_groups, &nb);
 	/* each bucket's first op in topological order */
 	e->n = nb;
 	e->node_of = pl_xcalloc((size_t)g->n_ops, sizeof(int));
@@ -1185,6 +1200,41 @@ policy_mem_feature(const char *path, char **cause)
 	return memf;
 }
 
+/* The most the engine's allocations that grow as the square of the
+ * grouped nodes may take, all graphs and workers together. */
+#define MAX_SQUARE_BYTES ((size_t)2 << 30)
+
+/*
+ * Bytes of the engine's allocations that grow as the square of the
+ * grouped nodes, for graphs whose node counts squared sum to sum_sq, the
+ * largest max_n: each graph's three node x node relation matrices
+ * (ancestors, descendants, parallel nodes; bytes), and each worker's
+ * episode of up to max_n steps, whose states are max_n x d floats a step
+ * (and with peers, a parallel set of max_n bytes a step).  In double: it
+ * may not fit an integer.
+ */
+static double
+square_bytes(double sum_sq, int max_n, int workers, int d, int peers)
+{
+	double mn = (double)max_n;
+	return 3.0 * sum_sq + (double)workers * mn * mn * ((double)d * sizeof(float) + (peers > 0));
+}
+
+/* The largest groups value whose nodes fit MAX_SQUARE_BYTES on n_env
+ * graphs (each at most that many nodes). */
+static int
+square_fit(int n_env, int workers, int d, int peers)
+{
+	int g = (int)sqrt((double)MAX_SQUARE_BYTES / square_bytes(n_env, 1, workers, d, peers));
+	while (g > 1 && square_bytes((double)n_env * g * g, g, workers, d, peers) >
+	    (double)MAX_SQUARE_BYTES)
+		g--;
+	while (square_bytes((double)n_env * (g + 1.0) * (g + 1.0), g + 1, workers, d, peers) <=
+	    (double)MAX_SQUARE_BYTES)
+		g++;
+	return g;
+}
+
 /* Build the engine over n problems with options o. */
 static struct engine *
 engine_new(const struct pl_problem *const *probs, int n, const struct pl_options *o,
@@ -1272,14 +1322,46 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 			return NULL;
 		}
 	E->d = 5 + E->memf + E->n_dev;
+	/* the grouped nodes of each graph, then what they need, before
+	 * anything is allocated for them */
+	struct bucket **bk = pl_xcalloc((size_t)n, sizeof *bk);
+	int *nb = pl_xcalloc((size_t)n, sizeof *nb), big = 0;
+	double sum_sq = 0;
+	for (int i = 0; i < n; i++) {
+		bk[i] = coarsen(probs[i], E->groups > 0 ? E->groups : INT_MAX, &nb[i]);
+		sum_sq += (double)nb[i] * nb[i];
+		if (nb[i] > E->max_n) {
+			E->max_n = nb[i];
+			big = i;
+		}
+	}
+	double need = square_bytes(sum_sq, E->max_n, E->workers, E->d, E->peers);
+	if (need > (double)MAX_SQUARE_BYTES) {
+		/* GiB rounded up, so that the need never reads as the limit */
+		*cause = pl_xasprintf("placeto: graph '%s': %d grouped nodes need %.3f GiB "
+		    "(workers=%d, each keeping an episode's states of nodes x nodes x %d features, "
+		    "and the nodes' relations), more than the limit of %zu GiB; use groups=%d or "
+		    "fewer (it caps the nodes; groups=0 makes each colocation group a node) or "
+		    "fewer 'workers'", probs[big]->g->name, E->max_n, ceil(need / (1 << 30) * 1000) / 1000,
+		    E->workers, E->d, MAX_SQUARE_BYTES >> 30,
+		    square_fit(n, E->workers, E->d, E->peers));
+		for (int i = 0; i < n; i++) {
+			for (int j = 0; j < nb[i]; j++)
+				free(bk[i][j].cg);
+			free(bk[i]);
+		}
+		free(bk);
+		free(nb);
+		free(E);
+		return NULL;
+	}
 	E->n_env = n;
 	E->envs = pl_xcalloc((size_t)n, sizeof *E->envs);
-	for (int i = 0; i < n; i++) {
-		env_init(&E->envs[i], probs[i], E->groups, order == 1, edges == 1, baseline,
+	for (int i = 0; i < n; i++)
+		env_init(&E->envs[i], probs[i], bk[i], nb[i], order == 1, edges == 1, baseline,
 		    run->seed + (uint64_t)i * 7919);
-		if (E->envs[i].n > E->max_n)
-			E->max_n = E->envs[i].n;
-	}
+	free(bk);
+	free(nb);
 	struct pl_policy_cfg cfg = { .d = E->d, .n_dev = E->n_dev, .k = k, .pool_mean = pool == 1,
 	    .mp_mean = mp == 1 };
 	E->pol = pl_policy_new(&cfg, run->seed ^ 0x706f6c696379ULL);
