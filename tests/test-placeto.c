@@ -7,7 +7,8 @@
  * for a fixed seed; results do not depend on the thread count; grouping
  * respects the group budget; the grouped graph's rows list each neighbour
  * once, in order, however many edges join two nodes; nodes whose square
- * would need more than the memory limit are refused upfront; zero-shot runs from a saved policy, and a
+ * would need more than the memory limit are refused upfront; the status
+ * marks a best that does not fit in memory; zero-shot runs from a saved policy, and a
  * policy for another cluster is refused; the per-step CSV log; the
  * multi-graph trainer; sched=rank gives each placement priorities that
  * beat first-ready-first order where the order matters; escape=grow
@@ -1138,6 +1139,44 @@ test_square_limit(void **state)
 	pl_graph_free(g);
 }
 
+/* The status marks a best placement that does not fit in memory with
+ * "(OOM)", in training and when done, and a fitting one without. */
+static void
+test_status_oom(void **state)
+{
+	(void)state;
+	for (int big = 0; big < 2; big++) {
+		/* 3 GiB tensors on 1 GiB devices: no placement fits */
+		struct pl_graph *g = chain_graph(6, 10, 5, big ? (int64_t)3 << 30 : 100, -1, -1, -1);
+		struct pl_cluster *c = cluster(3);
+		char *cause = NULL;
+		struct pl_problem *p = pl_problem_new(g, c, &cause);
+		assert_non_null(p);
+		struct pl_placer *pl = make(p, "episodes=4,workers=2,k=2", 1, 1);
+		int training = 0;	/* training statuses: one a batch */
+		char last[256] = "";
+		while (pl_placer_step(pl) == PL_STEP_MORE)
+			if (strncmp(pl->status, "episode ", 8) == 0 && strcmp(pl->status, last) != 0) {
+				snprintf(last, sizeof last, "%s", pl->status);
+				training++;
+				assert_int_equal(strstr(pl->status, " us (OOM), entropy") != NULL, big);
+				assert_int_equal(strstr(pl->status, "(OOM)") != NULL, big);
+			}
+		assert_int_equal(training, 2);
+		assert_null(pl->error);
+		assert_int_equal(pl->best_res.oom_mask != 0, big);
+		assert_int_equal(strncmp(pl->status, "done: ", 6), 0);
+		size_t n = strlen(pl->status);
+		assert_true(n > 6);
+		assert_int_equal(strcmp(pl->status + n - 6, " (OOM)") == 0, big);
+		assert_int_equal(strstr(pl->status, "(OOM)") != NULL, big);
+		pl_placer_free(pl);
+		pl_problem_free(p);
+		pl_cluster_free(c);
+		pl_graph_free(g);
+	}
+}
+
 /* Whether grouped nodes u and v share a graph edge. */
 static int
 nodes_adjacent(const struct pl_graph *g, const int *of, int u, int v)
@@ -1375,6 +1414,7 @@ main(void)
 		cmocka_unit_test(test_grouping),
 		cmocka_unit_test(test_grouped_rows),
 		cmocka_unit_test(test_square_limit),
+		cmocka_unit_test(test_status_oom),
 		cmocka_unit_test(test_accept_improve),
 		cmocka_unit_test(test_edges_forward),
 		cmocka_unit_test(test_visit_topological),

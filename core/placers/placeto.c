@@ -1770,6 +1770,14 @@ placeto_create(struct pl_placer *pl, char **cause)
 	return 0;
 }
 
+/* The status's mark of a best placement that does not fit in memory (as
+ * BRKGA's): its run time may then exceed the mean of fitting ones. */
+static const char *
+best_oom(const struct pl_placer *pl)
+{
+	return pl->best != NULL && pl->best_res.oom_mask != 0 ? " (OOM)" : "";
+}
+
 /* One MDP decision in every playing slot. */
 static enum pl_step_status
 placeto_step(struct pl_placer *pl)
@@ -1805,9 +1813,9 @@ placeto_step(struct pl_placer *pl)
 			for (int s = 0; s < E->workers; s++)
 				if (E->eps[s].finished)
 					placer_log_episode(P, s);
-			pl_placer_set_status(pl, "episode %ld/%ld, mean %.4g us, best %.4g us, entropy %.3f",
+			pl_placer_set_status(pl, "episode %ld/%ld, mean %.4g us, best %.4g us%s, entropy %.3f",
 			    E->st.episodes, P->budget, E->st.last_mean_us, pl->best_res.makespan_us,
-			    E->st.last_entropy);
+			    best_oom(pl), E->st.last_entropy);
 			if (E->st.episodes >= P->budget)
 				P->phase = 1;
 		}
@@ -1833,8 +1841,8 @@ placeto_step(struct pl_placer *pl)
 		if (!E->eps[0].active) {
 			placer_log_episode(P, 0);
 			P->phase = 2;
-			pl_placer_set_status(pl, "done: greedy episode %.4g us, best %.4g us",
-			    E->eps[0].res.makespan_us, pl->best_res.makespan_us);
+			pl_placer_set_status(pl, "done: greedy episode %.4g us, best %.4g us%s",
+			    E->eps[0].res.makespan_us, pl->best_res.makespan_us, best_oom(pl));
 			return PL_STEP_DONE;
 		}
 		return PL_STEP_MORE;
