@@ -725,6 +725,33 @@ test_timeline(void **state)
 	fixture_free(&f);
 }
 
+/* The layout limit counts the nodes --max-nodes counts: the devices'
+ * headings aside (a budget of 5000 is drawn, not refused as 5005). */
+static void
+test_node_count(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_init(&f, mini_graph(), "k80x4", mini_dev);
+	struct plv_opts o;
+	plv_opts_init(&o);
+	o.format = PLV_FMT_DOT;
+	o.max_nodes = 8;
+	struct pl_coarse *cg = plv_export_coarsen(f.p, f.pl, f.t, &o);
+	char *data = NULL, *cause = NULL;
+	size_t len;
+	int nodes = -1;
+	assert_int_equal(plv_export_data_counted(f.p, f.pl, f.t, &o, &data, &len, &nodes, &cause), 0);
+	assert_int_equal(nodes, cg->n_nodes);
+	free(data);
+	pl_coarse_free(cg);
+	assert_null(plv_too_many_nodes(PLV_MAX_LAYOUT_NODES, NULL));
+	char *why = plv_too_many_nodes(PLV_MAX_LAYOUT_NODES + 1, NULL);
+	assert_non_null(why);
+	free(why);
+	fixture_free(&f);
+}
+
 /* Every op on device 1. */
 static int
 on_dev1(const struct pl_op *op)
@@ -1288,6 +1315,7 @@ main(void)
 		cmocka_unit_test(test_layout_work),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_timeline_zero_cost),
+		cmocka_unit_test(test_node_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

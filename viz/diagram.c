@@ -1059,6 +1059,17 @@ plv_too_many_nodes(int nodes, const char *fewer)
 	    "coarsen with a node budget (--max-nodes) or a level, or write DOT");
 }
 
+/* The nodes of a drawing but the devices' headings (a diagram's ops and
+ * groups are named n..., its headings h...; an image's node counts). */
+static int
+drawn_nodes(Agraph_t *g)
+{
+	int drawn = 0;
+	for (Agnode_t *n = agfstnode(g); n != NULL; n = agnxtnode(g, n))
+		drawn += agnameof(n)[0] != 'h';
+	return drawn;
+}
+
 /*
  * Lay out and render.  A refusal says how to draw less (fewer, or NULL
  * when drawing less is no remedy) and, for the command line (no o->fewer
@@ -1079,7 +1090,7 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 		long work = LONG_MAX;
 		if (o->layout == NULL || strcmp(o->layout, "dot") == 0) {
 			char *why = NULL;	/* no ranking pass: the limits unmeasured */
-			if (agnnodes(g) <= PLV_MAX_LAYOUT_NODES &&
+			if (drawn_nodes(g) <= PLV_MAX_LAYOUT_NODES &&
 			    layout_work(g, "dot", &work, &why) != 0) {
 				free(why);
 				work = LONG_MAX;
@@ -1088,7 +1099,7 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 		}
 		return write_dot(g, data, len, cause);
 	}
-	if ((*cause = plv_too_many_nodes(agnnodes(g), o->fewer)) != NULL)
+	if ((*cause = plv_too_many_nodes(drawn_nodes(g), o->fewer)) != NULL)
 		return -1;
 	const char *engine = o->layout != NULL ? o->layout : "dot";
 	double dpi = o->dpi > 0 ? o->dpi : 150;
@@ -1132,9 +1143,7 @@ plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *l
 		return render_graph(g, o, o->fewer, data, len, cause);
 	/* fewer than drawn now: 200 (still readable as a large figure) for
 	 * a bigger drawing, else half as many (the device headers aside) */
-	int drawn = 0;
-	for (Agnode_t *n = agfstnode(g); n != NULL; n = agnxtnode(g, n))
-		drawn += agnameof(n)[0] == 'n';
+	int drawn = drawn_nodes(g);
 	char cli_fewer[128];
 	snprintf(cli_fewer, sizeof cli_fewer, "draw fewer nodes (--max-nodes %d, --level; "
 	    "in the explorer a smaller Detail)", drawn > 200 ? 200 : drawn / 2);

@@ -48,12 +48,15 @@ int plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data,
  * *cause. */
 int plv_diagram_aspect(Agraph_t *g, const char *engine, double *aspect, char **cause);
 
-/* Most nodes plv_diagram_render() lays out (dot takes minutes beyond). */
+/* Most nodes plv_diagram_render() lays out (dot takes minutes beyond),
+ * the heading of each device aside (at most 64 more, as --max-nodes
+ * counts the nodes: a budget of 5000 is drawn). */
 #define PLV_MAX_LAYOUT_NODES 5000
 
-/* Why a drawing of `nodes` nodes is not laid out ("N nodes are too many
- * to lay out (at most 5000): " then `fewer`, how to draw fewer; NULL: the
- * command line's), or NULL when it is not too many.  Caller frees. */
+/* Why a drawing of `nodes` nodes (headings aside) is not laid out ("N
+ * nodes are too many to lay out (at most 5000): " then `fewer`, how to
+ * draw fewer; NULL: the command line's), or NULL when it is not too
+ * many.  Caller frees. */
 char *plv_too_many_nodes(int nodes, const char *fewer);
 
 /* Above this many nodes dot's network-simplex passes are bounded (and the

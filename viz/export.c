@@ -302,7 +302,7 @@ render_data(const struct pl_problem *p, const struct pl_placement *pl,
 		return rc;
 	}
 	struct pl_coarse *cg = plv_export_coarsen(p, pl, t, o);
-	*nodes = cg->n_nodes + p->n_dev;	/* its boxes and a heading per device */
+	*nodes = cg->n_nodes;	/* its boxes (and a heading per device, not counted) */
 	if (o->format != PLV_FMT_DOT && (*cause = plv_too_many_nodes(*nodes, o->fewer)) != NULL) {
 		pl_coarse_free(cg);
 		return -1;

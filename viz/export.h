@@ -101,8 +101,9 @@ int plv_export(const struct pl_problem *p, const struct pl_placement *pl,
     char **cause);
 
 /* plv_export_data that also reports, in *nodes, how many nodes a layout
- * of the diagram places (more than PLV_MAX_LAYOUT_NODES, diagram.h, is
- * refused in any format but DOT); 0 for a timeline. */
+ * of the diagram places, the devices' headings aside (more than
+ * PLV_MAX_LAYOUT_NODES, diagram.h, is refused in any format but DOT); 0
+ * for a timeline. */
 int plv_export_data_counted(const struct pl_problem *p, const struct pl_placement *pl,
     const struct pl_trace *t, const struct plv_opts *o, char **data, size_t *len,
     int *nodes, char **cause);
