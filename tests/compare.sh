@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..52"
+echo "1..54"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -184,6 +184,17 @@ kill -TERM $pid
 wait $pid; b=$?
 check "train stopped by SIGTERM exits 143 ($b)" test "$b" -eq 143
 check "train stopped by SIGTERM saves the policy" sh -c "grep -q 'training stopped by signal 15' '$T/train.err' && test -s '$T/stopped.plw'"
+
+# export -a: a stop signal draws the method's best so far
+"$PLACELAB" export "$PL_SRCDIR/samples/nmt4.json" -a placeto --seconds 120 \
+	-o "$T/stopped.svg" > /dev/null 2> "$T/export.err" &
+pid=$!
+sleep 3
+kill -TERM $pid
+wait $pid; a=$?
+check "export -a stopped by SIGTERM exits 143 ($a)" test "$a" -eq 143
+check "export -a stopped by SIGTERM draws its best so far, and says so" \
+	sh -c "grep -q '<svg' '$T/stopped.svg' && grep -q 'placeto stopped by signal 15: its best so far drawn in' '$T/export.err'"
 
 # Bad usage exits 2.
 "$PLACELAB" compare "$T/g.json" --methods heft,nosuch > /dev/null 2>&1; a=$?

@@ -2,8 +2,9 @@
  * cmd-export — `placelab export`: a placement's diagram or timeline as a
  * file for a paper (SVG, PDF, PNG or DOT), through viz/export.
  *
- * The placement comes from a file (-p) or from running a placer (-a) with
- * its default budget; the step is simulated (native model unless --sim)
+ * The placement comes from a file (-p) or from running a placer (-a)
+ * within compare's budget (a stop signal draws its best so far); the step
+ * is simulated (native model unless --sim)
  * to get loads, memory and the critical path.  With a table suffix (.md,
  * .csv, .tex, .json) the methods of -a LIST are compared instead and the
  * table is written by core/compare, the same writer as `placelab compare`.
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "coarsen.h"
@@ -69,7 +71,9 @@ static const char export_usage[] =
     "                         (native, whichever the simulator; none: tables only)\n"
     "      --seed N           seed for -a (default 1)\n"
     "      --seconds S        time budget per placer for -a, also its own seconds\n"
-    "                         option (0: no limit; default: the placer's own)\n"
+    "                         option (0: no limit; default 60, as compare's, within\n"
+    "                         which the placer's own applies); on a terminal a\n"
+    "                         progress line shows, and Ctrl-C draws its best so far\n"
     "      --force            lay out a diagram however long dot would take (one\n"
     "                         beyond about half a minute is refused otherwise)\n";
 
@@ -87,8 +91,11 @@ seconds_spec(const struct pl_placer_class *cls, double seconds, char *buf, size_
 
 /* Run a placer with its defaults and return a copy of its best placement.
  * seconds (>= 0 when given; 0: no limit) bounds the run and, as run's
- * flag does, sets the method's own option of that name.  NULL, said, with
- * *rc 2 for a bad method or options and 1 when the run found nothing (as
+ * flag does, sets the method's own option of that name; not given, the
+ * run has compare's budget (PL_COMPARE_SECONDS).  On a terminal a
+ * progress line shows; a first SIGINT or SIGTERM ends the run with its
+ * best so far, which is drawn (cmd_stopped()).  NULL, said, with *rc 2
+ * for a bad method or options and 1 when the run found nothing (as
  * placelab run exits). */
 static struct pl_placement *
 run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opts *so,
@@ -108,13 +115,16 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 		cmd_fail(cause);
 		return NULL;
 	}
-	enum pl_step_status st = pl_placer_run(pl, 0, seconds > 0 ? seconds : 0);
+	cmd_catch_stop();
+	if (cmd_step_placer(pl, 0, seconds >= 0 ? seconds : PL_COMPARE_SECONDS, name,
+	    isatty(STDERR_FILENO)))
+		fprintf(stderr, "\r%s: %s\033[K\n", name, pl->status != NULL ? pl->status : "");
 	struct pl_placement *best = NULL;
 	if (pl->best != NULL)
 		best = pl_placement_clone(pl->best);
 	else {
 		*rc = 1;
-		cmd_error(st == PL_STEP_ERROR ? "placer '%s': %s" : "placer '%s' offered no placement",
+		cmd_error(pl->error != NULL ? "placer '%s': %s" : "placer '%s' offered no placement",
 		    name, pl->error != NULL ? pl->error : "failed");
 	}
 	pl_placer_free(pl);
@@ -188,7 +198,7 @@ write_table(const struct pl_problem *p, const char *list, enum pl_compare_format
 	}
 	struct pl_run_opts run = { .sim = *so, .seed = seed, .threads = 1 };
 	struct pl_compare *cmp = pl_compare_new(p, &run);
-	struct pl_compare_budget budget = { 0, seconds > 0 ? seconds : 0 };
+	struct pl_compare_budget budget = { 0, seconds >= 0 ? seconds : PL_COMPARE_SECONDS };
 	char spec[64];
 	for (int i = 0; cls[i] != NULL; i++)
 		pl_compare_run(cmp, cls[i], seconds_spec(cls[i], seconds, spec, sizeof spec), &budget);
@@ -453,6 +463,11 @@ cmd_export(int argc, char **argv)
 		fprintf(stderr, "placelab: note: --max-nodes %d is below the %d devices this "
 		    "placement uses; the diagram has one node per device\n", o.max_nodes, used);
 	rc = 0;
+	if (cmd_stopped()) {
+		fprintf(stderr, "placelab: %s stopped by signal %d: its best so far drawn in %s\n",
+		    placer, cmd_stopped(), pl_file_shown(out));
+		rc = 128 + cmd_stopped();
+	}
 out:
 	if (t != NULL)
 		pl_trace_free(t);
