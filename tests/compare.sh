@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..54"
+echo "1..55"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -195,6 +195,16 @@ wait $pid; a=$?
 check "export -a stopped by SIGTERM exits 143 ($a)" test "$a" -eq 143
 check "export -a stopped by SIGTERM draws its best so far, and says so" \
 	sh -c "grep -q '<svg' '$T/stopped.svg' && grep -q 'placeto stopped by signal 15: its best so far drawn in' '$T/export.err'"
+
+# export -a LIST (a table): stopped, the methods run so far are written
+"$PLACELAB" export "$PL_SRCDIR/samples/nmt4.json" -a heft,placeto,expert --seconds 120 \
+	-o "$T/stopped.md" > /dev/null 2> "$T/export-t.err" &
+pid=$!
+sleep 3
+kill -TERM $pid
+wait $pid; a=$?
+check "export -a LIST stopped by SIGTERM: exit 143, heft and placeto's best so far written ($a)" \
+	sh -c "test $a -eq 143 && grep -Eq '^[|] ([*][*])?HEFT' '$T/stopped.md' && grep -Eq '^[|] ([*][*])?Placeto' '$T/stopped.md' && ! grep -q 'human expert' '$T/stopped.md' && grep -q 'export stopped by signal 15: 2 of 3 methods in' '$T/export-t.err'"
 
 # Bad usage exits 2.
 "$PLACELAB" compare "$T/g.json" --methods heft,nosuch > /dev/null 2>&1; a=$?

@@ -183,8 +183,9 @@ check_out_flags(const struct out_flag *f, int n, enum out_kind kind, int png,
 	return 0;
 }
 
-/* Compare the methods of list on p and write the table to out; seconds
- * as for run_placer(). */
+/* Compare the methods of list on p and write the table to out; seconds,
+ * the progress line and a stop signal (the methods not run left out, the
+ * table written) as for run_placer(). */
 static int
 write_table(const struct pl_problem *p, const char *list, enum pl_compare_format f,
     const struct pl_sim_opts *so, unsigned long long seed, double seconds, const char *out)
@@ -198,10 +199,28 @@ write_table(const struct pl_problem *p, const char *list, enum pl_compare_format
 	}
 	struct pl_run_opts run = { .sim = *so, .seed = seed, .threads = 1 };
 	struct pl_compare *cmp = pl_compare_new(p, &run);
-	struct pl_compare_budget budget = { 0, seconds >= 0 ? seconds : PL_COMPARE_SECONDS };
+	double budget = seconds >= 0 ? seconds : PL_COMPARE_SECONDS;
 	char spec[64];
-	for (int i = 0; cls[i] != NULL; i++)
-		pl_compare_run(cmp, cls[i], seconds_spec(cls[i], seconds, spec, sizeof spec), &budget);
+	int n = 0, progress = isatty(STDERR_FILENO);
+	while (cls[n] != NULL)
+		n++;
+	cmd_catch_stop();
+	for (int i = 0; i < n && !cmd_stopped(); i++) {
+		struct pl_placer *pl = pl_placer_new(cls[i], p, seconds_spec(cls[i], seconds, spec,
+		    sizeof spec), &run, &cause);
+		if (pl == NULL) {
+			pl_compare_add_failure(cmp, cls[i], cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		char label[128];
+		snprintf(label, sizeof label, "[%d/%d] %s", i + 1, n, cls[i]->name);
+		if (cmd_step_placer(pl, 0, budget, label, progress))
+			fprintf(stderr, "\r%s: %s\033[K\n", label, pl->status != NULL ? pl->status : "");
+		pl_compare_add_placer(cmp, pl);
+		pl_placer_free(pl);
+	}
 	free(cls);
 	char *buf = NULL;
 	size_t len = 0;
@@ -220,6 +239,11 @@ write_table(const struct pl_problem *p, const char *list, enum pl_compare_format
 	}
 	/* as compare: the failed methods named, 1 when none found one */
 	rc = cmd_compare_failures("export", cmp);
+	if (cmd_stopped()) {
+		fprintf(stderr, "placelab: export stopped by signal %d: %d of %d methods in %s\n",
+		    cmd_stopped(), cmp->n_rows, n, pl_file_shown(out));
+		rc = 128 + cmd_stopped();
+	}
 	pl_compare_free(cmp);
 	return rc;
 }
