@@ -143,9 +143,7 @@ plv_export_coarsen(const struct pl_problem *p, const struct pl_placement *pl,
 	return cg;
 }
 
-/* The timeline as PDF or PNG: the SVG through Graphviz's image loader,
- * from a temporary file that has no name by then (nothing is left
- * behind, interrupted or not). */
+/* The timeline as PDF or PNG: the SVG through Graphviz's image loader. */
 static int
 timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
     const struct plv_opts *o, char **data, size_t *len, char **cause)
@@ -174,13 +172,9 @@ timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
 		}
 		off += (size_t)n;
 	}
-	/* the name goes at once, so that an interrupt cannot leave the file
-	 * behind: Graphviz reads it through this process's descriptor */
-	unlink(tmp);
-	char via[64];
-	snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
-	int rc = plv_image_render(via, w_in, h_in, o, data, len, cause);
 	close(fd);
+	int rc = plv_image_render(tmp, w_in, h_in, o, data, len, cause);
+	unlink(tmp);
 	return rc;
 }
 
