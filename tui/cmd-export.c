@@ -93,10 +93,11 @@ seconds_spec(const struct pl_placer_class *cls, double seconds, char *buf, size_
  * seconds (>= 0 when given; 0: no limit) bounds the run and, as run's
  * flag does, sets the method's own option of that name; not given, the
  * run has compare's budget (PL_COMPARE_SECONDS).  On a terminal a
- * progress line shows; a first SIGINT or SIGTERM ends the run with its
- * best so far, which is drawn (cmd_stopped()).  NULL, said, with *rc 2
- * for a bad method or options and 1 when the run found nothing (as
- * placelab run exits). */
+ * progress line shows; a first SIGINT or SIGTERM (cmd_catch_stop(), by
+ * the caller) ends the run with its best so far, which is drawn.  NULL,
+ * said, with *rc 2 for a bad method or options, 1 when the run found
+ * nothing (as placelab run exits) and 128 + the signal when a stop came
+ * before it found anything. */
 static struct pl_placement *
 run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opts *so,
     unsigned long long seed, double seconds, int *rc)
@@ -115,14 +116,17 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 		cmd_fail(cause);
 		return NULL;
 	}
-	cmd_catch_stop();
 	if (cmd_step_placer(pl, 0, seconds >= 0 ? seconds : PL_COMPARE_SECONDS, name,
 	    isatty(STDERR_FILENO)))
 		fprintf(stderr, "\r%s: %s\033[K\n", name, pl->status != NULL ? pl->status : "");
 	struct pl_placement *best = NULL;
 	if (pl->best != NULL)
 		best = pl_placement_clone(pl->best);
-	else {
+	else if (cmd_stopped()) {
+		*rc = 128 + cmd_stopped();
+		cmd_error("%s stopped by signal %d before it found a placement: nothing drawn",
+		    name, cmd_stopped());
+	} else {
 		*rc = 1;
 		cmd_error(pl->error != NULL ? "placer '%s': %s" : "placer '%s' offered no placement",
 		    name, pl->error != NULL ? pl->error : "failed");
@@ -452,7 +456,10 @@ cmd_export(int argc, char **argv)
 	}
 
 	const char *graph_path = argv[optind];
-	int rc = 2;
+	int rc = 2, stopped_in_method = 0;
+	/* a first stop signal ends a method's run (its best drawn) or, while
+	 * the drawing is made, lets it finish: its temporary files go */
+	cmd_catch_stop();
 	struct pl_graph *g = NULL;
 	struct pl_cluster *c = NULL;
 	struct pl_problem *p = NULL;
@@ -472,8 +479,12 @@ cmd_export(int argc, char **argv)
 			cmd_fail(cause);
 			goto out;
 		}
-	} else if ((pl = run_placer(p, placer, &so, seed, seconds, &rc)) == NULL)
-		goto out;
+	} else {
+		pl = run_placer(p, placer, &so, seed, seconds, &rc);
+		stopped_in_method = cmd_stopped();
+		if (pl == NULL)
+			goto out;
+	}
 	if ((t = pl_sim_trace(p, pl, &so, &cause)) == NULL) {
 		cmd_fail(cause);
 		goto out;
@@ -487,9 +498,13 @@ cmd_export(int argc, char **argv)
 		fprintf(stderr, "placelab: note: --max-nodes %d is below the %d devices this "
 		    "placement uses; the diagram has one node per device\n", o.max_nodes, used);
 	rc = 0;
-	if (cmd_stopped()) {
+	if (stopped_in_method) {
 		fprintf(stderr, "placelab: %s stopped by signal %d: its best so far drawn in %s\n",
 		    placer, cmd_stopped(), pl_file_shown(out));
+		rc = 128 + cmd_stopped();
+	} else if (cmd_stopped()) {
+		fprintf(stderr, "placelab: export: signal %d came while drawing: %s was "
+		    "finished first\n", cmd_stopped(), pl_file_shown(out));
 		rc = 128 + cmd_stopped();
 	}
 out:
