@@ -9,6 +9,7 @@
 #include "compare.h"
 
 #include <cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -950,23 +951,31 @@ pl_compare_parse_json(const char *text, size_t len, const char *name, char **cau
 		r->gap_bound_pct = get_n(o, "gap_bound_pct", &bad);
 		double pb = get_n(o, "peak_bytes", &bad), pc = get_n(o, "peak_capacity", &bad);
 		double bm = get_n(o, "bytes_moved", &bad);
-		/* byte counts: whole numbers in [0, 2^62] (a cast of more
-		 * would be undefined); above 2^53 read to the nearest double */
-		const double top = 0x1p62;
-		bad |= !isnan(pb) && !(pb >= 0 && pb <= top && pb == floor(pb));
-		bad |= !isnan(pc) && !(pc >= 0 && pc <= top && pc == floor(pc));
-		bad |= !isnan(bm) && !(bm >= 0 && bm <= top && bm == floor(bm));
-		r->peak_bytes = isnan(pb) || bad ? 0 : (int64_t)pb;
-		r->peak_cap = isnan(pc) || bad ? 0 : (int64_t)pc;
-		r->bytes_moved = isnan(bm) || bad ? 0 : (int64_t)bm;
 		r->search_s = get_n(o, "search_s", &bad);
 		double ev = get_n(o, "evals", &bad), sp = get_n(o, "steps", &bad);
-		r->evals = isnan(ev) ? 0 : (long)ev;
-		r->steps = isnan(sp) ? 0 : (int)sp;
 		if (bad || (r->has_result && isnan(r->makespan_us))) {
 			*cause = pl_xasprintf("%s: rows[%d] ('%s'): a numeric field has the wrong type or makespan_us is missing", name, i, m);
 			goto fail;
 		}
+		/* counts: whole numbers in range (a cast of more would be
+		 * undefined); byte counts above 2^53 read to the nearest double */
+		const struct { const char *key; double v, top; } counts[] = {
+			{ "peak_bytes", pb, 0x1p62 }, { "peak_capacity", pc, 0x1p62 },
+			{ "bytes_moved", bm, 0x1p62 }, { "evals", ev, 0x1p62 }, { "steps", sp, INT_MAX },
+		};
+		for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+			double v = counts[k].v;
+			if (!isnan(v) && !(v >= 0 && v <= counts[k].top && v == floor(v))) {
+				*cause = pl_xasprintf("%s: rows[%d] ('%s'): %s %g (expected a whole number in [0, %.0f])",
+				    name, i, m, counts[k].key, v, counts[k].top);
+				goto fail;
+			}
+		}
+		r->peak_bytes = isnan(pb) ? 0 : (int64_t)pb;
+		r->peak_cap = isnan(pc) ? 0 : (int64_t)pc;
+		r->bytes_moved = isnan(bm) ? 0 : (int64_t)bm;
+		r->evals = isnan(ev) ? 0 : (long)ev;
+		r->steps = isnan(sp) ? 0 : (int)sp;
 		i++;
 	}
 	cJSON_Delete(root);

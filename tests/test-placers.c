@@ -921,15 +921,20 @@ test_compare_current(void **state)
 	assert_null(pl_compare_parse_json(bad, strlen(bad), "bad", &cause));
 	assert_non_null(strstr(cause, "boolean current"));
 	free(cause);
-	/* byte counts are whole numbers a row can hold: 1e300 or -1 refused */
-	static const char *const counts[] = { "1e300", "-1", "2.5" };
-	for (int i = 0; i < 3; i++) {
+	/* counts are whole numbers a row can hold: 1e300, -1 or 2.5 refused */
+	static const char *const counts[] = { "\"peak_bytes\": 1e300", "\"peak_bytes\": -1",
+		"\"peak_bytes\": 2.5", "\"steps\": 1e300", "\"evals\": -3" };
+	for (int i = 0; i < 5; i++) {
 		char *doc = pl_xasprintf("{\"format\": \"placelab-compare/1\", \"graph\": \"g\", \"cluster\": \"c\", "
 		    "\"sim\": \"native\", \"mem\": \"native\", \"lower_bound_us\": 1, \"rows\": [{\"method\": \"m\", "
 		    "\"title\": \"m\", \"status\": \"\", \"has_result\": true, \"makespan_us\": 5, "
-		    "\"peak_device\": \"d\", \"oom\": false, \"peak_bytes\": %s}]}", counts[i]);
+		    "\"peak_device\": \"d\", \"oom\": false, %s}]}", counts[i]);
 		assert_null(pl_compare_parse_json(doc, strlen(doc), "bad", &cause));
-		assert_non_null(strstr(cause, "a numeric field has the wrong type"));
+		char msg[64];
+		snprintf(msg, sizeof msg, "rows[0] ('m'): %.*s", (int)(strchr(counts[i] + 1, '"') - counts[i] - 1),
+		    counts[i] + 1);
+		assert_non_null(strstr(cause, msg));
+		assert_non_null(strstr(cause, "(expected a whole number in [0, "));
 		free(cause);
 		free(doc);
 	}
