@@ -370,6 +370,10 @@ char *
 pl_fmt_scaled(char *buf, size_t n, double value, double base, double carry,
     const char *const unit[6])
 {
+	if (!isfinite(value)) {	/* in the smallest unit */
+		snprintf(buf, n, "%.0f %s", value, unit[0]);
+		return buf;
+	}
 	int u = 0;
 	while (fabs(value) >= (u == 0 ? base : carry) && u < 5) {
 		value /= base;

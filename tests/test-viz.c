@@ -6,6 +6,7 @@
  * (GENERATE=1 rewrites it).
  */
 #include <dirent.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1284,6 +1285,10 @@ test_units(void **state)
 	assert_string_equal(plv_fmt_mem(b, sizeof b, 1023.6), "1.00 KiB");
 	assert_string_equal(plv_fmt_mem(b, sizeof b, 10234), "9.99 KiB");
 	assert_string_equal(plv_fmt_mem(b, sizeof b, 10235), "10.0 KiB");
+	/* not a number: in the smallest unit, not the largest */
+	assert_string_equal(plv_fmt_time(b, sizeof b, NAN), "nan µs");
+	assert_string_equal(plv_fmt_bytes(b, sizeof b, NAN), "nan B");
+	assert_string_equal(plv_fmt_mem(b, sizeof b, INFINITY), "inf B");
 	assert_true(plv_dark("#0072B2"));
 	assert_false(plv_dark("#F0E442"));
 	assert_int_equal(plv_format_from_path("a/b.c/x.PNG"), PLV_FMT_PNG);

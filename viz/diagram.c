@@ -89,6 +89,10 @@ char *
 plv_fmt_time(char *buf, size_t n, double us)
 {
 	static const char *const unit[] = { "µs", "ms", "s" };
+	if (!isfinite(us)) {	/* in the smallest unit, as it always was */
+		snprintf(buf, n, "%.0f %s", us, unit[0]);
+		return buf;
+	}
 	int u = fabs(us) >= 1e6 ? 2 : fabs(us) >= 1e3 ? 1 : 0;
 	double v = us / (u == 2 ? 1e6 : u == 1 ? 1e3 : 1);
 	/* digits for the value as it prints: 9.997 ms is "10.0 ms" and
@@ -1109,7 +1113,7 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 	if (work > PLV_MAX_WORK && !o->force) {
 		*cause = pl_xasprintf("%d nodes are too much for dot to lay out: %s%s "
 		    "(with the ranks their edges and device clusters span, %ld layout "
-		    "nodes: minutes or more; at most %d, about half a minute)", agnnodes(g),
+		    "nodes: minutes or more; at most %d, about half a minute)", drawn_nodes(g),
 		    fewer != NULL ? fewer : "draw less",
 		    cli ? ", write DOT, or lay it out anyway with --force" : "", work, PLV_MAX_WORK);
 		return -1;
