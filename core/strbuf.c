@@ -363,6 +363,22 @@ pl_utf8_width(const char *s)
 	return n;
 }
 
+/* value and unit with prec decimals (see strbuf.h). */
+double
+pl_fmt_fixed(char *buf, size_t n, double value, int prec, const char *unit)
+{
+	for (;;) {
+		snprintf(buf, n, "%.*f %s", prec, value, unit);
+		double shown = fabs(strtod(buf, NULL));
+		if (prec == 2 && shown >= 10)
+			prec = 1;
+		else if (prec == 1 && shown >= 100)
+			prec = 0;
+		else
+			return shown;
+	}
+}
+
 /* A value with a unit of its size (see strbuf.h).  The digits are chosen
  * for the value as it prints: 9.997 is "10.0", 99.97 "100" and 999.7 of
  * a unit one of the next, not "10.00", "100.0" or "1000". */
@@ -381,17 +397,7 @@ pl_fmt_scaled(char *buf, size_t n, double value, double base, double carry,
 	}
 	for (;;) {
 		int prec = u == 0 ? 0 : fabs(value) < 10 ? 2 : fabs(value) < 100 ? 1 : 0;
-		double shown;
-		for (;;) {
-			snprintf(buf, n, "%.*f %s", prec, value, unit[u]);
-			shown = fabs(strtod(buf, NULL));
-			if (prec == 2 && shown >= 10)
-				prec = 1;
-			else if (prec == 1 && shown >= 100)
-				prec = 0;
-			else
-				break;
-		}
+		double shown = pl_fmt_fixed(buf, n, value, prec, unit[u]);
 		if (u == 5 || shown < base)
 			return buf;
 		value /= base;

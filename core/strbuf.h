@@ -66,6 +66,10 @@ size_t pl_utf8_width(const char *s);
 /* The bytes of the longest start of UTF-8 text s[0 .. len) that is at
  * most max bytes and ends on a character boundary. */
 size_t pl_utf8_cut(const char *s, size_t len, size_t max);
+/* value and unit into buf with prec decimals (2, 1 or 0), fewer where the
+ * value as printed reaches 10 or 100 (9.997 at 2 is "10.0", not
+ * "10.00"); returns the magnitude printed. */
+double pl_fmt_fixed(char *buf, size_t n, double value, int prec, const char *unit);
 /* value in units of base (unit[0..5]) into buf: three significant
  * digits, whole units below base; a value that would print as base of
  * one unit (from carry on) is given in the next.  Returns buf. */

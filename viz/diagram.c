@@ -100,17 +100,7 @@ plv_fmt_time(char *buf, size_t n, double us)
 	for (;;) {
 		int whole = fabs(v) == floor(fabs(v));
 		int prec = fabs(v) < 10 && v != 0 && !whole ? 2 : fabs(v) < 100 && !whole ? 1 : 0;
-		double shown;
-		for (;;) {
-			snprintf(buf, n, "%.*f %s", prec, v, unit[u]);
-			shown = fabs(strtod(buf, NULL));
-			if (prec == 2 && shown >= 10)
-				prec = 1;
-			else if (prec == 1 && shown >= 100)
-				prec = 0;
-			else
-				break;
-		}
+		double shown = pl_fmt_fixed(buf, n, v, prec, unit[u]);
 		if (u == 2 || shown < 1000)
 			return buf;
 		v /= 1000;
