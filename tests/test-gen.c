@@ -18,6 +18,7 @@
 
 #include "tui/cmd.h"
 #include "gen/gen.h"
+#include "gen/net.h"
 #include "fileio.h"
 #include "io.h"
 
@@ -606,6 +607,41 @@ test_shipped_samples(void **state)
 	check_sample_dir(PL_BUILDDIR "/samples/families/nmt", 4);
 }
 
+/* A training step of more ops than a graph may have is refused from its
+ * count, before any op is built: the message gives the exact number (a
+ * builder stopped at the limit could only say how many it reached, after
+ * a minute and gigabytes for the largest models). */
+static void
+test_training_step_too_large(void **state)
+{
+	(void)state;
+	struct pl_gen_opts o = { 0 };
+	struct gnet *n = gnet_new("wide", &o, "sgd");
+	int a = gnet_var(n, "a", 1), b = gnet_var(n, "b", 1);
+	/* each broadcast product: 1 forward op, 9 gradient ops and the sum
+	 * of its two gradients: 11 ops; the first two sums are single */
+	const int F = 1600000;
+	for (int k = 0; k < F; k++) {
+		gnet_scope(n, "m%d", k);
+		int c = gnet_op(n, "mul", "Mul", GG_PRODUCT, 1, 0, 1, 2, a, b);
+		gnet_set_flags(n, c, GN_BCAST | (k == F - 1 ? GN_LOSS : 0));
+		a = b;
+		b = c;
+	}
+	char *cause = NULL;
+	struct pl_graph *g = gnet_build(n, &cause);
+	assert_null(g);
+	assert_non_null(cause);
+	long long ops = 0;
+	assert_int_equal(sscanf(cause, "wide: %lld ops, more than the", &ops), 1);
+	assert_true(ops > PL_MAX_OPS);
+	assert_non_null(strstr(cause, " ops, more than the 16777216 supported"));
+	/* the forward nodes, their gradients, the sums, the updates */
+	assert_true(ops >= 11LL * F - 2 && ops <= 11LL * F + 8);
+	assert_non_null(strstr(cause, "expected a smaller model"));
+	free(cause);
+}
+
 /* One group, one TAP plan. */
 int
 main(void)
@@ -615,6 +651,7 @@ main(void)
 		cmocka_unit_test(test_inception_v3_figures),
 		cmocka_unit_test(test_training_step_flops),
 		cmocka_unit_test(test_nmt8_op_count),
+		cmocka_unit_test(test_training_step_too_large),
 		cmocka_unit_test(test_cnn_op_sizes),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_all_validate),

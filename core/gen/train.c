@@ -305,7 +305,8 @@ struct contrib {
 
 struct emit {
 	struct gnet *n;
-	struct pl_graph_builder *b;
+	struct pl_graph_builder *b;	/* NULL: ops only counted */
+	int64_t n_ops;			/* ops emitted */
 	struct contrib *c;
 	int nc, capc;
 	int *head;		/* per node: first contribution, -1 */
@@ -362,11 +363,26 @@ tf_grad_type(const char *type, int i)
 	return NULL;
 }
 
+/* The name of an op being emitted (none while ops are only counted). */
+static char *__attribute__((format(printf, 2, 3)))
+ename(const struct emit *e, const char *fmt, ...)
+{
+	if (e->b == NULL)
+		return NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = pl_xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 /* Add an op to the builder. */
 static int
 add(struct emit *e, const char *name, const char *type, const char *scope,
     double flops, int64_t param_bytes, int64_t out_bytes, const char *group)
 {
+	if (e->b == NULL)	/* counting: the id it would get */
+		return (int)e->n_ops++;
 	struct pl_op op;
 	memset(&op, 0, sizeof op);
 	for (int k = 0; k < PL_DEV_KIND_COUNT; k++)
@@ -377,7 +393,16 @@ add(struct emit *e, const char *name, const char *type, const char *scope,
 	op.flops = flops;
 	op.param_bytes = param_bytes;
 	op.out_bytes = out_bytes;
+	e->n_ops++;
 	return pl_graph_add_op(e->b, &op, group);
+}
+
+/* Add an edge to the builder (none when ops are only counted). */
+static void
+edge(struct emit *e, int src, int dst, int src_out, int64_t bytes)
+{
+	if (e->b != NULL)
+		pl_graph_add_edge(e->b, src, dst, src_out, bytes);
 }
 
 /* Record a gradient contribution to output o of node v. */
@@ -397,7 +422,7 @@ static void
 wire_dy(struct emit *e, int v, int g)
 {
 	for (int k = e->head[v]; k >= 0; k = e->c[k].next)
-		pl_graph_add_edge(e->b, e->c[k].src, g, e->c[k].out, e->c[k].bytes);
+		edge(e, e->c[k].src, g, e->c[k].out, e->c[k].bytes);
 }
 
 /* Edge from forward tensor ref into op g. */
@@ -405,7 +430,7 @@ static void
 wire_fwd(struct emit *e, int ref, int g)
 {
 	int u = GREF_ID(ref);
-	pl_graph_add_edge(e->b, u, g, GREF_OUT(ref), tbytes(e->n, u));
+	edge(e, u, g, GREF_OUT(ref), tbytes(e->n, u));
 }
 
 /* At op granularity, sum a forward output's several gradients with AddN. */
@@ -423,8 +448,8 @@ accumulate(struct emit *e, int v)
 			}
 		if (cnt < 2)
 			continue;
-		char *nm = x->n_out > 1 ? pl_xasprintf("%s/grad_accum_%d", x->name, o) :
-		    pl_xasprintf("%s/grad_accum", x->name);
+		char *nm = x->n_out > 1 ? ename(e, "%s/grad_accum_%d", x->name, o) :
+		    ename(e, "%s/grad_accum", x->name);
 		int g = add(e, nm, "AddN", x->scope, (double)(cnt - 1) * (double)(bytes / e->n->dtype),
 		    0, bytes, bgroup(e, v));
 		free(nm);
@@ -433,7 +458,7 @@ accumulate(struct emit *e, int v)
 		while (*pp >= 0) {
 			struct contrib *c = &e->c[*pp];
 			if (c->node_out == o) {
-				pl_graph_add_edge(e->b, c->src, g, c->out, c->bytes);
+				edge(e, c->src, g, c->out, c->bytes);
 				*pp = c->next;
 			} else
 				pp = &c->next;
@@ -479,7 +504,7 @@ emit_update(struct emit *e, int v, const int *src, const int *src_out,
     const int64_t *bytes, int k)
 {
 	const struct gnode *x = &e->n->nodes[v];
-	char *nm = pl_xasprintf("%s/update", x->name);
+	char *nm = ename(e, "%s/update", x->name);
 	int64_t pb = x->params * e->n->dtype;
 	/* The slots' bytes stay on the update op (param_bytes), in every
 	 * model; a TF optimizer also shows the slot variables as ops. */
@@ -488,26 +513,26 @@ emit_update(struct emit *e, int v, const int *src, const int *src_out,
 	    pb * e->upd_slots, 0, bgroup(e, v));
 	free(nm);
 	for (int i = 0; i < k; i++)
-		pl_graph_add_edge(e->b, src[i], u, src_out[i], bytes[i]);
+		edge(e, src[i], u, src_out[i], bytes[i]);
 	if (x->gk == GG_VAR)
-		pl_graph_add_edge(e->b, v, u, 0, tbytes(e->n, v));
+		edge(e, v, u, 0, tbytes(e->n, v));
 	if (!tf)
 		return;
 	for (int s = 0; s < e->upd_slots; s++) {
-		nm = pl_xasprintf("%s/%s", x->name, e->slot_names[s]);
+		nm = ename(e, "%s/%s", x->name, e->slot_names[s]);
 		/* A reference to the slot, colocated with the update: its
 		 * bytes are the update op's param_bytes. */
 		int sv = add(e, nm, "VariableV2", x->scope, 0, 0, 0, bgroup(e, v));
 		free(nm);
-		pl_graph_add_edge(e->b, sv, u, 0, 0);
+		edge(e, sv, u, 0, 0);
 	}
 	for (int h = 0; h < e->n_hyper; h++) {
 		if (e->hyper_ops[h] < 0) {
-			nm = pl_xasprintf("%s/%s", e->opt_name, e->hyper[h]);
+			nm = ename(e, "%s/%s", e->opt_name, e->hyper[h]);
 			e->hyper_ops[h] = add(e, nm, "Const", e->opt_name, 0, 0, 4, NULL);
 			free(nm);
 		}
-		pl_graph_add_edge(e->b, e->hyper_ops[h], u, 0, 4);
+		edge(e, e->hyper_ops[h], u, 0, 4);
 	}
 }
 
@@ -517,12 +542,12 @@ static void
 emit_global_step(struct emit *e)
 {
 	int gs = add(e, "global_step", "VariableV2", "global_step", 0, 0, 8, "global_step");
-	char *nm = pl_xasprintf("%s/value", e->opt_name);
+	char *nm = ename(e, "%s/value", e->opt_name);
 	int one = add(e, nm, "Const", e->opt_name, 0, 0, 8, NULL);
 	free(nm);
 	int a = add(e, e->opt_name, "AssignAdd", e->opt_name, 1, 0, 8, "global_step");
-	pl_graph_add_edge(e->b, gs, a, 0, 8);
-	pl_graph_add_edge(e->b, one, a, 0, 8);
+	edge(e, gs, a, 0, 8);
+	edge(e, one, a, 0, 8);
 }
 
 /* Layer granularity: one backward op per forward node. */
@@ -551,8 +576,8 @@ emit_grad_layer(struct emit *e, int v)
 		flops += (x->flags & GN_SPARSE ? 0 : x->flops) * (data + weights);
 	if (x->params > 0)
 		out += x->params * e->n->dtype;
-	char *nm = pl_xasprintf("%s/grad", x->name);
-	char *ty = pl_xasprintf("Grad%s", x->type);
+	char *nm = ename(e, "%s/grad", x->name);
+	char *ty = ename(e, "Grad%s", x->type);
 	int g = add(e, nm, ty, x->scope, flops, 0, out, bgroup(e, v));
 	free(nm);
 	free(ty);
@@ -581,15 +606,15 @@ emit_grad_bcast(struct emit *e, int v)
 	char *nm;
 	int sh[2], bga;
 	for (int i = 0; i < 2; i++) {
-		nm = pl_xasprintf("%s/grad_shape%d", x->name, i);
+		nm = ename(e, "%s/grad_shape%d", x->name, i);
 		sh[i] = add(e, nm, "Shape", x->scope, 0, 0, 16, bgroup(e, v));
 		free(nm);
 	}
-	nm = pl_xasprintf("%s/grad_bcast", x->name);
+	nm = ename(e, "%s/grad_bcast", x->name);
 	bga = add(e, nm, "BroadcastGradientArgs", x->scope, 0, 0, 32, bgroup(e, v));
 	free(nm);
-	pl_graph_add_edge(e->b, sh[0], bga, 0, 16);
-	pl_graph_add_edge(e->b, sh[1], bga, 0, 16);
+	edge(e, sh[0], bga, 0, 16);
+	edge(e, sh[1], bga, 0, 16);
 	for (int i = 0; i < x->n_in && i < 2; i++) {
 		int u = GREF_ID(x->in[i]);
 		if (!e->active[u])
@@ -598,7 +623,7 @@ emit_grad_bcast(struct emit *e, int v)
 		int src = -1;
 		if (x->gk == GG_PRODUCT) {
 			/* dY * other input, at the output's (broadcast) size. */
-			nm = pl_xasprintf("%s/grad_%d", x->name, i);
+			nm = ename(e, "%s/grad_%d", x->name, i);
 			src = add(e, nm, "Mul", x->scope, (double)(full / e->n->dtype), 0, full,
 			    bgroup(e, v));
 			free(nm);
@@ -607,19 +632,19 @@ emit_grad_bcast(struct emit *e, int v)
 				if (j != i)
 					wire_fwd(e, x->in[j], src);
 		}
-		nm = pl_xasprintf("%s/grad_%d_sum", x->name, i);
+		nm = ename(e, "%s/grad_%d_sum", x->name, i);
 		int s = add(e, nm, "Sum", x->scope, 0, 0, bytes, bgroup(e, v));
 		free(nm);
 		if (src >= 0)
-			pl_graph_add_edge(e->b, src, s, 0, full);
+			edge(e, src, s, 0, full);
 		else
 			wire_dy(e, v, s);
-		pl_graph_add_edge(e->b, bga, s, 0, 32);
-		nm = pl_xasprintf("%s/grad_%d_reshape", x->name, i);
+		edge(e, bga, s, 0, 32);
+		nm = ename(e, "%s/grad_%d_reshape", x->name, i);
 		int r = add(e, nm, "Reshape", x->scope, 0, 0, bytes, bgroup(e, v));
 		free(nm);
-		pl_graph_add_edge(e->b, s, r, 0, bytes);
-		pl_graph_add_edge(e->b, sh[i], r, 0, 16);
+		edge(e, s, r, 0, bytes);
+		edge(e, sh[i], r, 0, 16);
 		contribute(e, u, GREF_OUT(x->in[i]), r, 0, bytes);
 	}
 }
@@ -651,18 +676,18 @@ emit_grad_mean(struct emit *e, int v)
 	if (!e->active[u])
 		return;
 	int64_t in = grad_bytes(e, x, 0), out = tbytes(e->n, v);
-	char *nm = pl_xasprintf("%s/grad_reshape", x->name);
+	char *nm = ename(e, "%s/grad_reshape", x->name);
 	int r = add(e, nm, "Reshape", x->scope, 0, 0, out, bgroup(e, v));
 	free(nm);
 	wire_dy(e, v, r);
-	nm = pl_xasprintf("%s/grad_tile", x->name);
+	nm = ename(e, "%s/grad_tile", x->name);
 	int t = add(e, nm, "Tile", x->scope, 0, 0, in, bgroup(e, v));
 	free(nm);
-	pl_graph_add_edge(e->b, r, t, 0, out);
-	nm = pl_xasprintf("%s/grad", x->name);
+	edge(e, r, t, 0, out);
+	nm = ename(e, "%s/grad", x->name);
 	int d = add(e, nm, "RealDiv", x->scope, grad_flops(e, x, 0), 0, in, bgroup(e, v));
 	free(nm);
-	pl_graph_add_edge(e->b, t, d, 0, in);
+	edge(e, t, d, 0, in);
 	contribute(e, u, GREF_OUT(x->in[0]), d, 0, in);
 }
 
@@ -681,29 +706,29 @@ emit_grad_tf(struct emit *e, int v)
 		return;
 	char *nm;
 	if (concat) {
-		nm = pl_xasprintf("%s/grad_rank", x->name);
+		nm = ename(e, "%s/grad_rank", x->name);
 		int r = add(e, nm, "Rank", x->scope, 0, 0, 4, bgroup(e, v));
 		free(nm);
-		nm = pl_xasprintf("%s/grad_mod", x->name);
+		nm = ename(e, "%s/grad_mod", x->name);
 		int m = add(e, nm, "FloorMod", x->scope, 1, 0, 4, bgroup(e, v));
 		free(nm);
-		pl_graph_add_edge(e->b, r, m, 0, 4);
-		nm = pl_xasprintf("%s/grad_shapes", x->name);
+		edge(e, r, m, 0, 4);
+		nm = ename(e, "%s/grad_shapes", x->name);
 		shapes[0] = add(e, nm, "ShapeN", x->scope, 0, 0, 16 * (int64_t)k, bgroup(e, v));
 		free(nm);
-		nm = pl_xasprintf("%s/grad_offset", x->name);
+		nm = ename(e, "%s/grad_offset", x->name);
 		offset = add(e, nm, "ConcatOffset", x->scope, 0, 0, 16 * (int64_t)k, bgroup(e, v));
 		free(nm);
-		pl_graph_add_edge(e->b, m, offset, 0, 4);
+		edge(e, m, offset, 0, 4);
 		for (int i = 0; i < k; i++)
-			pl_graph_add_edge(e->b, shapes[0], offset, i, 16);
+			edge(e, shapes[0], offset, i, 16);
 	} else if (strcmp(x->type, "Conv2D") == 0) {
-		nm = pl_xasprintf("%s/grad_shapes", x->name);
+		nm = ename(e, "%s/grad_shapes", x->name);
 		shapes[0] = shapes[1] = add(e, nm, "ShapeN", x->scope, 0, 0, 32, bgroup(e, v));
 		free(nm);
 	} else {
 		for (int i = 0; i < 2; i++) {
-			nm = pl_xasprintf("%s/grad_shape%d", x->name, i);
+			nm = ename(e, "%s/grad_shape%d", x->name, i);
 			shapes[i] = add(e, nm, "Shape", x->scope, 0, 0, 16, bgroup(e, v));
 			free(nm);
 		}
@@ -713,18 +738,18 @@ emit_grad_tf(struct emit *e, int v)
 		if (!e->active[u])
 			continue;
 		int64_t bytes = grad_bytes(e, x, i);
-		nm = count == 1 ? pl_xasprintf("%s/grad", x->name) : pl_xasprintf("%s/grad_%d", x->name, i);
+		nm = count == 1 ? ename(e, "%s/grad", x->name) : ename(e, "%s/grad_%d", x->name, i);
 		const char *ty = concat ? "Slice" : tf_grad_type(x->type, i == 0 ? 0 : -1);
 		int g = add(e, nm, ty, x->scope, grad_flops(e, x, i), 0, bytes, bgroup(e, v));
 		free(nm);
 		wire_dy(e, v, g);
 		if (concat) {
-			pl_graph_add_edge(e->b, offset, g, i, 16);
-			pl_graph_add_edge(e->b, shapes[0], g, i, 16);
+			edge(e, offset, g, i, 16);
+			edge(e, shapes[0], g, i, 16);
 		} else {
 			/* BackpropInput reads the filter, BackpropFilter the input. */
 			wire_fwd(e, x->in[1 - i], g);
-			pl_graph_add_edge(e->b, shapes[i], g, shapes[0] == shapes[1] ? i : 0, 16);
+			edge(e, shapes[i], g, shapes[0] == shapes[1] ? i : 0, 16);
 		}
 		contribute(e, u, GREF_OUT(x->in[i]), g, 0, bytes);
 	}
@@ -756,14 +781,14 @@ emit_grad_ops(struct emit *e, int v)
 	int count = x->params > 0;
 	for (int i = 0; i < x->n_in; i++)
 		count += e->active[GREF_ID(x->in[i])];
-	char *ty = pl_xasprintf("Grad%s", x->type);
+	char *ty = ename(e, "Grad%s", x->type);
 	for (int i = 0; i < x->n_in; i++) {
 		int u = GREF_ID(x->in[i]);
 		if (!e->active[u])
 			continue;
 		int64_t bytes = grad_bytes(e, x, i);
-		char *nm = count == 1 ? pl_xasprintf("%s/grad", x->name) :
-		    pl_xasprintf("%s/grad_%d", x->name, i);
+		char *nm = count == 1 ? ename(e, "%s/grad", x->name) :
+		    ename(e, "%s/grad_%d", x->name, i);
 		const char *tt = tf_grad_type(x->type, i == 0 ? 0 : -1);
 		int g = add(e, nm, tt != NULL ? tt : ty, x->scope, grad_flops(e, x, i), 0, bytes,
 		    bgroup(e, v));
@@ -783,8 +808,8 @@ emit_grad_ops(struct emit *e, int v)
 	}
 	if (x->params > 0) {
 		int64_t pb = x->params * e->n->dtype;
-		char *nm = count == 1 ? pl_xasprintf("%s/grad", x->name) :
-		    pl_xasprintf("%s/grad_w", x->name);
+		char *nm = count == 1 ? ename(e, "%s/grad", x->name) :
+		    ename(e, "%s/grad_w", x->name);
 		int g = add(e, nm, ty, x->scope, x->flops, 0, pb, bgroup(e, v));
 		free(nm);
 		wire_dy(e, v, g);
@@ -821,21 +846,15 @@ emit_var(struct emit *e, int v)
 	free(bytes);
 }
 
-/* Emit everything and build. */
-struct pl_graph *
-gnet_build(struct gnet *n, char **cause)
+/* Emit every op of the training step into b (NULL: only count them);
+ * returns how many there are. */
+static int64_t
+emit_step(struct gnet *n, struct pl_graph_builder *b)
 {
-	if (n->over > 0) {
-		*cause = pl_xasprintf("%s: %lld ops or more, more than the %d supported "
-		    "(expected a smaller model: fewer layers, a shorter sequence, fewer cells)",
-		    n->name, (long long)n->n + n->over, PL_MAX_OPS);
-		gnet_free(n);
-		return NULL;
-	}
 	struct emit e;
 	memset(&e, 0, sizeof e);
 	e.n = n;
-	e.b = pl_graph_builder_new(n->name);
+	e.b = b;
 	int nn = n->n;
 	char *req = pl_xcalloc(nn ? nn : 1, 1), *reach = pl_xcalloc(nn ? nn : 1, 1);
 	e.active = pl_xcalloc(nn ? nn : 1, 1);
@@ -925,7 +944,7 @@ gnet_build(struct gnet *n, char **cause)
 		    e.head[v] < 0) {
 			/* A loss whose gradient rule reads dY: TF's seed, a
 			 * Fill of ones shaped like the loss. */
-			char *nm = pl_xasprintf("%s/grad_ys", x->name);
+			char *nm = ename(&e, "%s/grad_ys", x->name);
 			int f = add(&e, nm, "Fill", x->scope, 0, 0, tbytes(n, v), bgroup(&e, v));
 			free(nm);
 			contribute(&e, v, 0, f, 0, tbytes(n, v));
@@ -942,7 +961,31 @@ gnet_build(struct gnet *n, char **cause)
 	free(e.active);
 	free(e.head);
 	free(e.c);
-	struct pl_graph *g = pl_graph_build(e.b, cause);
+	return e.n_ops;
+}
+
+/* Forward nodes from which the training step's ops are counted before
+ * they are built: a model far too large is then refused at once, where
+ * building it stopped only at the limit (a minute and 8 GB). */
+#define GNET_COUNT_FROM (PL_MAX_OPS / 16)
+
+/* Emit everything and build. */
+struct pl_graph *
+gnet_build(struct gnet *n, char **cause)
+{
+	int64_t ops = n->n + n->over;
+	if (n->over == 0 && n->train && n->n >= GNET_COUNT_FROM)
+		ops = emit_step(n, NULL);
+	if (ops > PL_MAX_OPS) {
+		*cause = pl_xasprintf("%s: %lld ops%s, more than the %d supported "
+		    "(expected a smaller model: fewer layers, a shorter sequence, fewer cells)",
+		    n->name, (long long)ops, n->over > 0 ? " or more" : "", PL_MAX_OPS);
+		gnet_free(n);
+		return NULL;
+	}
+	struct pl_graph_builder *b = pl_graph_builder_new(n->name);
+	emit_step(n, b);
+	struct pl_graph *g = pl_graph_build(b, cause);
 	gnet_free(n);
 	return g;
 }
