@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..89"
+echo "1..91"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -347,4 +347,13 @@ cp "$tmp/cutbeta.txt" "$tmp/cutbeta.orig"
 $PLACELAB run -a heft "$PL_SRCDIR/samples/chain.json" -o "$tmp/cutbeta.txt" -q >/dev/null 2>"$tmp/err"; rc=$?
 check "run -o over a Beta file whose header crosses 4 KiB: refused, the file kept" sh -c \
     "test $rc = 2 && grep -q \"holds BRKGA's Beta parameters\" '$tmp/err' && cmp -s '$tmp/cutbeta.txt' '$tmp/cutbeta.orig'"
+# gen checks its output before it makes the graph, and says a lost
+# standard output once, with why
+mkdir "$tmp/gdir"
+$PLACELAB gen nmt -L 8 -o "$tmp/gdir" >/dev/null 2>"$tmp/err"; rc=$?
+check "gen -o DIRECTORY: refused before the graph is made, nothing left" sh -c \
+    "test $rc = 2 && grep -q 'gdir: is a directory (expected a file name)' '$tmp/err' && ! ls '$tmp' | grep -q 'tmp[.]'"
+$PLACELAB gen chain >/dev/full 2>"$tmp/err"; rc=$?
+check "gen >/dev/full: exit 2, one message, with why" sh -c \
+    "test $rc = 2 && test \$(wc -l <'$tmp/err') = 1 && grep -q 'write error on standard output: No space left on device' '$tmp/err'"
 exit 0

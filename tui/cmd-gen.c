@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -149,17 +150,22 @@ check_applies(const char *name, const struct pl_gen_opts *o)
 }
 
 /* Before any graph is made: 0, or 2 after saying why, when path (NULL or
- * "-": standard output) holds a placelab document of another kind than
+ * "-": standard output) cannot be written (a directory, a missing or
+ * read-only folder) or holds a placelab document of another kind than
  * writes. */
 static int
 check_output(const char *path, const char *writes)
 {
 	char *cause;
-	if (path == NULL || strcmp(path, "-") == 0 || (cause = pl_file_kind_clash(path, writes)) == NULL)
+	if (path == NULL || strcmp(path, "-") == 0)
 		return 0;
-	cmd_error("-o %s", cause);
-	free(cause);
-	return 2;
+	if (pl_file_check_writable(path, &cause) != 0 ||
+	    (cause = pl_file_kind_clash(path, writes)) != NULL) {
+		cmd_error("-o %s", cause);
+		free(cause);
+		return 2;
+	}
+	return 0;
 }
 
 /* Write a graph to path, or to stdout when path is NULL. */
@@ -171,7 +177,14 @@ emit(const struct pl_graph *g, const char *path)
 		char *s = pl_graph_to_json(g);
 		fputs(s, stdout);
 		free(s);
-		return fflush(stdout) == 0 ? 0 : cmd_error("write error on stdout");
+		if (fflush(stdout) == 0 && !ferror(stdout))
+			return 0;
+		/* said once, with why: what is left of it is dropped, so that
+		 * the end of the program has no failed output to report again */
+		cmd_error("write error on standard output: %s", strerror(errno != 0 ? errno : EIO));
+		__fpurge(stdout);
+		clearerr(stdout);
+		return 2;
 	}
 	if (pl_graph_save_json(g, path, &cause) != 0)
 		return cmd_fail(cause);
