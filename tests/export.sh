@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..68"
+echo "1..69"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -335,5 +335,11 @@ check "a diagram whose method finds no placement: exit 1, the method's reason, n
      grep -q \"placer 'single-gpu': no gpu device in cluster 'cpu'\" '$tmp/err' && ! test -e '$tmp/nt.svg'"
 check "a diagram of an unknown method: exit 2" sh -c \
     "$PLACELAB export '$teach' -c k80x2 -a nosuch -o '$tmp/nt.svg' 2>/dev/null; test \$? = 2"
+
+# a PNG timeline whose SVG cannot be written says why (a file size limit
+# stands in for a full disk)
+sh -c "trap '' XFSZ; ulimit -f 8; TMPDIR='$tmp' exec $PLACELAB export '$PL_SRCDIR/samples/nmt4.json' -c k80x4 -a heft --timeline -o '$tmp/big.png'" 2>"$tmp/err"; rc=$?
+check "a timeline's SVG that cannot be written: exit 2, with why, nothing left" sh -c \
+    "test $rc = 2 && grep -q 'timeline: writing .* failed: File too large' '$tmp/err' && ! ls '$tmp' | grep -q placelab-timeline"
 
 test "$fails" = 0

@@ -164,10 +164,13 @@ timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
 	size_t off = 0;
 	while (off < svglen) {
 		ssize_t n = write(fd, svg + off, svglen - off);
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n <= 0) {
+			int err = n < 0 ? errno : EIO;
 			close(fd);
 			unlink(tmp);
-			*cause = pl_xasprintf("timeline: writing %s failed", tmp);
+			*cause = pl_xasprintf("timeline: writing %s failed: %s", tmp, strerror(err));
 			return -1;
 		}
 		off += (size_t)n;
