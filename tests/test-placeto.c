@@ -1096,6 +1096,45 @@ chain_graph(int n, double us0, double us1, int64_t bytes, int pinned, int ca, in
 	return build(b, "chain");
 }
 
+/* A baseline whose rings of returns (a double per node per episode kept)
+ * would pass the limit (1 GiB) is refused with the largest that fits,
+ * where it aborted asking for terabytes; one that fits runs. */
+static void
+test_baseline_limit(void **state)
+{
+	(void)state;
+	struct pl_graph *g = chain_graph(10, 10, 5, 100, -1, -1, -1);
+	struct pl_cluster *c = cluster(3);
+	char *cause = NULL;
+	struct pl_problem *p = pl_problem_new(g, c, &cause);
+	assert_non_null(p);
+	struct pl_run_opts run = { .sim = { .kind = PL_SIM_NATIVE }, .seed = 1, .threads = 1 };
+	assert_null(pl_placer_new(&pl_placer_placeto, p, "baseline=2147483647", &run, &cause));
+	assert_non_null(cause);
+	/* 10 nodes: 84 bytes an episode, 1 GiB / 84 = 12782640 */
+	assert_non_null(strstr(cause, "placeto: baseline=2147483647 keeps that many episodes' returns"));
+	assert_non_null(strstr(cause, "(168.0 GiB for this graph), more than the limit of 1 GiB"));
+	assert_non_null(strstr(cause, "use baseline=12782640 or fewer"));
+	free(cause);
+	cause = NULL;
+	/* the trainer too, over two graphs */
+	struct pl_options *o = NULL;
+	assert_int_equal(pl_options_parse_ranged(pl_placeto_options, pl_placeto_ranges,
+	    "baseline=100000000", &o, &cause), 0);
+	const struct pl_problem *probs[2] = { p, p };
+	assert_null(pl_placeto_trainer_new(probs, 2, o, &run, &cause));
+	assert_non_null(strstr(cause, "for these graphs"));
+	assert_non_null(strstr(cause, "use baseline=6391320 or fewer"));
+	free(cause);
+	pl_options_free(o);
+	struct pl_placer *pl = make(p, "baseline=12782640,episodes=4", 1, 1);
+	assert_non_null(pl);
+	pl_placer_free(pl);
+	pl_problem_free(p);
+	pl_cluster_free(c);
+	pl_graph_free(g);
+}
+
 /* Nodes whose square would take more than the limit (2 GiB: each of the
  * `workers` episodes keeps nodes x nodes x features floats) are refused
  * before anything is allocated for them, with a message naming the need,
@@ -1414,6 +1453,7 @@ main(void)
 		cmocka_unit_test(test_grouping),
 		cmocka_unit_test(test_grouped_rows),
 		cmocka_unit_test(test_square_limit),
+		cmocka_unit_test(test_baseline_limit),
 		cmocka_unit_test(test_status_oom),
 		cmocka_unit_test(test_accept_improve),
 		cmocka_unit_test(test_edges_forward),

@@ -1203,6 +1203,9 @@ policy_mem_feature(const char *path, char **cause)
 /* The most the engine's allocations that grow as the square of the
  * grouped nodes may take, all graphs and workers together. */
 #define MAX_SQUARE_BYTES ((size_t)2 << 30)
+/* The most the baselines' rings of returns may take, all graphs
+ * together. */
+#define MAX_BASELINE_BYTES ((size_t)1 << 30)
 
 /*
  * Bytes of the engine's allocations that grow as the square of the
@@ -1345,6 +1348,29 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 		    "fewer 'workers'", probs[big]->g->name, E->max_n, ceil(need / (1 << 30) * 1000) / 1000,
 		    E->workers, E->d, MAX_SQUARE_BYTES >> 30,
 		    square_fit(n, E->workers, E->d, E->peers));
+		for (int i = 0; i < n; i++) {
+			for (int j = 0; j < nb[i]; j++)
+				free(bk[i][j].cg);
+			free(bk[i]);
+		}
+		free(bk);
+		free(nb);
+		free(E);
+		return NULL;
+	}
+	/* the baseline keeps each graph's last `baseline` episodes' returns,
+	 * a double per node: refused past its own limit, where it aborted
+	 * asking for terabytes */
+	double sum_nb = 0;
+	for (int i = 0; i < n; i++)
+		sum_nb += nb[i] ? nb[i] : 1;
+	double per_ep = sum_nb * sizeof(double) + (double)n * sizeof(int);
+	if ((double)baseline * per_ep > (double)MAX_BASELINE_BYTES) {
+		*cause = pl_xasprintf("placeto: baseline=%d keeps that many episodes' returns of "
+		    "every node (%.1f GiB for %s), more than the limit of %zu GiB; use baseline=%.0f "
+		    "or fewer (a baseline longer than training is its whole history)", baseline,
+		    (double)baseline * per_ep / (1 << 30), n == 1 ? "this graph" : "these graphs",
+		    MAX_BASELINE_BYTES >> 30, floor((double)MAX_BASELINE_BYTES / per_ep));
 		for (int i = 0; i < n; i++) {
 			for (int j = 0; j < nb[i]; j++)
 				free(bk[i][j].cg);
