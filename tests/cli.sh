@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..91"
+echo "1..94"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -356,4 +356,19 @@ check "gen -o DIRECTORY: refused before the graph is made, nothing left" sh -c \
 $PLACELAB gen chain >/dev/full 2>"$tmp/err"; rc=$?
 check "gen >/dev/full: exit 2, one message, with why" sh -c \
     "test $rc = 2 && test \$(wc -l <'$tmp/err') = 1 && grep -q 'write error on standard output: No space left on device' '$tmp/err'"
+# train marks a best or greedy placement that does not fit, names the
+# MDP's simulator when it is not --sim's, and its help lists what it takes
+python3 -c "
+import json
+ops = [{'name': 'op%d' % i, 'type': 'MatMul', 'flops': 20e9, 'param_bytes': 4 * 2**30, 'out_bytes': 4194304} for i in range(10)]
+edges = [['op%d' % i, 'op%d' % (i + 1), 4194304, 0] for i in range(9)]
+json.dump({'format': 'placelab-graph/1', 'name': 'fat', 'ops': ops, 'edges': edges}, open('$tmp/fat.json', 'w'))"
+$PLACELAB train placeto "$tmp/fat.json" -o "$tmp/fat.plw" --episodes 8 >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "train: a best and greedy placement out of memory are marked (OOM)" sh -c \
+    "test $rc = 0 && grep -q '^  fat  *best seen  *[0-9.]* ms (OOM)   greedy  *[0-9.]* ms (OOM)$' '$tmp/out'"
+$PLACELAB train placeto "$PL_SRCDIR/samples/chain.json" -o "$tmp/ps.plw" --episodes 4 --opt sim=placeto >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "train --opt sim=placeto: the times named as the MDP simulator's" sh -c \
+    "test $rc = 0 && grep -q '^times  *by the placeto simulator (the MDP.s, --opt sim=), not --sim native$' '$tmp/out'"
+check "train --help: --episodes from 1, no --finetune (train refuses it)" sh -c \
+    "$PLACELAB train --help | grep -qF '(in [1, inf))' && ! $PLACELAB train --help | grep -q 'finetune='"
 exit 0

@@ -1047,7 +1047,7 @@ test_trainer(void **state)
 	assert_int_equal(st.updates, 2);
 	for (int i = 0; i < 2; i++) {
 		double ms;
-		assert_int_equal(pl_placeto_trainer_greedy(tr, i, &ms, &cause), 0);
+		assert_int_equal(pl_placeto_trainer_greedy(tr, i, &ms, NULL, &cause), 0);
 		assert_true(ms >= pl_placeto_trainer_best(tr, i));
 	}
 	char dir[] = "/tmp/test-placeto-XXXXXX";

@@ -94,8 +94,33 @@ usage_help(void)
 	    "the policy with\n"
 	    "  placelab run -a placeto GRAPH -c CLUSTER --policy POLICY.plw [--finetune N]\n\n"
 	    "Placeto options:\n", TRAIN_USAGE, PL_DEFAULT_CLUSTER);
-	cmd_print_options_flags(stdout, pl_placeto_options, pl_placeto_ranges,
-	    (const char *const[]){ "sim", NULL });
+	/* run's meaning of these two is not train's: every episode trains
+	 * here, from scratch or from --policy, and nothing is fine-tuned */
+	int n = 0;
+	while (pl_placeto_options[n].name != NULL)
+		n++;
+	struct pl_option_def *defs = pl_xcalloc((size_t)n + 1, sizeof *defs);
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		defs[k] = pl_placeto_options[i];
+		if (strcmp(defs[k].name, "finetune") == 0)
+			continue;
+		if (strcmp(defs[k].name, "episodes") == 0)
+			defs[k].help = "training episodes, from scratch or from --policy";
+		k++;
+	}
+	int nr = 0;
+	while (pl_placeto_ranges[nr].name != NULL)
+		nr++;
+	struct pl_option_range *ranges = pl_xcalloc((size_t)nr + 1, sizeof *ranges);
+	for (int i = 0; i < nr; i++) {
+		ranges[i] = pl_placeto_ranges[i];
+		if (strcmp(ranges[i].name, "episodes") == 0)
+			ranges[i].range = "[1, inf)";
+	}
+	cmd_print_options_flags(stdout, defs, ranges, (const char *const[]){ "sim", NULL });
+	free(ranges);
+	free(defs);
 }
 
 /* placelab train placeto ... */
@@ -129,6 +154,7 @@ cmd_train(int argc, char **argv)
 	struct pl_cluster *c = NULL;
 	struct pl_placeto_trainer *tr = NULL;
 	struct pl_grow cg = { 0 };	/* the --curve file (cg.f NULL: none) */
+	int policy_saved = 0;		/* at the end: the curve is committed */
 	FILE *report = stdout;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:o:qh", longopts, NULL)) != -1) {
@@ -283,10 +309,12 @@ cmd_train(int argc, char **argv)
 			free(note);
 			note = train_note(n_graphs, &st, budget, run.seed);
 			/* a checkpoint to a pipe would follow the last one
-			 * there: to a stream the policy goes once, at the end */
-			if ((!pl_file_is_stream(output) &&
-			    pl_placeto_trainer_save(tr, output, note, &cause) != 0) ||
-			    (cg.f != NULL && pl_grow_commit(&cg, &cause) != 0)) {
+			 * there: to a stream the policy goes once, at the end,
+			 * and the curve, which replaces its file only with a
+			 * policy saved, with it */
+			if (!pl_file_is_stream(output) &&
+			    (pl_placeto_trainer_save(tr, output, note, &cause) != 0 ||
+			    (cg.f != NULL && pl_grow_commit(&cg, &cause) != 0))) {
 				free(logs);
 				free(note);
 				cmd_fail(cause);
@@ -307,24 +335,33 @@ cmd_train(int argc, char **argv)
 		cmd_fail(cause);
 		goto out;
 	}
+	policy_saved = 1;
 	free(note);
 	fprintf(report, "trained    %ld episode%s (%ld update%s, %ld placement%s) on %d graph%s in %.1f s\n",
 	    st.episodes, st.episodes == 1 ? "" : "s", st.updates, st.updates == 1 ? "" : "s",
 	    st.placements, st.placements == 1 ? "" : "s", n_graphs, n_graphs == 1 ? "" : "s",
 	    pl_now_s() - t0);
+	/* the times are the MDP's: said when its simulator is not --sim's */
+	if (pl_placeto_trainer_sim(tr) != run.sim.kind)
+		fprintf(report, "times      by the %s simulator (the MDP's, --opt sim=), not --sim %s\n",
+		    pl_sim_kind_name(pl_placeto_trainer_sim(tr)), pl_sim_kind_name(run.sim.kind));
 	int gw = 28;	/* the graph column: its longest name */
 	for (int i = 0; i < n_graphs; i++)
 		gw = cmd_width_max(gw, graphs[i]->name);
 	for (int i = 0; i < n_graphs; i++) {
 		double greedy;
-		if (pl_placeto_trainer_greedy(tr, i, &greedy, &cause) != 0) {
+		uint64_t greedy_oom;
+		if (pl_placeto_trainer_greedy(tr, i, &greedy, &greedy_oom, &cause) != 0) {
 			cmd_fail(cause);
 			goto out;
 		}
 		fputs("  ", report);
 		cmd_put_padded(report, graphs[i]->name, gw);
-		fprintf(report, " best seen %10.3f ms   greedy %10.3f ms\n",
-		    pl_placeto_trainer_best(tr, i) / 1000, greedy / 1000);
+		/* a placement that does not fit is marked, as run marks it */
+		fprintf(report, " best seen %10.3f ms%s   greedy %10.3f ms%s\n",
+		    pl_placeto_trainer_best(tr, i) / 1000,
+		    pl_placeto_trainer_best_oom(tr, i) != 0 ? " (OOM)" : "",
+		    greedy / 1000, greedy_oom != 0 ? " (OOM)" : "");
 	}
 	fprintf(report, "policy     %s\n", output);
 	rc = 0;
@@ -334,9 +371,9 @@ cmd_train(int argc, char **argv)
 		rc = 128 + cmd_stopped();
 	}
 out:
-	/* committed with the policy; a run that failed before leaves an
-	 * existing curve as it was */
-	if (pl_grow_close(&cg, rc == 0 || cmd_stopped(), &cause) != 0) {
+	/* committed with the policy; a run that failed before its policy
+	 * was saved (stopped or not) leaves an existing curve as it was */
+	if (pl_grow_close(&cg, policy_saved, &cause) != 0) {
 		if (rc == 0)
 			rc = cmd_fail(cause);
 		else

@@ -106,6 +106,7 @@ struct env {
 	int *init_dev;
 	int *best_dev;
 	double best_R, best_us;
+	uint64_t best_oom;		/* the best's devices out of memory */
 	long stall;			/* batches since best_R last improved */
 	double stall_R;			/* best_R when stall was last reset */
 	int bl_cap, bl_count, bl_head;	/* baseline ring */
@@ -1659,6 +1660,7 @@ engine_note_best(struct engine *E, struct episode *ep)
 	if (ep->R < e->best_R) {
 		e->best_R = ep->R;
 		e->best_us = ep->res.makespan_us;
+		e->best_oom = ep->res.oom_mask;
 		memcpy(e->best_dev, ep->dev, (size_t)e->n * sizeof(int));
 	}
 }
@@ -2204,7 +2206,7 @@ fail:
 /* A greedy episode on problem i. */
 int
 pl_placeto_trainer_greedy(struct pl_placeto_trainer *tr, int i, double *makespan_us,
-    char **cause)
+    uint64_t *oom_mask, char **cause)
 {
 	struct engine *E = tr->E;
 	if (i < 0 || i >= E->n_env) {
@@ -2224,6 +2226,8 @@ pl_placeto_trainer_greedy(struct pl_placeto_trainer *tr, int i, double *makespan
 	E->next_id = keep;	/* evaluation does not shift training episodes */
 	E->eps[0].finished = 0;
 	*makespan_us = E->eps[0].res.makespan_us;
+	if (oom_mask != NULL)
+		*oom_mask = E->eps[0].res.oom_mask;
 	return 0;
 fail:
 	E->next_id = keep;
@@ -2244,6 +2248,20 @@ double
 pl_placeto_trainer_best(const struct pl_placeto_trainer *tr, int i)
 {
 	return tr->E->envs[i].best_us;
+}
+
+/* The devices out of memory in the best placement seen on problem i. */
+uint64_t
+pl_placeto_trainer_best_oom(const struct pl_placeto_trainer *tr, int i)
+{
+	return tr->E->envs[i].best_oom;
+}
+
+/* The simulator of the MDP, whose times the trainer reports. */
+enum pl_sim_kind
+pl_placeto_trainer_sim(const struct pl_placeto_trainer *tr)
+{
+	return tr->E->sim.kind;
 }
 
 /* Episodes per batch. */

@@ -165,13 +165,19 @@ void pl_placeto_trainer_free(struct pl_placeto_trainer *tr);
  * count).  0, or -1 + *cause. */
 int pl_placeto_trainer_batch(struct pl_placeto_trainer *tr,
     struct pl_placeto_episode_log *logs, int *n_logs, char **cause);
-/* Greedy (zero-shot) makespan on problem i with the current policy. */
+/* Greedy (zero-shot) makespan on problem i with the current policy (and
+ * its devices out of memory in *oom_mask unless NULL). */
 int pl_placeto_trainer_greedy(struct pl_placeto_trainer *tr, int i,
-    double *makespan_us, char **cause);
+    double *makespan_us, uint64_t *oom_mask, char **cause);
 void pl_placeto_trainer_stats(const struct pl_placeto_trainer *tr,
     struct pl_placeto_stats *st);
-/* Best makespan seen so far on problem i. */
+/* Best makespan seen so far on problem i (in the MDP's simulator: the
+ * smallest run time plus any memory penalty), and its devices out of
+ * memory. */
 double pl_placeto_trainer_best(const struct pl_placeto_trainer *tr, int i);
+uint64_t pl_placeto_trainer_best_oom(const struct pl_placeto_trainer *tr, int i);
+/* The MDP's simulator, whose times the trainer reports. */
+enum pl_sim_kind pl_placeto_trainer_sim(const struct pl_placeto_trainer *tr);
 int pl_placeto_trainer_workers(const struct pl_placeto_trainer *tr);
 int pl_placeto_trainer_save(const struct pl_placeto_trainer *tr,
     const char *path, const char *note, char **cause);
