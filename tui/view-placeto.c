@@ -139,39 +139,19 @@ reconfigure(struct placeto_view *p, char *policy, char *opts, const char *what)
 	return rc;
 }
 
-/* The episode that found the placer's best: the first finished one whose
- * best has its run time, else the batch under way (worker 0's episode
- * and, with several workers, the ones beside it). */
+/* The episode that found the placer's best (the placer records it as
+ * the best is kept: in the driver's simulator, one that fits first). */
 static void
 best_when(const struct view_run *r, char *buf, size_t n)
 {
-	long ne = 0;
-	const struct pl_placeto_episode_log *lg = pl_placeto_episodes(r->pl, &ne);
-	for (long i = 0; i < ne; i++)
-		if (lg[i].best_us == r->pl->best_res.makespan_us) {
-			if (lg[i].greedy)
-				snprintf(buf, n, "its greedy episode");
-			else
-				snprintf(buf, n, "episode %ld", lg[i].episode + 1);
-			return;
-		}
-	const struct pl_placeto_decision *d = pl_placeto_last(r->pl);
-	if (d == NULL)
+	long episode;
+	int greedy;
+	if (pl_placeto_best_episode(r->pl, &episode, &greedy) != 0)
 		return;
-	/* a batch's episodes are numbered from worker 0's; the last batch
-	 * may be short */
-	long last = d->episode + pl_opt_int(r->pl->opts, "workers");
-	struct pl_placeto_stats st;
-	pl_placeto_get_stats(r->pl, &st);
-	long budget = st.budget;
-	if (budget > 0 && last > budget)
-		last = budget;
-	if (d->greedy)
+	if (greedy)
 		snprintf(buf, n, "its greedy episode");
-	else if (last > d->episode + 1)
-		snprintf(buf, n, "episodes %ld-%ld", d->episode + 1, last);
 	else
-		snprintf(buf, n, "episode %ld", d->episode + 1);
+		snprintf(buf, n, "episode %ld", episode + 1);
 }
 
 /* Create the view (the placer is created on first use). */
@@ -403,12 +383,32 @@ plural(long n)
 	return n == 1 ? "" : "s";
 }
 
+
+/* Whether the options (the placer's, or those set for the next run)
+ * fine-tune the loaded policy: finetune above 0. */
+static int
+finetunes(const struct placeto_view *p)
+{
+	if (p->run.pl != NULL)
+		return pl_opt_int(p->run.pl->opts, "finetune") > 0;
+	struct pl_options *o = NULL;
+	char *cause = NULL;
+	if (p->opts == NULL ||
+	    pl_options_parse_ranged(pl_placeto_options, pl_placeto_ranges, p->opts, &o, &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	int r = pl_opt_int(o, "finetune") > 0;
+	pl_options_free(o);
+	return r;
+}
 /* The configuration line's first fields: the policy, the options. */
 static void
 add_config(struct hdr_line *l, const struct placeto_view *p, attr_t dim)
 {
-	hdr_add(l, 0, dim, 0, "%s", p->policy != NULL ? "zero-shot with a loaded policy" :
-	    "training live from scratch");
+	hdr_add(l, 0, dim, 0, "%s", p->policy == NULL ? "training live from scratch" :
+	    finetunes(p) ? "fine-tuning a loaded policy on this graph" :
+	    "zero-shot with a loaded policy");
 	if (p->opts != NULL)
 		hdr_add_list(l, 1, dim, 1, "with ", p->opts);
 }

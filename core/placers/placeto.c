@@ -1697,6 +1697,8 @@ struct priv {
 	long n_log, cap_log;
 	struct pl_placeto_episode_log *eplog;	/* every finished episode */
 	long n_eplog, cap_eplog;
+	long best_episode;		/* whose placement is pl->best (-1: */
+	int best_greedy;		/* none yet), and whether greedy */
 };
 
 #define LOG_MAX 1000000L	/* rows kept for --history (64 MB) */
@@ -1712,12 +1714,17 @@ placer_collect(struct pl_placer *pl, struct priv *P, int s, int logged_t)
 	ep->offered = 0;
 	pl->evals++;
 	engine_note_best(E, ep);
+	int kept;
 	if (E->sim.kind == pl->run.sim.kind && E->sim.mem == pl->run.sim.mem)
-		pl_placer_offer(pl, ep->pl, &ep->res);
+		kept = pl_placer_offer(pl, ep->pl, &ep->res);
 	else {
 		struct pl_sim_result r;
 		pl_placer_evaluate(pl, ep->pl, &r);
-		pl_placer_offer(pl, ep->pl, &r);
+		kept = pl_placer_offer(pl, ep->pl, &r);
+	}
+	if (kept) {
+		P->best_episode = ep->id;
+		P->best_greedy = ep->greedy;
 	}
 	if (logged_t < 0 || P->n_log >= LOG_MAX)
 		return;
@@ -1773,6 +1780,7 @@ placeto_create(struct pl_placer *pl, char **cause)
 		return -1;
 	}
 	struct priv *P = pl_xcalloc(1, sizeof *P);
+	P->best_episode = -1;
 	const struct pl_problem *probs[1] = { pl->prob };
 	P->E = engine_new(probs, 1, pl->opts, &pl->run, cause);
 	if (P->E == NULL) {
@@ -2053,6 +2061,18 @@ pl_placeto_last(const struct pl_placer *pl)
 	int n;
 	const struct pl_placeto_decision *d = pl_placeto_decisions(pl, &n);
 	return d != NULL ? &d[n - 1] : NULL;
+}
+
+/* The episode that found the placer's best (see placeto.h). */
+int
+pl_placeto_best_episode(const struct pl_placer *pl, long *episode, int *greedy)
+{
+	const struct priv *P = get_priv(pl);
+	if (P == NULL || P->best_episode < 0)
+		return -1;
+	*episode = P->best_episode;
+	*greedy = P->best_greedy;
+	return 0;
 }
 
 /* Worker 0's current placement. */

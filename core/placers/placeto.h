@@ -131,6 +131,11 @@ const float *pl_placeto_state(const struct pl_placer *pl, int t, int *n);
  * For learning curves (one point per episode). */
 const struct pl_placeto_episode_log *pl_placeto_episodes(const struct pl_placer *pl,
     long *n);
+/* The episode whose placement is the placer's best (pl->best, in the
+ * driver's simulator and order: one that fits first): 0 with its number
+ * (from 0, as the episode logs count) and whether it was the greedy one,
+ * or -1 before any. */
+int pl_placeto_best_episode(const struct pl_placer *pl, long *episode, int *greedy);
 /* Worker 0's current placement (ungrouped; with priorities under
  * sched=rank), or NULL. */
 const struct pl_placement *pl_placeto_current(const struct pl_placer *pl);
