@@ -853,7 +853,7 @@ read_op(struct ctx *x, struct pl_graph_builder *b, const cJSON *o, int i)
 	if (str_of(f[OP_GROUP], &group) != 0 || (group != NULL && *group == '\0'))
 		BAD(f[OP_GROUP], "op '%s': field 'group' (expected a colocation group name; leave it out for none)", name);
 	if (str_of(f[OP_DEVICE], &device) != 0 || (device != NULL && *device == '\0'))
-		BAD(f[OP_DEVICE], "op '%s': field 'device' (expected \"any\", \"cpu\", \"gpu\" or a device name)", name);
+		BAD(f[OP_DEVICE], "op '%s': field 'device' (expected \"any\", \"cpu\", \"gpu\", \"tpu\" or a device name)", name);
 	if (num_of(f[OP_FLOPS], &op.flops) != 0 || op.flops < 0 || op.flops > PL_MAX_FLOPS)
 		BAD(f[OP_FLOPS], "op '%s': field 'flops' (expected a finite number in [0, 1e18])", name);
 	int64_t *bv[] = { &op.param_bytes, &op.out_bytes, &op.temp_bytes };

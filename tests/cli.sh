@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..94"
+echo "1..96"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -371,4 +371,21 @@ check "train --opt sim=placeto: the times named as the MDP simulator's" sh -c \
     "test $rc = 0 && grep -q '^times  *by the placeto simulator (the MDP.s, --opt sim=), not --sim native$' '$tmp/out'"
 check "train --help: --episodes from 1, no --finetune (train refuses it)" sh -c \
     "$PLACELAB train --help | grep -qF '(in [1, inf))' && ! $PLACELAB train --help | grep -q 'finetune='"
+# --place all:DEVICE counts the ops it could not put there, a group's
+# every op; a bad 'device' field names every kind
+cat > "$tmp/pin.json" <<'JSON'
+{"format": "placelab-graph/1", "name": "pin",
+ "ops": [{"name": "a", "flops": 1e9, "group": "G", "device": "cpu"},
+         {"name": "b", "flops": 1e9, "group": "G"},
+         {"name": "c", "flops": 1e9, "device": "cpu"},
+         {"name": "d", "flops": 1e9}],
+ "edges": [["a", "b", 100], ["b", "c", 100], ["c", "d", 100]]}
+JSON
+$PLACELAB sim "$tmp/pin.json" -c k80x4 --place all:gpu0 >/dev/null 2>"$tmp/err"; rc=$?
+check "sim --place all:gpu0: the ops it could not put there counted (3, a group of 2 and 1)" sh -c \
+    "test $rc = 0 && grep -q 'all:gpu0: 3 ops cannot run there (their own constraint or their colocation group.s) and went to an allowed device' '$tmp/err'"
+printf '{"format": "placelab-graph/1", "ops": [{"name": "a", "device": 5}]}' >"$tmp/dev5.json"
+$PLACELAB info "$tmp/dev5.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "a 'device' field that is not a string: the kinds named, tpu too" sh -c \
+    "test $rc = 2 && grep -q 'expected \"any\", \"cpu\", \"gpu\", \"tpu\" or a device name' '$tmp/err'"
 exit 0

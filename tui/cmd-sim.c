@@ -143,7 +143,7 @@ place_rule(const struct pl_problem *p, const char *rule, int *moved, char **caus
 			d = all;
 			if (!((mask >> d) & 1)) {
 				d = allowed_from(mask, D, 0);
-				(*moved)++;
+				*moved += gr->count;
 			}
 		} else if (rr) {
 			d = allowed_from(mask, D, next % D);
@@ -315,8 +315,10 @@ cmd_sim(int argc, char **argv)
 		int moved = 0;
 		pl = place_rule(p, rule, &moved, &cause);
 		if (pl != NULL && moved > 0)
-			fprintf(stderr, "placelab: --place %s: %d colocation group%s cannot run there and went to an allowed device\n",
-			    rule, moved, moved == 1 ? "" : "s");
+			fprintf(stderr, "placelab: --place %s: %d op%s cannot run there (%s own constraint "
+			    "or %s colocation group's) and went to an allowed device\n",
+			    rule, moved, moved == 1 ? "" : "s", moved == 1 ? "its" : "their",
+			    moved == 1 ? "its" : "their");
 	}
 	if (pl == NULL) {
 		cmd_fail(cause);

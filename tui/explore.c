@@ -1609,8 +1609,13 @@ explore_action(struct explore *ex, enum tui_action a)
 		}
 		{
 			int d = explore_next_device(ex, &ex->sel_op, 1, a == ACT_DEV_NEXT ? 1 : -1);
-			if (d < 0)
-				explore_message(ex, 1, "%s can run on no other device", ex->g->ops[ex->sel_op].name);
+			const struct pl_op *op = &ex->g->ops[ex->sel_op];
+			uint64_t own = ex->p->allowed[ex->sel_op];
+			if (d < 0 && (own & (own - 1)) != 0 && ex->g->groups[op->group].name != NULL)
+				explore_message(ex, 1, "%s can run on no other device with its colocation "
+				    "group %s", op->name, ex->g->groups[op->group].name);
+			else if (d < 0)
+				explore_message(ex, 1, "%s can run on no other device", op->name);
 			else
 				explore_move_ops(ex, &ex->sel_op, 1, d);
 		}

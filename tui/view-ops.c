@@ -529,13 +529,16 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 		wattrset(w, screen_attr(SCR_HEADER));
 		x += screen_put(w, y, x, l->width, 0, "cost [here]");
 		wattrset(w, A_NORMAL);
+		/* the devices its colocation group may use: a move takes the
+		 * group along */
+		uint64_t allowed = ex->p->group_allowed[op->group];
 		double best = INFINITY;
 		for (int e = 0; e < nd; e++)
-			if (ex->p->allowed[v] & ((uint64_t)1 << e))
+			if (allowed & ((uint64_t)1 << e))
 				best = fmin(best, pl_problem_op_us(ex->p, v, e));
 		for (int e = 0; e < nd; e++) {
 			char cell[128], lb[64];
-			int ok = (ex->p->allowed[v] >> e) & 1;
+			int ok = (allowed >> e) & 1;
 			double us = pl_problem_op_us(ex->p, v, e);
 			/* a long name cut in the middle, so that the time shows */
 			snprintf(cell, sizeof cell, " %s%s %s%s", e == d ? "[" : "",

@@ -37,7 +37,7 @@ const struct pl_option_def pl_placeto_options[] = {
 	{ "finetune", PL_OPT_INT, "0", "training episodes on this graph before the greedy run (with policy)" },
 	{ "episodes", PL_OPT_INT, "400", "training episodes without a policy" },
 	{ "workers", PL_OPT_INT, "4", "episodes run in parallel per gradient update" },
-	{ "groups", PL_OPT_INT, "128", "at most this many grouped nodes (colocation groups merged by scope); 0: every colocation group its own node (reference)" },
+	{ "groups", PL_OPT_INT, "128", "at most this many grouped nodes (colocation groups merged by scope; at least one per set of allowed devices); 0: every colocation group its own node (reference)" },
 	{ "sim", PL_OPT_STRING, "run", "simulator of the MDP: run (the driver's), placeto or native" },
 	{ "k", PL_OPT_INT, "8", "message-passing rounds" },
 	{ "lr", PL_OPT_DOUBLE, "1e-3", "initial learning rate (Adam)" },
