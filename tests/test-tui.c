@@ -343,6 +343,7 @@ run_script(const char *name)
 			assert_non_null(sp);
 			screen_start(sp);
 			screen_catch_interrupt();	/* as placelab explore does */
+			screen_catch_hangup();
 			if (strcmp(term, "xterm") == 0 && !nocolor)
 				assert_int_equal(screen_mode(), SCR_COLOR8);
 			else if (!nocolor)
@@ -404,6 +405,13 @@ run_script(const char *name)
 			if (screen_interrupted())
 				explore_interrupt(&ex);
 			explore_tick(&ex, pl_now_s());
+			redraw(&ex);
+		} else if (strcmp(cmd, "hangup") == 0) {
+			/* SIGHUP: a real one, answered as the main loop does */
+			raise(SIGHUP);
+			int hs = screen_hungup();
+			if (hs != 0)
+				explore_hangup(&ex, hs);
 			redraw(&ex);
 		} else if (strcmp(cmd, "resize") == 0) {
 			int c = atoi(strtok_r(NULL, " ", &save));
@@ -692,7 +700,7 @@ test_export_fewer(void **state)
 	X(save_overwrite) \
 	X(follow) X(undo_take) X(header_pct) X(message_long) X(message_clears) X(export_fails) \
 	X(placeto_demo) X(timeline_zoom) X(export_big) X(brkga_narrow) X(placeto_stepping) X(placeto_oom) X(export_decline) X(devices_scroll) \
-	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home) X(placeto_demo_policy) X(best_named) X(names_cut) X(names_tree) X(pace) X(restart_take) X(undo_save_path) X(held_files) X(export_replaces) X(quit_keys) X(take_same) X(follow_fits) X(follow_saved) X(dev_names) X(prompts) X(deep_scopes) X(export_race) X(flat_names) X(export_link) X(follow_retake) X(best_oom) X(pinned_group)
+	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home) X(placeto_demo_policy) X(best_named) X(names_cut) X(names_tree) X(pace) X(restart_take) X(undo_save_path) X(held_files) X(export_replaces) X(quit_keys) X(take_same) X(follow_fits) X(follow_saved) X(dev_names) X(prompts) X(deep_scopes) X(export_race) X(flat_names) X(export_link) X(follow_retake) X(best_oom) X(pinned_group) X(hangup)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */

@@ -5,14 +5,14 @@
 # rewrites them).  Every wait is on a condition (text on the screen, a
 # golden match), polled, with a deadline; nothing waits a fixed time.
 # Also checks that the terminal is restored on q, on SIGTERM and after the
-# unsaved-edits question, and that what a library writes to stderr stays
+# unsaved-edits question, that SIGHUP saves unsaved edits to a new file, and that what a library writes to stderr stays
 # off the screen.
 set -u
 
 : "${PLACELAB:?PLACELAB not set}"
 : "${PL_SRCDIR:?PL_SRCDIR not set}"
 GOLD="$PL_SRCDIR/tests/tui"
-N=11
+N=12
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "1..0 # SKIP tmux is not installed"
@@ -122,6 +122,21 @@ pid=$(cat "$WORK/pid" 2>/dev/null)
 kill -TERM "$pid" 2>/dev/null
 if wait_for "EXITED 143" && ! capture | grep -qF "1 Ops"; then ok "SIGTERM restores the terminal"
 else notok "SIGTERM restores the terminal" "$(capture | tail -3)"; fi
+
+# 6b. SIGHUP with unsaved edits: the placement goes to a new file, the
+# terminal is restored and the explorer dies of the signal.
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
+wait_for "scope / op" >/dev/null
+$T send-keys -t t E Down Down Down d
+wait_for "[edited]" >/dev/null
+pid=$(cat "$WORK/pid" 2>/dev/null)
+[ -n "$pid" ] || pid=0
+kill -HUP "$pid" 2>/dev/null
+if wait_for "EXITED 129" && ! capture | grep -qF "1 Ops" &&
+    capture | tr -d '\n' | grep -qF "SIGHUP: the placement not saved is in lab-k80x4.placement.recovered.json" &&
+    grep -q '"format": "placelab-placement/1"' "$WORK/lab-k80x4.placement.recovered.json"; then
+	ok "SIGHUP with unsaved edits: saved to a new file, the terminal restored"
+else notok "SIGHUP with unsaved edits: saved to a new file, the terminal restored" "$(capture | grep -v '^$' | tail -4)" "$(ls "$WORK")"; fi
 
 # 7. too small, then big enough again.
 start 60 20 "$PL_SRCDIR/tests/tui/lab.json"

@@ -111,10 +111,21 @@ cmd_explore(int argc, char **argv)
 	}
 	screen_start(NULL);
 	screen_catch_interrupt();
+	screen_catch_hangup();
 	int rc = explore_run(&ex);
 	screen_stop();
-	int interrupted = ex.interrupted;
+	int interrupted = ex.interrupted, hangup = ex.hangup;
+	const char *sig = hangup == SIGHUP ? "SIGHUP" : "SIGTERM";
+	if (ex.recovered != NULL)	/* (stderr may be gone with the terminal) */
+		fprintf(stderr, "placelab: %s: the placement not saved is in %s\n", sig, ex.recovered);
+	else if (ex.recover_error != NULL)
+		fprintf(stderr, "placelab: %s: the placement not saved is lost: %s\n", sig,
+		    ex.recover_error);
 	explore_close(&ex);
+	if (hangup) {	/* dies of it, as without the explorer */
+		signal(hangup, SIG_DFL);
+		raise(hangup);
+	}
 	if (interrupted) {	/* so that a calling script stops too */
 		signal(SIGINT, SIG_DFL);
 		raise(SIGINT);

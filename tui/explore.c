@@ -535,6 +535,8 @@ explore_close(struct explore *ex)
 	free(ex->source_file);
 	free(ex->save_path);
 	free(ex->save_asked);
+	free(ex->recovered);
+	free(ex->recover_error);
 	free(ex->graph_path);
 	free(ex->prompt_label);
 	free(ex->prompt_buf);
@@ -1491,6 +1493,42 @@ ask_quit(struct explore *ex, int by_ctrl_c)
 	free(q);
 }
 
+/* A new file beside the default save path for what a hangup would lose:
+ * STEM.recovered.json, or STEM.recovered-N.json when that exists. */
+static char *
+recovery_path(const struct explore *ex)
+{
+	char *base = default_save_path(ex);
+	size_t n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+		base[n - 5] = '\0';
+	char *path = pl_xasprintf("%s.recovered.json", base);
+	struct stat st;
+	for (int i = 2; lstat(path, &st) == 0 && i < 1000; i++) {
+		free(path);
+		path = pl_xasprintf("%s.recovered-%d.json", base, i);
+	}
+	free(base);
+	return path;
+}
+
+/* SIGHUP or SIGTERM (see explore.h). */
+void
+explore_hangup(struct explore *ex, int sig)
+{
+	ex->quit = 1;
+	ex->hangup = sig;
+	if (!ex->dirty && !explore_unsaved(ex))
+		return;
+	char *path = recovery_path(ex), *cause = NULL;
+	if (pl_placement_save_json(ex->cur, ex->g, ex->c, path, &cause) != 0) {
+		ex->recover_error = cause;
+		free(path);
+		return;
+	}
+	ex->recovered = path;
+}
+
 /* ^C: quit as q does (asking first when something would be lost),
  * whatever prompt or help is open; ^C at the quit question quits. */
 void
@@ -1782,6 +1820,11 @@ explore_run(struct explore *ex)
 		if (ch != ERR) {
 			need_draw |= explore_key(ex, ch);
 			busy = 1;
+		}
+		int hs = screen_hungup();
+		if (hs != 0) {	/* the terminal closed, or a kill */
+			explore_hangup(ex, hs);
+			break;
 		}
 		if (screen_interrupted()) {	/* ^C */
 			explore_interrupt(ex);

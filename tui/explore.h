@@ -156,6 +156,10 @@ struct explore {
 	int quit;
 	int interrupted;		/* quit by ^C (placelab explore then
 					 * dies of SIGINT, as a shell expects) */
+	int hangup;			/* quit by SIGHUP or SIGTERM (then dies
+					 * of it), and what was not saved: */
+	char *recovered;		/* the file it went to, or */
+	char *recover_error;		/* why it could not */
 	int busy;			/* a view reported more work last tick */
 	int tick_first;			/* the view favoured next slice (explore_tick) */
 	unsigned long redraws;
@@ -180,6 +184,10 @@ int explore_action(struct explore *ex, enum tui_action a);
 /* ^C: quit as q does, asking first when something would be lost; ^C at
  * that question quits. */
 void explore_interrupt(struct explore *ex);
+/* SIGHUP or SIGTERM (sig): quit at once, the current placement first
+ * written to a new file when it holds edits or a result not saved
+ * (ex->recovered, or ex->recover_error). */
+void explore_hangup(struct explore *ex, int sig);
 /* Give views background time until deadline; 1 if work remains. */
 int explore_tick(struct explore *ex, double deadline);
 /* Handle a terminal resize (the one place that does). */

@@ -76,6 +76,41 @@ on_interrupt(int sig)
 		on_signal(sig);
 }
 
+/* SIGHUP or SIGTERM while they are caught: kept for the main loop to
+ * answer (screen_hungup()); a second one before it has, restore and die. */
+static volatile sig_atomic_t hangup_sig;
+
+static void
+on_hangup(int sig)
+{
+	if (hangup_sig != 0)
+		on_signal(sig);
+	hangup_sig = sig;
+}
+
+/* Catch SIGHUP and SIGTERM for the main loop (see screen.h).  No
+ * SA_RESTART: a wait for a key returns early. */
+void
+screen_catch_hangup(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_hangup;
+	sigemptyset(&sa.sa_mask);
+	hangup_sig = 0;
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* The SIGHUP or SIGTERM that came since the last call, or 0. */
+int
+screen_hungup(void)
+{
+	int sig = hangup_sig;
+	hangup_sig = 0;
+	return sig;
+}
+
 /* Catch SIGINT for the main loop instead of dying of it (see screen.h).
  * No SA_RESTART: a wait for a key returns early. */
 void

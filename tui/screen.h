@@ -76,6 +76,12 @@ int screen_stderr_news(char *buf, size_t len);
  * that restores and dies as before. */
 void screen_catch_interrupt(void);
 int screen_interrupted(void);
+/* After screen_start(): SIGHUP (the terminal closed) and SIGTERM no
+ * longer restore and die at once but are kept for the main loop, which
+ * screen_hungup() tells (their number, once; 0: none), so that what is
+ * not saved can be; a second one before it has restores and dies. */
+void screen_catch_hangup(void);
+int screen_hungup(void);
 /* Re-read the colour mode (e.g. after NO_COLOR changes in a test). */
 void screen_colours(void);
 enum scr_mode screen_mode(void);
