@@ -1,12 +1,20 @@
 /*
  * fileio — whole-file reads and atomic writes (temp file + fsync + rename),
  * and whether two paths name one file.
+ *
+ * Invariant: every temporary file this process has open is noted in
+ * temp_name[] from its creation until it is renamed or removed, so that a
+ * signal that ends the process (temp_on_signal(), or a command's handler
+ * through pl_file_remove_temps()) leaves none behind.
  */
 #include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,50 +88,268 @@ dir_of(const char *path)
 	    slash == path ? pl_xstrdup("/") : pl_xstrndup(path, (size_t)(slash - path));
 }
 
-/* Create the temporary file that will replace path (its name in *tmp);
- * the descriptor, or -1 + *cause (naming the folder when it is missing
- * or not a folder). */
-static int
-open_temp(const char *path, char **tmp, char **cause)
+/*
+ * The temporary files this process has open (their names, in fixed
+ * buffers a signal handler may read), so that a signal that ends it
+ * removes them (pl_file_remove_temps()).  A slot's name is written before
+ * it is marked used and it is marked free only after its file was renamed
+ * or removed; a name may outlive its file for a moment, and unlinking a
+ * name no longer there does nothing.  Slots are taken and freed by the
+ * thread that writes (commands write from one thread); beyond TEMP_SLOTS
+ * at once (never, in practice) a temporary file is not removed on a
+ * signal.  While any is held, the fatal signals whose action is the
+ * default get temp_on_signal(), which removes them and dies of the signal
+ * as the default action would.
+ */
+#define TEMP_SLOTS 16
+static char temp_name[TEMP_SLOTS][PATH_MAX];
+static atomic_int temp_used[TEMP_SLOTS];
+static int temps_held;
+static const int temp_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define TEMP_SIGS ((int)(sizeof temp_sigs / sizeof temp_sigs[0]))
+static unsigned char temp_sig_ours[TEMP_SIGS];
+
+/* Remove every temporary file held (see fileio.h): async-signal-safe. */
+void
+pl_file_remove_temps(void)
 {
-	*tmp = pl_xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(*tmp);
+	int saved = errno;
+	for (int i = 0; i < TEMP_SLOTS; i++)
+		if (atomic_load(&temp_used[i])) {
+			unlink(temp_name[i]);
+			atomic_store(&temp_used[i], 0);
+		}
+	errno = saved;
+}
+
+/* A fatal signal while temporary files are held: remove them, then die
+ * of the signal (it is blocked here, so it comes when this returns, with
+ * its default action). */
+static void
+temp_on_signal(int sig)
+{
+	pl_file_remove_temps();
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	raise(sig);
+}
+
+/* The fatal signals blocked in this thread (their old mask in *old). */
+static void
+temp_block(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (int i = 0; i < TEMP_SIGS; i++)
+		sigaddset(&set, temp_sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* Note temporary file name as held (signals blocked by the caller); the
+ * first one held installs temp_on_signal() where the action is the
+ * default. */
+static void
+temp_note(const char *name)
+{
+	size_t n = strlen(name);
+	for (int i = 0; i < TEMP_SLOTS && n < PATH_MAX; i++)
+		if (!atomic_load(&temp_used[i])) {
+			memcpy(temp_name[i], name, n + 1);
+			atomic_store(&temp_used[i], 1);
+			break;
+		}
+	if (temps_held++ > 0)
+		return;
+	for (int i = 0; i < TEMP_SIGS; i++) {
+		struct sigaction old, sa;
+		if (sigaction(temp_sigs[i], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+		    old.sa_handler != SIG_DFL)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = temp_on_signal;
+		sigemptyset(&sa.sa_mask);
+		for (int k = 0; k < TEMP_SIGS; k++)
+			sigaddset(&sa.sa_mask, temp_sigs[k]);
+		temp_sig_ours[i] = sigaction(temp_sigs[i], &sa, NULL) == 0;
+	}
+}
+
+/* Create a temporary file from tmpl and note it as held (see fileio.h). */
+int
+pl_file_mkstemps(char *tmpl, int suffixlen)
+{
+	sigset_t old;
+	temp_block(&old);
+	int fd = mkstemps(tmpl, suffixlen);
+	int err = errno;
+	if (fd >= 0)
+		temp_note(tmpl);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return fd;
+}
+
+/* Forget temporary file name (renamed or removed); the last one held
+ * gives the signals temp_note() caught their default action back. */
+void
+pl_file_temp_done(const char *name)
+{
+	sigset_t old;
+	temp_block(&old);
+	int found = 0;
+	for (int i = 0; i < TEMP_SLOTS && !found; i++)
+		if (atomic_load(&temp_used[i]) && strcmp(temp_name[i], name) == 0) {
+			atomic_store(&temp_used[i], 0);
+			found = 1;
+		}
+	if (temps_held > 0 && --temps_held == 0)
+		for (int i = 0; i < TEMP_SIGS; i++) {
+			struct sigaction cur, sa;
+			if (!temp_sig_ours[i])
+				continue;
+			temp_sig_ours[i] = 0;
+			if (sigaction(temp_sigs[i], NULL, &cur) != 0 || (cur.sa_flags & SA_SIGINFO) ||
+			    cur.sa_handler != temp_on_signal)
+				continue;	/* another handler since: left alone */
+			memset(&sa, 0, sizeof sa);
+			sa.sa_handler = SIG_DFL;
+			sigemptyset(&sa.sa_mask);
+			sigaction(temp_sigs[i], &sa, NULL);
+		}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Remove temporary file name and forget it (see fileio.h). */
+void
+pl_file_temp_remove(const char *name)
+{
+	int saved = errno;
+	unlink(name);
+	pl_file_temp_done(name);
+	errno = saved;
+}
+
+/* Rename temporary file tmp over target and forget it: rename()'s
+ * result, errno kept. */
+static int
+temp_rename(const char *tmp, const char *target)
+{
+	int rc = rename(tmp, target), saved = errno;
+	if (rc == 0)
+		pl_file_temp_done(tmp);
+	errno = saved;
+	return rc;
+}
+
+/* How a message names the file a write to path replaces: path (as
+ * pl_file_shown() says it), and when path is a symbolic link,
+ * "PATH (a link to TARGET)".  Caller frees. */
+static char *
+named(const char *path, const char *target)
+{
+	struct stat st;
+	if (strcmp(path, target) != 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return pl_xasprintf("%s (a link to %s)", pl_file_shown(path), target);
+	return pl_xstrdup(pl_file_shown(path));
+}
+
+/* Create the temporary file that will replace target, the file a write
+ * to path replaces (its name in *tmp): in target's folder, named after
+ * it, the name shortened to fit the longest name a folder takes; the
+ * descriptor, or -1 + *cause (naming path as given, and the folder when
+ * it is missing or not a folder). */
+static int
+open_temp(const char *path, const char *target, char **tmp, char **cause)
+{
+	static const char suffix[] = ".tmp.XXXXXX";
+	const char *slash = strrchr(target, '/');
+	size_t dirlen = slash != NULL ? (size_t)(slash + 1 - target) : 0;
+	size_t base = strlen(target) - dirlen, keep = base;
+	if (keep > NAME_MAX - (sizeof suffix - 1)) {
+		/* a long name: its start, cut before a UTF-8 character */
+		keep = NAME_MAX - (sizeof suffix - 1);
+		while (keep > 0 && ((unsigned char)target[dirlen + keep] & 0xC0) == 0x80)
+			keep--;
+	}
+	*tmp = pl_xasprintf("%.*s%s", (int)(dirlen + keep), target, suffix);
+	int fd = pl_file_mkstemps(*tmp, 0);
 	if (fd < 0) {
 		int err = errno;
-		char *d = dir_of(path);
+		struct stat ls;
+		int link = strcmp(path, target) != 0 && lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode);
+		char *d = dir_of(target), *shown_d = link ? pl_xstrdup(d) : dir_of(path);
+		char *name = named(path, target);
 		struct stat ds;
 		int exists = stat(d, &ds) == 0, isdir = exists && S_ISDIR(ds.st_mode);
 		if (err == ENOENT && !exists)	/* say which folder */
-			*cause = pl_xasprintf("%s: cannot create it: the folder %s does not exist", path, d);
+			*cause = pl_xasprintf("%s: cannot create it: the folder %s does not exist", name,
+			    shown_d);
 		else if (err == ENOTDIR && !isdir)
-			*cause = pl_xasprintf("%s: cannot create it: %s is not a folder", path, d);
+			*cause = pl_xasprintf("%s: cannot create it: %s is not a folder", name, shown_d);
 		else
-			*cause = pl_xasprintf("%s: cannot create a file in %s: %s", path, d, strerror(err));
+			*cause = pl_xasprintf("%s: cannot create a file in %s: %s", name, shown_d,
+			    strerror(err));
+		free(name);
 		free(d);
+		free(shown_d);
 		free(*tmp);
 		*tmp = NULL;
 	}
 	return fd;
 }
 
+/* Most symbolic links followed in turn, as the kernel's limit. */
+#define LINK_HOPS 40
+
+/* The file a write to path replaces (see pl_file_write_target()), or NULL
+ * with *cause when links loop (or are too many in a chain).  Each link
+ * that names a file not made yet is followed in turn, a relative one from
+ * the folder of the link that holds it, to the last name in the chain. */
+static char *
+resolve_target(const char *path, char **cause)
+{
+	char *cur = pl_xstrdup(path);
+	for (int hops = 0;; hops++) {
+		char *r = realpath(cur, NULL);
+		if (r != NULL) {
+			free(cur);
+			return r;
+		}
+		int err = errno;
+		struct stat st;
+		char buf[PATH_MAX];
+		ssize_t n;
+		if (err != ELOOP && (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)))
+			return cur;	/* not made yet (or not to be reached: said on writing) */
+		if (err == ELOOP || hops >= LINK_HOPS) {
+			/* what the shell's ">" says; a loop in a folder of the
+			 * path as well */
+			if (cause != NULL)
+				*cause = pl_xasprintf("%s: cannot write to it: %s", pl_file_shown(path),
+				    strerror(ELOOP));
+			free(cur);
+			return NULL;
+		}
+		if ((n = readlink(cur, buf, sizeof buf - 1)) <= 0)
+			return cur;
+		buf[n] = '\0';
+		const char *slash = strrchr(cur, '/');
+		char *next = buf[0] == '/' || slash == NULL ? pl_xstrdup(buf) :
+		    pl_xasprintf("%.*s/%s", (int)(slash - cur), cur, buf);	/* relative to the link */
+		free(cur);
+		cur = next;
+	}
+}
+
 /* The file a write to path replaces (see fileio.h). */
 char *
 pl_file_write_target(const char *path)
 {
-	char *r = realpath(path, NULL);
-	if (r != NULL)
-		return r;
-	struct stat st;
-	char buf[PATH_MAX];
-	ssize_t n;
-	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) ||
-	    (n = readlink(path, buf, sizeof buf - 1)) <= 0)
-		return pl_xstrdup(path);
-	buf[n] = '\0';
-	const char *slash = strrchr(path, '/');
-	if (buf[0] == '/' || slash == NULL)
-		return pl_xstrdup(buf);
-	return pl_xasprintf("%.*s/%s", (int)(slash - path), path, buf);	/* relative to the link */
+	char *t = resolve_target(path, NULL);
+	return t != NULL ? t : pl_xstrdup(path);
 }
 
 /* Whether path names something that exists and is not a regular file or
@@ -311,17 +537,19 @@ pl_file_check_writable(const char *path, char **cause)
 		*cause = pl_xasprintf("%s: cannot write to it: %s", pl_file_shown(path), strerror(errno));
 		return -1;
 	}
-	char *target = pl_file_write_target(path), *tmp;
+	char *target = resolve_target(path, cause), *tmp;
+	if (target == NULL)
+		return -1;
 	if (read_only(target, path, cause)) {
 		free(target);
 		return -1;
 	}
-	int fd = open_temp(target, &tmp, cause);
+	int fd = open_temp(path, target, &tmp, cause);
 	free(target);
 	if (fd < 0)
 		return -1;
 	close(fd);
-	unlink(tmp);
+	pl_file_temp_remove(tmp);
 	free(tmp);
 	return 0;
 }
@@ -348,6 +576,28 @@ new_file_mode(void)
 	return 0666 & ~old;
 }
 
+/* Give the temporary file fd, about to replace a file of status st, that
+ * file's owner and group where this process may (root may; others may
+ * set a group they are in), and its permissions: when neither owner nor
+ * group can be kept, the group's permissions are narrowed to those of
+ * others, so that no one reads the file who could not before (see
+ * fileio.h).  0, or -1 with errno set. */
+static int
+keep_owner(int fd, const struct stat *st)
+{
+	mode_t mode = st->st_mode & 07777;
+	struct stat now;
+	if (fstat(fd, &now) != 0)
+		return -1;
+	if ((now.st_uid != st->st_uid || now.st_gid != st->st_gid) &&
+	    fchown(fd, st->st_uid, st->st_gid) != 0 &&
+	    (now.st_gid == st->st_gid || fchown(fd, (uid_t)-1, st->st_gid) != 0)) {
+		if (now.st_gid != st->st_gid)
+			mode &= ~(mode_t)(070 & ~((mode & 07) << 3));
+	}
+	return fchmod(fd, mode);	/* after fchown, which clears set-id bits */
+}
+
 /* Write data to path through a temporary file and rename; a file that
  * exists keeps its permissions, a new one gets what fopen() would give it
  * (0666 less the umask); a device or FIFO is written in place, and a file
@@ -367,28 +617,30 @@ pl_file_write_atomic(const char *path, const void *data, size_t len, char **caus
 		return 0;
 	if (is_special(path))
 		return write_special(path, data, len, cause);
-	char *target = pl_file_write_target(path), *tmp;
+	char *target = resolve_target(path, cause), *tmp;
+	if (target == NULL)
+		return -1;
 	if (read_only(target, path, cause)) {
 		free(target);
 		return -1;
 	}
 	struct stat st;
-	mode_t mode = stat(target, &st) == 0 ? st.st_mode & 07777 : new_file_mode();
-	int fd = open_temp(target, &tmp, cause);
+	int exists = stat(target, &st) == 0;
+	int fd = open_temp(path, target, &tmp, cause);
 	if (fd < 0) {
 		free(target);
 		return -1;
 	}
 	if (write_all(fd, data, len) != 0)
 		goto fail;
-	if (fsync(fd) != 0 || fchmod(fd, mode) != 0)
+	if (fsync(fd) != 0 || (exists ? keep_owner(fd, &st) : fchmod(fd, new_file_mode())) != 0)
 		goto fail;
 	if (close(fd) != 0) {
 		fd = -1;
 		goto fail;
 	}
 	fd = -1;
-	if (rename(tmp, target) != 0)
+	if (temp_rename(tmp, target) != 0)
 		goto fail;
 	free(tmp);
 	free(target);
@@ -397,7 +649,7 @@ fail:
 	*cause = pl_xasprintf("%s: write failed: %s", pl_file_shown(path), strerror(errno));
 	if (fd >= 0)
 		close(fd);
-	unlink(tmp);
+	pl_file_temp_remove(tmp);
 	free(tmp);
 	free(target);
 	return -1;
@@ -425,7 +677,9 @@ pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 		g->shown = pl_xstrdup(pl_file_shown(path));
 		return 0;
 	}
-	char *target = pl_file_write_target(path);
+	char *target = resolve_target(path, cause);
+	if (target == NULL)
+		return -1;
 	if (is_special(path) || stat(target, &st) != 0) {
 		/* a device, or a new file: nothing to keep, written in place
 		 * (a new file as fopen makes it, under the umask) */
@@ -446,12 +700,14 @@ pl_grow_open(struct pl_grow *g, const char *path, char **cause)
 	g->target = target;
 	g->shown = pl_xstrdup(pl_file_shown(path));
 	g->mode = (int)(st.st_mode & 07777);
-	int fd = open_temp(g->target, &g->tmp, cause);
+	g->uid = st.st_uid;
+	g->gid = st.st_gid;
+	int fd = open_temp(path, g->target, &g->tmp, cause);
 	if (fd < 0 || (g->f = fdopen(fd, "w")) == NULL) {
 		if (fd >= 0) {
 			*cause = pl_xasprintf("%s: %s", pl_file_shown(path), strerror(errno));
 			close(fd);
-			unlink(g->tmp);
+			pl_file_temp_remove(g->tmp);
 		}
 		free(g->tmp);
 		free(g->target);
@@ -474,8 +730,13 @@ pl_grow_commit(struct pl_grow *g, char **cause)
 	}
 	if (g->tmp == NULL)
 		return 0;
-	if (fchmod(fileno(g->f), (mode_t)g->mode) != 0 || fsync(fileno(g->f)) != 0 ||
-	    rename(g->tmp, g->target) != 0)
+	struct stat old;
+	memset(&old, 0, sizeof old);
+	old.st_mode = (mode_t)g->mode;
+	old.st_uid = g->uid;
+	old.st_gid = g->gid;
+	if (keep_owner(fileno(g->f), &old) != 0 || fsync(fileno(g->f)) != 0 ||
+	    temp_rename(g->tmp, g->target) != 0)
 		goto fail;
 	free(g->tmp);
 	g->tmp = NULL;
@@ -501,7 +762,7 @@ pl_grow_close(struct pl_grow *g, int commit, char **cause)
 		rc = -1;
 	}
 	if (g->tmp != NULL)
-		unlink(g->tmp);
+		pl_file_temp_remove(g->tmp);
 	free(g->tmp);
 	free(g->target);
 	free(g->shown);
@@ -531,7 +792,7 @@ absolute_name(const char *path)
 }
 
 /* Whether a and b name one file: the same inode when both exist, the same
- * absolute name when neither does. */
+ * absolute name of the file a write would make when neither does. */
 int
 pl_file_same(const char *a, const char *b)
 {
@@ -539,8 +800,12 @@ pl_file_same(const char *a, const char *b)
 	int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
 	if (ea || eb)
 		return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	char *na = absolute_name(a), *nb = absolute_name(b);
+	/* the files a write would make: a symbolic link's last target */
+	char *ta = pl_file_write_target(a), *tb = pl_file_write_target(b);
+	char *na = absolute_name(ta), *nb = absolute_name(tb);
 	int same = strcmp(na, nb) == 0;
+	free(ta);
+	free(tb);
 	free(na);
 	free(nb);
 	return same;

@@ -3,8 +3,9 @@
  *
  * Invariant: pl_file_write_atomic() never leaves a partial file at `path`:
  * it writes a temporary file in the directory of the file it replaces (a
- * symbolic link's target: the link stays), fsyncs it and renames it over
- * that file, so a crash leaves either the old or the new content.  What
+ * symbolic link's last target: the links stay), fsyncs it and renames it
+ * over that file, so a crash leaves either the old or the new content,
+ * and a signal that ends the process removes the temporary file.  What
  * is not a regular file (/dev/null, a terminal, a FIFO) is written in
  * place, never replaced; so is a file this process holds open for
  * writing and names as /dev/stdout, /dev/stderr or /dev/fd/N (the
@@ -17,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* The most an input may hold: far above any input (the largest sample
  * graph is a few tens of MiB), far below what would exhaust memory on an
@@ -37,20 +39,48 @@ int pl_file_is_stream(const char *path);
 /* How a message names path: "standard output" for /dev/stdout (what
  * "-" stands for), "standard error" for /dev/stderr, else path. */
 const char *pl_file_shown(const char *path);
-/* Write data atomically (through a symbolic link to its target; an
- * existing file keeps its permissions, and one the caller may not write
- * is refused, not replaced).  0, or -1 + *cause. */
+/* Write data atomically (through a symbolic link, or a chain of them, to
+ * its last target; links that loop are refused, "Too many levels of
+ * symbolic links", as the shell's ">" does).  An existing file keeps its
+ * permissions, and its owner and group where this process may set them
+ * (root may; another user may keep the group when a member of it); when
+ * neither can be kept the file is still replaced atomically (its content
+ * is never at risk), owned by this user, its group's permissions narrowed
+ * to those of others so that no one may read it who could not before.
+ * One the caller may not write is refused, not replaced.  0, or -1 +
+ * *cause (naming path as given, "PATH (a link to TARGET)" for a link). */
 int pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause);
-/* The file a write to path replaces: the file a symbolic link points to
- * (the link stays a link; a link to a file not made yet makes it), else
- * path itself.  Caller frees. */
+/* The file a write to path replaces: the file a symbolic link points to,
+ * through a chain of links to the last (the links stay links; a link to
+ * a file not made yet makes it), else path itself (also when the links
+ * loop: a write there is refused).  Caller frees. */
 char *pl_file_write_target(const char *path);
+/*
+ * Temporary files and fatal signals: a temporary file this module makes
+ * is removed by a signal that ends the process (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT) as well as on an error.  While one exists, those of the four
+ * whose action is the default are caught (the file removed, then the
+ * process dies of the signal as before); a command that catches them
+ * itself calls pl_file_remove_temps() before dying of one.
+ */
+/* Remove every temporary file this process holds open: async-signal-safe,
+ * for a handler about to end the process. */
+void pl_file_remove_temps(void);
+/* mkstemps() (the XXXXXX before suffixlen bytes of tmpl replaced), the
+ * file noted as held until pl_file_temp_remove() or pl_file_temp_done():
+ * for another module's temporary file (the timeline's SVG). */
+int pl_file_mkstemps(char *tmpl, int suffixlen);
+/* Remove a temporary file made so, and forget it (errno kept). */
+void pl_file_temp_remove(const char *name);
+/* Forget a temporary file made so, renamed or removed already. */
+void pl_file_temp_done(const char *name);
 /*
  * A file that grows while a run goes (a CSV row per episode), which must
  * not cost the user an existing file when the run fails: over an existing
  * file (a symbolic link's target) it is written into a temporary file next
  * to it, and the first pl_grow_commit() renames that over it (with the old
- * file's permissions); a new file, a device or FIFO, or a file the shell
+ * file's permissions, owner and group as pl_file_write_atomic() keeps
+ * them); a new file, a device or FIFO, or a file the shell
  * holds open for this process (/dev/stdout after ">"), is written in
  * place from the start.
  */
@@ -60,6 +90,8 @@ struct pl_grow {
 	char *target;	/* the file written (a link's target) */
 	char *shown;	/* how messages name it (pl_file_shown()) */
 	int mode;	/* the permissions the temporary file gets */
+	uid_t uid;	/* the owner and group it keeps where it may */
+	gid_t gid;	/* (see pl_file_write_atomic()) */
 };
 /* Open path so.  0, or -1 + *cause. */
 int pl_grow_open(struct pl_grow *g, const char *path, char **cause);
@@ -98,7 +130,8 @@ const char *pl_file_kind_name(const char *tag);
  * placement, say). */
 char *pl_file_kind_clash(const char *path, const char *writes);
 /* Whether paths a and b name one file (the same inode when both exist;
- * the same absolute name when neither does, e.g. two outputs). */
+ * when neither does, e.g. two outputs, the same absolute name of the file
+ * a write would make: through symbolic links to their last target). */
 int pl_file_same(const char *a, const char *b);
 /* The offset of the first byte of text[0..len) that is not well-formed
  * UTF-8 (a stray or missing continuation byte, an overlong form, a

@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..58"
+echo "1..65"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -230,4 +230,60 @@ check "train --curve - > /dev/full: standard output named" \
 $PLACELAB export g2.json -c k80x4 -a heft --format dot -o - >/dev/full 2>se; rc=$?
 check "export -o - > /dev/full: standard output named" \
     'test $rc = 2 && grep -qF "standard output: write failed" se && ! grep -q /dev/stdout se'
+# a chain of symbolic links to a file not made yet makes that file, the
+# links left as links; links that loop are refused, nothing replaced
+mkdir saves && ln -s saves/best.json current.json && ln -s current.json latest.json
+$PLACELAB gen chain -o latest.json >/dev/null 2>err; rc=$?
+check "gen -o LINK -> LINK -> missing: the last target made, the links stay" \
+    'test $rc = 0 && test -L latest.json && test -L current.json && grep -q placelab-graph saves/best.json'
+ln -s loopb loopa && ln -s loopa loopb
+$PLACELAB gen chain -o loopa >/dev/null 2>err; rc=$?
+check "gen -o a link loop: refused as the shell's > is, the links kept" \
+    'test $rc = 2 && grep -qF "loopa: cannot write to it: Too many levels of symbolic links" err &&
+     test -L loopa && test -L loopb'
+# a dangling link and the file it would make are one output
+mkdir realdir && ln -s realdir/new.json dang.json
+$PLACELAB run -a heft g2.json -c k80x4 -q -o dang.json --history realdir/new.json >/dev/null 2>err; rc=$?
+check "run -o DANGLING-LINK --history ITS-TARGET: refused before any work" \
+    'test $rc = 2 && grep -qF -- "--history realdir/new.json: the same file as -o dang.json" err &&
+     ! test -e realdir/new.json'
+# a message names the output as given, and a link's target
+ln -s nodir2/new.json dang2.json
+$PLACELAB run -a heft g2.json -c k80x4 -q -o dang2.json >/dev/null 2>err; rc=$?
+check "-o a link into a missing folder: the link named, then its target" \
+    'test $rc = 2 && grep -qF -- "-o dang2.json (a link to nodir2/new.json): cannot create it: the folder nodir2 does not exist" err'
+# a name as long as a folder takes is written (its temporary file's name
+# is shortened to fit)
+long=$(printf '%0250d' 0).json
+$PLACELAB gen chain -o "$long" >/dev/null 2>err; rc=$?
+check "gen -o a 255-byte name: written, no temporary file left" \
+    'test $rc = 0 && grep -q placelab-graph "$long" && ! ls 0*.tmp.* >/dev/null 2>&1'
+# a signal during a write leaves no temporary file, the old file as it was
+# (gen catches no signal: fileio does while it holds the file)
+echo old > big.json
+$PLACELAB gen nmt -L 24 -T 200 -o big.json >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 1200 ] && ! ls big.json.tmp.* >/dev/null 2>&1; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $pid 2>/dev/null
+wait $pid; rc=$?
+check "gen -o OLD killed by SIGTERM while writing: 143, OLD as it was, no temporary file" \
+    'test $i -lt 1200 && test $rc = 143 && test "$(cat big.json)" = old && ! ls big.json.tmp.* >/dev/null 2>&1'
+# a second SIGTERM ends a command that stops on the first one at once,
+# with no temporary file left (train's curve is one until the end)
+$PLACELAB gen nmt -L 2 -T 12 -o slow.json >/dev/null 2>&1
+printf 'old curve\n' > cur2.csv
+$PLACELAB train placeto slow.json -c k80x4 --episodes 100 --workers 1 --threads 1 --groups 0 \
+    -o slow.plw --curve cur2.csv >/dev/null 2>err &
+pid=$!
+i=0
+while [ $i -lt 1200 ] && ! ls cur2.csv.tmp.* >/dev/null 2>&1; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $pid 2>/dev/null
+j=0
+while [ $j -lt 200 ] && kill -0 $pid 2>/dev/null && ! grep -q "stopping after this step" err; do sleep 0.05; j=$((j + 1)); done
+kill -TERM $pid 2>/dev/null
+wait $pid; rc=$?
+check "train --curve OLD, SIGTERM twice: 143, OLD as it was, no temporary file" \
+    'test $i -lt 1200 && test $rc = 143 && test "$(cat cur2.csv)" = "old curve" && ! ls cur2.csv.tmp.* >/dev/null 2>&1 &&
+     ! test -e slow.plw'
 exit $fail

@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <cmocka.h>
@@ -1564,6 +1566,231 @@ test_write_special(void **state)
 	free(link);
 }
 
+/* Whether folder dir holds a name starting with prefix. */
+static int
+dir_has(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	struct dirent *e;
+	int found = 0;
+	while ((e = readdir(d)) != NULL)
+		found |= strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+	closedir(d);
+	return found;
+}
+
+/* A chain of symbolic links whose last target is not made yet is followed
+ * to it, each relative link from its own folder (the links stay links);
+ * links that loop are refused as the shell's ">" refuses them, nothing
+ * replaced; two names whose writes would make one file are the same file
+ * (a dangling link and its target). */
+static void
+test_write_link_chain(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-io-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *p[8], *cause = NULL;
+	const char *names[8] = { "saves", "saves/best.json", "sub", "sub/current.json",
+	    "latest.json", "a", "b", "sub/other.json" };
+	for (int i = 0; i < 8; i++)
+		assert_true(asprintf(&p[i], "%s/%s", dir, names[i]) > 0);
+	assert_int_equal(mkdir(p[0], 0755), 0);
+	assert_int_equal(mkdir(p[2], 0755), 0);
+	/* latest.json -> sub/current.json -> ../saves/best.json (from sub) */
+	assert_int_equal(symlink("../saves/best.json", p[3]), 0);
+	assert_int_equal(symlink("sub/current.json", p[4]), 0);
+	assert_int_equal(pl_file_same(p[4], p[1]), 1);
+	assert_int_equal(pl_file_same(p[4], p[7]), 0);
+	assert_int_equal(pl_file_check_writable(p[4], &cause), 0);
+	assert_int_equal(pl_file_write_atomic(p[4], "{}", 2, &cause), 0);
+	struct stat st;
+	assert_int_equal(lstat(p[4], &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(lstat(p[3], &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	file_is(p[1], "{}");
+	/* a loop */
+	assert_int_equal(symlink("b", p[5]), 0);
+	assert_int_equal(symlink("a", p[6]), 0);
+	assert_int_equal(pl_file_check_writable(p[5], &cause), -1);
+	assert_has(cause, "Too many levels of symbolic links");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(pl_file_write_atomic(p[5], "{}", 2, &cause), -1);
+	assert_has(cause, "a: cannot write to it: Too many levels of symbolic links");
+	free(cause);
+	cause = NULL;
+	struct pl_grow g;
+	assert_int_equal(pl_grow_open(&g, p[6], &cause), -1);
+	assert_has(cause, "Too many levels of symbolic links");
+	free(cause);
+	assert_int_equal(lstat(p[5], &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(lstat(p[6], &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_false(dir_has(dir, "a.tmp") || dir_has(dir, "b.tmp"));
+	for (int i = 7; i >= 0; i--) {
+		if (i == 0 || i == 2)
+			rmdir(p[i]);
+		else
+			unlink(p[i]);
+		free(p[i]);
+	}
+	rmdir(dir);
+}
+
+/* A name as long as a folder takes (255 bytes) is written: its temporary
+ * file's name is shortened to fit, and none is left. */
+static void
+test_write_long_name(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-io-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char name[256], *path = NULL, *cause = NULL;
+	memset(name, 'x', 250);
+	memcpy(name + 250, ".json", 6);
+	assert_int_equal(strlen(name), 255);
+	assert_true(asprintf(&path, "%s/%s", dir, name) > 0);
+	assert_int_equal(pl_file_check_writable(path, &cause), 0);
+	assert_int_equal(pl_file_write_atomic(path, "{}", 2, &cause), 0);
+	assert_int_equal(pl_file_write_atomic(path, "[]", 2, &cause), 0);
+	file_is(path, "[]");
+	struct pl_grow g;
+	assert_int_equal(pl_grow_open(&g, path, &cause), 0);
+	fputs("grown", g.f);
+	assert_int_equal(pl_grow_close(&g, 1, &cause), 0);
+	file_is(path, "grown");
+	unlink(path);
+	assert_false(dir_has(dir, "x"));
+	free(path);
+	rmdir(dir);
+}
+
+/* A file rewritten keeps its owner and group where this process may set
+ * them: as root any (a file of nobody's), else a group it is in. */
+static void
+test_write_owner(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-io-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = NULL, *cause = NULL;
+	assert_true(asprintf(&path, "%s/owned.json", dir) > 0);
+	assert_int_equal(pl_file_write_atomic(path, "{}", 2, &cause), 0);
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	if (geteuid() == 0) {
+		uid = 65534;	/* nobody */
+		gid = 100;	/* users */
+	} else {
+		gid_t groups[256];
+		int n = getgroups(256, groups);
+		for (int i = 0; i < n && gid == getegid(); i++)
+			gid = groups[i];
+		if (gid == getegid()) {	/* in no other group: nothing to test */
+			unlink(path);
+			free(path);
+			rmdir(dir);
+			skip();
+		}
+	}
+	assert_int_equal(chown(path, uid, gid), 0);
+	assert_int_equal(chmod(path, 0640), 0);
+	struct stat st;
+	assert_int_equal(pl_file_write_atomic(path, "[]", 2, &cause), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_uid, uid);
+	assert_int_equal(st.st_gid, gid);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	file_is(path, "[]");
+	struct pl_grow g;
+	assert_int_equal(pl_grow_open(&g, path, &cause), 0);
+	fputs("grown", g.f);
+	assert_int_equal(pl_grow_close(&g, 1, &cause), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_uid, uid);
+	assert_int_equal(st.st_gid, gid);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	file_is(path, "grown");
+	unlink(path);
+	free(path);
+	rmdir(dir);
+}
+
+/* In a child: hold a growing file's temporary file over path, say so on
+ * fd ready, and wait for a signal. */
+static void
+hold_temp_child(const char *path, int ready)
+{
+	struct pl_grow g;
+	char *cause = NULL;
+	if (pl_grow_open(&g, path, &cause) != 0)
+		_exit(3);
+	fputs("partial", g.f);
+	fflush(g.f);
+	if (write(ready, "x", 1) != 1)
+		_exit(4);
+	for (;;)
+		pause();
+}
+
+/* A signal that ends the process while it holds a temporary file (a
+ * growing file's, or one a write is filling) removes it: the process dies
+ * of the signal as before, the old file as it was; once none is held the
+ * signals have their default action again. */
+static void
+test_write_signal_temps(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-io-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *cause = NULL;
+	char *path = put_file(dir, "kept.csv", "old\n", 4);
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		int pfd[2];
+		assert_int_equal(pipe(pfd), 0);
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct rlimit no_core = { 0, 0 };
+			setrlimit(RLIMIT_CORE, &no_core);
+			signal(sigs[i], SIG_DFL);
+			close(pfd[0]);
+			hold_temp_child(path, pfd[1]);
+		}
+		close(pfd[1]);
+		char c;
+		assert_int_equal(read(pfd[0], &c, 1), 1);	/* the temporary file is there */
+		close(pfd[0]);
+		assert_true(dir_has(dir, "kept.csv.tmp."));
+		assert_int_equal(kill(pid, sigs[i]), 0);
+		int st;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFSIGNALED(st));
+		assert_int_equal(WTERMSIG(st), sigs[i]);
+		if (dir_has(dir, "kept.csv.tmp."))
+			fail_msg("signal %d left the temporary file", sigs[i]);
+		file_is(path, "old\n");
+	}
+	/* held and let go: the default action again */
+	struct pl_grow g;
+	assert_int_equal(pl_grow_open(&g, path, &cause), 0);
+	struct sigaction sa;
+	assert_int_equal(sigaction(SIGHUP, NULL, &sa), 0);
+	assert_true(sa.sa_handler != SIG_DFL);
+	assert_int_equal(pl_grow_close(&g, 0, &cause), 0);
+	assert_int_equal(sigaction(SIGHUP, NULL, &sa), 0);
+	assert_true(sa.sa_handler == SIG_DFL);
+	file_is(path, "old\n");
+	unlink(path);
+	free(path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -1595,6 +1822,10 @@ main(void)
 		cmocka_unit_test(test_load_any),
 		cmocka_unit_test(test_write_special),
 		cmocka_unit_test(test_write_appended_fd),
+		cmocka_unit_test(test_write_link_chain),
+		cmocka_unit_test(test_write_long_name),
+		cmocka_unit_test(test_write_owner),
+		cmocka_unit_test(test_write_signal_temps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

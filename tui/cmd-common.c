@@ -1,6 +1,10 @@
 /*
  * cmd-common — helpers shared by the subcommands: error printing, loading
  * inputs, finding the data directory.
+ *
+ * Invariant: a stop signal that ends the process (the second of its kind)
+ * first removes the temporary files fileio holds, so that no half-written
+ * output is left next to the user's files.
  */
 #include "config.h"
 
@@ -24,20 +28,36 @@
 #include "xmalloc.h"
 
 static volatile sig_atomic_t stop_signal;
+/* Which stop signals came once already (SIGINT, SIGTERM). */
+static volatile sig_atomic_t stop_int, stop_term;
 
-/* The first stop signal: noted, and said (the handler is reset, so the
- * next one has its default effect). */
+/* A stop signal: the first of its kind noted, and said; the second of a
+ * kind ends the process at once, as the default action would, with no
+ * temporary file left behind (pl_file_remove_temps()). */
 static void
 on_stop(int sig)
 {
 	static const char msg[] = "\nplacelab: stopping after this step, with what was found "
 	    "so far (again to quit at once)\n";
+	volatile sig_atomic_t *seen = sig == SIGINT ? &stop_int : &stop_term;
+	if (*seen) {
+		pl_file_remove_temps();
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = SIG_DFL;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sig, &sa, NULL);
+		raise(sig);	/* (blocked until this returns: then it ends the process) */
+		return;
+	}
+	*seen = 1;
 	stop_signal = sig;
 	ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
 	(void)w;
 }
 
-/* Catch SIGINT and SIGTERM once (see cmd.h). */
+/* Catch SIGINT and SIGTERM (see cmd.h): the first of each noted, the
+ * second fatal. */
 void
 cmd_catch_stop(void)
 {
@@ -49,7 +69,7 @@ cmd_catch_stop(void)
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_stop;
 		sigemptyset(&sa.sa_mask);
-		sa.sa_flags = SA_RESETHAND | SA_RESTART;
+		sa.sa_flags = SA_RESTART;
 		sigaction(sigs[i], &sa, NULL);
 	}
 }
