@@ -94,8 +94,9 @@ dir_of(const char *path)
  * removes them (pl_file_remove_temps()).  A slot's name is written before
  * it is marked used and it is marked free only after its file was renamed
  * or removed; a name may outlive its file for a moment, and unlinking a
- * name no longer there does nothing.  Slots are taken and freed by the
- * thread that writes (commands write from one thread); beyond TEMP_SLOTS
+ * name no longer there does nothing.  Slots are taken and freed under
+ * temp_lock (the explorer writes from several threads; the handler takes
+ * no lock, it reads the atomic marks); beyond TEMP_SLOTS
  * at once (never, in practice) a temporary file is not removed on a
  * signal.  While any is held, the fatal signals whose action is the
  * default get temp_on_signal(), which removes them and dies of the signal
@@ -105,6 +106,7 @@ dir_of(const char *path)
 static char temp_name[TEMP_SLOTS][PATH_MAX];
 static atomic_int temp_used[TEMP_SLOTS];
 static int temps_held;
+static pthread_mutex_t temp_lock = PTHREAD_MUTEX_INITIALIZER;
 static const int temp_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 #define TEMP_SIGS ((int)(sizeof temp_sigs / sizeof temp_sigs[0]))
 static unsigned char temp_sig_ours[TEMP_SIGS];
@@ -155,14 +157,17 @@ static void
 temp_note(const char *name)
 {
 	size_t n = strlen(name);
+	pthread_mutex_lock(&temp_lock);
 	for (int i = 0; i < TEMP_SLOTS && n < PATH_MAX; i++)
 		if (!atomic_load(&temp_used[i])) {
 			memcpy(temp_name[i], name, n + 1);
 			atomic_store(&temp_used[i], 1);
 			break;
 		}
-	if (temps_held++ > 0)
+	if (temps_held++ > 0) {
+		pthread_mutex_unlock(&temp_lock);
 		return;
+	}
 	for (int i = 0; i < TEMP_SIGS; i++) {
 		struct sigaction old, sa;
 		if (sigaction(temp_sigs[i], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
@@ -175,6 +180,7 @@ temp_note(const char *name)
 			sigaddset(&sa.sa_mask, temp_sigs[k]);
 		temp_sig_ours[i] = sigaction(temp_sigs[i], &sa, NULL) == 0;
 	}
+	pthread_mutex_unlock(&temp_lock);
 }
 
 /* Create a temporary file from tmpl and note it as held (see fileio.h). */
@@ -199,6 +205,7 @@ pl_file_temp_done(const char *name)
 {
 	sigset_t old;
 	temp_block(&old);
+	pthread_mutex_lock(&temp_lock);
 	int found = 0;
 	for (int i = 0; i < TEMP_SLOTS && !found; i++)
 		if (atomic_load(&temp_used[i]) && strcmp(temp_name[i], name) == 0) {
@@ -219,6 +226,7 @@ pl_file_temp_done(const char *name)
 			sigemptyset(&sa.sa_mask);
 			sigaction(temp_sigs[i], &sa, NULL);
 		}
+	pthread_mutex_unlock(&temp_lock);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 

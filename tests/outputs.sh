@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..65"
+echo "1..67"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -189,10 +189,21 @@ $PLACELAB train placeto g2.json -c k80x4 --episodes 1 -o dpol.plw --curve - 2>se
 check "train --curve - | cat: the curve through the pipe, no file -" \
     'head -1 dcurve.csv | grep -q "^episode," && test -s dpol.plw && ! test -e ./-'
 # a policy to a pipe goes once, at the end: no checkpoint (every 30 s)
-# follows another there
-$PLACELAB train placeto g2.json -c k80x4 --episodes 10000000 --seconds 31 -q -o - 2>se | cat >dpipe.plw
+# follows another there, and an existing --curve is replaced only then,
+# with the policy
+printf 'old curve\n' > pcurve.csv
+{ $PLACELAB train placeto g2.json -c k80x4 --episodes 10000000 --seconds 36 -q -o - \
+    --curve pcurve.csv 2>se | cat >dpipe.plw; } &
+bg=$!
+sleep 33	# past the first checkpoint (30 s), before the end (36 s)
+mid=$(cat pcurve.csv)
+wait $bg
 check "train -o - | cat for longer than a checkpoint: one policy, valid" \
     '$PLACELAB validate dpipe.plw >/dev/null 2>&1 && ! test -e ./-'
+check "train -o - --curve OLD: OLD as it was past a checkpoint (no policy saved there)" \
+    'test "$mid" = "old curve"'
+check "... and the new curve once the policy is written, at the end" \
+    'head -1 pcurve.csv | grep -q "^episode,graph," && ! ls | grep -q "pcurve.csv.tmp"'
 $PLACELAB sim g2.json -c k80x4 --place round-robin --trace - 2>se | cat >dtr.json
 check "sim --trace - | cat: the trace through the pipe, the text on stderr, no file -" \
     'python3 -c "import json; assert \"ops\" in json.load(open(\"dtr.json\"))" && grep -q "^makespan" se && ! test -e ./-'

@@ -23,6 +23,7 @@
 #include <wchar.h>
 
 #include "cluster.h"
+#include "fileio.h"
 #include "strbuf.h"
 #include "viz/palette.h"
 #include "xmalloc.h"
@@ -55,13 +56,27 @@ static const struct {
 #undef SCR_X
 };
 
-/* Restore on a signal, then die of it. */
+/* Restore on a signal, then die of it (no temporary file of a write
+ * under way left behind). */
 static void
 on_signal(int sig)
 {
 	screen_stop();
+	pl_file_remove_temps();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* Have handler catch sig for the main loop.  No SA_RESTART: a wait for a
+ * key returns early. */
+static void
+catch_for_loop(int sig, void (*handler)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
 }
 
 /* ^C while interrupts are caught: counted for the main loop to answer
@@ -88,18 +103,13 @@ on_hangup(int sig)
 	hangup_sig = sig;
 }
 
-/* Catch SIGHUP and SIGTERM for the main loop (see screen.h).  No
- * SA_RESTART: a wait for a key returns early. */
+/* Catch SIGHUP and SIGTERM for the main loop (see screen.h). */
 void
 screen_catch_hangup(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_hangup;
-	sigemptyset(&sa.sa_mask);
 	hangup_sig = 0;
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	catch_for_loop(SIGHUP, on_hangup);
+	catch_for_loop(SIGTERM, on_hangup);
 }
 
 /* The SIGHUP or SIGTERM that came since the last call, or 0. */
@@ -111,17 +121,12 @@ screen_hungup(void)
 	return sig;
 }
 
-/* Catch SIGINT for the main loop instead of dying of it (see screen.h).
- * No SA_RESTART: a wait for a key returns early. */
+/* Catch SIGINT for the main loop instead of dying of it (see screen.h). */
 void
 screen_catch_interrupt(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_interrupt;
-	sigemptyset(&sa.sa_mask);
 	interrupts = 0;
-	sigaction(SIGINT, &sa, NULL);
+	catch_for_loop(SIGINT, on_interrupt);
 }
 
 /* Whether ^C came since the last call (and forget it). */

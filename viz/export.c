@@ -155,7 +155,7 @@ timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
 	int fd = -1;
 	errno = ENAMETOOLONG;	/* unless the name fits */
 	if ((size_t)snprintf(tmp, sizeof tmp, "%s/placelab-timeline-XXXXXX.svg", dir) < sizeof tmp)
-		fd = mkstemps(tmp, 4);
+		fd = pl_file_mkstemps(tmp, 4);
 	if (fd < 0) {
 		*cause = pl_xasprintf("timeline: cannot create a temporary file in %s: %s "
 		    "(TMPDIR names the folder for it)", dir, strerror(errno));
@@ -169,7 +169,7 @@ timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
 		if (n <= 0) {
 			int err = n < 0 ? errno : EIO;
 			close(fd);
-			unlink(tmp);
+			pl_file_temp_remove(tmp);
 			*cause = pl_xasprintf("timeline: writing %s failed: %s", tmp, strerror(err));
 			return -1;
 		}
@@ -177,7 +177,7 @@ timeline_image(const char *svg, size_t svglen, double w_in, double h_in,
 	}
 	close(fd);
 	int rc = plv_image_render(tmp, w_in, h_in, o, data, len, cause);
-	unlink(tmp);
+	pl_file_temp_remove(tmp);
 	return rc;
 }
 
