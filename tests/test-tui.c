@@ -294,7 +294,9 @@ run_script(const char *name)
 			opened = 0;
 			struct explore_opts o = { .seed = 1, .threads = 1, .fixed_clock = 1 };
 			char *graph = strtok_r(NULL, " ", &save), *w;
-			char *gpath = graph[0] == '/' || strncmp(graph, "./", 2) == 0 ? pl_xstrdup(graph) :
+			/* "-": no GRAPH, the explorer's default */
+			char *gpath = strcmp(graph, "-") == 0 ? NULL :
+			    graph[0] == '/' || strncmp(graph, "./", 2) == 0 ? pl_xstrdup(graph) :
 			    pl_xasprintf("%s/%s", PL_SRCDIR, graph);
 			char *ppath = NULL, *cpath = NULL;
 			int nocolor = 0;
@@ -700,7 +702,7 @@ test_export_fewer(void **state)
 	X(save_overwrite) \
 	X(follow) X(undo_take) X(header_pct) X(message_long) X(message_clears) X(export_fails) \
 	X(placeto_demo) X(timeline_zoom) X(export_big) X(brkga_narrow) X(placeto_stepping) X(placeto_oom) X(export_decline) X(devices_scroll) \
-	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home) X(placeto_demo_policy) X(best_named) X(names_cut) X(names_tree) X(pace) X(restart_take) X(undo_save_path) X(held_files) X(export_replaces) X(quit_keys) X(take_same) X(follow_fits) X(follow_saved) X(dev_names) X(prompts) X(deep_scopes) X(export_race) X(flat_names) X(export_link) X(follow_retake) X(best_oom) X(pinned_group) X(hangup)
+	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home) X(placeto_demo_policy) X(best_named) X(names_cut) X(names_tree) X(pace) X(restart_take) X(undo_save_path) X(held_files) X(export_replaces) X(quit_keys) X(take_same) X(follow_fits) X(follow_saved) X(dev_names) X(prompts) X(deep_scopes) X(export_race) X(flat_names) X(export_link) X(follow_retake) X(best_oom) X(pinned_group) X(hangup) X(demo_default) X(placeto_short)
 SCRIPTS(SCRIPT_TEST)
 
 /* Run every script. */
@@ -710,6 +712,9 @@ main(void)
 	setenv("TZ", "UTC", 1);
 	setenv("LC_ALL", "C.UTF-8", 1);
 	setenv("TERM", "xterm-256color", 1);
+	/* the samples of this tree, as placelab run from the build tree finds
+	 * them (the explorer's default graph) */
+	setenv("PLACELAB_DATADIR", PL_SRCDIR, 1);
 	setenv("ESCDELAY", "25", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_action_table),

@@ -133,5 +133,7 @@ int cmd_width_max(int w, const char *s);
 const char *cmd_out_path(const char *arg);
 /* The default cluster when -c is not given. */
 #define PL_DEFAULT_CLUSTER "k80x4"
+/* The teaching graph's own, for --demo without GRAPH or -c. */
+#define PL_DEMO_CLUSTER "k80x2"
 
 #endif

@@ -826,7 +826,8 @@ const struct view_class view_ops_class = {
 	.name = "ops",
 	.title = "Ops",
 	.demo = "Every op of the graph, grouped by scope. Colour = the device it runs on, "
-	    "time = its cost there, * = on the critical path that sets the step time. "
+	    "time = its cost there, * = on the critical path that sets the step time, "
+	    "+ = a scope with some of it. "
 	    "Select an op and press d to move it to another device: the run time above "
 	    "changes at once. Enter opens a scope; / searches.",
 	.init = ops_init,

@@ -33,6 +33,8 @@ struct placeto_view {
 	struct view_run run;
 	char *policy;		/* loaded policy path, or NULL: train live */
 	char *opts;		/* Placeto options (k=v,...), or NULL: defaults */
+	char *held;		/* options a loaded policy fixes, taken out of
+				 * opts: given back when training live again */
 	char *refused;		/* why the last policy or options were refused */
 	double *curve, *curve_best;
 	int n_curve, cap_curve;
@@ -180,6 +182,7 @@ pv_free(void *priv)
 	view_run_free(&p->run);
 	free(p->policy);
 	free(p->opts);
+	free(p->held);
 	free(p->refused);
 	free(p->curve);
 	free(p->curve_best);
@@ -759,6 +762,15 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		screen_printf(w, py++, rx, rw, 1, "reward %+.4g", d->reward);
 		wattrset(w, A_NORMAL);
 		screen_printf(w, py++, rx, rw, 1, "return so far %+.4g   entropy %.3f", d->ret, d->entropy);
+	} else if (d != NULL && mid_h > 0) {
+		/* too short for the panels: the decision on one line (never
+		 * the intro, which is for before the first) */
+		char before[32], after[32];
+		screen_printf(w, y, r->x, r->w, 1, "group %d: %s to %s, p %.3f, run time %s -> %s, "
+		    "reward %+.4g", d->group, pl_placeto_group_name(pl, d->group),
+		    explore_dev_label(ex, d->action), d->probs[d->action],
+		    screen_fmt_us(before, sizeof before, d->before_us),
+		    screen_fmt_us(after, sizeof after, d->after_us), d->reward);
 	} else if (mid_h > 0) {
 		screen_wrap(w, y, r->x + 2, mid_h, r->w - 4,
 		    "Each decision picks a device for one group of ops, then simulates the whole "
@@ -793,12 +805,15 @@ ensure(struct placeto_view *p)
 
 /* The options of spec (k=v,...) but those named in keys (NULL-ended);
  * NULL when none are left.  The names left out go to *dropped (", "
- * separated, caller frees; NULL: none). */
+ * separated, caller frees; NULL: none), and the entries left out to
+ * *taken unless it is NULL (k=v,...; NULL: none). */
 static char *
-without_keys(const char *spec, const char *const *keys, char **dropped)
+split_keys(const char *spec, const char *const *keys, char **dropped, char **taken)
 {
-	struct pl_strbuf kept = { 0 }, out = { 0 };
+	struct pl_strbuf kept = { 0 }, out = { 0 }, ent = { 0 };
 	*dropped = NULL;
+	if (taken != NULL)
+		*taken = NULL;
 	if (spec == NULL)
 		return NULL;
 	char *copy = pl_xstrdup(spec), *save = NULL;
@@ -807,18 +822,54 @@ without_keys(const char *spec, const char *const *keys, char **dropped)
 		int is_fixed = 0;
 		for (const char *const *f = keys; *f != NULL; f++)
 			is_fixed |= strlen(*f) == kl && strncmp(t, *f, kl) == 0;
-		if (is_fixed)
+		if (is_fixed) {
 			pl_sb_printf(&out, "%s%.*s", out.len > 0 ? ", " : "", (int)kl, t);
-		else
+			pl_sb_printf(&ent, "%s%s", ent.len > 0 ? "," : "", t);
+		} else
 			pl_sb_printf(&kept, "%s%s", kept.len > 0 ? "," : "", t);
 	}
 	free(copy);
 	*dropped = out.s;
+	if (taken != NULL)
+		*taken = ent.s;
+	else
+		free(ent.s);
 	return kept.s;
 }
 
+/* split_keys() without the entries left out. */
+static char *
+without_keys(const char *spec, const char *const *keys, char **dropped)
+{
+	return split_keys(spec, keys, dropped, NULL);
+}
+
+/* spec with the entries of extra whose keys spec lacks ("k=v,..."; NULL:
+ * none).  Caller frees. */
+static char *
+with_entries(const char *spec, const char *extra)
+{
+	struct pl_strbuf sb = { 0 };
+	if (spec != NULL)
+		pl_sb_printf(&sb, "%s", spec);
+	char *copy = extra != NULL ? pl_xstrdup(extra) : NULL, *save = NULL;
+	for (char *t = copy != NULL ? strtok_r(copy, ",", &save) : NULL; t != NULL;
+	    t = strtok_r(NULL, ",", &save)) {
+		char key[64];
+		snprintf(key, sizeof key, "%.*s", (int)strcspn(t, "="), t);
+		const char *keys[] = { key, NULL };
+		char *names = NULL, *k = without_keys(spec, keys, &names);
+		if (names == NULL)	/* not set in spec */
+			pl_sb_printf(&sb, "%s%s", sb.len > 0 ? "," : "", t);
+		free(k);
+		free(names);
+	}
+	free(copy);
+	return sb.s;
+}
+
 /* The policy prompt's answer: restart with it if it loads, the options
- * it fixes left to it. */
+ * it fixes left to it (and given back when training live again). */
 static void
 policy_done(struct explore *ex, const char *text, void *arg)
 {
@@ -831,11 +882,17 @@ policy_done(struct explore *ex, const char *text, void *arg)
 	 * fine-tuned */
 	static const char *const with_policy[] = { "episodes", NULL };
 	static const char *const without_policy[] = { "finetune", NULL };
-	char *opts = policy != NULL ? without_keys(p->opts, pl_placeto_policy_fixed, &dropped) : NULL;
-	char *left = without_keys(policy != NULL ? opts : p->opts,
-	    policy != NULL ? with_policy : without_policy, &unused);
+	char *held = NULL;
+	char *opts = policy != NULL ? split_keys(p->opts, pl_placeto_policy_fixed, &dropped, &held) :
+	    with_entries(p->opts, p->held);
+	char *left = without_keys(opts, policy != NULL ? with_policy : without_policy, &unused);
 	free(opts);
 	if (reconfigure(p, policy, left, "policy") == 0) {
+		if (policy == NULL || held != NULL) {	/* (a policy after one keeps them) */
+			free(p->held);
+			p->held = held;
+			held = NULL;
+		}
 		if (p->policy == NULL)
 			explore_message(ex, 0, "training live from scratch%s%s", unused != NULL ?
 			    " (left out: " : "", unused != NULL ? "finetune, for a loaded policy)" : "");
@@ -844,6 +901,7 @@ policy_done(struct explore *ex, const char *text, void *arg)
 			    dropped != NULL ? ", with its own " : "", dropped != NULL ? dropped : "",
 			    unused != NULL ? " (episodes left out: finetune sets them)" : "");
 	}
+	free(held);
 	free(unused);
 	free(dropped);
 }
