@@ -48,6 +48,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,47 @@ selected_on_screen(const char *text)
 			short pair;
 			getcchar(&cells[x], wc, &a, &pair, NULL);
 			found = (a & ~A_COLOR) == (want & ~A_COLOR) && pair == PAIR_NUMBER(want);
+		}
+	}
+	free(cells);
+	return found;
+}
+
+/* Whether some row that starts with label (ASCII) has a cell drawn in
+ * the selection's attributes past the rule after it (a Gantt row's
+ * selected block, not its label). */
+static int
+selected_in_row(const char *label)
+{
+	attr_t want = screen_attr(SCR_SELECT);
+	size_t n = strlen(label);
+	cchar_t *cells = pl_xcalloc(COLS + 1, sizeof *cells);
+	int found = 0;
+	for (int y = 0; y < LINES && !found; y++) {
+		if (mvwin_wchnstr(stdscr, y, 0, cells, COLS) == ERR)
+			continue;
+		size_t k = 0;
+		for (; k < n && (int)k < COLS; k++) {
+			wchar_t wc[CCHARW_MAX + 1];
+			attr_t a;
+			short pair;
+			if (getcchar(&cells[k], wc, &a, &pair, NULL) == ERR || wc[0] != (wchar_t)label[k])
+				break;
+		}
+		if (k < n)
+			continue;
+		int past = 0;
+		for (int x = (int)n; x < COLS && !found; x++) {
+			wchar_t wc[CCHARW_MAX + 1];
+			attr_t a;
+			short pair;
+			getcchar(&cells[x], wc, &a, &pair, NULL);
+			if (!past) {
+				past = wc[0] == L'│' || wc[0] == L'|';
+				continue;
+			}
+			/* (a selected block is drawn bold as well) */
+			found = ((a ^ want) & ~(A_COLOR | A_BOLD)) == 0 && pair == PAIR_NUMBER(want);
 		}
 	}
 	free(cells);
@@ -489,6 +531,16 @@ run_script(const char *name)
 				    line_no, rest != NULL ? rest : "", s);
 				free(s);
 			}
+		} else if (strcmp(cmd, "expect-selected-in") == 0) {
+			/* expect-selected-in LABEL: a row starting with LABEL
+			 * shows a cell in the selection's attributes */
+			redraw(&ex);
+			if (rest == NULL || !selected_in_row(rest)) {
+				char *s = dump_screen();
+				fail_msg("%s:%d: no selected cell on the row '%s':\n%s", name, line_no,
+				    rest != NULL ? rest : "", s);
+				free(s);
+			}
 		} else if (strcmp(cmd, "rm") == 0) {	/* a file, or an empty folder */
 			const char *rp = strtok_r(NULL, " ", &save);
 			if (unlink(rp) != 0 && errno == EISDIR)
@@ -702,8 +754,30 @@ test_export_fewer(void **state)
 	X(save_overwrite) \
 	X(follow) X(undo_take) X(header_pct) X(message_long) X(message_clears) X(export_fails) \
 	X(placeto_demo) X(timeline_zoom) X(export_big) X(brkga_narrow) X(placeto_stepping) X(placeto_oom) X(export_decline) X(devices_scroll) \
-	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home) X(placeto_demo_policy) X(best_named) X(names_cut) X(names_tree) X(pace) X(restart_take) X(undo_save_path) X(held_files) X(export_replaces) X(quit_keys) X(take_same) X(follow_fits) X(follow_saved) X(dev_names) X(prompts) X(deep_scopes) X(export_race) X(flat_names) X(export_link) X(follow_retake) X(best_oom) X(pinned_group) X(hangup) X(demo_default) X(placeto_short)
+	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home) X(placeto_demo_policy) X(best_named) X(names_cut) X(names_tree) X(pace) X(restart_take) X(undo_save_path) X(held_files) X(export_replaces) X(quit_keys) X(take_same) X(follow_fits) X(follow_saved) X(dev_names) X(prompts) X(deep_scopes) X(export_race) X(flat_names) X(export_link) X(follow_retake) X(best_oom) X(pinned_group) X(hangup) X(demo_default) X(placeto_short) X(timeline_crowd) X(timeline_edges)
 SCRIPTS(SCRIPT_TEST)
+
+/* A hangup the main loop never answers (a loop stuck) still ends the
+ * explorer, of that signal, within seconds: in a child, which waits
+ * forever after the signal. */
+static void
+test_hangup_unanswered(void **state)
+{
+	(void)state;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		screen_catch_hangup();
+		raise(SIGHUP);
+		for (int i = 0; i < 30; i++)	/* (30 s: then it failed) */
+			sleep(1);
+		_exit(0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGHUP);
+}
 
 /* Run every script. */
 int
@@ -718,6 +792,7 @@ main(void)
 	setenv("ESCDELAY", "25", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_action_table),
+		cmocka_unit_test(test_hangup_unanswered),
 		cmocka_unit_test(test_screen_width),
 		cmocka_unit_test(test_screen_mid_wrap),
 		cmocka_unit_test(test_fmt_us_res),

@@ -92,7 +92,10 @@ on_interrupt(int sig)
 }
 
 /* SIGHUP or SIGTERM while they are caught: kept for the main loop to
- * answer (screen_hungup()); a second one before it has, restore and die. */
+ * answer (screen_hungup()); a second one before it has, or no answer
+ * within HANGUP_WAIT_S (a loop too busy, or stuck), restore and die of
+ * it. */
+#define HANGUP_WAIT_S 3
 static volatile sig_atomic_t hangup_sig;
 
 static void
@@ -101,6 +104,15 @@ on_hangup(int sig)
 	if (hangup_sig != 0)
 		on_signal(sig);
 	hangup_sig = sig;
+	alarm(HANGUP_WAIT_S);
+}
+
+/* The main loop did not answer a hangup in time. */
+static void
+on_hangup_late(int sig)
+{
+	(void)sig;
+	on_signal(hangup_sig != 0 ? hangup_sig : SIGTERM);
 }
 
 /* Catch SIGHUP and SIGTERM for the main loop (see screen.h). */
@@ -110,6 +122,7 @@ screen_catch_hangup(void)
 	hangup_sig = 0;
 	catch_for_loop(SIGHUP, on_hangup);
 	catch_for_loop(SIGTERM, on_hangup);
+	catch_for_loop(SIGALRM, on_hangup_late);
 }
 
 /* The SIGHUP or SIGTERM that came since the last call, or 0. */
@@ -117,6 +130,8 @@ int
 screen_hungup(void)
 {
 	int sig = hangup_sig;
+	if (sig != 0)
+		alarm(0);	/* answered */
 	hangup_sig = 0;
 	return sig;
 }
@@ -734,7 +749,7 @@ const char *
 screen_fmt_us_res(char *buf, int len, double us, double res)
 {
 	static const struct { double scale; const char *unit; int decimals; } units[] = {
-		{ 1e6, "s", 2 }, { 1e3, "ms", 2 }, { 1, "us", 1 },
+		{ 1e6, "s", 2 }, { 1e3, "ms", 2 }, { 1, "us", 1 }, { 1e-3, "ns", 1 },
 	};
 	if (!(us == us)) {
 		snprintf(buf, len, "-");
@@ -744,7 +759,7 @@ screen_fmt_us_res(char *buf, int len, double us, double res)
 		snprintf(buf, len, us == 0 ? "0" : "inf");
 		return buf;
 	}
-	int u = us >= 1e6 ? 0 : us >= 1e3 ? 1 : 2;
+	int u = us >= 1e6 ? 0 : us >= 1e3 ? 1 : us >= 1 ? 2 : 3;
 	int decimals = units[u].decimals;
 	if (res > 0) {
 		int need = (int)ceil(-log10(res / units[u].scale) - 1e-9);

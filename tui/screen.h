@@ -79,7 +79,8 @@ int screen_interrupted(void);
 /* After screen_start(): SIGHUP (the terminal closed) and SIGTERM no
  * longer restore and die at once but are kept for the main loop, which
  * screen_hungup() tells (their number, once; 0: none), so that what is
- * not saved can be; a second one before it has restores and dies. */
+ * not saved can be; a second one before it has, or no answer within a
+ * few seconds (a loop stuck), restores and dies of it. */
 void screen_catch_hangup(void);
 int screen_hungup(void);
 /* Re-read the colour mode (e.g. after NO_COLOR changes in a test). */

@@ -222,35 +222,52 @@ draw_plot_row(struct tl_view *t, WINDOW *w, int y, int x, int width, int ri)
 	const struct pl_trace *tr = ex->tr;
 	const struct tl_row *r = &t->rows[ri];
 	double dt = t->span / width;
-	int j = 0;
 	int mono = screen_mode() == SCR_MONO, utf8 = screen_utf8();
-	for (int c = 0; c < width; c++) {
-		double cs = t->t0 + c * dt, ce = cs + dt;
-		while (j < r->n && item_end(t, r, j) <= cs)
-			j++;
-		int pick = -1, crit = 0, sel = 0, start_here = 0;
-		for (int k = j; k < r->n && item_start(t, r, k) < ce; k++) {
-			if (item_end(t, r, k) <= cs)
-				continue;
-			int id = r->items[k];
-			int is_sel = r->dev >= 0 ? id == ex->sel_op : id == t->sel_xfer;
-			int is_crit = r->dev >= 0 && tr->critical_mask != NULL && tr->critical_mask[id];
-			/* a block's first cell is marked when the block is wide
-			 * enough to be told apart from its neighbours */
-			start_here |= item_start(t, r, k) >= cs && item_end(t, r, k) > ce + dt;
-			if (pick < 0 || is_sel || (is_crit && !sel)) {
-				pick = k;
-				sel |= is_sel;
-				crit |= is_crit;
+	/* each item paints the columns it covers: a column shows its first
+	 * item, or a critical one, or the selected one (which wins), and a
+	 * block's first cell is marked when the block is wide enough to be
+	 * told apart from its neighbours; a zero-length item takes the
+	 * column its instant falls in */
+	int *pick = pl_xmalloc(sizeof *pick * (size_t)width);
+	unsigned char *mark = pl_xcalloc((size_t)width, 1);	/* 1 crit, 2 sel, 4 start */
+	for (int c = 0; c < width; c++)
+		pick[c] = -1;
+	double t1 = t->t0 + t->span;
+	int j = 0;
+	while (j < r->n && item_end(t, r, j) < t->t0)
+		j++;
+	for (int k = j; k < r->n; k++) {
+		double s = item_start(t, r, k), e = item_end(t, r, k);
+		if (s >= t1)
+			break;
+		if (e < t->t0 || (e == t->t0 && s < e))
+			continue;
+		/* columns in double first: deep in a long step they pass int */
+		double f0 = s <= t->t0 ? 0 : floor((s - t->t0) / dt);
+		if (f0 >= width)
+			continue;
+		int c0 = (int)f0;
+		double f1 = e > s ? ceil((e - t->t0) / dt) - 1 : f0;
+		int c1 = f1 >= width ? width - 1 : f1 < f0 ? c0 : (int)f1;
+		int id = r->items[k];
+		int is_sel = r->dev >= 0 ? id == ex->sel_op : id == t->sel_xfer;
+		int is_crit = r->dev >= 0 && tr->critical_mask != NULL && tr->critical_mask[id];
+		if (s >= t->t0 + c0 * dt && e > t->t0 + (c0 + 2) * dt)
+			mark[c0] |= 4;
+		for (int c = c0; c <= c1; c++) {
+			if (pick[c] < 0 || is_sel || (is_crit && !(mark[c] & 2))) {
+				pick[c] = k;
+				mark[c] |= (is_sel ? 2 : 0) | (is_crit ? 1 : 0);
 			}
-			if (k - j > 64)
-				break;
 		}
-		if (pick < 0) {
+	}
+	for (int c = 0; c < width; c++) {
+		if (pick[c] < 0) {
 			mvwaddch(w, y, x + c, ' ');
 			continue;
 		}
-		int d = r->dev >= 0 ? r->dev : tr->xfers[r->items[pick]].src_dev;
+		int crit = mark[c] & 1, sel = mark[c] & 2, start_here = mark[c] & 4;
+		int d = r->dev >= 0 ? r->dev : tr->xfers[r->items[pick[c]]].src_dev;
 		attr_t a = screen_dev_block(d);
 		if (sel)
 			a = screen_attr(SCR_SELECT) | A_BOLD;
@@ -275,22 +292,31 @@ draw_plot_row(struct tl_view *t, WINDOW *w, int y, int x, int width, int ri)
 			mvwaddch(w, y, x + c, start_here ? '[' : '-');
 		wattrset(w, A_NORMAL);
 	}
+	free(mark);
+	free(pick);
 }
 
-/* The time axis. */
+/* The time axis: ticks at the plot's width columns, labels within room
+ * columns. */
 static void
-draw_axis(struct tl_view *t, WINDOW *w, int y, int x, int width)
+draw_axis(struct tl_view *t, WINDOW *w, int y, int x, int width, int room)
 {
 	char buf[32];
 	wattrset(w, screen_attr(SCR_DIM));
-	screen_fill(w, y, x, width, ' ');
+	screen_fill(w, y, x, room, ' ');
 	double step = t->span / (width / 14 > 0 ? width / 14 : 1);
 	double mag = pow(10, floor(log10(step)));
 	double nice = step / mag < 2 ? 2 * mag : step / mag < 5 ? 5 * mag : 10 * mag;
-	for (double tick = ceil(t->t0 / nice) * nice; tick < t->t0 + t->span; tick += nice) {
+	/* ticks counted, not stepped: deep in a long step a tick plus nice
+	 * can be the same double, and a column takes one tick at most */
+	double first = ceil(t->t0 / nice) * nice;
+	for (int i = 0; i <= width; i++) {
+		double tick = first + i * nice;
+		if (tick >= t->t0 + t->span)
+			break;
 		int c = (int)((tick - t->t0) / t->span * width);
 		screen_fmt_us_res(buf, sizeof buf, tick, nice);
-		if (c + (int)strlen(buf) + 1 > width)
+		if (c + (int)strlen(buf) + 1 > room)
 			break;
 		mvwaddch(w, y, x + c, '|');
 		screen_put(w, y, x + c + 1, (int)strlen(buf), 0, buf);
@@ -327,7 +353,7 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	wattrset(w, screen_attr(SCR_HEADER));
 	screen_printf(w, r->y, r->x, lw, 1, "%s", "row");
 	wattrset(w, A_NORMAL);
-	draw_axis(t, w, r->y, r->x + lw, pw + 1);
+	draw_axis(t, w, r->y, r->x + lw, pw, pw + 1);
 	int rows_h = r->h - 3;
 	t->rows_h = rows_h;
 	if (t->sel_row < t->top)
@@ -406,10 +432,14 @@ clamp_window(struct tl_view *t)
 	double ms = whole_span(t);
 	if (t->span > ms)
 		t->span = ms;
-	if (t->span < VIEW_MIN_SPAN_US)
-		t->span = VIEW_MIN_SPAN_US;
-	if (t->t0 + t->span > ms)
-		t->t0 = ms - t->span;
+	if (t->span < VIEW_MIN_SPAN_US)	/* (never past the whole step) */
+		t->span = ms < VIEW_MIN_SPAN_US ? ms : VIEW_MIN_SPAN_US;
+	/* the window ends at most a hair past the step's end (the margin
+	 * of the whole view, in proportion to the window: panned at a
+	 * deep zoom it stays on the step) */
+	double end = ms / 1.0001 + t->span * 0.0001;
+	if (t->t0 + t->span > end)
+		t->t0 = end - t->span;
 	if (t->t0 < 0)
 		t->t0 = 0;
 }
