@@ -776,28 +776,70 @@ pl_sim_eval(struct pl_sim_ws *ws, const struct pl_placement *pl,
 	return rc;
 }
 
+/* The op a critical path continues with after v, or -1. */
+static int
+critical_step(const struct pl_sim_ws *ws, int v)
+{
+	if (ws->prev_on_dev[v] >= 0 && ws->start[v] > ws->ready[v])
+		return ws->prev_on_dev[v];
+	return ws->pred[v];
+}
+
 /*
- * The critical path: from the op that ends last, follow what held each op
- * back: its device when it started after it was ready, else the op whose
- * output released it.
+ * The op a critical path starts from: of the ops that end last, the first in
+ * list order that is a sink of the tie: no other op ending then consumes its
+ * output or continues its path with it.  (Every op has a later one unless
+ * one is such a sink; the first that ends last is kept if none is.)
+ */
+static int
+critical_last(const struct pl_sim_ws *ws, char *tied)
+{
+	const struct pl_graph *g = ws->g;
+	int n = ws->n, last = -1;
+	for (int v = 0; v < n; v++)
+		if (last < 0 || ws->end[v] > ws->end[last])
+			last = v;
+	if (last < 0)
+		return -1;
+	double t = ws->end[last];
+	for (int v = 0; v < n; v++)
+		tied[v] = ws->end[v] == t;
+	/* 2: the path of another op ending then goes through it, or one consumes it */
+	for (int v = 0; v < n; v++) {
+		if (tied[v] == 0)
+			continue;
+		int u = critical_step(ws, v);
+		if (u >= 0 && tied[u])
+			tied[u] = 2;
+		for (int i = g->out_off[v]; i < g->out_off[v + 1]; i++)
+			if (tied[g->edges[g->out_edge[i]].dst])
+				tied[v] = 2;
+	}
+	int first = -1;
+	for (int v = 0; v < n && first < 0; v++)
+		if (tied[v] == 1)
+			first = v;
+	memset(tied, 0, n);
+	return first >= 0 ? first : last;
+}
+
+/*
+ * The critical path: from the op that ends last (critical_last()), follow
+ * what held each op back: its device when it started after it was ready,
+ * else the op whose output released it.
  */
 static void
 critical_path(struct pl_sim_ws *ws, struct pl_trace *tr)
 {
-	int n = ws->n, last = -1;
+	int n = ws->n;
 	tr->critical_mask = pl_xcalloc(n ? n : 1, 1);
 	tr->critical = pl_xmalloc(sizeof *tr->critical * (n ? n : 1));
-	for (int v = 0; v < n; v++)
-		if (last < 0 || ws->end[v] > ws->end[last])
-			last = v;
+	int last = critical_last(ws, tr->critical_mask);
 	int k = 0;
 	for (int v = last; v >= 0 && k < n && !tr->critical_mask[v];) {
 		tr->critical[k++] = v;
 		tr->critical_mask[v] = 1;
-		if (ws->prev_on_dev[v] >= 0 && ws->start[v] > ws->ready[v])
-			v = ws->prev_on_dev[v];
-		else
-			v = ws->pred[v];
+		v = critical_step(ws, v);
 	}
 	for (int i = 0; i < k / 2; i++) {
 		int x = tr->critical[i];

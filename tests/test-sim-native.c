@@ -138,6 +138,55 @@ test_transfer_delay(void **state)
 	fix_free(&f);
 }
 
+/* a -> b -> c on device 0 (a 10 us, b and c free) and x (10 us) on
+ * device 1, x first in list order when x_first: all four end at 10. */
+static struct fix
+tie_fix(int x_first)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("t");
+	if (x_first)
+		tu_op(b, "x", 10, 0);
+	int a = tu_op(b, "a", 10, 0);
+	int bb = tu_op(b, "b", 0, 0);
+	int c = tu_op(b, "c", 0, 0);
+	if (!x_first)
+		tu_op(b, "x", 10, 0);
+	pl_graph_add_edge(b, a, bb, 0, 0);
+	pl_graph_add_edge(b, bb, c, 0, 0);
+	return fix_new(tu_build(b), 2, 0);
+}
+
+/* Ops tied for the last end: the critical path starts from a sink of the
+ * tie, not from a or b that c waited for; of two sinks (c and x), from
+ * the first in list order. */
+static void
+test_critical_tie(void **state)
+{
+	(void)state;
+	struct fix f = tie_fix(0);
+	struct pl_placement *pl = placement(f.p, (int[]){ 0, 0, 0, 1 });
+	struct pl_trace *tr = trace(f.p, pl, &native);
+	for (int v = 0; v < 4; v++)
+		assert_true(tr->ops[v].end == 10);
+	assert_int_equal(tr->n_critical, 3);
+	assert_int_equal(tr->critical[0], 0);
+	assert_int_equal(tr->critical[1], 1);
+	assert_int_equal(tr->critical[2], 2);
+	assert_true(tr->critical_mask[2] && !tr->critical_mask[3]);
+	pl_trace_free(tr);
+	pl_placement_free(pl);
+	fix_free(&f);
+
+	f = tie_fix(1);
+	pl = placement(f.p, (int[]){ 1, 0, 0, 0 });
+	tr = trace(f.p, pl, &native);
+	assert_int_equal(tr->n_critical, 1);
+	assert_int_equal(tr->critical[0], 0);
+	pl_trace_free(tr);
+	pl_placement_free(pl);
+	fix_free(&f);
+}
+
 /* One transfer per (tensor, destination device), whatever the consumers. */
 static void
 test_one_transfer_per_destination(void **state)
@@ -925,6 +974,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_transfer_delay),
+		cmocka_unit_test(test_critical_tie),
 		cmocka_unit_test(test_one_transfer_per_destination),
 		cmocka_unit_test(test_transfer_releases_its_own_consumers),
 		cmocka_unit_test(test_shared_bus),

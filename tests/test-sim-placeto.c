@@ -372,6 +372,35 @@ lean_makespan(const struct pl_problem *p, const int *dev)
 	return r.makespan_us;
 }
 
+/* Ops tied for the last end: a -> b -> c on device 0 and x on device 1,
+ * all free (no gap after them), all end at 0; the critical path starts
+ * from c, the sink of the tie that waited for b and a, not from a. */
+static void
+test_critical_tie(void **state)
+{
+	(void)state;
+	struct pl_graph_builder *b = pl_graph_builder_new("t");
+	int a = tu_op(b, "a", 0, 0);
+	int bb = tu_op(b, "b", 0, 0);
+	int c = tu_op(b, "c", 0, 0);
+	int x = tu_op(b, "x", 0, 0);
+	pl_graph_add_edge(b, a, bb, 0, 0);
+	pl_graph_add_edge(b, bb, c, 0, 0);
+	struct pl_graph *g = tu_build(b);
+	struct pl_cluster *cl = tu_cluster(2, 1e6, 0, (int64_t)1 << 34);
+	struct pl_problem *p = tu_problem(g, cl);
+	struct pl_trace *tr = run_trace(p, (int[]){ 0, 0, 0, 1 });
+	assert_true(tr->ops[c].end == 0 && tr->ops[x].end == 0);
+	assert_int_equal(tr->n_critical, 3);
+	assert_int_equal(tr->critical[0], a);
+	assert_int_equal(tr->critical[1], bb);
+	assert_int_equal(tr->critical[2], c);
+	pl_trace_free(tr);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+	pl_graph_free(g);
+}
+
 /* ---- worked examples ---------------------------------------------------- */
 
 /* Spec section 8: the 4-node example, run_time 70.5. */
@@ -740,6 +769,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_worked_example),
+		cmocka_unit_test(test_critical_tie),
 		cmocka_unit_test(test_tie_break_example),
 		cmocka_unit_test(test_tie_made_by_a_delivery),
 		cmocka_unit_test(test_last_index_wins),
