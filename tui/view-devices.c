@@ -218,6 +218,8 @@ dv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		d->top = d->sel;
 	if (d->sel >= d->top + shown)
 		d->top = d->sel - shown + 1;
+	if (d->top > nd - shown)	/* more rows than before: no blank ones */
+		d->top = nd - shown > 0 ? nd - shown : 0;
 	int y = r->y + 1;
 	for (int i = 0; i < shown && d->top + i < nd; i++) {
 		int h = per - gap + (i < extra);
