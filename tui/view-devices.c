@@ -5,8 +5,9 @@
  * chart's cells above the capacity line.
  *
  * Invariant: the chart samples the trace's step functions (live bytes after
- * each event) per column as the maximum over the column's interval, so a
- * short peak is never hidden by the resolution.
+ * each event) per column as the maximum over the column's interval (the
+ * last column's closed at the window's end), so a short peak is never
+ * hidden by the resolution, not even one at the very end of the step.
  */
 #include "config.h"
 
@@ -51,7 +52,8 @@ dv_free(void *priv)
 	free(d);
 }
 
-/* Column maxima of device dev's live bytes over [t0, t0+span). */
+/* Column maxima of device dev's live bytes over [t0, t0+span]: each column
+ * over [its start, its end), the last over [its start, t0+span]. */
 static int64_t
 sample(struct dev_view *d, int dev, int width)
 {
@@ -67,11 +69,18 @@ sample(struct dev_view *d, int dev, int width)
 	int64_t live = 0, top = 0;
 	for (; k < n && pt[k].t < d->t0; k++)	/* what is in use as the window opens */
 		live = pt[k].live;
+	/* the window's end; when it is the step's end (a zoomed window put
+	 * there by dv_clamp() may miss it by a rounding), past every point */
+	double end = d->t0 + d->span, ms = tr->res.makespan_us;
+	if (end >= ms - 1e-9 * (ms > 1 ? ms : 1))
+		end = HUGE_VAL;
 	for (int c = 0; c < width; c++) {
-		/* the most in use over the column: at its start, or set in it */
+		/* the most in use over the column: at its start, or set in it
+		 * (in the last column, also at its end) */
+		int last = c == width - 1;
 		double ce = d->t0 + (c + 1) * dt;
 		int64_t m = live;
-		for (; k < n && pt[k].t < ce; k++) {
+		for (; k < n && (last ? pt[k].t <= end : pt[k].t < ce); k++) {
 			live = pt[k].live;
 			m = live > m ? live : m;
 		}
