@@ -89,13 +89,63 @@ explore_dev_label(const struct explore *ex, int d)
 	return n[0] == '/' ? n + 1 : n;
 }
 
-/* Device d's short name in at most width columns, cut in the middle when
- * longer (buf: len bytes), so that long names that differ only at their
- * end ("…/device:GPU:3") stay apart. */
+/* Component i (of those '/' separates) of a device label: its start and
+ * length, or NULL when it has fewer. */
+static const char *
+label_part(const char *s, int i, size_t *n)
+{
+	for (; i > 0; i--) {
+		s = strchr(s, '/');
+		if (s == NULL)
+			return NULL;
+		s++;
+	}
+	*n = strcspn(s, "/");
+	return s;
+}
+
+/* Device d's label without the components every device's label shares
+ * (see explore.h). */
+const char *
+explore_dev_distinct(const struct explore *ex, int d, char *buf, size_t len)
+{
+	const char *me = explore_dev_label(ex, d);
+	int parts = 1;
+	for (const char *p = me; (p = strchr(p, '/')) != NULL; p++)
+		parts++;
+	size_t w = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < parts; i++) {
+		size_t n = 0, m = 0;
+		const char *c = label_part(me, i, &n);
+		int shared = i < parts - 1;
+		for (int e = 0; e < ex->c->n_dev && shared; e++) {
+			const char *o = label_part(explore_dev_label(ex, e), i, &m);
+			shared = o != NULL && m == n && strncmp(o, c, n) == 0;
+		}
+		if (shared)
+			continue;
+		int k = snprintf(buf + w, len - w, "%s%.*s", w > 0 ? "/" : "", (int)n, c);
+		if (k < 0 || (size_t)k >= len - w)
+			break;
+		w += (size_t)k;
+	}
+	return buf;
+}
+
+/* Device d's short name in at most width columns (buf: len bytes): whole
+ * when it fits, else without the components every device shares, cut in
+ * the middle when still longer, so that long names that differ in their
+ * middle ("task:0" against "task:1") or only at their end
+ * ("…/device:GPU:3") stay apart. */
 const char *
 explore_dev_fit(const struct explore *ex, int d, int width, char *buf, size_t len)
 {
-	return screen_mid(buf, len, explore_dev_label(ex, d), width);
+	const char *full = explore_dev_label(ex, d);
+	if (screen_width(full) <= width)
+		return screen_mid(buf, len, full, width);
+	char own[256];
+	return screen_mid(buf, len, explore_dev_distinct(ex, d, own, sizeof own), width);
 }
 
 /* The last component of a path. */

@@ -275,6 +275,10 @@ const char *explore_fmt_wall(const struct explore *ex, char *buf, int len,
     double s);
 /* Short device label: "gpu:0" from "/gpu:0". */
 const char *explore_dev_label(const struct explore *ex, int d);
+/* Device d's label without the components every device's label shares
+ * but the last ("job:worker/replica:0/task:1/device:GPU:0" among tasks
+ * 0 and 1 is "task:1/device:GPU:0"), in buf (len bytes). */
+const char *explore_dev_distinct(const struct explore *ex, int d, char *buf, size_t len);
 /* That name in at most width columns, cut in the middle when longer
  * (into buf, len bytes); returns buf. */
 const char *explore_dev_fit(const struct explore *ex, int d, int width, char *buf, size_t len);

@@ -99,10 +99,26 @@ row_label(const struct tl_view *t, const struct tl_row *r, int width, char *buf,
 		screen_mid(buf, len, n[0] == '/' ? n + 1 : n, width);
 		return;
 	}
-	/* "/gpu:0->/gpu:1" -> "gpu:0>gpu:1" */
+	/* "/gpu:0->/gpu:1" -> "gpu:0>gpu:1"; names too long for the room
+	 * lose the components every device shares first */
 	char *src = pl_xstrndup(n[0] == '/' ? n + 1 : n, (size_t)(arrow - n) - (n[0] == '/'));
 	const char *dst = arrow[2] == '/' ? arrow + 3 : arrow + 2;
-	int ws = screen_width(src), wd = screen_width(dst), room = width - 1;
+	int room = width - 1;
+	char ds[256], dd[256];
+	if (screen_width(src) + screen_width(dst) > room) {
+		int s_dev = -1, d_dev = -1;
+		for (int e = 0; e < t->ex->c->n_dev; e++) {
+			const char *l = explore_dev_label(t->ex, e);
+			s_dev = strcmp(l, src) == 0 ? e : s_dev;
+			d_dev = strcmp(l, dst) == 0 ? e : d_dev;
+		}
+		if (s_dev >= 0 && d_dev >= 0) {
+			free(src);
+			src = pl_xstrdup(explore_dev_distinct(t->ex, s_dev, ds, sizeof ds));
+			dst = explore_dev_distinct(t->ex, d_dev, dd, sizeof dd);
+		}
+	}
+	int ws = screen_width(src), wd = screen_width(dst);
 	if (ws + wd > room) {	/* share the room, the shorter name whole */
 		int half = room / 2;
 		if (ws <= half)
@@ -382,9 +398,12 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	if (t->sel_row < t->n_rows && t->rows[t->sel_row].dev < 0 && t->sel_xfer >= 0) {
 		/* a long op name gives way (its leaf shows) to the figures */
 		const struct pl_trace_xfer *x = &tr->xfers[t->sel_xfer];
+		/* the channel as its row names it, with room for both ends */
+		char on[512];
+		row_label(t, &t->rows[t->sel_row], 2 * t->label_w, on, sizeof on);
 		char *rest = pl_xasprintf(" (%s): %s .. %s on %s",
 		    screen_fmt_bytes(a, sizeof a, x->bytes), screen_fmt_us(b, sizeof b, x->start),
-		    screen_fmt_us(c, sizeof c, x->end), tr->channel_name[x->channel]);
+		    screen_fmt_us(c, sizeof c, x->end), on);
 		int x0 = r->x + screen_put(w, y, r->x, r->w, 0, "transfer of ");
 		int nw = r->w - (x0 - r->x) - screen_width(rest);
 		x0 += screen_put_name(w, y, x0, name_room(nw, r->w - (x0 - r->x)), 0,
@@ -394,8 +413,9 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	} else if (ex->sel_op >= 0) {
 		const struct pl_trace_op *o = &tr->ops[ex->sel_op];
 		int crit = tr->critical_mask != NULL && tr->critical_mask[ex->sel_op];
+		char dl[256];
 		char *rest = pl_xasprintf("  %s  %s .. %s (%s)",
-		    explore_dev_label(ex, o->dev), screen_fmt_us(a, sizeof a, o->start),
+		    explore_dev_fit(ex, o->dev, t->label_w, dl, sizeof dl), screen_fmt_us(a, sizeof a, o->start),
 		    screen_fmt_us(b, sizeof b, o->end), screen_fmt_us(c, sizeof c, o->end - o->start));
 		int nw = r->w - screen_width(rest) - (crit ? screen_width("  critical") : 0);
 		int x0 = r->x;
