@@ -104,6 +104,18 @@ dump_screen(void)
 	return out;
 }
 
+/* Whether a cell is drawn in the selection's attributes (want; a
+ * selected block is bold as well). */
+static int
+cell_selected(const cchar_t *cell, attr_t want)
+{
+	wchar_t wc[CCHARW_MAX + 1];
+	attr_t a;
+	short pair;
+	getcchar(cell, wc, &a, &pair, NULL);
+	return ((a ^ want) & ~(A_COLOR | A_BOLD)) == 0 && pair == PAIR_NUMBER(want);
+}
+
 /* Whether some row shows text (ASCII) with its first cell drawn in the
  * selection's attributes. */
 static int
@@ -127,11 +139,7 @@ selected_on_screen(const char *text)
 			}
 			if (k < n)
 				continue;
-			wchar_t wc[CCHARW_MAX + 1];
-			attr_t a;
-			short pair;
-			getcchar(&cells[x], wc, &a, &pair, NULL);
-			found = (a & ~A_COLOR) == (want & ~A_COLOR) && pair == PAIR_NUMBER(want);
+			found = cell_selected(&cells[x], want);
 		}
 	}
 	free(cells);
@@ -163,16 +171,15 @@ selected_in_row(const char *label)
 			continue;
 		int past = 0;
 		for (int x = (int)n; x < COLS && !found; x++) {
-			wchar_t wc[CCHARW_MAX + 1];
-			attr_t a;
-			short pair;
-			getcchar(&cells[x], wc, &a, &pair, NULL);
 			if (!past) {
+				wchar_t wc[CCHARW_MAX + 1];
+				attr_t a;
+				short pair;
+				getcchar(&cells[x], wc, &a, &pair, NULL);
 				past = wc[0] == L'│' || wc[0] == L'|';
 				continue;
 			}
-			/* (a selected block is drawn bold as well) */
-			found = ((a ^ want) & ~(A_COLOR | A_BOLD)) == 0 && pair == PAIR_NUMBER(want);
+			found = cell_selected(&cells[x], want);
 		}
 	}
 	free(cells);
