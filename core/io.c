@@ -383,11 +383,27 @@ vfail_pos(struct ctx *x, size_t off, const char *fmt, va_list ap)
 {
 	if (x->err != NULL)
 		return;
-	char msg[1024];
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = pl_xvasprintf(fmt, ap);	/* whole, however long */
 	int line, col;
 	pl_text_position(x->text, off, &line, &col);
 	x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, msg);
+	free(msg);
+}
+
+/* How a message's prefix quotes a name: whole up to NAME_SHOWN bytes,
+ * else its start and "…", so that the prefix (and what follows it) fits
+ * its buffer. */
+#define NAME_SHOWN 120
+static int
+shown_len(const char *name)
+{
+	return (int)pl_utf8_cut(name, strlen(name), NAME_SHOWN);
+}
+
+static const char *
+shown_more(const char *name)
+{
+	return (size_t)shown_len(name) < strlen(name) ? "…" : "";
 }
 
 /* Set the error once, at byte off of the text. */
@@ -635,7 +651,8 @@ parse_text(struct ctx *x)
 	const char *end = NULL;
 	x->size = x->len;
 	x->len = strnlen(x->text, x->len);	/* JSON text never holds a NUL */
-	if (x->len == 0 && x->size == 0) {
+	if (x->size == x->len && skip_ws(x->text, bom_len(x->text, x->len), x->len) >= x->len) {
+		/* (nothing, or only white space) */
 		x->err = pl_xasprintf("%s: empty file (expected a JSON object)", x->name);
 		return NULL;
 	}
@@ -650,10 +667,21 @@ parse_text(struct ctx *x)
 		size_t off = at != NULL && at >= x->text && at <= x->text + x->len ? (size_t)(at - x->text) : x->len;
 		int line, col;
 		pl_text_position(x->text, off, &line, &col);
-		if (off >= x->len || unclosed(x->text, x->len))
+		/* cut short when every token up to the end fits where it
+		 * stands and some bracket or string is left open; else what
+		 * stands where cJSON stopped is wrong (or nested too deep).
+		 * Read as JSON from after a byte-order mark. */
+		size_t b = bom_len(x->text, x->len);
+		enum json_want w;
+		int in_obj, in_str;
+		size_t fit = json_state(x->text + b, x->len - b, &w, &in_obj, &in_str);
+		if (skip_ws(x->text, off, x->len) >= x->len || in_str ||
+		    (fit >= x->len - b && unclosed(x->text + b, x->len - b)))
 			x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, eof_msg(x));
 		else {
-			char *msg = syntax_msg(x->text, &off);
+			size_t rel = off > b ? off - b : 0;
+			char *msg = syntax_msg(x->text + b, &rel);
+			off = b + rel;
 			pl_text_position(x->text, off, &line, &col);
 			x->err = pl_xasprintf("%s:%d:%d: %s", x->name, line, col, msg);
 			free(msg);
@@ -838,7 +866,7 @@ read_op(struct ctx *x, struct pl_graph_builder *b, const cJSON *o, int i)
 		BAD(f[OP_NAME], "ops[%d]: field 'name' (expected a non-empty string)", i);
 	if (extra != NULL) {
 		char what[300];
-		snprintf(what, sizeof what, "op '%s': ", name);
+		snprintf(what, sizeof what, "op '%.*s%s': ", shown_len(name), name, shown_more(name));
 		fail_member(x, extra, what, op_keys, OP_NKEYS);
 		return;
 	}
@@ -1461,8 +1489,9 @@ read_link_field(struct ctx *x, const cJSON *f, const char *key, struct pl_cluste
 		for (int j = 0; j < n; j++) {
 			const cJSON *v = cJSON_GetArrayItem(row, j);
 			char what[300];
-			snprintf(what, sizeof what, "link '%s' -> '%s' (links.%s[%d][%d]): ",
-			    c->dev[i].name, c->dev[j].name, key, i, j);
+			snprintf(what, sizeof what, "link '%.*s%s' -> '%.*s%s' (links.%s[%d][%d]): ",
+			    shown_len(c->dev[i].name), c->dev[i].name, shown_more(c->dev[i].name),
+			    shown_len(c->dev[j].name), c->dev[j].name, shown_more(c->dev[j].name), key, i, j);
 			if (i == j && !cJSON_IsNumber(v)) {
 				fail_item(x, v, 0, "%s%s is not a number (expected a number; the diagonal is ignored)", what, key);
 				return -1;
@@ -1481,13 +1510,18 @@ read_device(struct ctx *x, struct pl_cluster *c, const cJSON *d, int i)
 	const cJSON *f[DEV_NKEYS];
 	const cJSON *nm = cJSON_IsObject(d) ? cJSON_GetObjectItemCaseSensitive(d, "name") : NULL;
 	const char *dname = NULL, *kind = "gpu";
+	if (!cJSON_IsObject(d)) {
+		fail_item(x, d, 0, "devices[%d]: expected an object such as {\"name\": \"/gpu:0\", "
+		    "\"kind\": \"gpu\", \"peak_flops\": 4.37e12, ...}", i);
+		return -1;
+	}
 	if (str_of(nm, &dname) != 0 || dname == NULL || !*dname) {
 		fail_item(x, nm != NULL ? nm : d, 0,
 		    "devices[%d]: field 'name' (expected a non-empty string such as \"/gpu:0\")", i);
 		return -1;
 	}
 	char what[300];
-	snprintf(what, sizeof what, "device '%s': ", dname);
+	snprintf(what, sizeof what, "device '%.*s%s': ", shown_len(dname), dname, shown_more(dname));
 	if (read_members(x, d, what, device_keys, DEV_NKEYS, f) != 0)
 		return -1;
 	if (pl_cluster_find(c, dname) >= 0) {

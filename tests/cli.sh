@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..96"
+echo "1..102"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -388,4 +388,35 @@ printf '{"format": "placelab-graph/1", "ops": [{"name": "a", "device": 5}]}' >"$
 $PLACELAB info "$tmp/dev5.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "a 'device' field that is not a string: the kinds named, tpu too" sh -c \
     "test $rc = 2 && grep -q 'expected \"any\", \"cpu\", \"gpu\", \"tpu\" or a device name' '$tmp/err'"
+# cluster and placement files: a syntax error after a byte-order mark is
+# found where it is, a missing bracket is no "truncated file", a file of
+# white space is empty, a device that is no object says so, and a long
+# name never cuts the reason off
+printf '\357\273\277{"format": "placelab-cluster/1",\n "devices": [\n  {"name": "/gpu:0" "peak_flops": 1e12}\n]}\n' >"$tmp/bomc.json"
+$PLACELAB validate "$tmp/bomc.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "cluster file with a BOM: the syntax error at its line and column" sh -c \
+    "test $rc = 2 && grep -q 'bomc.json:3:21: JSON syntax error near .\"peak_flops\". (expected .,. or .}.)' '$tmp/err'"
+printf '{"format": "placelab-cluster/1",\n "devices": [\n  {"name": "/gpu:0", "peak_flops": 1e12, "mem_bytes": 1, "mem_bw": 1e9},\n "links": {"bandwidth": 1e9}\n}\n' >"$tmp/nobr.json"
+$PLACELAB validate "$tmp/nobr.json" >/dev/null 2>"$tmp/err"; rc=$?
+printf '{"format": "placelab-cluster/1", "devices": [{"name": "/gpu:0",' >"$tmp/cut.json"
+$PLACELAB validate "$tmp/cut.json" >/dev/null 2>"$tmp/err2"; rc2=$?
+check "a missing ']' is a syntax error where it shows; a file cut after a comma is cut short" sh -c \
+    "test $rc = 2 && grep -q 'nobr.json:4:9: JSON syntax error near' '$tmp/err' && ! grep -q 'end of file' '$tmp/err' && test $rc2 = 2 && grep -q 'cut.json:1:[0-9]*: unexpected end of file' '$tmp/err2'"
+printf '  \n\n' >"$tmp/blank.json"
+$PLACELAB sim "$PL_SRCDIR/samples/chain.json" -c "$tmp/blank.json" --place all:0 >/dev/null 2>"$tmp/err"; rc=$?
+check "a cluster file of white space: empty" sh -c "test $rc = 2 && grep -q 'blank.json: empty file (expected a JSON object)' '$tmp/err'"
+printf '{"format": "placelab-cluster/1", "devices": ["/gpu:0"]}' >"$tmp/strdev.json"
+$PLACELAB sim "$PL_SRCDIR/samples/chain.json" -c "$tmp/strdev.json" --place all:0 >/dev/null 2>"$tmp/err"; rc=$?
+check "a device that is a string: an object expected" sh -c "test $rc = 2 && grep -q 'strdev.json:1:46: devices\[0\]: expected an object such as' '$tmp/err'"
+python3 -c "
+import json
+json.dump({'format': 'placelab-cluster/1', 'devices': [{'name': 'x' * 300, 'kind': 'gpu', 'peak_flops': -1, 'mem_bytes': 1, 'mem_bw': 1e9}]}, open('$tmp/longdev.json', 'w'))"
+$PLACELAB sim "$PL_SRCDIR/samples/chain.json" -c "$tmp/longdev.json" --place all:0 >/dev/null 2>"$tmp/err"; rc=$?
+check "a long device name: cut in the message, the reason whole" sh -c "test $rc = 2 && grep -q \"xxx…': peak_flops -1 (expected FLOP/s in \\[1e6, 1e18\\])\" '$tmp/err'"
+python3 -c "
+import json
+json.dump({'format': 'placelab-placement/1', 'devices': {'x' * 1100: '/gpu:0'}}, open('$tmp/longop.json', 'w'))"
+$PLACELAB sim "$PL_SRCDIR/samples/chain.json" -p "$tmp/longop.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "a placement's op of a 1100-byte name not in the graph: the reason whole" sh -c \
+    "test $rc = 2 && grep -q \"x' is not in graph 'chain'\" '$tmp/err'"
 exit 0
