@@ -91,20 +91,26 @@ dir_of(const char *path)
 /*
  * The temporary files this process has open (their names, in fixed
  * buffers a signal handler may read), so that a signal that ends it
- * removes them (pl_file_remove_temps()).  A slot's name is written before
- * it is marked used and it is marked free only after its file was renamed
- * or removed; a name may outlive its file for a moment, and unlinking a
- * name no longer there does nothing.  Slots are taken and freed under
- * temp_lock (the explorer writes from several threads; the handler takes
- * no lock, it reads the atomic marks); beyond TEMP_SLOTS
+ * removes them (pl_file_remove_temps()).  A slot is FREE, USED (its name
+ * written before the mark) or DYING (a handler took it: it is removed,
+ * and kept so, as the process ends); it is marked free only after its
+ * file was renamed or removed, and only from USED, so a handler and a
+ * writer never both own one.  A name may outlive its file for a moment,
+ * and unlinking a name no longer there does nothing.  Slots are taken
+ * and freed under temp_lock (the explorer writes from several threads;
+ * the handler takes no lock, it swaps the atomic marks), and a file made
+ * after a handler began (temps_dying) is removed by its maker; beyond
+ * TEMP_SLOTS
  * at once (never, in practice) a temporary file is not removed on a
  * signal.  While any is held, the fatal signals whose action is the
  * default get temp_on_signal(), which removes them and dies of the signal
  * as the default action would.
  */
 #define TEMP_SLOTS 16
+enum { TEMP_FREE, TEMP_USED, TEMP_DYING };
 static char temp_name[TEMP_SLOTS][PATH_MAX];
 static atomic_int temp_used[TEMP_SLOTS];
+static atomic_int temps_dying;		/* a handler removes them: the end */
 static int temps_held;
 static pthread_mutex_t temp_lock = PTHREAD_MUTEX_INITIALIZER;
 static const int temp_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -116,11 +122,12 @@ void
 pl_file_remove_temps(void)
 {
 	int saved = errno;
-	for (int i = 0; i < TEMP_SLOTS; i++)
-		if (atomic_load(&temp_used[i])) {
+	atomic_store(&temps_dying, 1);
+	for (int i = 0; i < TEMP_SLOTS; i++) {
+		int used = TEMP_USED;
+		if (atomic_compare_exchange_strong(&temp_used[i], &used, TEMP_DYING))
 			unlink(temp_name[i]);
-			atomic_store(&temp_used[i], 0);
-		}
+	}
 	errno = saved;
 }
 
@@ -159,11 +166,13 @@ temp_note(const char *name)
 	size_t n = strlen(name);
 	pthread_mutex_lock(&temp_lock);
 	for (int i = 0; i < TEMP_SLOTS && n < PATH_MAX; i++)
-		if (!atomic_load(&temp_used[i])) {
+		if (atomic_load(&temp_used[i]) == TEMP_FREE) {
 			memcpy(temp_name[i], name, n + 1);
-			atomic_store(&temp_used[i], 1);
+			atomic_store(&temp_used[i], TEMP_USED);
 			break;
 		}
+	if (atomic_load(&temps_dying))	/* made after a handler's sweep */
+		unlink(name);
 	if (temps_held++ > 0) {
 		pthread_mutex_unlock(&temp_lock);
 		return;
@@ -208,8 +217,9 @@ pl_file_temp_done(const char *name)
 	pthread_mutex_lock(&temp_lock);
 	int found = 0;
 	for (int i = 0; i < TEMP_SLOTS && !found; i++)
-		if (atomic_load(&temp_used[i]) && strcmp(temp_name[i], name) == 0) {
-			atomic_store(&temp_used[i], 0);
+		if (atomic_load(&temp_used[i]) == TEMP_USED && strcmp(temp_name[i], name) == 0) {
+			int used = TEMP_USED;	/* (a handler may have it now) */
+			atomic_compare_exchange_strong(&temp_used[i], &used, TEMP_FREE);
 			found = 1;
 		}
 	if (temps_held > 0 && --temps_held == 0)
@@ -661,6 +671,32 @@ fail:
 	free(tmp);
 	free(target);
 	return -1;
+}
+
+/* Write data to a new file at path (see fileio.h). */
+int
+pl_file_write_new(const char *path, const void *data, size_t len, char **cause)
+{
+	char *tmp;
+	int fd = open_temp(path, path, &tmp, cause);
+	if (fd < 0)
+		return -1;
+	int rc = -1, err;
+	if (write_all(fd, data, len) != 0 || fsync(fd) != 0 || fchmod(fd, new_file_mode()) != 0) {
+		err = errno;
+		close(fd);
+	} else if (close(fd) != 0)
+		err = errno;
+	else if (link(tmp, path) != 0)
+		err = errno;
+	else
+		rc = err = 0;
+	pl_file_temp_remove(tmp);
+	free(tmp);
+	errno = err;
+	if (rc != 0 && err != EEXIST)
+		*cause = pl_xasprintf("%s: write failed: %s", pl_file_shown(path), strerror(err));
+	return rc;
 }
 
 /* Open a growing file (see fileio.h). */

@@ -50,6 +50,12 @@ const char *pl_file_shown(const char *path);
  * One the caller may not write is refused, not replaced.  0, or -1 +
  * *cause (naming path as given, "PATH (a link to TARGET)" for a link). */
 int pl_file_write_atomic(const char *path, const void *data, size_t len, char **cause);
+/* Write data to path as a new file, never over one that exists (nor
+ * through a link): whole or not at all, as pl_file_write_atomic() does,
+ * but claimed with link(2), which fails when the name is taken (two
+ * processes writing one name: one gets it).  0; -1 with errno EEXIST
+ * when the name is taken, or + *cause otherwise. */
+int pl_file_write_new(const char *path, const void *data, size_t len, char **cause);
 /* The file a write to path replaces: the file a symbolic link points to,
  * through a chain of links to the last (the links stay links; a link to
  * a file not made yet makes it), else path itself (also when the links

@@ -192,10 +192,14 @@ check "train --curve - | cat: the curve through the pipe, no file -" \
 # follows another there, and an existing --curve is replaced only then,
 # with the policy
 printf 'old curve\n' > pcurve.csv
-{ $PLACELAB train placeto g2.json -c k80x4 --episodes 10000000 --seconds 36 -q -o - \
+{ $PLACELAB train placeto g2.json -c k80x4 --episodes 10000000 --seconds 38 -q -o - \
     --curve pcurve.csv 2>se | cat >dpipe.plw; } &
 bg=$!
-sleep 33	# past the first checkpoint (30 s), before the end (36 s)
+# training's clock starts as the new curve's temporary file is made:
+# then past its first checkpoint (30 s), before its end (38 s)
+i=0
+while [ $i -lt 600 ] && ! ls pcurve.csv.tmp.* >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+sleep 33
 mid=$(cat pcurve.csv)
 wait $bg
 check "train -o - | cat for longer than a checkpoint: one policy, valid" \

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -1212,6 +1213,54 @@ test_read_limit(void **state)
 	free(mib);
 }
 
+/* pl_file_write_new() writes a file only where none is: a name taken (a
+ * file, or a link, even one to nothing) is left as it was, EEXIST, and
+ * no temporary file stays; a folder that cannot take it says why. */
+static void
+test_write_new(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/placelab-io-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = NULL, *link_path = NULL, *gone = NULL, *cause = NULL;
+	assert_true(asprintf(&path, "%s/r.json", dir) > 0);
+	assert_true(asprintf(&link_path, "%s/l.json", dir) > 0);
+	assert_true(asprintf(&gone, "%s/nowhere.json", dir) > 0);
+	assert_int_equal(pl_file_write_new(path, "{\"a\": 1}", 8, &cause), 0);
+	assert_int_equal(pl_file_write_new(path, "{}", 2, &cause), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_null(cause);
+	size_t len;
+	char *text = pl_file_read(path, &len, &cause);
+	assert_non_null(text);
+	assert_string_equal(text, "{\"a\": 1}");
+	free(text);
+	assert_int_equal(symlink(gone, link_path), 0);
+	assert_int_equal(pl_file_write_new(link_path, "{}", 2, &cause), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_int_not_equal(access(gone, F_OK), 0);	/* not made through it */
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int entries = 0;
+	for (struct dirent *e; (e = readdir(d)) != NULL;)
+		entries += e->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(entries, 2);	/* r.json and l.json: no temporary file */
+	char *missing = NULL;
+	assert_true(asprintf(&missing, "%s/no/such/r.json", dir) > 0);
+	assert_int_equal(pl_file_write_new(missing, "{}", 2, &cause), -1);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "does not exist"));
+	free(cause);
+	unlink(path);
+	unlink(link_path);
+	rmdir(dir);
+	free(missing);
+	free(path);
+	free(link_path);
+	free(gone);
+}
+
 /* A new file gets the mode fopen() would give it (0666 less the umask; it
  * was 0644 whatever the umask); a file that exists keeps its own. */
 static void
@@ -1801,6 +1850,7 @@ main(void)
 		cmocka_unit_test(test_placement_names),
 		cmocka_unit_test(test_json_exact),
 		cmocka_unit_test(test_write_mode),
+		cmocka_unit_test(test_write_new),
 		cmocka_unit_test(test_write_read_only),
 		cmocka_unit_test(test_file_kind),
 		cmocka_unit_test(test_graph_load_by_suffix),

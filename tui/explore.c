@@ -1547,26 +1547,44 @@ ask_quit(struct explore *ex, int by_ctrl_c)
 	free(q);
 }
 
-/* A new file beside the default save path for what a hangup would lose:
- * STEM.recovered.json, or STEM.recovered-N.json when that exists. */
+/* Write text to a new file named after base (STEM.recovered.json,
+ * STEM.recovered-N.json: the first name not taken, never over a file)
+ * in dir (NULL: base's own folder).  The name, or NULL with *cause. */
 static char *
-recovery_path(const struct explore *ex)
+write_recovery(const char *base, const char *dir, const char *text, char **cause)
 {
-	char *base = default_save_path(ex);
-	size_t n = strlen(base);
-	if (n > 5 && strcmp(base + n - 5, ".json") == 0)
-		base[n - 5] = '\0';
-	char *path = pl_xasprintf("%s.recovered.json", base);
-	struct stat st;
-	for (int i = 2; lstat(path, &st) == 0 && i < 1000; i++) {
+	const char *b = strrchr(base, '/');
+	char *stem = dir == NULL ? pl_xstrdup(base) :
+	    pl_xasprintf("%s/%s", dir, b != NULL ? b + 1 : base);
+	size_t n = strlen(stem);
+	if (n > 5 && strcmp(stem + n - 5, ".json") == 0)
+		stem[n - 5] = '\0';
+	char *path = NULL;
+	for (int i = 1; i <= 1000; i++) {
 		free(path);
-		path = pl_xasprintf("%s.recovered-%d.json", base, i);
+		path = i == 1 ? pl_xasprintf("%s.recovered.json", stem) :
+		    pl_xasprintf("%s.recovered-%d.json", stem, i);
+		char *why = NULL;
+		if (pl_file_write_new(path, text, strlen(text), &why) == 0) {
+			free(stem);
+			return path;
+		}
+		if (why != NULL) {	/* not a name taken: this folder will not do */
+			free(*cause);
+			*cause = why;
+			break;
+		}
 	}
-	free(base);
-	return path;
+	if (*cause == NULL)
+		*cause = pl_xasprintf("%s.recovered-1000.json and every name before it are taken", stem);
+	free(stem);
+	free(path);
+	return NULL;
 }
 
-/* SIGHUP or SIGTERM (see explore.h). */
+/* SIGHUP or SIGTERM (see explore.h): the placement goes beside the file it
+ * would be saved to, else to the working folder, else to the folder for
+ * temporary files. */
 void
 explore_hangup(struct explore *ex, int sig)
 {
@@ -1574,13 +1592,18 @@ explore_hangup(struct explore *ex, int sig)
 	ex->hangup = sig;
 	if (!ex->dirty && !explore_unsaved(ex))
 		return;
-	char *path = recovery_path(ex), *cause = NULL;
-	if (pl_placement_save_json(ex->cur, ex->g, ex->c, path, &cause) != 0) {
+	char *text = pl_placement_to_json(ex->cur, ex->g, ex->c), *cause = NULL;
+	char *base = default_save_path(ex);
+	const char *tmpdir = getenv("TMPDIR");
+	const char *dirs[] = { NULL, ".", tmpdir != NULL && *tmpdir ? tmpdir : "/tmp" };
+	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0] && ex->recovered == NULL; k++)
+		ex->recovered = write_recovery(base, dirs[k], text, &cause);
+	if (ex->recovered == NULL)
 		ex->recover_error = cause;
-		free(path);
-		return;
-	}
-	ex->recovered = path;
+	else
+		free(cause);
+	free(base);
+	free(text);
 }
 
 /* ^C: quit as q does (asking first when something would be lost),

@@ -45,7 +45,7 @@ usage(FILE *f)
 	    "Explore and improve how a computation graph is placed on devices.\n"
 	    "Without a command, the explorer opens (on the 4-layer NMT sample when\n"
 	    "no GRAPH is given; --demo: each view explained, on the teaching graph\n"
-	    "and " PL_DEMO_CLUSTER " unless GRAPH or CLUSTER is given;\n"
+	    "unless GRAPH is given, on " PL_DEMO_CLUSTER " unless GRAPH or -c is;\n"
 	    "'placelab explore --help' for its options, --keys for its keys).\n\n"
 	    "Commands:\n");
 	for (const struct pl_command *c = pl_commands; c->name != NULL; c++)

@@ -92,10 +92,10 @@ on_interrupt(int sig)
 }
 
 /* SIGHUP or SIGTERM while they are caught: kept for the main loop to
- * answer (screen_hungup()); a second one before it has, or no answer
- * within HANGUP_WAIT_S (a loop too busy, or stuck), restore and die of
- * it. */
-#define HANGUP_WAIT_S 3
+ * answer (screen_hungup()); a second one before it has restores and dies
+ * of it, and no answer within HANGUP_WAIT_S (a loop stuck, or busy that
+ * long) dies of it too. */
+#define HANGUP_WAIT_S 10
 static volatile sig_atomic_t hangup_sig;
 
 static void
@@ -107,12 +107,22 @@ on_hangup(int sig)
 	alarm(HANGUP_WAIT_S);
 }
 
-/* The main loop did not answer a hangup in time. */
+/* The main loop did not answer a hangup in time: die of it at once, with
+ * no call into curses or stdio, which the stuck loop (or another thread)
+ * may hold: the temporary files removed, the terminal told to leave the
+ * alternate screen and show the cursor. */
 static void
 on_hangup_late(int sig)
 {
 	(void)sig;
-	on_signal(hangup_sig != 0 ? hangup_sig : SIGTERM);
+	int hs = hangup_sig != 0 ? hangup_sig : SIGTERM;
+	static const char reset[] = "\033[?1049l\033[?25h\033[0m\r\n";
+	pl_file_remove_temps();
+	if (started && write(STDOUT_FILENO, reset, sizeof reset - 1) < 0) {
+		/* (nothing else to do) */
+	}
+	signal(hs, SIG_DFL);
+	raise(hs);
 }
 
 /* Catch SIGHUP and SIGTERM for the main loop (see screen.h). */
@@ -130,9 +140,10 @@ int
 screen_hungup(void)
 {
 	int sig = hangup_sig;
-	if (sig != 0)
+	if (sig != 0) {	/* (a signal between the read and here is kept) */
 		alarm(0);	/* answered */
-	hangup_sig = 0;
+		hangup_sig = 0;
+	}
 	return sig;
 }
 

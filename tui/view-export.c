@@ -374,7 +374,8 @@ static void
 ev_free(void *priv)
 {
 	struct export_view *e = priv;
-	int interrupted = e->ex->interrupted;
+	/* ^C or a hangup: the write under way ends, none more starts */
+	int interrupted = e->ex->interrupted || e->ex->hangup;
 	if (e->job != NULL && (e->job->path != NULL || (e->pending != NULL && !interrupted))) {
 		/* a write asked for is done before the explorer goes (its
 		 * diagram is within the node budget, so Graphviz ends) */

@@ -386,7 +386,6 @@ plural(long n)
 	return n == 1 ? "" : "s";
 }
 
-
 /* Whether the options (the placer's, or those set for the next run)
  * fine-tune the loaded policy: finetune above 0. */
 static int
