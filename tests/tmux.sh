@@ -12,7 +12,7 @@ set -u
 : "${PLACELAB:?PLACELAB not set}"
 : "${PL_SRCDIR:?PL_SRCDIR not set}"
 GOLD="$PL_SRCDIR/tests/tui"
-N=12
+N=14
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "1..0 # SKIP tmux is not installed"
@@ -102,7 +102,7 @@ else notok "resize to 200x50" "$(show_diff tmux-200x50-ops)"; fi
 
 # 4. help, then q quits and the terminal is restored.
 $T send-keys -t t '?'
-if wait_for "What it does" && { $T send-keys -t t Escape; $T send-keys -t t q; wait_for "EXITED 0"; } &&
+if wait_for "What it does" && { $T send-keys -t t Escape; wait_for "? help"; $T send-keys -t t q; wait_for "EXITED 0"; } &&
     ! capture | grep -qF "1 Ops"; then ok "help, q quits, terminal restored"
 else notok "help, q quits, terminal restored" "$(capture | tail -5)"; fi
 
@@ -138,6 +138,24 @@ if wait_for "EXITED 129" && ! capture | grep -qF "1 Ops" &&
 	ok "SIGHUP with unsaved edits: saved to a new file, the terminal restored"
 else notok "SIGHUP with unsaved edits: saved to a new file, the terminal restored" "$(capture | grep -v '^$' | tail -4)" "$(ls "$WORK")"; fi
 
+# 6c. A key curses does not know (Alt-d: ESC d) is dropped whole, not read
+# as Esc and then d (which moved the selected op, on gpu:0); a paste of two lines
+# into the search prompt searches, its second line no command.
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
+wait_for "scope / op" >/dev/null
+$T send-keys -t t 2 Down Right
+wait_for "gpu:0  " >/dev/null
+$T send-keys -t t M-d
+$T send-keys -t t 3
+if wait_for "busy" && ! capture | grep -qF "[edited]"; then ok "Alt-d: dropped, no op moved"
+else notok "Alt-d: dropped, no op moved" "$(capture | head -3)"; fi
+$T send-keys -t t 1 /
+wait_for "Search ops" >/dev/null
+$T set-buffer -b two "$(printf 'enc\nd')"
+$T paste-buffer -b two -t t
+if wait_for "match 1 of" && ! capture | grep -qF "[edited]"; then ok "a pasted second line is no command"
+else notok "a pasted second line is no command" "$(capture | head -3)"; fi
+
 # 7. too small, then big enough again.
 start 60 20 "$PL_SRCDIR/tests/tui/lab.json"
 if wait_for "terminal too small: 60x20" && { $T resize-window -t t -x 80 -y 24; wait_for "scope / op"; }; then
@@ -149,7 +167,7 @@ else notok "terminal too small, then resized" "$(capture | head -12)"; fi
 start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
 wait_for "scope / op" >/dev/null
 $T send-keys -t t C-s
-if wait_for "Save placement to:" && { $T send-keys -t t Escape q; wait_for "EXITED 0"; }; then
+if wait_for "Save placement to:" && { $T send-keys -t t Escape; wait_for "? help"; $T send-keys -t t q; wait_for "EXITED 0"; }; then
 	ok "^S reaches the explorer (save prompt)"
 else notok "^S reaches the explorer (save prompt)" "$(capture | tail -3)"; fi
 

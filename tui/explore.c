@@ -936,7 +936,8 @@ explore_draw(struct explore *ex)
 		char said[128], need[128];
 		snprintf(said, sizeof said, "terminal too small: %dx%d", COLS, LINES);
 		snprintf(need, sizeof need, "placelab needs %dx%d; %s", SCR_MIN_COLS, SCR_MIN_ROWS,
-		    ex->prompt != PROMPT_NONE ? "Esc closes the prompt" : "q quits");
+		    ex->prompt != PROMPT_NONE ? "Esc closes the prompt" :
+		    ex->help ? "q closes the help, q again quits" : "q quits");
 		int wrap = (int)strlen(said) > COLS || (int)strlen(need) > COLS;
 		int rows = wrap ? screen_wrap(NULL, 0, 0, LINES, COLS, said) +
 		    screen_wrap(NULL, 0, 0, LINES, COLS, need) : 2;
@@ -1142,7 +1143,8 @@ prompt_key(struct explore *ex, int key)
 			    ((unsigned char)ex->prompt_buf[ex->prompt_len] & 0xC0) == 0x80);
 			ex->prompt_buf[ex->prompt_len] = '\0';
 		}
-		ex->prompt_full = ex->prompt_skip = 0;
+		/* (what was dropped past the most is not back: still full) */
+		ex->prompt_skip = 0;
 		return;
 	}
 	if (key == ACT_CTRL('u')) {
@@ -1191,9 +1193,12 @@ search_done(struct explore *ex, const char *text, void *arg)
 	(void)arg;
 	if (text == NULL)
 		return;
-	if (*text == '\0') {	/* the last search again */
-		if (ex->search != NULL)
+	if (*text == '\0') {	/* the last search again, shown as a new one is */
+		if (ex->search != NULL) {
+			if (ex->view != 0 && ex->view != 1)
+				explore_show(ex, 0);
 			search_go(ex, 1);
+		}
 		return;
 	}
 	free(ex->search);
@@ -1819,8 +1824,17 @@ explore_key(struct explore *ex, int key)
 		explore_resize(ex);
 		return 1;
 	}
+	/* ESC with a key sequence right behind it is a key curses does not
+	 * know (Alt-x, Shift-Left in some terminals): dropped whole, never
+	 * read as Esc and then keys */
+	if (key == 27 && screen_drop_escape())
+		return 1;
 	if (ex->prompt != PROMPT_NONE) {
+		int text = ex->prompt != PROMPT_KEY;
 		prompt_key(ex, key);
+		/* what came with an Enter (a paste's next lines) is no command */
+		if (text && (key == '\r' || key == '\n' || key == KEY_ENTER))
+			screen_drain_input();
 		return 1;
 	}
 	unsigned gen = ex->msg_gen;

@@ -147,6 +147,34 @@ screen_hungup(void)
 	return sig;
 }
 
+/* Drop the input waiting (see screen.h). */
+int
+screen_drain_input(void)
+{
+	int n = 0;
+	nodelay(stdscr, TRUE);
+	while (wgetch(stdscr) != ERR && n < 1 << 16)
+		n++;
+	nodelay(stdscr, FALSE);
+	return n;
+}
+
+/* Drop the key sequence an ESC starts, if one does (see screen.h). */
+int
+screen_drop_escape(void)
+{
+	nodelay(stdscr, TRUE);
+	int c = wgetch(stdscr), n = 0;
+	if (c == '[') {	/* parameters and intermediates up to a final byte */
+		while ((c = wgetch(stdscr)) != ERR && !(c >= 0x40 && c <= 0x7E) && ++n < 32)
+			;
+		c = '[';
+	} else if (c == 'O')
+		wgetch(stdscr);
+	nodelay(stdscr, FALSE);
+	return c != ERR;
+}
+
 /* Catch SIGINT for the main loop instead of dying of it (see screen.h). */
 void
 screen_catch_interrupt(void)

@@ -83,6 +83,13 @@ int screen_interrupted(void);
  * few seconds (a loop stuck), restores and dies of it. */
 void screen_catch_hangup(void);
 int screen_hungup(void);
+/* Read and drop the input already waiting (the rest of a paste); how
+ * many keys it held. */
+int screen_drain_input(void);
+/* After an ESC read: when a key sequence curses does not know follows it
+ * at once (ESC [ ... final byte, ESC O x: Shift-Left in some terminals;
+ * ESC x: Alt-x), read and drop it and return 1; else (a lone Esc) 0. */
+int screen_drop_escape(void);
 /* Re-read the colour mode (e.g. after NO_COLOR changes in a test). */
 void screen_colours(void);
 enum scr_mode screen_mode(void);
