@@ -1236,6 +1236,15 @@ pl_graph_load_json(const char *path, char **cause)
 	return g;
 }
 
+/* v with prec significant digits ("%.*g") in buf[40]; prec is at most
+ * 17, which the longest double takes in 24 bytes. */
+static void
+fmt_g(char buf[static 40], int prec, double v)
+{
+	int n = snprintf(buf, 40, "%.*g", prec < 17 ? prec : 17, v);
+	(void)n;	/* (never cut: 40 is room enough) */
+}
+
 /* Shortest text (6 to 17 significant digits) that reads back as the same
  * (finite) double.  The precision is found by bisection, four tries
  * instead of up to twelve, which matter on a placement of half a million
@@ -1254,7 +1263,7 @@ fmt_exact(char buf[static 40], double v)
 	int e;
 	if (fabs(frexp(v, &e)) == 0.5) {
 		for (int prec = 6; prec <= 17; prec++) {
-			snprintf(buf, 40, "%.*g", prec, v);
+			fmt_g(buf, prec, v);
 			if (strtod(buf, NULL) == v)
 				return;
 		}
@@ -1262,13 +1271,13 @@ fmt_exact(char buf[static 40], double v)
 	int lo = 6, hi = 17;
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
-		snprintf(buf, 40, "%.*g", mid, v);
+		fmt_g(buf, mid, v);
 		if (strtod(buf, NULL) == v)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	snprintf(buf, 40, "%.*g", lo, v);
+	fmt_g(buf, lo, v);
 }
 
 /* v as fmt_exact() writes it. */

@@ -1143,8 +1143,11 @@ prompt_key(struct explore *ex, int key)
 			    ((unsigned char)ex->prompt_buf[ex->prompt_len] & 0xC0) == 0x80);
 			ex->prompt_buf[ex->prompt_len] = '\0';
 		}
-		/* (what was dropped past the most is not back: still full) */
+		/* (what was dropped past the most is not back: still full,
+		 * until nothing is left) */
 		ex->prompt_skip = 0;
+		if (ex->prompt_len == 0)
+			ex->prompt_full = 0;
 		return;
 	}
 	if (key == ACT_CTRL('u')) {
@@ -1589,7 +1592,8 @@ write_recovery(const char *base, const char *dir, const char *text, char **cause
 
 /* SIGHUP or SIGTERM (see explore.h): the placement goes beside the file it
  * would be saved to, else to the working folder, else to the folder for
- * temporary files. */
+ * temporary files; named after that file, else (a name too long for the
+ * suffix) placelab.placement.recovered.json. */
 void
 explore_hangup(struct explore *ex, int sig)
 {
@@ -1601,8 +1605,10 @@ explore_hangup(struct explore *ex, int sig)
 	char *base = default_save_path(ex);
 	const char *tmpdir = getenv("TMPDIR");
 	const char *dirs[] = { NULL, ".", tmpdir != NULL && *tmpdir ? tmpdir : "/tmp" };
-	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0] && ex->recovered == NULL; k++)
-		ex->recovered = write_recovery(base, dirs[k], text, &cause);
+	for (int named = 1; named >= 0 && ex->recovered == NULL; named--)
+		for (size_t k = named ? 0 : 1; k < sizeof dirs / sizeof dirs[0] && ex->recovered == NULL; k++)
+			ex->recovered = write_recovery(named ? base : "placelab.placement.json", dirs[k],
+			    text, &cause);
 	if (ex->recovered == NULL)
 		ex->recover_error = cause;
 	else
@@ -1830,11 +1836,11 @@ explore_key(struct explore *ex, int key)
 	if (key == 27 && screen_drop_escape())
 		return 1;
 	if (ex->prompt != PROMPT_NONE) {
-		int text = ex->prompt != PROMPT_KEY;
-		prompt_key(ex, key);
-		/* what came with an Enter (a paste's next lines) is no command */
-		if (text && (key == '\r' || key == '\n' || key == KEY_ENTER))
+		/* what came with a text prompt's Enter (a paste's next lines)
+		 * is no command: dropped before the answer runs */
+		if (ex->prompt != PROMPT_KEY && (key == '\r' || key == '\n' || key == KEY_ENTER))
 			screen_drain_input();
+		prompt_key(ex, key);
 		return 1;
 	}
 	unsigned gen = ex->msg_gen;

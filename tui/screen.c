@@ -92,17 +92,17 @@ on_interrupt(int sig)
 }
 
 /* SIGHUP or SIGTERM while they are caught: kept for the main loop to
- * answer (screen_hungup()); a second one before it has restores and dies
- * of it, and no answer within HANGUP_WAIT_S (a loop stuck, or busy that
- * long) dies of it too. */
+ * answer (screen_hungup()); more before it has are the same hangup, and
+ * no answer within HANGUP_WAIT_S (a loop stuck, or busy that long) dies
+ * of it. */
 #define HANGUP_WAIT_S 10
 static volatile sig_atomic_t hangup_sig;
 
 static void
 on_hangup(int sig)
 {
-	if (hangup_sig != 0)
-		on_signal(sig);
+	if (hangup_sig != 0)	/* a terminal closing often sends two: the */
+		return;		/* first is answered, or the alarm ends it */
 	hangup_sig = sig;
 	alarm(HANGUP_WAIT_S);
 }
@@ -151,11 +151,15 @@ screen_hungup(void)
 int
 screen_drain_input(void)
 {
-	int n = 0;
+	int n = 0, c, resized = 0;
 	nodelay(stdscr, TRUE);
-	while (wgetch(stdscr) != ERR && n < 1 << 16)
+	while ((c = wgetch(stdscr)) != ERR && n < 1 << 16) {
+		resized |= c == KEY_RESIZE;	/* (kept: the screen must follow) */
 		n++;
+	}
 	nodelay(stdscr, FALSE);
+	if (resized)
+		ungetch(KEY_RESIZE);
 	return n;
 }
 
@@ -164,15 +168,24 @@ int
 screen_drop_escape(void)
 {
 	nodelay(stdscr, TRUE);
-	int c = wgetch(stdscr), n = 0;
+	int c = wgetch(stdscr), n = 0, dropped = 1;
 	if (c == '[') {	/* parameters and intermediates up to a final byte */
 		while ((c = wgetch(stdscr)) != ERR && !(c >= 0x40 && c <= 0x7E) && ++n < 32)
 			;
-		c = '[';
 	} else if (c == 'O')
 		wgetch(stdscr);
+	else if (c >= 0xC0 && c < 0x100) {	/* Alt and a UTF-8 character */
+		for (int k = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1; k > 0; k--)
+			wgetch(stdscr);
+	} else if (c == ERR || c == 27 || c > 0xFF) {
+		/* a lone Esc: what follows (a second Esc, a key curses
+		 * knows) is a key of its own */
+		if (c != ERR)
+			ungetch(c);
+		dropped = 0;
+	}
 	nodelay(stdscr, FALSE);
-	return c != ERR;
+	return dropped;
 }
 
 /* Catch SIGINT for the main loop instead of dying of it (see screen.h). */

@@ -79,8 +79,8 @@ int screen_interrupted(void);
 /* After screen_start(): SIGHUP (the terminal closed) and SIGTERM no
  * longer restore and die at once but are kept for the main loop, which
  * screen_hungup() tells (their number, once; 0: none), so that what is
- * not saved can be; a second one before it has, or no answer within a
- * few seconds (a loop stuck), restores and dies of it. */
+ * not saved can be; more before it has are the same one, and no answer
+ * within 10 s (a loop stuck) dies of it. */
 void screen_catch_hangup(void);
 int screen_hungup(void);
 /* Read and drop the input already waiting (the rest of a paste); how
