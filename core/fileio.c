@@ -131,11 +131,9 @@ pl_file_remove_temps(void)
 	errno = saved;
 }
 
-/* A fatal signal while temporary files are held: remove them, then die
- * of the signal (it is blocked here, so it comes when this returns, with
- * its default action). */
-static void
-temp_on_signal(int sig)
+/* Die of sig (see fileio.h): async-signal-safe. */
+void
+pl_file_die_of(int sig)
 {
 	pl_file_remove_temps();
 	struct sigaction sa;
@@ -144,6 +142,15 @@ temp_on_signal(int sig)
 	sigemptyset(&sa.sa_mask);
 	sigaction(sig, &sa, NULL);
 	raise(sig);
+}
+
+/* A fatal signal while temporary files are held: remove them, then die
+ * of the signal (it is blocked here, so it comes when this returns, with
+ * its default action). */
+static void
+temp_on_signal(int sig)
+{
+	pl_file_die_of(sig);
 }
 
 /* The fatal signals blocked in this thread (their old mask in *old). */

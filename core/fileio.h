@@ -72,6 +72,10 @@ char *pl_file_write_target(const char *path);
 /* Remove every temporary file this process holds open: async-signal-safe,
  * for a handler about to end the process. */
 void pl_file_remove_temps(void);
+/* From a signal handler: the temporary files removed, sig back to its
+ * default action and raised (in a handler it comes when the handler
+ * returns, unless the handler blocks nothing: then at once). */
+void pl_file_die_of(int sig);
 /* mkstemps() (the XXXXXX before suffixlen bytes of tmpl replaced), the
  * file noted as held until pl_file_temp_remove() or pl_file_temp_done():
  * for another module's temporary file (the timeline's SVG). */

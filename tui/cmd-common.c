@@ -41,13 +41,7 @@ on_stop(int sig)
 	    "so far (again to quit at once)\n";
 	volatile sig_atomic_t *seen = sig == SIGINT ? &stop_int : &stop_term;
 	if (*seen) {
-		pl_file_remove_temps();
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = SIG_DFL;
-		sigemptyset(&sa.sa_mask);
-		sigaction(sig, &sa, NULL);
-		raise(sig);	/* (blocked until this returns: then it ends the process) */
+		pl_file_die_of(sig);	/* (blocked until this returns: then it ends the process) */
 		return;
 	}
 	*seen = 1;

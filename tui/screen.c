@@ -62,9 +62,7 @@ static void
 on_signal(int sig)
 {
 	screen_stop();
-	pl_file_remove_temps();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	pl_file_die_of(sig);
 }
 
 /* Have handler catch sig for the main loop.  No SA_RESTART: a wait for a
@@ -117,12 +115,10 @@ on_hangup_late(int sig)
 	(void)sig;
 	int hs = hangup_sig != 0 ? hangup_sig : SIGTERM;
 	static const char reset[] = "\033[?1049l\033[?25h\033[0m\r\n";
-	pl_file_remove_temps();
 	if (started && write(STDOUT_FILENO, reset, sizeof reset - 1) < 0) {
 		/* (nothing else to do) */
 	}
-	signal(hs, SIG_DFL);
-	raise(hs);
+	pl_file_die_of(hs);
 }
 
 /* Catch SIGHUP and SIGTERM for the main loop (see screen.h). */

@@ -1224,6 +1224,20 @@ square_bytes(double sum_sq, int max_n, int workers, int d, int peers)
 	return 3.0 * sum_sq + (double)workers * mn * mn * ((double)d * sizeof(float) + (peers > 0));
 }
 
+/* Free the grouped nodes of n graphs (bk[i], nb[i] of them) and the
+ * arrays, for an engine refused before they were handed over. */
+static void
+free_buckets(struct bucket **bk, int *nb, int n)
+{
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < nb[i]; j++)
+			free(bk[i][j].cg);
+		free(bk[i]);
+	}
+	free(bk);
+	free(nb);
+}
+
 /* The largest groups value whose nodes fit MAX_SQUARE_BYTES on n_env
  * graphs (each at most that many nodes). */
 static int
@@ -1349,13 +1363,7 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 		    "fewer 'workers'", probs[big]->g->name, E->max_n, ceil(need / (1 << 30) * 1000) / 1000,
 		    E->workers, E->d, MAX_SQUARE_BYTES >> 30,
 		    square_fit(n, E->workers, E->d, E->peers));
-		for (int i = 0; i < n; i++) {
-			for (int j = 0; j < nb[i]; j++)
-				free(bk[i][j].cg);
-			free(bk[i]);
-		}
-		free(bk);
-		free(nb);
+		free_buckets(bk, nb, n);
 		free(E);
 		return NULL;
 	}
@@ -1372,13 +1380,7 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 		    "or fewer (a baseline longer than training is its whole history)", baseline,
 		    (double)baseline * per_ep / (1 << 30), n == 1 ? "this graph" : "these graphs",
 		    MAX_BASELINE_BYTES >> 30, floor((double)MAX_BASELINE_BYTES / per_ep));
-		for (int i = 0; i < n; i++) {
-			for (int j = 0; j < nb[i]; j++)
-				free(bk[i][j].cg);
-			free(bk[i]);
-		}
-		free(bk);
-		free(nb);
+		free_buckets(bk, nb, n);
 		free(E);
 		return NULL;
 	}
