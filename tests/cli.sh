@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..102"
+echo "1..103"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -187,6 +187,7 @@ for a in $(sed -n 's/^[[:space:]]*X([A-Z_0-9]*, "\([a-z0-9-]*\)".*/\1/p' "$PL_SR
 	grep -q "^[^ ]*\( [^ ]*\)\? *$a " "$tmp/keys" || missing="$missing $a"
 done
 check "explore --keys lists every action of tui/action.h" sh -c "test $rc = 0 && test -z '$missing' && grep -q '^w ^S  *save ' '$tmp/keys'"
+check "explore --keys: a key's Views are those where it does something" sh -c "grep -q '^Up k  *up  *1-3,6,7 ' '$tmp/keys' && grep -q '^Left h  *left  *1,2,7 ' '$tmp/keys' && grep -q '^Enter  *enter  *1,2,6,7 ' '$tmp/keys' && grep -q '^q  *quit  *all ' '$tmp/keys'"
 $PLACELAB explore --keys extra >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "explore --keys with a GRAPH: exit 2, saying --keys takes none" sh -c "test $rc = 2 && grep -q 'expected no GRAPH' '$tmp/err' && test ! -s '$tmp/out'"
 $PLACELAB explore --keys -c k80x4 >"$tmp/out" 2>"$tmp/err"; rc=$?

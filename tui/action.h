@@ -7,6 +7,9 @@
  * generates the enum, the `?` help screen and the names scripted tests use
  * ("action brkga-step").  A key bound in several rows means different
  * actions in different views; the current view's row wins over AV_ALL.
+ * A row's mask names exactly the views where its action does something
+ * (the help's Views column says so); AV_HELP marks the keys that scroll
+ * the help screen whatever view is under it.
  *
  * Invariant: names are unique; no two rows with overlapping masks share a
  * key.
@@ -24,6 +27,8 @@
 #define AV_BRKGA	(1u << 4)
 #define AV_COMPARE	(1u << 5)
 #define AV_EXPORT	(1u << 6)
+#define AV_HELP		(1u << 7)	/* the help screen, over any view */
+#define AV_HELP_INDEX	7
 #define AV_ALL		0u
 
 #define ACT_CTRL(c) ((c) & 0x1f)
@@ -40,15 +45,15 @@
 	X(VIEW_BRKGA, "view-brkga", AV_ALL, '5', 0, "BRKGA: watch generations evolve") \
 	X(VIEW_COMPARE, "view-compare", AV_ALL, '6', 0, "compare every method on this graph") \
 	X(VIEW_EXPORT, "view-export", AV_ALL, '7', 0, "export diagrams, timelines and tables") \
-	X(UP, "up", AV_ALL, KEY_UP, 'k', "move up") \
-	X(DOWN, "down", AV_ALL, KEY_DOWN, 'j', "move down") \
-	X(PAGE_UP, "page-up", AV_ALL, KEY_PPAGE, ACT_CTRL('b'), "page up") \
-	X(PAGE_DOWN, "page-down", AV_ALL, KEY_NPAGE, ACT_CTRL('f'), "page down") \
-	X(HOME, "home", AV_ALL, KEY_HOME, 'g', "go to the first row (Export: the preview's start, its first column)") \
-	X(END, "end", AV_ALL, KEY_END, 'G', "go to the last row (Export: the preview's end)") \
-	X(LEFT, "left", AV_ALL, KEY_LEFT, 'h', "collapse / previous block / previous value") \
-	X(RIGHT, "right", AV_ALL, KEY_RIGHT, 'l', "expand / next block / next value") \
-	X(ENTER, "enter", AV_ALL, '\r', KEY_ENTER, "open or close a scope; pick a row; edit a field") \
+	X(UP, "up", AV_OPS | AV_TIMELINE | AV_DEVICES | AV_COMPARE | AV_EXPORT | AV_HELP, KEY_UP, 'k', "move up a row (Export: a field)") \
+	X(DOWN, "down", AV_OPS | AV_TIMELINE | AV_DEVICES | AV_COMPARE | AV_EXPORT | AV_HELP, KEY_DOWN, 'j', "move down a row (Export: a field)") \
+	X(PAGE_UP, "page-up", AV_OPS | AV_TIMELINE | AV_DEVICES | AV_COMPARE | AV_EXPORT | AV_HELP, KEY_PPAGE, ACT_CTRL('b'), "page up (Timeline, Devices, Compare: the first row; Export: the preview)") \
+	X(PAGE_DOWN, "page-down", AV_OPS | AV_TIMELINE | AV_DEVICES | AV_COMPARE | AV_EXPORT | AV_HELP, KEY_NPAGE, ACT_CTRL('f'), "page down (Timeline, Devices, Compare: the last row; Export: the preview)") \
+	X(HOME, "home", AV_OPS | AV_TIMELINE | AV_DEVICES | AV_COMPARE | AV_EXPORT | AV_HELP, KEY_HOME, 'g', "go to the first row (Export: the preview's start, its first column)") \
+	X(END, "end", AV_OPS | AV_TIMELINE | AV_DEVICES | AV_COMPARE | AV_EXPORT | AV_HELP, KEY_END, 'G', "go to the last row (Export: the preview's end)") \
+	X(LEFT, "left", AV_OPS | AV_TIMELINE | AV_EXPORT, KEY_LEFT, 'h', "Ops: close the scope (or go to its parent); Timeline: the previous block; Export: the previous value") \
+	X(RIGHT, "right", AV_OPS | AV_TIMELINE | AV_EXPORT, KEY_RIGHT, 'l', "Ops: open the scope; Timeline: the next block; Export: the next value") \
+	X(ENTER, "enter", AV_OPS | AV_TIMELINE | AV_COMPARE | AV_EXPORT, '\r', KEY_ENTER, "Ops: open or close a scope; Timeline: show the op in Ops; Compare: make the row's best the current placement; Export: edit the field, or write") \
 	X(CANCEL, "cancel", AV_ALL, 27, 0, "close help or a prompt, or clear the message (one too long for the status line is shown whole above it)") \
 	X(REDRAW, "redraw", AV_ALL, ACT_CTRL('l'), 0, "redraw the whole screen") \
 	X(SEARCH, "search", AV_ALL, '/', 0, "search ops by name or type (shows them in Ops)") \

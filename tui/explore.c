@@ -828,7 +828,9 @@ action_keys(const struct tui_action_def *a, char *keys, size_t size)
 		snprintf(keys, size, "%s", k1);
 }
 
-/* The views an action works in: "all" or their numbers ("1,2"). */
+/* The views an action works in: "all" or their numbers, runs of three
+ * or more as a range ("1-3,6,7"); the help screen's own bit is not a
+ * view. */
 static void
 action_views(const struct tui_action_def *a, char *where, size_t size)
 {
@@ -837,11 +839,20 @@ action_views(const struct tui_action_def *a, char *where, size_t size)
 		snprintf(where, size, "all");
 		return;
 	}
-	for (int v = 0; v < EXPLORE_N_VIEWS; v++)
-		if (a->where & (1u << v)) {
-			size_t l = strlen(where);
+	for (int v = 0; v < EXPLORE_N_VIEWS; v++) {
+		if (!(a->where & (1u << v)))
+			continue;
+		int e = v;
+		while (e + 1 < EXPLORE_N_VIEWS && (a->where & (1u << (e + 1))))
+			e++;
+		size_t l = strlen(where);
+		if (e >= v + 2)
+			snprintf(where + l, size - l, "%s%d-%d", l ? "," : "", v + 1, e + 1);
+		else
 			snprintf(where + l, size - l, "%s%d", l ? "," : "", v + 1);
-		}
+		if (e >= v + 2)
+			v = e;
+	}
 }
 
 /* Every key, as the help screen lists them, one per line, for the
@@ -1864,7 +1875,11 @@ key_action(struct explore *ex, int key)
 	}
 	if (key == '\n')
 		key = '\r';
-	enum tui_action a = tui_action_for_key(key, ex->view);
+	enum tui_action a = ACT_NONE;
+	if (ex->help)	/* the help scrolls over any view */
+		a = tui_action_for_key(key, AV_HELP_INDEX);
+	if (a == ACT_NONE)
+		a = tui_action_for_key(key, ex->view);
 	if (a == ACT_NONE)
 		return 0;
 	return explore_action(ex, a);
