@@ -657,6 +657,75 @@ test_scotch_figures(void **state)
 	pl_graph_free(g);
 }
 
+/* n equal ops without edges, each with flops and params. */
+static struct pl_graph *
+flat_ops(int n, double flops, int64_t params)
+{
+	struct pl_graph_builder *b = pl_graph_builder_new("flat");
+	for (int i = 0; i < n; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "o%d", i);
+		struct pl_op o = mkop(name, "", flops, params);
+		pl_graph_add_op(b, &o, NULL);
+	}
+	return build(b);
+}
+
+/* Ops pl_scotch_map puts on each device of a cluster given as JSON. */
+static void
+scotch_counts(const char *cj, struct pl_graph *g, int by_mem, int *count)
+{
+	char *cause = NULL;
+	struct pl_cluster *cl = pl_cluster_parse_json(cj, strlen(cj), "c.json", &cause);
+	if (cl == NULL)
+		fail_msg("cluster: %s", cause);
+	struct pl_problem *p = pl_problem_new(g, cl, &cause);
+	assert_non_null(p);
+	struct pl_pu_cgraph *cg = pl_pu_cgraph_new(p);
+	int *part = calloc((size_t)cg->n, sizeof *part);
+	assert_int_equal(pl_scotch_map(p, cg, by_mem, 1, part, NULL, &cause), 0);
+	for (int d = 0; d < p->n_dev; d++)
+		count[d] = 0;
+	for (int k = 0; k < cg->n; k++)
+		count[part[k]]++;
+	free(part);
+	pl_pu_cgraph_free(cg);
+	pl_problem_free(p);
+	pl_cluster_free(cl);
+}
+
+/*
+ * Scotch's architecture weights keep their proportions: a CPU 10,000
+ * times slower than the GPU gets no op of 2,000 equal ones (a scale of
+ * 1000 gave it weight 1, so 2 ops, 2 s of a 0.2 s step), and four devices
+ * of 2^49 bytes, whose memory in MiB adds up past 32 bits, share 100 ops
+ * mapped by memory (the overflow put them all on one).
+ */
+static void
+test_scotch_arch_weights(void **state)
+{
+	(void)state;
+	int count[PL_MAX_DEVICES];
+	struct pl_graph *g = flat_ops(2000, 1e9, 0);
+	scotch_counts("{\"format\": \"placelab-cluster/1\", \"name\": \"slowcpu\", \"devices\": [\n"
+	    " {\"name\": \"/gpu:0\", \"kind\": \"gpu\", \"peak_flops\": 1e13, \"mem_bytes\": 17179869184, \"mem_bw\": 1e12},\n"
+	    " {\"name\": \"/cpu:0\", \"kind\": \"cpu\", \"peak_flops\": 1e9, \"mem_bytes\": 17179869184, \"mem_bw\": 1e12}]}",
+	    g, 0, count);
+	assert_int_equal(count[0], 2000);
+	assert_int_equal(count[1], 0);
+	pl_graph_free(g);
+	g = flat_ops(100, 1e9, 1 << 20);
+	scotch_counts("{\"format\": \"placelab-cluster/1\", \"name\": \"huge\", \"devices\": [\n"
+	    " {\"name\": \"/gpu:0\", \"kind\": \"gpu\", \"peak_flops\": 1e13, \"mem_bytes\": 562949953421312, \"mem_bw\": 1e12},\n"
+	    " {\"name\": \"/gpu:1\", \"kind\": \"gpu\", \"peak_flops\": 1e13, \"mem_bytes\": 562949953421312, \"mem_bw\": 1e12},\n"
+	    " {\"name\": \"/gpu:2\", \"kind\": \"gpu\", \"peak_flops\": 1e13, \"mem_bytes\": 562949953421312, \"mem_bw\": 1e12},\n"
+	    " {\"name\": \"/gpu:3\", \"kind\": \"gpu\", \"peak_flops\": 1e13, \"mem_bytes\": 562949953421312, \"mem_bw\": 1e12}]}",
+	    g, 1, count);
+	for (int d = 0; d < 4; d++)
+		assert_in_range(count[d], 20, 30);
+	pl_graph_free(g);
+}
+
 /* METIS: objval equals our cut of its partition; parts within ufactor. */
 static void
 test_metis_figures(void **state)
@@ -1347,6 +1416,7 @@ main(void)
 		cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_group_graph),
 		cmocka_unit_test(test_scotch_figures),
+		cmocka_unit_test(test_scotch_arch_weights),
 		cmocka_unit_test(test_metis_figures),
 		cmocka_unit_test(test_metis_quiet),
 		cmocka_unit_test(test_random),

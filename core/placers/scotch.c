@@ -27,6 +27,34 @@
 #include "baselines.h"
 #include "xmalloc.h"
 
+/*
+ * The architecture's weights: the devices' speeds, or their memory
+ * capacities, scaled so that the largest is ARCH_WMAX / nd.  Their sum
+ * then fits SCOTCH_Num (32 bits here) with room to spare, and a device a
+ * million times slower than the fastest still gets its own share (a
+ * scale of 1000 gave every device more than 1000 times slower the same
+ * weight, 1, and so ops).  A device with no speed or memory weighs 1.
+ */
+#define ARCH_WMAX 1e9
+static void
+arch_weights(const struct pl_problem *p, int by_mem, SCOTCH_Num *archw)
+{
+	int nd = p->n_dev;
+	double w[PL_MAX_DEVICES], wmax = 0;
+	pl_pu_device_speed(p, w);
+	for (int d = 0; d < nd; d++) {
+		if (by_mem)
+			w[d] = (double)p->c->dev[d].mem_bytes;
+		if (w[d] > wmax)
+			wmax = w[d];
+	}
+	double scale = wmax > 0 ? ARCH_WMAX / nd / wmax : 0;
+	for (int d = 0; d < nd; d++) {
+		double x = w[d] * scale;
+		archw[d] = x < 1 ? 1 : (SCOTCH_Num)x;
+	}
+}
+
 /* Map the group graph with libscotch. */
 int
 pl_scotch_map(const struct pl_problem *p, const struct pl_pu_cgraph *cg, int by_mem,
@@ -53,17 +81,8 @@ pl_scotch_map(const struct pl_problem *p, const struct pl_pu_cgraph *cg, int by_
 		edgetab[i] = cg->adj[i];
 		edlotab[i] = ew[i];
 	}
-	/* architecture weights: speed, or memory capacity in MiB */
 	SCOTCH_Num archw[PL_MAX_DEVICES];
-	double speed[PL_MAX_DEVICES], smax = 0;
-	pl_pu_device_speed(p, speed);
-	for (int d = 0; d < nd; d++)
-		if (speed[d] > smax)
-			smax = speed[d];
-	for (int d = 0; d < nd; d++) {
-		double w = by_mem ? (double)(p->c->dev[d].mem_bytes >> 20) : 1000.0 * speed[d] / smax;
-		archw[d] = w < 1 ? 1 : (SCOTCH_Num)(w > 1e9 ? 1e9 : w);
-	}
+	arch_weights(p, by_mem, archw);
 	int fixed = 0;
 	for (int k = 0; k < n; k++) {
 		uint64_t m = p->group_allowed[k];
