@@ -247,15 +247,17 @@ vmsg_at(const char *file, struct pl_src_pos pos, const char *fmt, va_list ap)
 static char *
 vmsg_at(const char *file, struct pl_src_pos pos, const char *fmt, va_list ap)
 {
-	char msg[1024];
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = pl_xvasprintf(fmt, ap), *full;	/* whole, however long */
 	if (file == NULL)
-		return pl_xstrdup(msg);
+		return msg;
 	if (pos.line > 0 && pos.col > 0)
-		return pl_xasprintf("%s:%d:%d: %s", file, pos.line, pos.col, msg);
-	if (pos.line > 0)
-		return pl_xasprintf("%s:%d: %s", file, pos.line, msg);
-	return pl_xasprintf("%s: %s", file, msg);
+		full = pl_xasprintf("%s:%d:%d: %s", file, pos.line, pos.col, msg);
+	else if (pos.line > 0)
+		full = pl_xasprintf("%s:%d: %s", file, pos.line, msg);
+	else
+		full = pl_xasprintf("%s: %s", file, msg);
+	free(msg);
+	return full;
 }
 
 /* Format an error with the source position. */
@@ -388,17 +390,24 @@ describe_cycle(const struct pl_graph_builder *b, const struct pl_graph *g, int o
 		v = next;
 	}
 	/* The cycle is walk[seen_at[v] .. len), reversed (we walked backwards). */
-	char buf[900];
-	size_t used = 0;
+	/* about 800 bytes of it: each name whole up to 120 bytes (else its
+	 * start, cut between characters, and "…"), then "..." */
+	struct pl_strbuf path = { 0 };
 	int count = len - seen_at[v];
-	for (int i = len - 1; i >= seen_at[v] && used < sizeof buf - 80; i--)
-		used += (size_t)snprintf(buf + used, sizeof buf - used, "'%s' -> ", g->ops[walk[i]].name);
-	if (used < sizeof buf - 80)
-		snprintf(buf + used, sizeof buf - used, "'%s'", g->ops[walk[len - 1]].name);
-	else
-		snprintf(buf + used, sizeof buf - used, "...");
+	for (int i = len - 1; i >= seen_at[v] - 1; i--) {
+		if (path.len > 800) {
+			pl_sb_printf(&path, "...");
+			break;
+		}
+		const char *name = g->ops[walk[i < seen_at[v] ? len - 1 : i]].name;
+		size_t nl = strlen(name), cut = pl_utf8_cut(name, nl, 120);
+		pl_sb_printf(&path, "'%.*s%s'%s", (int)cut, name, cut < nl ? "…" : "",
+		    i >= seen_at[v] ? " -> " : "");
+	}
 	char *msg = errat(b, b->op_pos[walk[len - 1]],
-	    "the graph has a cycle of %d op%s: %s (expected a DAG)", count, count == 1 ? "" : "s", buf);
+	    "the graph has a cycle of %d op%s: %s (expected a DAG)", count, count == 1 ? "" : "s",
+	    path.s != NULL ? path.s : "");
+	free(path.s);
 	free(in_order);
 	free(seen_at);
 	free(walk);

@@ -1769,14 +1769,14 @@ warn_item(const struct ctx *x, char **out, const cJSON *item, const char *fmt, .
 static void
 warn_item(const struct ctx *x, char **out, const cJSON *item, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = pl_xvasprintf(fmt, ap);	/* whole, however long */
 	va_end(ap);
 	int line, col;
 	pl_text_position(x->text, locate(x, item, 0), &line, &col);
 	char *full = pl_xasprintf("%s:%d:%d: warning: %s", x->name, line, col, msg);
+	free(msg);
 	if (out != NULL) {
 		free(*out);
 		*out = full;
@@ -2007,15 +2007,14 @@ pl_placement_parse_json(const char *text, size_t len, const char *name,
 	}
 	/* Same ops and devices under other names: a renamed graph or cluster
 	 * file, or the wrong placement; it loads, but say so. */
-	char gpart[300] = "", cpart[300] = "";
-	if (other_graph)
-		snprintf(gpart, sizeof gpart, "graph '%s' (not '%s')", for_graph, g->name);
-	if (other_cluster)
-		snprintf(cpart, sizeof cpart, "cluster '%s' (not '%s')", for_cluster, c->name);
+	char *gpart = other_graph ? pl_xasprintf("graph '%s' (not '%s')", for_graph, g->name) : NULL;
+	char *cpart = other_cluster ? pl_xasprintf("cluster '%s' (not '%s')", for_cluster, c->name) : NULL;
 	if (other_graph || other_cluster)
 		warn_item(&x, warning, pc.f[other_graph ? PK_GRAPH : PK_CLUSTER],
-		    "the placement names %s%s%s; its ops and devices match, so it is used", gpart,
-		    other_graph && other_cluster ? " and " : "", cpart);
+		    "the placement names %s%s%s; its ops and devices match, so it is used",
+		    gpart ? gpart : "", other_graph && other_cluster ? " and " : "", cpart ? cpart : "");
+	free(gpart);
+	free(cpart);
 out:
 	pl_strmap_free(&pc.names);
 	free(pc.entry);

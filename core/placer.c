@@ -189,10 +189,9 @@ pl_placer_try(struct pl_placer *pl, const struct pl_placement *cand)
 static void __attribute__((format(printf, 2, 0)))
 set_text(char **field, const char *fmt, va_list ap)
 {
-	char buf[512];
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	char *t = pl_xvasprintf(fmt, ap);	/* whole: never cut in a character */
 	free(*field);
-	*field = pl_xstrdup(buf);
+	*field = t;
 }
 
 /* Set the status line. */

@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..55"
+echo "1..56"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -319,5 +319,17 @@ python3 -c 'import json; json.dump({"format": "placelab-graph/1", "name": "b53",
 "$PLACELAB" compare "$T/b53.json" --methods single-cpu --format json -q > "$T/b53.out" 2>/dev/null
 check "json: byte counts above 2^53 exact (peak 9007199254740993)" \
 	sh -c "grep -q '\"peak_bytes\":[[:space:]]*9007199254740993,' '$T/b53.out' && grep -q '\"bytes_moved\":[[:space:]]*0,' '$T/b53.out'"
+
+# a long device name in an OOM note: whole, so the JSON stays UTF-8 and the
+# note keeps its figures (a 160-byte buffer cut the name mid-character)
+long=$(awk 'BEGIN { for (i = 0; i < 80; i++) printf "\303\251" }')
+cat > "$T/clong.json" <<JSON
+{"format": "placelab-cluster/1", "name": "longname", "devices": [
+ {"name": "/cpu:0", "kind": "cpu", "peak_flops": 5e11, "mem_bytes": 68719476736, "mem_bw": 6e10},
+ {"name": "/gpu:0-$long", "kind": "gpu", "peak_flops": 4.37e12, "mem_bytes": 1048576, "mem_bw": 2.4e11}]}
+JSON
+"$PLACELAB" compare "$T/g.json" -c "$T/clong.json" --methods single-gpu --format json -q > "$T/long.out" 2>/dev/null
+check "json: an OOM note with a 160-byte device name is whole (needs X of Y)" \
+	sh -c "jq -e '.rows[0].status | test(\"^OOM: /gpu:0-(é){80} needs .* of 1.00 MiB$\")' '$T/long.out' > /dev/null"
 
 exit 0

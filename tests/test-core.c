@@ -465,11 +465,40 @@ test_csv_field(void **state)
 	}
 }
 
+/* A cluster's check quotes a long device name cut between characters
+ * and marked, with the figure and its range after it (a fixed buffer cut
+ * it mid-character and lost them). */
+static void
+test_cluster_validate_long_name(void **state)
+{
+	(void)state;
+	char name[1000];
+	int n = snprintf(name, sizeof name, "/gpu:0-");
+	for (int k = 0; k < 300; k++, n += 2)
+		memcpy(name + n, "é", 3);
+	struct pl_cluster *c = pl_cluster_new("long");
+	struct pl_device d = { .name = name, .kind = PL_DEV_GPU, .peak_flops = 1,
+		.mem_bytes = 1 << 30, .mem_bw = 1e11, .launch_us = 0 };
+	pl_cluster_add_device(c, &d, 1e10, 1);
+	char *cause = NULL;
+	assert_int_equal(pl_cluster_validate(c, &cause), -1);
+	char want[200];
+	n = snprintf(want, sizeof want, "device '/gpu:0-");
+	for (int k = 0; k < 56; k++, n += 2)	/* 7 + 56 * 2 = 119 bytes */
+		memcpy(want + n, "é", 3);
+	snprintf(want + n, sizeof want - (size_t)n, "…': peak_flops 1 (expected");
+	if (strstr(cause, want) == NULL)
+		fail_msg("cause '%s'", cause);
+	free(cause);
+	pl_cluster_free(c);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_cluster_validate_long_name),
 		cmocka_unit_test(test_csv_field),
 		cmocka_unit_test(test_utf8_width),
 		cmocka_unit_test(test_parse_number),

@@ -13,6 +13,7 @@
 
 #include "graph.h"
 #include "io.h"
+#include "strbuf.h"
 #include "problem.h"
 
 /* Parse JSON text as a graph, expecting success. */
@@ -131,6 +132,36 @@ test_cycle(void **state)
 	    "\"edges\": [[\"x\", \"a\"], [\"a\", \"b\"], [\"b\", \"c\"], [\"c\", \"a\"]]}",
 	    "cycle of 3 ops", "'a'");
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}], \"edges\": [[\"a\", \"a\"]]}", "cycle of 1 op", NULL);
+	/* names of any length: each shown up to 120 bytes, cut between
+	 * characters ("é" is 2 bytes), and the path after about 800 bytes
+	 * ends in "..." (a name longer than the buffer the path once had
+	 * overflowed it) */
+	char name[12][1300];
+	for (int i = 0; i < 12; i++) {
+		int n = snprintf(name[i], sizeof name[i], "%d", i);
+		for (int k = 0; k < 600; k++, n += 2)
+			memcpy(name[i] + n, "é", 3);
+	}
+	struct pl_strbuf t = { 0 };
+	pl_sb_printf(&t, HDR "\"ops\": [");
+	for (int i = 0; i < 12; i++)
+		pl_sb_printf(&t, "%s{\"name\": \"%s\"}", i ? ", " : "", name[i]);
+	pl_sb_printf(&t, "], \"edges\": [");
+	for (int i = 0; i < 12; i++)
+		pl_sb_printf(&t, "%s[\"%s\", \"%s\"]", i ? ", " : "", name[i], name[(i + 1) % 12]);
+	pl_sb_printf(&t, "]}");
+	char want[200];
+	int n = snprintf(want, sizeof want, "'1");
+	for (int k = 0; k < 59; k++, n += 2)	/* 1 + 59 * 2 = 119 bytes */
+		memcpy(want + n, "é", 3);
+	snprintf(want + n, sizeof want - (size_t)n, "…' -> '");
+	char *cause = NULL;
+	assert_null(pl_graph_parse_json(t.s, t.len, "t.json", &cause));
+	if (strstr(cause, "cycle of 12 ops") == NULL || strstr(cause, want) == NULL ||
+	    strstr(cause, "... (expected a DAG)") == NULL || strlen(cause) > 1200)
+		fail_msg("error '%s'", cause);
+	free(cause);
+	free(t.s);
 }
 
 static void

@@ -29,9 +29,9 @@ single_step(struct pl_placer *pl, enum pl_dev_kind kind)
 		uint64_t m = p->group_allowed[k];
 		pl_pu_set_group(p, cand, k, ((m >> d) & 1) ? d : pl_pu_fastest_in(p, m, speed));
 	}
-	char label[96];
-	snprintf(label, sizeof label, "all on %s", p->c->dev[d].name);
+	char *label = pl_xasprintf("all on %s", p->c->dev[d].name);
 	enum pl_step_status st = pl_pu_finish(pl, cand, label);
+	free(label);
 	pl_placement_free(cand);
 	return st;
 }

@@ -356,15 +356,12 @@ pl_pu_cgraph_cut(const struct pl_pu_cgraph *cg, const int32_t *ew, const int *pa
 
 /* ---- finishing ---------------------------------------------------------- */
 
-/* "fits", or the worst device's excess. */
-void
-pl_pu_describe_mem(const struct pl_problem *p, const struct pl_sim_result *r,
-    char *buf, size_t len)
+/* "fits", or the worst device's excess (to free). */
+char *
+pl_pu_describe_mem(const struct pl_problem *p, const struct pl_sim_result *r)
 {
-	if (r->oom_mask == 0) {
-		snprintf(buf, len, "fits");
-		return;
-	}
+	if (r->oom_mask == 0)
+		return pl_xstrdup("fits");
 	int worst = -1;
 	double over = 0;
 	for (int d = 0; d < p->n_dev; d++)
@@ -376,7 +373,7 @@ pl_pu_describe_mem(const struct pl_problem *p, const struct pl_sim_result *r,
 			}
 		}
 	char need[32], have[32];
-	snprintf(buf, len, "OOM: %s needs %s of %s", p->c->dev[worst].name,
+	return pl_xasprintf("OOM: %s needs %s of %s", p->c->dev[worst].name,
 	    pl_fmt_mem(need, sizeof need, (double)r->peak_bytes[worst]),
 	    pl_fmt_mem(have, sizeof have, (double)p->c->dev[worst].mem_bytes));
 }
@@ -396,14 +393,15 @@ finish_result(struct pl_placer *pl, struct pl_placement *cand, const char *label
 	}
 	pl_placer_evaluate(pl, cand, r);
 	pl_placer_offer(pl, cand, r);
-	char mem[160];
-	pl_pu_describe_mem(p, &pl->best_res, mem, sizeof mem);
+	char *mem = pl_pu_describe_mem(p, &pl->best_res);
 	if (pl->best_res.oom_mask != 0)
 		pl_placer_set_status(pl, "%s", mem);
 	else
 		pl_placer_set_status(pl, "%.3f ms", pl->best_res.makespan_us / 1000);
-	pl_pu_describe_mem(p, r, mem, sizeof mem);
+	free(mem);
+	mem = pl_pu_describe_mem(p, r);
 	pl_placer_note(pl, "%s: %.1f us, %s", label, r->makespan_us, mem);
+	free(mem);
 	return PL_STEP_DONE;
 }
 

@@ -115,9 +115,9 @@ int64_t pl_pu_budget_bytes(const struct pl_placer *pl, int d);
  * is worth making. */
 enum pl_step_status pl_pu_finish_budget(struct pl_placer *pl,
     struct pl_placement *cand, const char *label);
-/* Describe a result's memory state: "fits" or "OOM: dev needs X of Y". */
-void pl_pu_describe_mem(const struct pl_problem *p, const struct pl_sim_result *r,
-    char *buf, size_t len);
+/* Describe a result's memory state: "fits" or "OOM: dev needs X of Y"
+ * (to free). */
+char *pl_pu_describe_mem(const struct pl_problem *p, const struct pl_sim_result *r);
 
 /* The devices a Baechi-style placer spreads over: "gpu" = the GPUs when
  * the cluster has any (else all devices), "all" = every device.  -1 for an
