@@ -747,7 +747,7 @@ test_export_fewer(void **state)
 #define SCRIPT_TEST(n) \
 	static void test_##n(void **state) { (void)state; run_script(#n); }
 #define SCRIPTS(X) \
-	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) X(help_views) \
+	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) X(help_views) X(compare_cells) \
 	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(export) \
 	X(export_table) X(export_suffix) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \

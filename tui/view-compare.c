@@ -102,7 +102,8 @@ is_current(const struct explore *ex, const struct pl_placement *pl)
 	return pl != NULL && pl_placement_equal(pl, ex->cur);
 }
 
-/* A percentage cell. */
+/* A percentage cell, at most 7 columns: past +99999% in powers of ten
+ * ("+8e+13%"), so that two values never read the same. */
 static const char *
 pct(char *buf, int len, double v)
 {
@@ -110,10 +111,42 @@ pct(char *buf, int len, double v)
 		v = 0;	/* no "-0.0%" */
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
+	else if (v >= 99999.5 || v <= -99999.5)
+		snprintf(buf, len, "%+.0e%%", v);
 	else if (v >= 999.5 || v <= -999.5)
 		snprintf(buf, len, "%+.0f%%", v);
 	else
 		snprintf(buf, len, "%+.1f%%", v);
+	return buf;
+}
+
+/* A step time in at most 10 columns, its unit kept: whole seconds from
+ * 100000 s, then powers of ten. */
+static const char *
+cell_us(char *buf, int len, double us)
+{
+	screen_fmt_us(buf, len, us);
+	if (strlen(buf) > 10)
+		snprintf(buf, len, us < 1e14 ? "%.0f s" : "%.1e s", us / 1e6);
+	return buf;
+}
+
+/* Bytes in at most 9 columns, its unit kept: "1008.0 MiB" becomes
+ * "0.98 GiB". */
+static const char *
+cell_bytes(char *buf, int len, int64_t b)
+{
+	static const char *units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	screen_fmt_bytes(buf, len, b);
+	if (strlen(buf) <= 9)
+		return buf;
+	double v = (double)b / 1024;
+	int u = 0;
+	while (v >= 1000 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.2f %s", v, units[u]);
 	return buf;
 }
 
@@ -152,7 +185,7 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 	}
 	if (i >= 0 && i == pl_compare_best(cmp) && !sel)
 		wattrset(w, screen_attr(SCR_GOOD));
-	screen_printf(w, y, x + 16, 10, 1, "%10s", screen_fmt_us(t, sizeof t, r->makespan_us));
+	screen_printf(w, y, x + 16, 10, 1, "%10s", cell_us(t, sizeof t, r->makespan_us));
 	wattrset(w, base);
 	/* narrow: no 'to best' (the best step is highlighted) and no evals */
 	int cx = x + 26;
@@ -163,14 +196,14 @@ draw_row(struct cmp_view *c, WINDOW *w, int y, int x, int width, int i, int wide
 		cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p2, sizeof p2, r->gap_best_pct));
 	cx += screen_printf(w, y, cx, 8, 1, " %7s", pct(p3, sizeof p3, r->gap_bound_pct));
 	cx += screen_printf(w, y, cx, 10, 1, " %9s",
-	    r->mem_known ? screen_fmt_bytes(pk, sizeof pk, r->peak_bytes) : "n/a");
+	    r->mem_known ? cell_bytes(pk, sizeof pk, r->peak_bytes) : "n/a");
 	if (r->mem_known && r->oom) {
 		wattrset(w, screen_attr(SCR_OOM));
 		screen_put(w, y, cx + 1, 3, 1, "OOM");
 		wattrset(w, base);
 	}
 	cx += 4;
-	cx += screen_printf(w, y, cx, 10, 1, " %9s", screen_fmt_bytes(mv, sizeof mv, r->bytes_moved));
+	cx += screen_printf(w, y, cx, 10, 1, " %9s", cell_bytes(mv, sizeof mv, r->bytes_moved));
 	if (i >= 0)
 		cx += screen_printf(w, y, cx, 9, 1, " %8s", explore_fmt_wall(ex, s, sizeof s, r->search_s));
 	if (i >= 0 && wide)
