@@ -752,7 +752,7 @@ pl_graph_longest_flops_path(const struct pl_graph *g, int *path, int *len)
 	int n = g->n_ops;
 	double *best = pl_xmalloc(sizeof *best * n);
 	int *prev = pl_xmalloc(sizeof *prev * n);
-	int end = 0;
+	int end = n > 0 ? g->topo[0] : 0;	/* computed before it is compared */
 	for (int i = 0; i < n; i++) {
 		int v = g->topo[i];
 		double b = 0;

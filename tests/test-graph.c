@@ -109,6 +109,24 @@ test_param_bytes_by_type(void **state)
 	pl_graph_free(g);
 }
 
+/* The longest path when op 0 is not first in topological order and the
+ * longest ends before it (its figure was read before it was computed:
+ * valgrind's "uninitialised value"). */
+static void
+test_longest_path_op0_later(void **state)
+{
+	(void)state;
+	struct pl_graph *g = parse_ok(HDR
+	    "\"ops\": [{\"name\": \"b\", \"flops\": 5e9}, {\"name\": \"a\", \"flops\": 1e9},\n"
+	    " {\"name\": \"c\", \"flops\": 1e9}, {\"name\": \"d\", \"flops\": 9e9}],\n"
+	    "\"edges\": [[\"a\", \"b\", 8, 0], [\"c\", \"a\", 8, 0]]}");
+	int path[4], len = 0;
+	assert_true(pl_graph_longest_flops_path(g, path, &len) == 9e9);	/* d alone */
+	assert_int_equal(len, 1);
+	assert_int_equal(path[0], 3);
+	pl_graph_free(g);
+}
+
 /* Every class of bad input gets a clear error with a position. */
 static void
 test_syntax_error(void **state)
@@ -566,6 +584,7 @@ main(void)
 		cmocka_unit_test(test_syntax_error),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_cycle),
+		cmocka_unit_test(test_longest_path_op0_later),
 		cmocka_unit_test(test_unknown_op),
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_nul_escape),
