@@ -408,11 +408,17 @@ pl_compare_row_cells(const struct pl_compare_row *r, char cells[PL_COMPARE_NCOLS
 {
 	const double gib = 1024.0 * 1024 * 1024;
 	name_cell(cells[0], "", r->title, "");
-	if (isnan(r->search_s) || r->search_s < 0.0005)
+	/* a placement no method found (the current row) has no search */
+	if (isnan(r->search_s))
+		cells[8][0] = '\0';
+	else if (r->search_s < 0.0005)
 		snprintf(cells[8], PL_COMPARE_CELL, "<0.001");
 	else
 		snprintf(cells[8], PL_COMPARE_CELL, "%.3f", r->search_s);
-	snprintf(cells[9], PL_COMPARE_CELL, "%ld", r->evals);
+	if (r->current)
+		cells[9][0] = '\0';
+	else
+		snprintf(cells[9], PL_COMPARE_CELL, "%ld", r->evals);
 	if (!r->has_result) {
 		for (int i = 1; i < 8; i++)
 			snprintf(cells[i], PL_COMPARE_CELL, "n/a");
@@ -743,7 +749,10 @@ write_csv(const struct pl_compare *cmp, FILE *f)
 			fprintf(f, "%lld", (long long)r->bytes_moved);
 		fputc(',', f);
 		csv_num(f, r->search_s);
-		fprintf(f, ",%ld,%d,", r->evals, r->steps);
+		if (r->current)
+			fputs(",,,", f);	/* no search: no evals, no steps */
+		else
+			fprintf(f, ",%ld,%d,", r->evals, r->steps);
 		csv_str(f, r->status);
 		fputc('\n', f);
 	}
@@ -808,8 +817,13 @@ write_json(const struct pl_compare *cmp, FILE *f)
 		else
 			cJSON_AddNullToObject(o, "bytes_moved");
 		json_num(o, "search_s", r->search_s);
-		cJSON_AddNumberToObject(o, "evals", (double)r->evals);
-		cJSON_AddNumberToObject(o, "steps", r->steps);
+		if (r->current) {	/* no search: no evals, no steps */
+			cJSON_AddNullToObject(o, "evals");
+			cJSON_AddNullToObject(o, "steps");
+		} else {
+			cJSON_AddNumberToObject(o, "evals", (double)r->evals);
+			cJSON_AddNumberToObject(o, "steps", r->steps);
+		}
 		if (r->current)
 			cJSON_AddBoolToObject(o, "current", 1);
 		cJSON_AddItemToArray(rows, o);

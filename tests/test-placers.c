@@ -963,6 +963,8 @@ test_compare_current(void **state)
 	assert_int_equal(back->n_rows, 3);
 	assert_true(back->rows[2].current && !back->rows[0].current && !back->rows[1].current);
 	assert_string_equal(back->rows[2].title, "current (edited)");
+	assert_true(isnan(back->rows[2].search_s));
+	assert_non_null(strstr(buf, "\"evals\":\tnull"));
 	assert_int_equal(pl_compare_best(back), 1);
 	free(buf);
 
@@ -978,6 +980,10 @@ test_compare_current(void **state)
 	assert_string_equal(md1, md2);
 	assert_non_null(strstr(md1, "| current (edited) |"));
 	assert_non_null(strstr(md1, "| **human expert** |"));
+	/* no search: empty cells, not "<0.001" and 0 evals */
+	const char *row = strstr(md1, "| current (edited) |");
+	assert_non_null(strstr(row, "|  |  |\n"));
+	assert_null(strstr(row, "<0.001"));
 	assert_true(strstr(md1, "current") > strstr(md1, "human expert"));
 	free(md1);
 	free(md2);
