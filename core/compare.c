@@ -41,6 +41,19 @@ pl_compare_format_parse(const char *s)
 	return -1;
 }
 
+/* The format a file suffix names (txt: the text table). */
+int
+pl_compare_format_of_suffix(const char *ext)
+{
+	if (ext == NULL)
+		return -1;
+	if (strcasecmp(ext, "txt") == 0)
+		return PL_CMP_TABLE;
+	if (strcasecmp(ext, "table") == 0)	/* a format, not a suffix */
+		return -1;
+	return pl_compare_format_parse(ext);
+}
+
 /* Name of a format. */
 const char *
 pl_compare_format_name(enum pl_compare_format f)

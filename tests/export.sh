@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..69"
+echo "1..70"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -104,6 +104,10 @@ check "timeline png" is "$tmp/t.png" 89504e47 2000
 $PLACELAB export "$teach" -c k80x2 -a expert,heft -o "$tmp/cmp.md"
 check "table: one row per method from compare" sh -c \
     "grep -q '^| method' '$tmp/cmp.md' && test \$(grep -c '^| ' '$tmp/cmp.md') = 3"
+# .txt is the text table, as compare -o x.txt (and the explorer) write it
+$PLACELAB export "$teach" -c k80x2 -a expert,heft -o "$tmp/cmp.txt"; rc=$?
+check "table: .txt writes the text table" sh -c \
+    "test $rc = 0 && grep -q '^method  *step time (ms)' '$tmp/cmp.txt' && grep -q '^human expert ' '$tmp/cmp.txt'"
 # a table as compare writes it: a method that found no placement is named
 # on stderr, and when none found one the exit status is 1
 table_failures() {
@@ -144,7 +148,7 @@ check "a PDF timeline's temporary file is made in \$TMPDIR" fails_with \
     "cannot create a temporary file in $tmp/no-such-dir" \
     env TMPDIR="$tmp/no-such-dir" $PLACELAB export "$teach" -a heft --timeline -o "$tmp/tl.pdf"
 check "a list of methods and an unknown suffix: the suffix is what is said" fails_with \
-    "cannot tell the format of '$tmp/a.txt'" $PLACELAB export "$teach" -a heft,expert -o "$tmp/a.txt"
+    "cannot tell the format of '$tmp/a.text'" $PLACELAB export "$teach" -a heft,expert -o "$tmp/a.text"
 # control characters (JSON allows \u0001) in an op's name and type and in
 # the graph's name: the SVG is still well-formed XML
 printf '{"format": "placelab-graph/1", "name": "g\\u0001h", "ops": [{"name": "a\\u0001b", "type": "T\\u0001x"}, {"name": "c"}], "edges": [["a\\u0001b", "c", 10, 0]]}\n' > "$tmp/ctl.json"

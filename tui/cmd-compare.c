@@ -66,9 +66,7 @@ suffix_format(const char *path)
 	const char *ext = plv_path_suffix(path);
 	if (ext == NULL)
 		return NO_SUFFIX;
-	if (strcasecmp(ext, "txt") == 0)
-		return PL_CMP_TABLE;
-	return pl_compare_format_parse(ext);
+	return pl_compare_format_of_suffix(ext);
 }
 
 /* placelab compare */

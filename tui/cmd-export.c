@@ -41,7 +41,7 @@ static const char export_usage[] =
     "the device's colour, cross-device tensors dashed with their bytes, the\n"
     "critical path in red.  The format follows FILE's suffix (.svg .pdf .png\n"
     ".dot/.gv); --format names it for a FILE without one of these suffixes and\n"
-    "must agree with one.  A table suffix (.md .csv .tex .json) writes the\n"
+    "must agree with one.  A table suffix (.md .csv .tex .json .txt) writes the\n"
     "comparison table of the methods in -a LIST (comma-separated).  A flag\n"
     "that shapes another kind of output is refused: --level, --max-nodes,\n"
     "--layout, --rankdir, --force shape diagrams, --width timelines, --dpi\n"
@@ -61,7 +61,7 @@ static const char export_usage[] =
     "  -L, --layout ENGINE    Graphviz layout: dot (default), sfdp, neato, fdp, ...\n"
     "  -r, --rankdir DIR      auto (default: LR or TB, whichever is closer to\n"
     "                         3:2), LR, TB, RL or BT\n"
-    "  -f, --format FMT       svg, pdf, png, dot; md, csv, tex, json (table)\n"
+    "  -f, --format FMT       svg, pdf, png, dot; md, csv, tex, json, table (tables)\n"
     "      --title TEXT       title instead of graph, cluster and step time\n"
     "      --no-legend        leave out the legend\n"
     "      --width INCHES     timeline width (default 7)\n"
@@ -139,8 +139,7 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 static int
 table_format(const char *path)
 {
-	const char *ext = plv_path_suffix(path);
-	return ext != NULL ? pl_compare_format_parse(ext) : -1;
+	return pl_compare_format_of_suffix(plv_path_suffix(path));
 }
 
 /* Whether format name fmt agrees with path's suffix: the same format, or
@@ -441,9 +440,9 @@ cmd_export(int argc, char **argv)
 	}
 	int f = vf;	/* what FILE is first: a list may be meant for a table */
 	if (f < 0)
-		return cmd_error(fmt != NULL ? "--format: expected svg, pdf, png, dot, md, csv, tex "
-		    "or json, got '%s'" : "export: cannot tell the format of '%s' (use .svg .pdf "
-		    ".png .dot, .md .csv .tex .json, or --format)", fmt != NULL ? fmt : out);
+		return cmd_error(fmt != NULL ? "--format: expected svg, pdf, png, dot, md, csv, tex, "
+		    "json or table, got '%s'" : "export: cannot tell the format of '%s' (use .svg .pdf "
+		    ".png .dot, .md .csv .tex .json .txt, or --format)", fmt != NULL ? fmt : out);
 	if (placer != NULL && strchr(placer, ',') != NULL)
 		return cmd_error("export: a %s shows one placement: give one placer to -a",
 		    o.timeline ? "timeline" : "diagram");
