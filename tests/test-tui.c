@@ -616,7 +616,8 @@ test_action_table(void **state)
 }
 
 /* Text widths count combining and zero-width characters as 0 columns and
- * go on after them; an invalid byte is one '?' column. */
+ * go on after them; an invalid byte is one '?' column; a character alone
+ * is measured the same way. */
 static void
 test_screen_width(void **state)
 {
@@ -632,6 +633,16 @@ test_screen_width(void **state)
 	assert_string_equal(screen_tail("\xe6\xbc\xa2xyz", 4), "xyz");
 	assert_string_equal(screen_tail("\xe6\xbc\xa2xyz", 5), "\xe6\xbc\xa2xyz");
 	assert_string_equal(screen_tail("abc", 0), "");
+	/* one character: its bytes and columns, as drawn */
+	int cols = -1;
+	assert_int_equal(screen_char("\xe6\xbc\xa2x", 4, &cols), 3);
+	assert_int_equal(cols, 2);
+	assert_int_equal(screen_char("\xcc\x81" "a", 3, &cols), 2);	/* combining */
+	assert_int_equal(cols, 0);
+	assert_int_equal(screen_char("\xff" "a", 2, &cols), 1);	/* invalid: one '?' */
+	assert_int_equal(cols, 1);
+	assert_int_equal(screen_char("\xe6\xbc", 2, &cols), 1);	/* cut short: one byte */
+	assert_int_equal(cols, 1);
 }
 
 /* A middle cut keeps both ends in whole characters and never writes past

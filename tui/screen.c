@@ -548,6 +548,19 @@ screen_head(const char *s, int width)
 	return (size_t)(fit - s);
 }
 
+/* The first character of s and its columns (see screen.h). */
+size_t
+screen_char(const char *s, size_t left, int *cols)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	const char *p = s;
+	wchar_t wc;
+	int cw = next_char(&p, &left, &st, &wc);
+	*cols = cw > 0 ? cw : 0;
+	return p > s ? (size_t)(p - s) : 1;
+}
+
 /* s cut in the middle to width columns (see screen.h). */
 char *
 screen_mid(char *buf, size_t len, const char *s, int width)

@@ -122,6 +122,10 @@ const char *screen_tail(const char *s, int width);
 /* The bytes of the longest start of UTF-8 text s that fits in width
  * columns (whole characters). */
 size_t screen_head(const char *s, int width);
+/* The bytes of the first character of UTF-8 text s (left bytes, at
+ * least 1), as drawn: an invalid byte is one '?' character; its columns in
+ * *cols (0 for a combining or zero-width one). */
+size_t screen_char(const char *s, size_t left, int *cols);
 /* s in at most width columns into buf (len bytes): whole, or its start
  * and end with "…" between (whole characters; the start takes the odd
  * column), so that names differing only at either end stay apart.  Below
