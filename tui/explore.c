@@ -751,6 +751,8 @@ status_rows(const struct explore *ex)
 	return n > 1 ? n : 1;
 }
 
+static void draw_prompt_text(struct explore *ex, int y, int x);
+
 /* The status area: prompt, message or key hints. */
 static void
 draw_status(struct explore *ex)
@@ -772,20 +774,8 @@ draw_status(struct explore *ex)
 			label = screen_tail(label, COLS - screen_width(more));
 		}
 		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s%s", more, label);
-		if (ex->prompt != PROMPT_KEY) {
-			/* the end of what is typed, in whole characters (and,
-			 * when no more fits in it, that it is full) */
-			const char *full = ex->prompt_full ? "  [full]" : "";
-			int room = COLS - x - 1 - screen_width(full);
-			const char *shown = room > 0 ? screen_tail(ex->prompt_buf, room) : ex->prompt_buf;
-			x += screen_put(stdscr, y, x, COLS - x, 0, shown);
-			attrset(screen_attr(SCR_SELECT));
-			if (x < COLS)
-				x += screen_put(stdscr, y, x, 1, 1, " ");
-			attrset(screen_attr(SCR_ERROR));
-			if (x < COLS)
-				screen_put(stdscr, y, x, COLS - x, 0, full);
-		}
+		if (ex->prompt != PROMPT_KEY)
+			draw_prompt_text(ex, y, x);
 		attrset(A_NORMAL);
 		return;
 	}
@@ -1018,11 +1008,13 @@ explore_said_yes(const char *text)
 	return text != NULL && (*text == 'y' || *text == 'Y');
 }
 
-/* One byte more typed into the prompt (a UTF-8 character comes a byte
- * at a time).  A character is taken only when the whole of it fits in
- * EXPLORE_PROMPT_MAX bytes with the NUL; one that does not is dropped
- * whole (its lead byte and the continuation bytes after it), and the
- * prompt says it is full.  Bytes taken are never removed here. */
+/* One byte more typed into the prompt, at the cursor (a UTF-8 character
+ * comes a byte at a time, each after the one before, so the cursor stays
+ * off the middle of any other).  A character is taken only when the
+ * whole of it fits in EXPLORE_PROMPT_MAX bytes with the NUL; one that does
+ * not is dropped whole (its lead byte and the continuation bytes after
+ * it), and the prompt says it is full: from then on nothing is taken
+ * until it is empty again.  Bytes taken are never removed here. */
 static void
 prompt_add(struct explore *ex, int byte)
 {
@@ -1041,8 +1033,11 @@ prompt_add(struct explore *ex, int byte)
 		ex->prompt_cap *= 2;
 		ex->prompt_buf = pl_xreallocarray(ex->prompt_buf, (size_t)ex->prompt_cap, 1);
 	}
-	ex->prompt_buf[ex->prompt_len++] = (char)byte;
-	ex->prompt_buf[ex->prompt_len] = '\0';
+	char *at = ex->prompt_buf + ex->prompt_pos;
+	memmove(at + 1, at, (size_t)(ex->prompt_len - ex->prompt_pos) + 1);
+	*at = (char)byte;
+	ex->prompt_len++;
+	ex->prompt_pos++;
 }
 
 /* Open a prompt on the status line. */
@@ -1053,7 +1048,7 @@ explore_prompt(struct explore *ex, enum explore_prompt_kind kind,
 	ex->prompt = kind;
 	free(ex->prompt_label);
 	ex->prompt_label = pl_xstrdup(label);
-	ex->prompt_len = 0;
+	ex->prompt_len = ex->prompt_pos = ex->prompt_view = 0;
 	ex->prompt_full = ex->prompt_skip = 0;
 	if (ex->prompt_buf == NULL) {
 		ex->prompt_cap = 256;
@@ -1119,6 +1114,209 @@ prompt_finish(struct explore *ex, const char *text)
 	free(buf);
 }
 
+/* A prompt's text as the cursor moves over it: where each character
+ * starts (starts[i], a byte offset) and the columns before it (cols[i]),
+ * n of them, and the end of the text as starts[n] and cols[n].  A
+ * combining or zero-width character goes with the one before it. */
+struct prompt_map {
+	int *starts, *cols;
+	int n;
+};
+
+/* The map of a prompt's text (freed with prompt_map_free). */
+static void
+prompt_map(const struct explore *ex, struct prompt_map *pm)
+{
+	const char *b = ex->prompt_buf;
+	int len = ex->prompt_len, n = 0, used = 0;
+	pm->starts = pl_xreallocarray(NULL, (size_t)len + 1, sizeof *pm->starts);
+	pm->cols = pl_xreallocarray(NULL, (size_t)len + 1, sizeof *pm->cols);
+	for (int i = 0; i < len; ) {
+		int cw;
+		size_t bytes = screen_char(b + i, (size_t)(len - i), &cw);
+		if (cw > 0 || n == 0) {
+			pm->starts[n] = i;
+			pm->cols[n++] = used;
+		}
+		used += cw;
+		i += (int)bytes;
+	}
+	pm->starts[n] = len;
+	pm->cols[n] = used;
+	pm->n = n;
+}
+
+/* Free what prompt_map made. */
+static void
+prompt_map_free(struct prompt_map *pm)
+{
+	free(pm->starts);
+	free(pm->cols);
+}
+
+/* The character at byte offset pos: the last that starts at or before
+ * it (n: the end). */
+static int
+prompt_char_at(const struct prompt_map *pm, int pos)
+{
+	int k = 0;
+	while (k < pm->n && pm->starts[k + 1] <= pos)
+		k++;
+	return k;
+}
+
+/* Remove bytes [from, to) of a prompt's text, the cursor at from; a
+ * prompt emptied takes typing again (one full stays full until then). */
+static void
+prompt_cut(struct explore *ex, int from, int to)
+{
+	char *b = ex->prompt_buf;
+	memmove(b + from, b + to, (size_t)(ex->prompt_len - to) + 1);
+	ex->prompt_len -= to - from;
+	ex->prompt_pos = from;
+	if (ex->prompt_len == 0)
+		ex->prompt_full = 0;
+}
+
+/* Where the word before the cursor starts, as ^W deletes it: the blanks
+ * just before the cursor, then what is not blank before them, as bash's
+ * unix-word-rubout; in a path '/' ends a word too, as its
+ * unix-filename-rubout ("/a/b/c" becomes "/a/b/", then "/a/"). */
+static int
+prompt_word_start(const struct explore *ex)
+{
+	const char *b = ex->prompt_buf, *stop = ex->prompt == PROMPT_PATH ? " \t/" : " \t";
+	int i = ex->prompt_pos;
+	while (i > 0 && strchr(stop, b[i - 1]) != NULL)
+		i--;
+	while (i > 0 && strchr(stop, b[i - 1]) == NULL)
+		i--;
+	return i;
+}
+
+/* An editing key in a text prompt, readline's way: whether it was one.
+ * The cursor moves a whole character at a time (with the combining ones
+ * after it). */
+static int
+prompt_edit(struct explore *ex, int key)
+{
+	struct prompt_map pm;
+	prompt_map(ex, &pm);
+	int k = prompt_char_at(&pm, ex->prompt_pos), done = 1;
+	int here = pm.starts[k], len = ex->prompt_len;
+	ex->prompt_pos = here;
+	switch (key) {
+	case KEY_LEFT:
+	case ACT_CTRL('b'):
+		ex->prompt_pos = pm.starts[k > 0 ? k - 1 : 0];
+		break;
+	case KEY_RIGHT:
+	case ACT_CTRL('f'):
+		ex->prompt_pos = pm.starts[k < pm.n ? k + 1 : k];
+		break;
+	case KEY_HOME:
+	case ACT_CTRL('a'):
+		ex->prompt_pos = 0;
+		break;
+	case KEY_END:
+	case ACT_CTRL('e'):
+		ex->prompt_pos = len;
+		break;
+	case KEY_BACKSPACE:
+	case 127:
+	case ACT_CTRL('h'):
+		if (k > 0)
+			prompt_cut(ex, pm.starts[k - 1], here);
+		break;
+	case KEY_DC:
+	case ACT_CTRL('d'):	/* (on nothing: nothing) */
+		if (k < pm.n)
+			prompt_cut(ex, here, pm.starts[k + 1]);
+		break;
+	case ACT_CTRL('u'):
+		prompt_cut(ex, 0, here);
+		break;
+	case ACT_CTRL('k'):
+		prompt_cut(ex, here, len);
+		break;
+	case ACT_CTRL('w'):
+		prompt_cut(ex, prompt_word_start(ex), here);
+		break;
+	default:
+		done = 0;
+	}
+	if (done)
+		ex->prompt_skip = 0;	/* (a key between a character's bytes) */
+	if (ex->prompt_len == 0)	/* (what was dropped past the most */
+		ex->prompt_full = 0;	/* is not back until then) */
+	prompt_map_free(&pm);
+	return done;
+}
+
+/* Which character a prompt's text is shown from in room columns, the
+ * cursor at character k: the one it was shown from (prompt_view) while
+ * the cursor stays in sight, else only as far on or back as brings it
+ * in; and further back while the whole rest of the text still fits. */
+static int
+prompt_scroll(struct explore *ex, const struct prompt_map *pm, int k, int room)
+{
+	int kv = prompt_char_at(pm, ex->prompt_view);
+	if (kv > k)
+		kv = k;
+	int end = pm->cols[k < pm->n ? k + 1 : k];	/* past the cursor */
+	while (kv < k && end - pm->cols[kv] > room)
+		kv++;
+	while (kv > 0 && pm->cols[pm->n] - pm->cols[kv - 1] <= room)
+		kv--;
+	ex->prompt_view = pm->starts[kv];
+	return kv;
+}
+
+/* Draw bytes [from, to) of a prompt's text at (y, x) in at most width
+ * columns; the columns drawn. */
+static int
+prompt_put(const struct explore *ex, int y, int x, int width, int from, int to)
+{
+	char *s = pl_xstrndup(ex->prompt_buf + from, (size_t)(to - from));
+	int used = screen_put(stdscr, y, x, width, 0, s);
+	free(s);
+	return used;
+}
+
+/* A text prompt's text from column x of the status line y to its end: the
+ * part that fits around the cursor (see prompt_scroll), the cursor a cell
+ * in the selection's colours (a blank one past the end), then "[full]"
+ * when some of what was typed was not taken. */
+static void
+draw_prompt_text(struct explore *ex, int y, int x)
+{
+	const char *full = ex->prompt_full ? "  [full]" : "";
+	int room = COLS - x - 1 - screen_width(full), start = x;
+	if (room < 0)
+		room = 0;
+	struct prompt_map pm;
+	prompt_map(ex, &pm);
+	int k = prompt_char_at(&pm, ex->prompt_pos);
+	int kv = prompt_scroll(ex, &pm, k, room);
+	x += prompt_put(ex, y, x, room, pm.starts[kv], pm.starts[k]);
+	if (k < pm.n) {
+		attrset(screen_attr(SCR_SELECT));
+		x += prompt_put(ex, y, x, start + room - x, pm.starts[k], pm.starts[k + 1]);
+		attrset(screen_attr(SCR_STATUS));
+		x += prompt_put(ex, y, x, start + room - x, pm.starts[k + 1], ex->prompt_len);
+		if (x < COLS)
+			x++;	/* where the cursor goes at the end */
+	} else {
+		attrset(screen_attr(SCR_SELECT));
+		if (x < COLS)
+			x += screen_put(stdscr, y, x, 1, 1, " ");
+	}
+	attrset(screen_attr(SCR_ERROR));
+	if (x < COLS)
+		screen_put(stdscr, y, x, COLS - x, 0, full);
+	prompt_map_free(&pm);
+}
+
 /* A key while a prompt is open. */
 static void
 prompt_key(struct explore *ex, int key)
@@ -1145,30 +1343,10 @@ prompt_key(struct explore *ex, int key)
 		prompt_finish(ex, ex->prompt_buf);
 		return;
 	}
-	if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-		if (ex->prompt_len > 0) {
-			/* remove a whole UTF-8 character */
-			do
-				ex->prompt_len--;
-			while (ex->prompt_len > 0 &&
-			    ((unsigned char)ex->prompt_buf[ex->prompt_len] & 0xC0) == 0x80);
-			ex->prompt_buf[ex->prompt_len] = '\0';
-		}
-		/* (what was dropped past the most is not back: still full,
-		 * until nothing is left) */
-		ex->prompt_skip = 0;
-		if (ex->prompt_len == 0)
-			ex->prompt_full = 0;
-		return;
-	}
-	if (key == ACT_CTRL('u')) {
-		ex->prompt_len = 0;
-		ex->prompt_full = ex->prompt_skip = 0;
-		ex->prompt_buf[0] = '\0';
-		return;
-	}
-	if (key >= 32 && key < 256)
+	if (key >= 32 && key < 256 && key != 127)
 		prompt_add(ex, key);
+	else
+		prompt_edit(ex, key);
 }
 
 /* The search prompt: it opens empty; Enter on nothing repeats the last. */

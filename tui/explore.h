@@ -138,6 +138,10 @@ struct explore {
 	int prompt_len, prompt_cap;	/* whole UTF-8 characters), */
 	int prompt_full;		/* and whether some was not taken, */
 	int prompt_skip;		/* continuation bytes still to drop */
+	int prompt_pos;			/* the cursor: a byte offset, at a
+					 * character's start or the end */
+	int prompt_view;		/* the first byte shown when the text
+					 * is wider than its room */
 	explore_prompt_fn *prompt_done;
 	void *prompt_arg;
 
