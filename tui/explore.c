@@ -798,11 +798,28 @@ draw_status(struct explore *ex)
 	attrset(A_NORMAL);
 }
 
-/* The rows action i's help takes at width tw. */
+/* The keys of a text prompt (the search, a file name), which are no
+ * actions: the help's last entry, and after the table of --keys. */
+static const char prompt_keys_help[] =
+    "Left/Right (^B/^F) move the cursor a character, Home/End (^A/^E) to "
+    "either end; typing goes in at it; Backspace deletes the character "
+    "before it, Delete (^D) the one under it, ^U all before it, ^K all "
+    "after it, ^W the word before it (blank-delimited; in a file name a "
+    "'/' ends a word too); Enter takes the text, Esc (^G) cancels";
+
+/* The help's text of entry i: action i, or past the table the prompt's
+ * keys. */
+static const char *
+help_text(int i)
+{
+	return i < ACT_COUNT - 1 ? tui_actions[i].help : prompt_keys_help;
+}
+
+/* The rows help entry i takes at width tw. */
 static int
 help_rows(int tw, int i)
 {
-	int h = screen_wrap(NULL, 0, 0, 99, tw, tui_actions[i].help);
+	int h = screen_wrap(NULL, 0, 0, 99, tw, help_text(i));
 	return h > 0 ? h : 1;
 }
 
@@ -860,9 +877,11 @@ explore_print_keys(FILE *f)
 	fprintf(f, "\nViews:");
 	for (int i = 0; i < EXPLORE_N_VIEWS; i++)
 		fprintf(f, " %d %s%s", i + 1, view_list[i]->title, i + 1 < EXPLORE_N_VIEWS ? "," : ".\n");
+	fprintf(f, "\nIn a text prompt: %s.\n", prompt_keys_help);
 }
 
-/* The help screen: every row of the action table, its text wrapped. */
+/* The help screen: every row of the action table, then the keys of a text
+ * prompt, their text wrapped. */
 static void
 draw_help(struct explore *ex, const struct view_rect *r)
 {
@@ -871,7 +890,7 @@ draw_help(struct explore *ex, const struct view_rect *r)
 	attrset(A_NORMAL);
 	/* an entry takes as many rows as its wrapped text; the last page
 	 * ends with the last entry */
-	int rows = r->h - 1, n = ACT_COUNT - 1, tw = r->w - 38 > 10 ? r->w - 38 : 10;
+	int rows = r->h - 1, n = ACT_COUNT, tw = r->w - 38 > 10 ? r->w - 38 : 10;
 	int max_top = n, used = 0;
 	while (max_top > 0 && (used += help_rows(tw, max_top - 1)) <= rows)
 		max_top--;
@@ -883,18 +902,22 @@ draw_help(struct explore *ex, const struct view_rect *r)
 		int h = help_rows(tw, i);
 		if (y + h > r->y + 1 + rows)
 			break;
-		const struct tui_action_def *a = &tui_actions[i];
-		char keys[40], where[64];
-		action_keys(a, keys, sizeof keys);
-		action_views(a, where, sizeof where);
+		char keys[40] = "in a prompt", where[64] = "all";
+		const char *name = "edit the text";	/* (the last entry) */
+		if (i < ACT_COUNT - 1) {
+			const struct tui_action_def *a = &tui_actions[i];
+			action_keys(a, keys, sizeof keys);
+			action_views(a, where, sizeof where);
+			name = a->name;
+		}
 		attrset(screen_attr(SCR_KEY));
 		screen_printf(stdscr, y, r->x, 13, 1, "%s", keys);
 		attrset(A_NORMAL);
-		screen_printf(stdscr, y, r->x + 13, 17, 1, "%s", a->name);
+		screen_printf(stdscr, y, r->x + 13, 17, 1, "%s", name);
 		attrset(screen_attr(SCR_DIM));
 		screen_printf(stdscr, y, r->x + 30, 8, 1, "%s", where);
 		attrset(A_NORMAL);
-		screen_wrap(stdscr, y, r->x + 38, h, tw, a->help);
+		screen_wrap(stdscr, y, r->x + 38, h, tw, help_text(i));
 		y += h;
 	}
 }
