@@ -12,7 +12,7 @@ set -u
 : "${PLACELAB:?PLACELAB not set}"
 : "${PL_SRCDIR:?PL_SRCDIR not set}"
 GOLD="$PL_SRCDIR/tests/tui"
-N=14
+N=15
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "1..0 # SKIP tmux is not installed"
@@ -208,6 +208,19 @@ if wait_for "stderr: Fontconfig error" &&
     [ -z "$(ls -A "$WORK/tmp")" ]; then
 	ok "stderr of libraries stays off the screen, printed on exit"
 else notok "stderr of libraries stays off the screen, printed on exit" "$(capture | tail -5)" "$(ls -A "$WORK/tmp")"; fi
+
+# 12. A text prompt edits with the keys the terminal sends (Left, Home and
+# End as tmux sends them, which the terminfo entry of TERM=xterm-256color
+# names otherwise, Delete, ^W, Backspace): the search is for the text as
+# edited.
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
+wait_for "scope / op" >/dev/null
+$T send-keys -t t /
+wait_for "Search ops" >/dev/null
+$T send-keys -t t x n c Left Left e Home DC End Space q C-w BSpace
+if wait_for "Search ops by name or type: enc" && ! capture | grep -qF "type: enc " &&
+    { $T send-keys -t t Enter; wait_for "for 'enc'"; }; then ok "prompt editing keys from a real terminal"
+else notok "prompt editing keys from a real terminal" "$(capture | tail -3)"; fi
 
 $T kill-server >/dev/null 2>&1
 exit 0

@@ -359,6 +359,23 @@ screen_stderr_news(char *buf, size_t len)
 	return 1;
 }
 
+/* Home, End and Delete as the terminals that send them otherwise than
+ * the terminfo entry says (tmux, screen, rxvt and the Linux console under
+ * TERM=xterm send ESC [1~ and ESC [4~): each sequence the entry leaves
+ * unbound is taken as the key, never one it binds to another. */
+static void
+known_keys(void)
+{
+	static const struct { const char *seq; int key; } keys[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[7~", KEY_HOME }, { "\033[H", KEY_HOME },
+		{ "\033OH", KEY_HOME }, { "\033[4~", KEY_END }, { "\033[8~", KEY_END },
+		{ "\033[F", KEY_END }, { "\033OF", KEY_END }, { "\033[3~", KEY_DC },
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (key_defined(keys[i].seq) == 0)
+			define_key(keys[i].seq, keys[i].key);
+}
+
 /* Start curses and install the restore hooks. */
 void
 screen_start(SCREEN *sp)
@@ -395,6 +412,7 @@ screen_start(SCREEN *sp)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	known_keys();
 	curs_set(0);
 	set_escdelay(25);
 	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED |
