@@ -307,8 +307,11 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 		n++;
 	const struct pl_placer_class **m = pl_xcalloc((size_t)n + 1, sizeof *m);
 	int k = 0;
-	if (list == NULL || strcmp(list, "all") == 0) {
-		int all = list != NULL && strcmp(list, "all") == 0;
+	/* "all" alone, blanks around it as around any name */
+	size_t lead = list != NULL ? strspn(list, " ") : 0;
+	int all = list != NULL && strncmp(list + lead, "all", 3) == 0 &&
+	    list[lead + 3 + strspn(list + lead + 3, " ")] == '\0';
+	if (list == NULL || all) {
 		for (int i = 0; i < n; i++)
 			if (all || pl_placer_classes[i]->quick)
 				m[k++] = pl_placer_classes[i];
@@ -338,6 +341,9 @@ pl_compare_methods(const char *list, const struct pl_placer_class ***out, char *
 		else if (*t == '\0')
 			*cause = pl_xasprintf("an empty item after '%s' (expected method names "
 			    "separated by single commas)", prev);
+		else if (cls == NULL && strcmp(t, "all") == 0)
+			*cause = pl_xasprintf("'all' in a list (expected 'all' alone, for every method, "
+			    "or the methods' names)");
 		else if (cls == NULL)
 			*cause = pl_xasprintf("unknown method '%s' (expected one of the names 'placelab run --list' prints)", t);
 		else if (dup)

@@ -1049,6 +1049,8 @@ test_compare(void **state)
 		{ ",heft", "an empty item at the start" },
 		{ "heft,,expert", "an empty item after 'heft'" },
 		{ "heft, expert ,heft", "'heft' is named twice (expected each method once)" },
+		{ "all,heft", "'all' in a list (expected 'all' alone, for every method, or the methods' names)" },
+		{ "heft, all", "'all' in a list" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		assert_int_equal(pl_compare_methods(bad[i][0], &m, &cause), -1);
@@ -1059,6 +1061,15 @@ test_compare(void **state)
 	}
 	assert_int_equal(pl_compare_methods(" heft , expert", &m, &cause), 0);
 	assert_true(m[0] == pl_placer_find("heft") && m[1] == pl_placer_find("expert") && m[2] == NULL);
+	free(m);
+	/* "all" with blanks around it, as a name may have */
+	int n_all = 0;
+	while (pl_placer_classes[n_all] != NULL)
+		n_all++;
+	assert_int_equal(pl_compare_methods("  all ", &m, &cause), 0);
+	for (int i = 0; i < n_all; i++)
+		assert_true(m[i] == pl_placer_classes[i]);
+	assert_null(m[n_all]);
 	free(m);
 	assert_int_equal(cmp->n_rows, 5);
 	int best = pl_compare_best(cmp);
