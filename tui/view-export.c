@@ -92,7 +92,10 @@ struct export_view {
 				 * of their x */
 	char *preview;		/* text, or NULL */
 	size_t preview_len;
-	char *preview_note;
+	char *preview_note;	/* '\t'-separated fields, by rank
+				 * (see preview_title()) */
+	int preview_lead;	/* its fields that outrank the way to scroll
+				 * sideways: what the preview is, a warning */
 	int preview_nodes;	/* nodes the preview's diagram lays out, or 0 */
 	int preview_n;		/* its lines (counted by preview_note()), */
 	int preview_top;	/* the first shown, */
@@ -543,14 +546,17 @@ preview_note(struct export_view *e, size_t len, double took)
 	const char *fmt = formats[e->what][e->format];
 	char *progress = e->what == W_TABLE ? table_progress(e->ex->cmp) : NULL;
 	free(e->preview_note);
+	e->preview_lead = 1;
 	if (progress != NULL)
 		e->preview_note = pl_xasprintf("%s; written once all are in", progress);
 	else if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0 &&
-	    e->preview_nodes > PLV_MAX_LAYOUT_NODES)
+	    e->preview_nodes > PLV_MAX_LAYOUT_NODES) {
+		/* the warning: x will refuse it */
+		e->preview_lead = 2;
 		e->preview_note = pl_xasprintf("the Graphviz source of the %s\t%d nodes: too many "
 		    "to lay out\t%s\t%d lines", fmt, e->preview_nodes,
 		    screen_fmt_bytes(b, sizeof b, (int64_t)len), lines);
-	else if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0)
+	} else if (e->what == W_DIAGRAM && strcmp(fmt, "dot") != 0)
 		e->preview_note = pl_xasprintf("the Graphviz source of the %s\t%s\t%d lines\tmade in %s",
 		    fmt, screen_fmt_bytes(b, sizeof b, (int64_t)len), lines,
 		    explore_fmt_wall(e->ex, t, sizeof t, took));
@@ -589,6 +595,7 @@ make_preview(struct export_view *e)
 	size_t len;
 	if (render(e, &e->preview, &len, &cause) != 0) {
 		e->preview_note = pl_xasprintf("cannot render: %s", cause != NULL ? cause : "?");
+		e->preview_lead = 1;
 		free(cause);
 		e->stale = 0;
 		return;
@@ -640,6 +647,57 @@ draw_field(struct export_view *e, WINDOW *w, int y, int x, int width, int f,
 	}
 }
 
+/* Columns text takes with each '\t' shown as ", ". */
+static int
+title_width(const char *s)
+{
+	int w = screen_width(s);	/* (a tab counts one) */
+	for (const char *q = s; (q = strchr(q, '\t')) != NULL; q++)
+		w++;
+	return w;
+}
+
+#define SCROLL_KEYS "< > scroll"
+
+/* The preview's title in width columns, for screen_put_fields():
+ * " Preview: ", note's fields, then cols (the columns shown and
+ * SCROLL_KEYS; "" when all shows), '\t' between fields.  When not all of
+ * it fits, the fields go by rank: note's first `lead` fields (what the
+ * preview is and any warning, such as that x refuses a diagram too big to
+ * lay out; the first cut short to leave the others room), then the way to
+ * the rest of a wide line (SCROLL_KEYS alone when the columns do not fit
+ * too), then the size, lines and time.  Caller frees. */
+static char *
+preview_title(const char *note, int lead, const char *cols, int width)
+{
+	char *title = pl_xasprintf(" Preview: %s%s%s", note, *cols != '\0' ? "\t" : "", cols);
+	if (title_width(title) <= width)
+		return title;
+	free(title);
+	size_t head = 0;	/* the bytes of the lead fields */
+	for (int i = 0; i < lead && note[head] != '\0'; i++)
+		head += (i > 0) + strcspn(note + head + (i > 0), "\t");
+	size_t first = strlen(" Preview: ") + strcspn(note, "\t");
+	char *top = pl_xasprintf(" Preview: %.*s", (int)head, note);
+	int over = title_width(top) - width;
+	if (over > 0 && first < strlen(top)) {
+		const char *more = screen_utf8() ? "\u2026" : "...";
+		char *f = pl_xstrndup(top, first);
+		int keep = screen_width(f) - over - screen_width(more);
+		if (keep > 0) {
+			char *cut = pl_xasprintf("%.*s%s%s", (int)screen_head(f, keep), f, more, top + first);
+			free(top);
+			top = cut;
+		}
+		free(f);
+	}
+	const char *hint = *cols != '\0' && title_width(top) + 2 + screen_width(cols) > width ?
+	    SCROLL_KEYS : cols;
+	title = pl_xasprintf("%s%s%s%s", top, *hint != '\0' ? "\t" : "", hint, note + head);
+	free(top);
+	return title;
+}
+
 /* Draw the view. */
 static void
 ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
@@ -676,31 +734,20 @@ ev_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_hline(w, y, r->x, r->w);
 	wattrset(w, screen_attr(SCR_HEADER));
-	/* the note's fields ('\t'-separated) shown whole or left out;
-	 * lines wider than the area say how to see the rest */
+	/* the note's fields shown whole or left out, by rank when not all
+	 * fit (preview_title()); lines wider than the area say how to see
+	 * the rest */
 	e->preview_w = r->w - 1;
 	preview_hscroll(e, e->preview_left);	/* (the area may have grown) */
 	int wide = !e->stale && e->preview != NULL && e->preview_wide > e->preview_w;
 	char cols[96] = "";
 	if (wide)
-		snprintf(cols, sizeof cols, "\tcolumns %d-%d of %d, < > scroll", e->preview_left + 1,
+		snprintf(cols, sizeof cols, "columns %d-%d of %d, " SCROLL_KEYS, e->preview_left + 1,
 		    e->preview_left + e->preview_w, e->preview_wide);
-	/* when not all of it fits, the way to the rest of a wide line comes
-	 * right after what the preview is: it outranks the size, lines and
-	 * time that follow */
 	const char *note = !e->stale ? (e->preview_note != NULL ? e->preview_note : "") :
 	    e->what == W_PLACEMENT ? "rendering (keys stay live)..." :
 	    e->what == W_TABLE ? "rendering..." : "rendering (Graphviz; keys stay live)...";
-	char *title = pl_xasprintf(" Preview: %s%s", note, cols);
-	int tabs = 0;	/* each shown as ", " */
-	for (const char *q = title; (q = strchr(q, '\t')) != NULL; q++)
-		tabs++;
-	if (screen_width(title) + 2 * tabs > r->w - 5) {
-		const char *tab = strchr(note, '\t');
-		int head = tab != NULL ? (int)(tab - note) : (int)strlen(note);
-		free(title);
-		title = pl_xasprintf(" Preview: %.*s%s%s", head, note, cols, note + head);
-	}
+	char *title = preview_title(note, e->stale ? 1 : e->preview_lead, cols, r->w - 5);
 	int tw = screen_put_fields(w, y, r->x + 2, r->w - 5, 0, ", ", title);
 	screen_put(w, y++, r->x + 2 + tw, 1, 0, " ");
 	free(title);
@@ -994,6 +1041,7 @@ ev_tick(struct view *v, double deadline)
 			if (j->rc != 0) {
 				free(e->preview_note);
 				e->preview_note = pl_xasprintf("cannot render: %s", j->cause != NULL ? j->cause : "?");
+				e->preview_lead = 1;
 			} else {
 				e->preview = j->data;
 				j->data = NULL;
