@@ -12,7 +12,7 @@ set -u
 : "${PLACELAB:?PLACELAB not set}"
 : "${PL_SRCDIR:?PL_SRCDIR not set}"
 GOLD="$PL_SRCDIR/tests/tui"
-N=15
+N=16
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "1..0 # SKIP tmux is not installed"
@@ -221,6 +221,21 @@ $T send-keys -t t x n c Left Left e Home DC End Space q C-w BSpace
 if wait_for "Search ops by name or type: enc" && ! capture | grep -qF "type: enc " &&
     { $T send-keys -t t Enter; wait_for "for 'enc'"; }; then ok "prompt editing keys from a real terminal"
 else notok "prompt editing keys from a real terminal" "$(capture | tail -3)"; fi
+
+# 13. Alt-Backspace (ESC DEL) in a prompt deletes the word before the
+# cursor as ^W does (it closed the prompt, its text lost); in a view it
+# is dropped.
+start 80 24 "$PL_SRCDIR/tests/tui/lab.json"
+wait_for "scope / op" >/dev/null
+$T send-keys -t t /
+wait_for "Search ops" >/dev/null
+$T send-keys -t t -l "enc dec"
+$T send-keys -t t M-BSpace
+if wait_for "Search ops by name or type: enc" && ! capture | grep -qF "type: enc d" &&
+    { $T send-keys -t t M-BSpace; wait_for "Search ops by name or type:"; } &&
+    ! capture | grep -qF "type: enc" && { $T send-keys -t t Escape; sleep 0.2; $T send-keys -t t M-BSpace 3; wait_for "busy"; } &&
+    ! capture | grep -qF "[edited]"; then ok "Alt-Backspace: a word deleted in a prompt, dropped in a view"
+else notok "Alt-Backspace: a word deleted in a prompt, dropped in a view" "$(capture | grep -v "^$" | tail -3)"; fi
 
 $T kill-server >/dev/null 2>&1
 exit 0

@@ -804,7 +804,7 @@ static const char prompt_keys_help[] =
     "Left/Right (^B/^F) move the cursor a character, Home/End (^A/^E) to "
     "either end; typing goes in at it; Backspace deletes the character "
     "before it, Delete (^D) the one under it, ^U all before it, ^K all "
-    "after it, ^W the word before it (blank-delimited; in a file name a "
+    "after it, ^W (or Alt-Backspace) the word before it (blank-delimited; in a file name a "
     "'/' ends a word too); Enter takes the text, Esc (^G) cancels";
 
 /* The help's text of entry i: action i, or past the table the prompt's
@@ -2045,8 +2045,14 @@ explore_key(struct explore *ex, int key)
 	/* ESC with a key sequence right behind it is a key curses does not
 	 * know (Alt-x, Shift-Left in some terminals): dropped whole, never
 	 * read as Esc and then keys */
-	if (key == 27 && screen_drop_escape())
-		return 1;
+	if (key == 27) {
+		int alt = screen_drop_escape();
+		/* Alt-Backspace in a text prompt: ^W, as readline has it */
+		if (alt == 2 && ex->prompt != PROMPT_NONE && ex->prompt != PROMPT_KEY)
+			key = ACT_CTRL('w');
+		else if (alt)
+			return 1;
+	}
 	if (ex->prompt != PROMPT_NONE) {
 		/* what came with a text prompt's Enter (a paste's next lines)
 		 * is no command: dropped before the answer runs */

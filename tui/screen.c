@@ -173,6 +173,11 @@ screen_drop_escape(void)
 	else if (c >= 0xC0 && c < 0x100) {	/* Alt and a UTF-8 character */
 		for (int k = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1; k > 0; k--)
 			wgetch(stdscr);
+	} else if (c == KEY_BACKSPACE || c == 127 || c == 8) {
+		/* Alt-Backspace (ESC DEL, whose DEL curses reads as the
+		 * terminal's backspace key): readline's word rubout, never a
+		 * cancel and then a deletion */
+		dropped = 2;
 	} else if (c == ERR || c == 27 || c > 0xFF) {
 		/* a lone Esc: what follows (a second Esc, a key curses
 		 * knows) is a key of its own */

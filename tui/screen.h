@@ -88,7 +88,8 @@ int screen_hungup(void);
 int screen_drain_input(void);
 /* After an ESC read: when a key sequence curses does not know follows it
  * at once (ESC [ ... final byte, ESC O x: Shift-Left in some terminals;
- * ESC x: Alt-x), read and drop it and return 1; else (a lone Esc) 0. */
+ * ESC x: Alt-x), read and drop it and return 1, or 2 when it was
+ * Alt-Backspace; else (a lone Esc) 0. */
 int screen_drop_escape(void);
 /* Re-read the colour mode (e.g. after NO_COLOR changes in a test). */
 void screen_colours(void);
