@@ -4,7 +4,7 @@
 : "${PLACELAB:?}" "${PL_SRCDIR:?}"
 S="$PL_SRCDIR/samples"
 . "$PL_SRCDIR/tests/tap-check.sh"
-echo "1..18"
+echo "1..20"
 
 G="$S/heft.json"
 C="$S/clusters/heft3.json"
@@ -75,4 +75,20 @@ for f in sys.argv[1:]:
 printf '{"format":"placelab-graph/1","ops":[{"name":"o","param_bytes":1000000000000000}]}' > "$T/e15.json"
 check "bytes of 10^15: written as an integer, not 1e+15" \
 	'"$PLACELAB" sim "$T/e15.json" --place all:gpu0 --json | grep -q "\"peak_max\":[[:space:]]*1000000000000000,"'
+# round-robin: a group pinned to the CPU does not reset the others' turn
+# (it did: the unconstrained groups went back to /gpu:0 after each, and
+# /gpu:2 and /gpu:3 got none); random: uniform among a group's allowed
+# devices (the first allowed one took the draws of those it may not use)
+awk 'BEGIN { printf "{\"format\": \"placelab-graph/1\", \"name\": \"rr\", \"ops\": [";
+	for (i = 0; i < 12; i++) printf "%s{\"name\": \"op%d\", \"flops\": 1e9%s}", i ? ", " : "", i, i % 3 ? "" : ", \"device\": \"cpu\"";
+	print "], \"edges\": []}" }' > "$T/rr.json"
+check "round-robin: every device takes a turn (pinned groups keep to theirs)" \
+	'"$PLACELAB" sim "$T/rr.json" --place round-robin > "$T/rr.out" &&
+	 awk "/^\/cpu:0/ { c = \$2 } /^\/gpu:/ { if (\$2 < 1) bad = 1 } END { exit !(c == 6 && !bad) }" "$T/rr.out"'
+awk 'BEGIN { printf "{\"format\": \"placelab-graph/1\", \"name\": \"rg\", \"ops\": [";
+	for (i = 0; i < 2000; i++) printf "%s{\"name\": \"op%d\", \"flops\": 1e6, \"device\": \"gpu\"}", i ? ", " : "", i;
+	print "], \"edges\": []}" }' > "$T/rg.json"
+check "random: uniform among a group's allowed devices (400-600 of 2000 on each GPU)" \
+	'"$PLACELAB" sim "$T/rg.json" --place random > "$T/rg.out" &&
+	 awk "/^\/gpu:/ { n++; if (\$2 < 400 || \$2 > 600) bad = 1 } END { exit !(n == 4 && !bad) }" "$T/rg.out"'
 exit $fail

@@ -90,10 +90,22 @@ allowed_from(uint64_t mask, int n_dev, int from)
 	return 0;
 }
 
+/* The i-th device (from 0) of mask. */
+static int
+nth_allowed(uint64_t mask, int i)
+{
+	for (; i > 0; i--)
+		mask &= mask - 1;
+	return __builtin_ctzll(mask);
+}
+
 /*
  * A placement by rule: all:DEVICE, round-robin, random[:SEED] or fastest,
- * group by group.  Groups that cannot run where the rule says go to their
- * first allowed device; *moved counts them.
+ * group by group.  Round-robin keeps one turn per set of allowed devices,
+ * so that groups pinned to a device do not reset the turn of the others;
+ * random draws uniformly among a group's allowed devices.  Groups that
+ * cannot run where all:DEVICE says go to their first allowed device;
+ * *moved counts them.
  */
 static struct pl_placement *
 place_rule(const struct pl_problem *p, const char *rule, int *moved, char **cause)
@@ -134,7 +146,10 @@ place_rule(const struct pl_problem *p, const char *rule, int *moved, char **caus
 		return NULL;
 	}
 	struct pl_placement *pl = pl_placement_new(g->n_ops, D);
-	int next = 0;
+	/* round-robin's turns: the next device for each set of allowed
+	 * devices met so far */
+	uint64_t *turn_mask = pl_xcalloc((size_t)g->n_groups + 1, sizeof *turn_mask);
+	int *turn = pl_xcalloc((size_t)g->n_groups + 1, sizeof *turn), n_turns = 0;
 	for (int k = 0; k < g->n_groups; k++) {
 		const struct pl_group *gr = &g->groups[k];
 		uint64_t mask = p->group_allowed[k];
@@ -146,10 +161,17 @@ place_rule(const struct pl_problem *p, const char *rule, int *moved, char **caus
 				*moved += gr->count;
 			}
 		} else if (rr) {
-			d = allowed_from(mask, D, next % D);
-			next = d + 1;
+			int t = 0;
+			while (t < n_turns && turn_mask[t] != mask)
+				t++;
+			if (t == n_turns) {
+				turn_mask[n_turns] = mask;
+				turn[n_turns++] = 0;
+			}
+			d = allowed_from(mask, D, turn[t]);
+			turn[t] = (d + 1) % D;
 		} else if (rnd) {
-			d = allowed_from(mask, D, (int)pl_rng_below(&r, (uint64_t)D));
+			d = nth_allowed(mask, (int)pl_rng_below(&r, (uint64_t)__builtin_popcountll(mask)));
 		} else {
 			double best = 0;
 			d = -1;
@@ -168,6 +190,8 @@ place_rule(const struct pl_problem *p, const char *rule, int *moved, char **caus
 		for (int i = 0; i < gr->count; i++)
 			pl->dev[g->group_ops[gr->first + i]] = d;
 	}
+	free(turn_mask);
+	free(turn);
 	return pl;
 }
 
