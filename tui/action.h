@@ -53,8 +53,8 @@
 	X(END, "end", AV_OPS | AV_TIMELINE | AV_DEVICES | AV_COMPARE | AV_EXPORT | AV_HELP, KEY_END, 'G', "go to the last row (Export: the preview's end)") \
 	X(LEFT, "left", AV_OPS | AV_TIMELINE | AV_EXPORT, KEY_LEFT, 'h', "Ops: close the scope (or go to its parent); Timeline: the previous block; Export: the previous value") \
 	X(RIGHT, "right", AV_OPS | AV_TIMELINE | AV_EXPORT, KEY_RIGHT, 'l', "Ops: open the scope; Timeline: the next block; Export: the next value") \
-	X(ENTER, "enter", AV_OPS | AV_TIMELINE | AV_COMPARE | AV_EXPORT, '\r', KEY_ENTER, "Ops: open or close a scope; Timeline: show the op in Ops; Compare: make the row's best the current placement; Export: edit the field, or write") \
-	X(CANCEL, "cancel", AV_ALL, 27, 0, "close help or a prompt, or clear the message (one too long for the status line is shown whole above it)") \
+	X(ENTER, "enter", AV_OPS | AV_TIMELINE | AV_COMPARE | AV_EXPORT, '\r', KEY_ENTER, "Ops: open or close a scope, or walk an op's inputs and outputs; Timeline: show the op in Ops; Compare: take the row's best; Export: edit the field, or write") \
+	X(CANCEL, "cancel", AV_ALL, 27, 0, "close help or a prompt, end an Ops walk of an op's edges, or clear the message (one too long for the status line is shown whole above it)") \
 	X(REDRAW, "redraw", AV_ALL, ACT_CTRL('l'), 0, "redraw the whole screen") \
 	X(SEARCH, "search", AV_ALL, '/', 0, "search ops by name or type (shows them in Ops)") \
 	X(SEARCH_NEXT, "search-next", AV_OPS | AV_TIMELINE, 'n', 0, "next search match") \

@@ -727,11 +727,16 @@ draw_info(struct explore *ex)
 	free(from);
 }
 
-/* The key hints at the right of the status line. */
+/* The key hints at the right of the status line: the help's, the current
+ * view's own (a mode of it), or the explorer's. */
 static const char *
 status_hint(const struct explore *ex)
 {
-	return ex->help ? "Esc/q close  Up/Down scroll" : "? help  Tab views  q quit";
+	if (ex->help)
+		return "Esc/q close  Up/Down scroll";
+	const struct view *v = &ex->views[ex->view];
+	const char *own = v->cls->hint != NULL ? v->cls->hint(v) : NULL;
+	return own != NULL ? own : "? help  Tab views  q quit";
 }
 
 /* Rows the status area takes at the bottom: 1, or up to STATUS_ROWS for

@@ -2,11 +2,16 @@
  * view-ops — the ops as a tree by scope: device colour, time, memory and
  * critical-path marks per row; a detail pane for the selected op (costs on
  * every device, inputs and outputs with bytes and where the neighbours
- * run); hand edits of the device (`d`/`D`) resimulate at once.
+ * run); hand edits of the device (`d`/`D`) resimulate at once.  Enter on
+ * an op walks its edges: its inputs then its outputs as one list with a
+ * cursor in the detail pane, and Enter on an entry selects the op at its
+ * other end.
  *
  * Invariant: nodes[] holds every scope prefix once and every op once as a
  * leaf; a node's parent has a smaller index, so aggregates are summed in
  * one reverse pass; vis[] lists the rows shown (children of open nodes).
+ * While walking edges (edges set) the tree's cursor is on e_op's row:
+ * whatever moves it leaves the walk first.
  */
 #include "config.h"
 
@@ -45,6 +50,15 @@ struct ops_view {
 	int cur, top;
 	int tree_h;		/* rows of the tree at last draw */
 	int *tmp;		/* n_ops scratch for subtree op lists */
+	/* walking edges: e_op's inputs then outputs, one list */
+	int edges;		/* 1 while walking */
+	int e_op;
+	int e_cur, e_top;	/* the cursor and the first entry shown */
+	int e_rows;		/* entry rows at last draw */
+	int e_y[2], e_from[2], e_n[2];	/* last draw, per list: the first
+					 * entry's row (rect-relative), its
+					 * index in the joint list, how many */
+	int e_x0, e_x1;		/* the pane's columns (rect-relative) */
 };
 
 /* Append a node under parent. */
@@ -444,27 +458,113 @@ line_next(struct lines *l)
 }
 
 /* Entry i of op v's inputs (dir 0) or outputs (1) at (y, x), at most wd
- * columns: the other op's device, the bytes, its name. */
+ * columns: the other op's device, the bytes, its name; sel: the whole
+ * entry in the selection's colours (the walk's cursor). */
 static void
-draw_edge(struct ops_view *o, WINDOW *w, int y, int x, int wd, int v, int dir, int i)
+draw_edge(struct ops_view *o, WINDOW *w, int y, int x, int wd, int v, int dir, int i, int sel)
 {
 	struct explore *ex = o->ex;
 	const struct pl_graph *g = ex->g;
 	const struct pl_edge *e = &g->edges[dir == 0 ? g->in_edge[i] : g->out_edge[i]];
 	int other = dir == 0 ? e->src : e->dst, od = ex->cur->dev[other];
 	int x0 = x;
+	attr_t base = sel ? screen_attr(SCR_SELECT) : A_NORMAL;
 	char a[32];
 #define LEFT(n) ((n) < wd - (x - x0) ? (n) : wd - (x - x0))
+	wattrset(w, base);
 	x += screen_put(w, y, x, LEFT(2), 0, dir == 0 ? "< " : "> ");
-	wattrset(w, screen_dev_fg(od));
+	wattrset(w, sel ? base : screen_dev_fg(od));
 	char lb[64];
 	x += screen_printf(w, y, x, LEFT(7), 1, "%s", explore_dev_fit(ex, od, 6, lb, sizeof lb));
-	wattrset(w, od != ex->cur->dev[v] ? screen_attr(SCR_KEY) : A_NORMAL);
+	wattrset(w, sel ? base : od != ex->cur->dev[v] ? screen_attr(SCR_KEY) : A_NORMAL);
 	x += screen_printf(w, y, x, LEFT(11), 1, "%10s", screen_fmt_bytes(a, sizeof a, g->tensors[e->tensor].bytes));
-	wattrset(w, A_NORMAL);
+	wattrset(w, base);
 	x += screen_put(w, y, x, LEFT(1), 0, " ");
 	screen_put_name(w, y, x, wd - (x - x0), 1, g->ops[other].name);
+	wattrset(w, A_NORMAL);
 #undef LEFT
+}
+
+/* Op v's inputs (n_in) and outputs (n_out), the edge walk's joint list. */
+static void
+edge_counts(const struct ops_view *o, int v, int *n_in, int *n_out)
+{
+	const struct pl_graph *g = o->ex->g;
+	*n_in = g->in_off[v + 1] - g->in_off[v];
+	*n_out = g->out_off[v + 1] - g->out_off[v];
+}
+
+/* The op at the other end of entry j of the walk's list. */
+static int
+edge_other(const struct ops_view *o, int j)
+{
+	const struct pl_graph *g = o->ex->g;
+	int v = o->e_op, n_in, n_out;
+	edge_counts(o, v, &n_in, &n_out);
+	if (j < n_in)
+		return g->edges[g->in_edge[g->in_off[v] + j]].src;
+	return g->edges[g->out_edge[g->out_off[v] + j - n_in]].dst;
+}
+
+/* The walk's detail: the op's name, then its inputs and outputs as one
+ * list scrolled to the cursor, each header saying which of its entries
+ * are shown.  rect_y, rect_x: the view's corner, for clicks. */
+static void
+draw_op_edges(struct ops_view *o, struct lines *l, int rect_y, int rect_x)
+{
+	const struct pl_graph *g = o->ex->g;
+	int v = o->e_op, n_in, n_out;
+	WINDOW *w = l->w;
+	edge_counts(o, v, &n_in, &n_out);
+	int total = n_in + n_out;
+	int rows = l->h - 3;	/* under the name and the two headers */
+	o->e_rows = rows > 1 ? rows : 1;
+	if (o->e_cur < o->e_top)
+		o->e_top = o->e_cur;
+	if (o->e_cur >= o->e_top + o->e_rows)
+		o->e_top = o->e_cur - o->e_rows + 1;
+	if (o->e_top > total - o->e_rows)	/* a taller pane shows more */
+		o->e_top = total - o->e_rows;
+	if (o->e_top < 0)
+		o->e_top = 0;
+	o->e_x0 = l->x - rect_x;
+	o->e_x1 = l->x - rect_x + l->width;
+	o->e_n[0] = o->e_n[1] = 0;
+	if (!line_next(l))
+		return;
+	wattrset(w, A_BOLD);
+	screen_put_name(w, l->y + l->row - 1, l->x, l->width, 1, g->ops[v].name);
+	wattrset(w, A_NORMAL);
+	int end = o->e_top + (rows > 0 ? rows : 0);
+	for (int dir = 0; dir < 2; dir++) {
+		int lo = dir == 0 ? 0 : n_in, hi = dir == 0 ? n_in : total;
+		int from = o->e_top > lo ? o->e_top : lo, to = end < hi ? end : hi;
+		const char *what = dir == 0 ? "inputs" : "outputs";
+		if (!line_next(l))
+			return;
+		int y = l->y + l->row - 1;
+		wattrset(w, screen_attr(SCR_HEADER));
+		if (from <= lo && to >= hi)
+			screen_printf(w, y, l->x, l->width, 1, "%s (%d)", what, hi - lo);
+		else if (from >= to)
+			screen_printf(w, y, l->x, l->width, 1, "%s (%d): none shown", what, hi - lo);
+		else if (to - from == 1)
+			screen_printf(w, y, l->x, l->width, 1, "%s (%d): %d", what, hi - lo, from - lo + 1);
+		else
+			screen_printf(w, y, l->x, l->width, 1, "%s (%d): %d-%d", what, hi - lo,
+			    from - lo + 1, to - lo);
+		wattrset(w, A_NORMAL);
+		o->e_y[dir] = l->y + l->row - rect_y;
+		o->e_from[dir] = from;
+		for (int j = from; j < to; j++) {
+			if (!line_next(l))
+				return;
+			o->e_n[dir]++;
+			int lo_i = dir == 0 ? g->in_off[v] : g->out_off[v];
+			draw_edge(o, w, l->y + l->row - 1, l->x, l->width, v, dir, lo_i + j - lo,
+			    j == o->e_cur);
+		}
+	}
 }
 
 /* Detail of one op. */
@@ -585,7 +685,7 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 		if (dir == 0 ? inline_in : inline_out) {
 			int x = l->x + screen_printf(w, y, l->x, l->width, 0, "%s (1): ", what);
 			wattrset(w, A_NORMAL);
-			draw_edge(o, w, y, x, l->width - (x - l->x), v, dir, lo);
+			draw_edge(o, w, y, x, l->width - (x - l->x), v, dir, lo, 0);
 			continue;
 		}
 		if (cap < hi - lo)
@@ -596,7 +696,7 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 		for (int i = lo; i < lo + cap; i++) {
 			if (!line_next(l))
 				return;
-			draw_edge(o, w, l->y + l->row - 1, l->x, l->width, v, dir, i);
+			draw_edge(o, w, l->y + l->row - 1, l->x, l->width, v, dir, i, 0);
 		}
 	}
 }
@@ -701,7 +801,9 @@ ops_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	if (o->n_vis == 0)
 		return;
 	int k = o->vis[o->cur];
-	if (o->nodes[k].op >= 0)
+	if (o->edges)
+		draw_op_edges(o, &l, r->y, r->x);
+	else if (o->nodes[k].op >= 0)
 		draw_op_detail(o, &l, o->nodes[k].op);
 	else
 		draw_scope_detail(o, &l, k);
@@ -718,6 +820,60 @@ set_all_open(struct ops_view *o, int open)
 	scroll_to_cur(o);
 }
 
+/* Start walking op v's edges; 0 (and a message) when it has none. */
+static int
+edges_start(struct ops_view *o, int v)
+{
+	int n_in, n_out;
+	edge_counts(o, v, &n_in, &n_out);
+	if (n_in + n_out == 0) {
+		explore_message(o->ex, 0, "%s has no inputs or outputs", o->ex->g->ops[v].name);
+		return 0;
+	}
+	o->edges = 1;
+	o->e_op = v;
+	o->e_cur = o->e_top = 0;
+	return 1;
+}
+
+/* Go to the op at the other end of entry j: the tree selects it (its
+ * scopes opened) and the walk ends there. */
+static void
+edges_go(struct ops_view *o, int j)
+{
+	int other = edge_other(o, j);
+	o->edges = 0;
+	explore_select(o->ex, other);
+}
+
+/* The walk's keys: the cursor moves along the list, Enter goes to the
+ * entry's op, Esc ends the walk; the tree's own moves end it first
+ * (VIEW_UNHANDLED: the tree takes the key). */
+static int
+edges_action(struct ops_view *o, enum tui_action a)
+{
+	int n_in, n_out;
+	edge_counts(o, o->e_op, &n_in, &n_out);
+	int last = n_in + n_out - 1;
+	int page = o->e_rows > 1 ? o->e_rows - 1 : 1;
+	switch (a) {
+	case ACT_UP: if (o->e_cur > 0) o->e_cur--; break;
+	case ACT_DOWN: if (o->e_cur < last) o->e_cur++; break;
+	case ACT_PAGE_UP: o->e_cur = o->e_cur > page ? o->e_cur - page : 0; break;
+	case ACT_PAGE_DOWN: o->e_cur = o->e_cur + page < last ? o->e_cur + page : last; break;
+	case ACT_HOME: o->e_cur = 0; break;
+	case ACT_END: o->e_cur = last; break;
+	case ACT_ENTER: edges_go(o, o->e_cur); break;
+	case ACT_CANCEL: o->edges = 0; break;
+	case ACT_LEFT: case ACT_RIGHT: case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL:
+		o->edges = 0;
+		return VIEW_UNHANDLED;
+	default:
+		return VIEW_UNHANDLED;
+	}
+	return VIEW_HANDLED | VIEW_REDRAW;
+}
+
 /* Actions. */
 static int
 ops_action(struct view *v, enum tui_action a)
@@ -725,6 +881,11 @@ ops_action(struct view *v, enum tui_action a)
 	struct ops_view *o = v->priv;
 	if (o->n_vis == 0)
 		return VIEW_UNHANDLED;
+	if (o->edges) {
+		int r = edges_action(o, a);
+		if (r != VIEW_UNHANDLED)
+			return r;
+	}
 	int page = o->tree_h > 2 ? o->tree_h - 2 : 1;
 	struct node *n = &o->nodes[o->vis[o->cur]];
 	switch (a) {
@@ -749,7 +910,8 @@ ops_action(struct view *v, enum tui_action a)
 		if (n->op < 0) {
 			n->open = a == ACT_ENTER ? !n->open : 1;
 			rebuild_vis(o);
-		}
+		} else if (a == ACT_ENTER)
+			edges_start(o, n->op);
 		break;
 	case ACT_EXPAND_ALL: set_all_open(o, 1); break;
 	case ACT_COLLAPSE_ALL: set_all_open(o, 0); break;
@@ -776,15 +938,28 @@ ops_action(struct view *v, enum tui_action a)
 	return VIEW_HANDLED | VIEW_REDRAW;
 }
 
-/* A click selects a row; a click on the selected scope opens or closes it. */
+/* A click selects a row; a click on the selected scope opens or closes it.
+ * While walking edges a click on an entry moves the walk's cursor there,
+ * and one on the cursor's entry goes to its op; a row of the tree ends the
+ * walk. */
 static int
 ops_click(struct view *v, int y, int x)
 {
 	struct ops_view *o = v->priv;
-	(void)x;
+	if (o->edges && x >= o->e_x0 && x < o->e_x1)
+		for (int dir = 0; dir < 2; dir++)
+			if (y >= o->e_y[dir] && y < o->e_y[dir] + o->e_n[dir]) {
+				int j = o->e_from[dir] + y - o->e_y[dir];
+				if (j == o->e_cur)
+					edges_go(o, j);
+				else
+					o->e_cur = j;
+				return 1;
+			}
 	int row = o->top + y - 1;
 	if (y < 1 || y >= o->tree_h || row >= o->n_vis)
 		return 0;
+	o->edges = 0;
 	if (row == o->cur && o->nodes[o->vis[row]].op < 0)
 		return ops_action(v, ACT_ENTER);
 	o->cur = row;
@@ -805,6 +980,8 @@ ops_selected(struct view *v)
 {
 	struct ops_view *o = v->priv;
 	int op = o->ex->sel_op;
+	if (o->edges && op != o->e_op)	/* another op: the walk ends */
+		o->edges = 0;
 	if (op < 0)
 		return;
 	int k = o->op_node[op];
@@ -822,6 +999,22 @@ ops_selected(struct view *v)
 	scroll_to_cur(o);
 }
 
+/* Shown again (a view key, Tab, a tab's click): a walk of edges ends. */
+static void
+ops_shown(struct view *v)
+{
+	struct ops_view *o = v->priv;
+	o->edges = 0;
+}
+
+/* The status line's keys while walking edges. */
+static const char *
+ops_hint(const struct view *v)
+{
+	const struct ops_view *o = v->priv;
+	return o->edges ? "Up/Down choose  Enter go there  Esc back" : NULL;
+}
+
 const struct view_class view_ops_class = {
 	.name = "ops",
 	.title = "Ops",
@@ -837,4 +1030,6 @@ const struct view_class view_ops_class = {
 	.click = ops_click,
 	.changed = ops_changed,
 	.selected = ops_selected,
+	.shown = ops_shown,
+	.hint = ops_hint,
 };

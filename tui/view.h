@@ -53,6 +53,9 @@ struct view_class {
 	void (*selected)(struct view *v);
 	/* The view became the current one. */
 	void (*shown)(struct view *v);
+	/* Optional: the status line's key hints while this view is current,
+	 * or NULL for the explorer's own. */
+	const char *(*hint)(const struct view *v);
 	/* Background work: run until the deadline (monotonic seconds); return
 	 * 1 if there is more work to do, 0 when idle. */
 	int (*tick)(struct view *v, double deadline);
