@@ -65,6 +65,7 @@
 #include "fileio.h"
 #include "gen/gen.h"
 #include "io.h"
+#include "tui/cmd.h"
 #include "tui/explore.h"
 #include "tui/screen.h"
 #include "tui/view.h"
@@ -620,6 +621,20 @@ test_action_table(void **state)
 /* Text widths count combining and zero-width characters as 0 columns and
  * go on after them; an invalid byte is one '?' column; a character alone
  * is measured the same way. */
+/* The commands' progress line is cut to the terminal's columns, whole
+ * characters (it wrapped, and each update left a line behind). */
+static void
+test_cut_columns(void **state)
+{
+	(void)state;
+	assert_int_equal(cmd_cut_columns("abcdef", 4), 4);
+	assert_int_equal(cmd_cut_columns("abc", 10), 3);
+	assert_int_equal(cmd_cut_columns("abc\xe4\xb8\x96x", 4), 3);	/* 世 takes 2 */
+	assert_int_equal(cmd_cut_columns("abc\xe4\xb8\x96x", 5), 6);
+	assert_int_equal(cmd_cut_columns("e\xcc\x81\xc3\xa9z", 2), 5);	/* e + U+0301, é */
+	assert_int_equal(cmd_cut_columns("", 3), 0);
+}
+
 static void
 test_screen_width(void **state)
 {
@@ -816,6 +831,7 @@ main(void)
 		cmocka_unit_test(test_action_table),
 		cmocka_unit_test(test_hangup_unanswered),
 		cmocka_unit_test(test_screen_width),
+		cmocka_unit_test(test_cut_columns),
 		cmocka_unit_test(test_screen_mid_wrap),
 		cmocka_unit_test(test_fmt_us_res),
 		cmocka_unit_test(test_dev_glyphs),

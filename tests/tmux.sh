@@ -12,7 +12,7 @@ set -u
 : "${PLACELAB:?PLACELAB not set}"
 : "${PL_SRCDIR:?PL_SRCDIR not set}"
 GOLD="$PL_SRCDIR/tests/tui"
-N=16
+N=17
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "1..0 # SKIP tmux is not installed"
@@ -236,6 +236,18 @@ if wait_for "Search ops by name or type: enc" && ! capture | grep -qF "type: enc
     ! capture | grep -qF "type: enc" && { $T send-keys -t t Escape; sleep 0.2; $T send-keys -t t M-BSpace 3; wait_for "busy"; } &&
     ! capture | grep -qF "[edited]"; then ok "Alt-Backspace: a word deleted in a prompt, dropped in a view"
 else notok "Alt-Backspace: a word deleted in a prompt, dropped in a view" "$(capture | grep -v "^$" | tail -3)"; fi
+
+# 14. The commands' progress line keeps to the terminal's width, so that
+# each update rewrites it (a longer one wrapped, and every update left a
+# line behind).
+$T kill-server >/dev/null 2>&1
+session=$((session + 1))
+T="tmux -L $SOCK-$session -f /dev/null"
+$T new-session -d -s t -x 40 -y 12 \
+    "cd '$WORK'; env TERM=xterm-256color $PLACELAB run -a brkga $PL_SRCDIR/samples/nmt4.json --seconds 1.6 --evals 0 > /dev/null; echo EXITED \$?; exec cat"
+if wait_for "EXITED 0" && [ "$(capture | grep -c 'brkga: step')" = 1 ] &&
+    [ "$(capture | grep -v '^$' | wc -l)" = 2 ]; then ok "run's progress line: one line within 40 columns"
+else notok "run's progress line: one line within 40 columns" "$(capture | grep -v '^$' | head -5)"; fi
 
 $T kill-server >/dev/null 2>&1
 exit 0

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -82,6 +84,28 @@ struct step_watch {
 	double last;		/* seconds at the last line drawn (0: none) */
 };
 
+/* The bytes of the longest start of UTF-8 text s that takes at most
+ * cols columns (see cmd.h). */
+size_t
+cmd_cut_columns(const char *s, int cols)
+{
+	size_t at = 0;
+	int used = 0;
+	while (s[at] != '\0') {
+		uint32_t cp;
+		int n = pl_utf8_decode(s + at, &cp);
+		char one[8];
+		memcpy(one, s + at, (size_t)n);
+		one[n] = '\0';
+		int w = (int)pl_utf8_width(one);
+		if (used + w > cols)
+			break;
+		used += w;
+		at += (size_t)n;
+	}
+	return at;
+}
+
 /* Between two steps: stop on a signal; the progress line. */
 static int
 watch_step(const struct pl_placer *pl, double elapsed, void *arg)
@@ -91,8 +115,14 @@ watch_step(const struct pl_placer *pl, double elapsed, void *arg)
 		return 1;
 	if (w->progress && elapsed - w->last >= 0.5) {
 		w->last = elapsed;
-		fprintf(stderr, "\r%s: step %d, %.1f s, %s\033[K", w->label, pl->n_steps,
+		char *line = pl_xasprintf("%s: step %d, %.1f s, %s", w->label, pl->n_steps,
 		    elapsed, pl->status != NULL ? pl->status : "");
+		/* within the terminal's width, so that \r rewrites it */
+		struct winsize ws;
+		if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+			line[cmd_cut_columns(line, ws.ws_col - 1)] = '\0';
+		fprintf(stderr, "\r%s\033[K", line);
+		free(line);
 	}
 	return 0;
 }

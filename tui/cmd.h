@@ -126,6 +126,9 @@ FILE *cmd_report_stream(const char *path1, const char *path2);
 /* s, then spaces to w terminal columns (pl_utf8_width: a CJK name is
  * two columns a character, a combining accent none). */
 void cmd_put_padded(FILE *f, const char *s, int w);
+/* The bytes of the longest start of UTF-8 text s that takes at most cols
+ * terminal columns (whole characters). */
+size_t cmd_cut_columns(const char *s, int cols);
 /* The larger of w and the columns s takes. */
 int cmd_width_max(int w, const char *s);
 /* The file an output option names: "-" is standard output (/dev/stdout,
