@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..103"
+echo "1..104"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -180,6 +180,12 @@ $PLACELAB gen table "$tmp/anon.dot" "$tmp/pipe.json" > "$tmp/out"; rc=$?
 check "gen table: a DOT graph is a row" sh -c "test $rc = 0 && grep -qF '| anon.dot | anon |  | 2 | 1 |' '$tmp/out'"
 $PLACELAB gen table "$tmp/pipe.json" "$tmp/nosuch.json" > "$tmp/out" 2>"$tmp/err"; rc=$?
 check "gen table: a file that does not load: exit 2, no half table" sh -c "test $rc = 2 && ! test -s '$tmp/out' && grep -q nosuch.json '$tmp/err'"
+# a memory penalty on the run's model when the run models none is refused
+# (it was silently no penalty)
+$PLACELAB run -a placeto "$PL_SRCDIR/samples/teach.json" --episodes 2 --workers 2 --mem none \
+    --mem-penalty 2 --penalty-mem run -q >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "placeto: mem-penalty on the run's memory with --mem none: exit 2, said" sh -c \
+    "test $rc = 2 && grep -q 'penalty-mem=run, but the run models no memory (--mem none)' '$tmp/err' && test ! -s '$tmp/out'"
 # every action of the explorer's key table is listed by explore --keys
 $PLACELAB explore --keys > "$tmp/keys"; rc=$?
 missing=""

@@ -1330,6 +1330,13 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 	 * with the driver's, placer_collect) */
 	if (E->penalty > 0 && pmem == 0)
 		E->sim.mem = PL_MEM_PLACETO;
+	if (E->penalty > 0 && pmem == 1 && E->sim.mem == PL_MEM_NONE) {
+		*cause = pl_xasprintf("mem-penalty %g with penalty-mem=run, but the run models no "
+		    "memory (--mem none): expected --mem native or placeto, or penalty-mem=placeto",
+		    E->penalty);
+		free(E);
+		return NULL;
+	}
 	int k = (int)pl_opt_int(o, "k"), baseline = (int)pl_opt_int(o, "baseline");
 	E->n_dev = probs[0]->n_dev;
 	for (int i = 1; i < n; i++)
