@@ -49,6 +49,7 @@ struct ops_view {
 	int n_vis;
 	int cur, top;
 	int tree_h;		/* rows of the tree at last draw */
+	int tree_w;		/* and its columns (the detail beside it when wide) */
 	int *tmp;		/* n_ops scratch for subtree op lists */
 	/* walking edges: e_op's inputs then outputs, one list */
 	int edges;		/* 1 while walking */
@@ -768,6 +769,7 @@ ops_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	if (tree_h < 4)
 		tree_h = r->h;
 	o->tree_h = tree_h;
+	o->tree_w = tree_w;
 	scroll_to_cur(o);
 	/* column header */
 	wattrset(w, screen_attr(SCR_HEADER));
@@ -957,7 +959,8 @@ ops_click(struct view *v, int y, int x)
 				return 1;
 			}
 	int row = o->top + y - 1;
-	if (y < 1 || y >= o->tree_h || row >= o->n_vis)
+	/* (beside a wide tree, a click in the detail is on no row) */
+	if (y < 1 || y >= o->tree_h || x >= o->tree_w || row >= o->n_vis)
 		return 0;
 	o->edges = 0;
 	if (row == o->cur && o->nodes[o->vis[row]].op < 0)
