@@ -728,19 +728,44 @@ test_dev_glyphs(void **state)
 	assert_int_equal(screen_dev_glyph(-1), '?');
 }
 
+/* An 80x24 screen of its own for a test of the drawing helpers (on
+ * /dev/null), started and erased; closed with test_screen_close. */
+struct test_screen {
+	FILE *out, *in;
+	SCREEN *sp;
+};
+
+static void
+test_screen_open(struct test_screen *ts)
+{
+	ts->out = fopen("/dev/null", "w");
+	ts->in = fopen("/dev/null", "r");
+	setenv("COLUMNS", "80", 1);
+	setenv("LINES", "24", 1);
+	ts->sp = newterm("xterm-256color", ts->out, ts->in);
+	assert_non_null(ts->sp);
+	screen_start(ts->sp);
+	erase();
+}
+
+/* Stop and free what test_screen_open made. */
+static void
+test_screen_close(struct test_screen *ts)
+{
+	screen_stop();
+	delscreen(ts->sp);
+	fclose(ts->out);
+	fclose(ts->in);
+}
+
 /* Fields too wide for the line are left out whole, never cut; later
  * ones that fit still show. */
 static void
 test_put_fields(void **state)
 {
 	(void)state;
-	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
-	setenv("COLUMNS", "80", 1);
-	setenv("LINES", "24", 1);
-	SCREEN *sp = newterm("xterm-256color", out, in);
-	assert_non_null(sp);
-	screen_start(sp);
-	erase();
+	struct test_screen ts;
+	test_screen_open(&ts);
 	int n = screen_put_fields(stdscr, 0, 0, 30, 0, ", ", "Preview: svg\t6.9 KiB\tlaid out in 4 ms\t3 s");
 	screen_put_fields(stdscr, 1, 0, 6, 0, "  ", "a long first field\tb");
 	char *s = dump_screen();
@@ -748,10 +773,71 @@ test_put_fields(void **state)
 	assert_int_equal(n, 26);
 	assert_non_null(strstr(s, "\na long\n"));
 	free(s);
-	screen_stop();
-	delscreen(sp);
-	fclose(out);
-	fclose(in);
+	test_screen_close(&ts);
+}
+
+/* Row y's text as mvwinnwstr reads it back (each cell's characters, its
+ * combining ones too), trailing blanks removed. */
+static char *
+row_text(int y)
+{
+	wchar_t ws[256];
+	int got = mvwinnwstr(stdscr, y, 0, ws, 255);
+	ws[got > 0 ? got : 0] = 0;
+	char *out = pl_xmalloc(1024);
+	size_t b = wcstombs(out, ws, 1023);
+	b = b == (size_t)-1 ? 0 : b;
+	while (b > 0 && out[b - 1] == ' ')
+		b--;
+	out[b] = '\0';
+	return out;
+}
+
+/* A character and the combining or zero-width characters after it go
+ * into one cell together: after a wide character as after a narrow one,
+ * and on the last column a put may fill, in the window's attributes;
+ * past what a cell holds (CCHARW_MAX) they are left out, never carried
+ * to the next cell. */
+static void
+test_screen_put_marks(void **state)
+{
+	(void)state;
+	struct test_screen ts;
+	test_screen_open(&ts);
+	/* e + U+0301 on the last column of the put */
+	assert_int_equal(screen_put(stdscr, 0, 0, 3, 0, "abe\xcc\x81x"), 3);
+	char *t = row_text(0);
+	assert_string_equal(t, "abe\xcc\x81");
+	free(t);
+	/* U+0301 and U+200B after a wide character */
+	assert_int_equal(screen_put(stdscr, 1, 0, 10, 0, "A\xe4\xb8\x96\xcc\x81" "b\xe4\xb8\x96\xe2\x80\x8b"), 6);
+	t = row_text(1);
+	assert_string_equal(t, "A\xe4\xb8\x96\xcc\x81" "b\xe4\xb8\x96\xe2\x80\x8b");
+	free(t);
+	/* a wide one that just fits, its mark with it */
+	assert_int_equal(screen_put(stdscr, 2, 0, 3, 1, "a\xe4\xb8\x96\xcc\x81\xe4\xb8\x96"), 3);
+	t = row_text(2);
+	assert_string_equal(t, "a\xe4\xb8\x96\xcc\x81");
+	free(t);
+	/* in the selection's attributes, the wide cell too */
+	attrset(screen_attr(SCR_SELECT));
+	screen_put(stdscr, 3, 0, 4, 0, "\xe4\xb8\x96\xcc\x81" "e\xcc\x81");
+	attrset(A_NORMAL);
+	cchar_t cells[4];	/* (read back without the wide one's second cell) */
+	assert_int_not_equal(mvwin_wchnstr(stdscr, 3, 0, cells, 3), ERR);
+	assert_true(cell_selected(&cells[0], screen_attr(SCR_SELECT)));
+	assert_true(cell_selected(&cells[1], screen_attr(SCR_SELECT)));
+	/* more marks than a cell holds: the rest left out */
+	char many[64] = "e";
+	for (int i = 0; i < CCHARW_MAX + 2; i++)
+		strcat(many, "\xcc\x81");
+	strcat(many, "x");
+	assert_int_equal(screen_put(stdscr, 4, 0, 10, 0, many), 2);
+	t = row_text(4);
+	assert_string_equal(t + strlen(t) - 1, "x");
+	assert_int_equal(strlen(t), 1 + 2 * (CCHARW_MAX - 1) + 1);
+	free(t);
+	test_screen_close(&ts);
 }
 
 /* The Export view's advice to draw fewer nodes names a smaller Detail
@@ -836,6 +922,7 @@ main(void)
 		cmocka_unit_test(test_fmt_us_res),
 		cmocka_unit_test(test_dev_glyphs),
 		cmocka_unit_test(test_put_fields),
+		cmocka_unit_test(test_screen_put_marks),
 		cmocka_unit_test(test_export_fewer),
 #define SCRIPT_ENTRY(n) cmocka_unit_test(test_##n),
 		SCRIPTS(SCRIPT_ENTRY)

@@ -612,7 +612,27 @@ screen_mid(char *buf, size_t len, const char *s, int width)
 	return buf;
 }
 
-/* Draw UTF-8 text clipped to width columns. */
+/* Add one character and the zero-width ones after it (cl, n of them, n
+ * < CCHARW_MAX + 1: combining marks, joiners) at the cursor of w, in one
+ * cell: curses drops a zero-width character added on its own after a
+ * wide one. */
+static void
+put_cluster(WINDOW *w, wchar_t *cl, int n)
+{
+	if (n == 1 && cl[0] < 128) {
+		waddch(w, (chtype)cl[0]);
+		return;
+	}
+	cl[n] = 0;
+	cchar_t cc;
+	if (setcchar(&cc, cl, A_NORMAL, 0, NULL) == OK)
+		wadd_wch(w, &cc);
+}
+
+/* Draw UTF-8 text clipped to width columns: whole characters, each with
+ * the zero-width characters that follow it (those past CCHARW_MAX - 1
+ * left out); one with none before it (at the start of s) is added on its
+ * own, as curses places it. */
 int
 screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
 {
@@ -624,24 +644,31 @@ screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
 	wmove(w, y, x);
 	const char *p = s != NULL ? s : "";
 	size_t left = strlen(p);
-	while (used < width) {
-		const char *at = p;
-		size_t left_at = left;
-		wchar_t wc;
-		int cw = next_char(&p, &left, &st, &wc);
-		if (cw < 0)
+	for (;;) {
+		wchar_t cl[CCHARW_MAX + 1];
+		int cw = next_char(&p, &left, &st, &cl[0]);
+		if (cw < 0 || used + cw > width)
 			break;
-		if (used + cw > width) {
-			p = at;
-			left = left_at;
-			break;
-		}
-		if (wc < 128)
-			waddch(w, (chtype)wc);
-		else {
-			wchar_t ws[2] = { wc, 0 };
+		if (cw == 0) {	/* no character before it */
+			wchar_t ws[2] = { cl[0], 0 };
 			waddnwstr(w, ws, 1);
+			continue;
 		}
+		int n = 1;
+		for (;;) {	/* the zero-width ones after it */
+			const char *q = p;
+			size_t ql = left;
+			mbstate_t qs = st;
+			wchar_t wc;
+			if (next_char(&q, &ql, &qs, &wc) != 0)
+				break;
+			if (n < CCHARW_MAX)
+				cl[n++] = wc;
+			p = q;
+			left = ql;
+			st = qs;
+		}
+		put_cluster(w, cl, n);
 		used += cw;
 	}
 	if (pad)

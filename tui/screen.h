@@ -110,7 +110,9 @@ int screen_big_enough(void);
 /* ---- drawing helpers ------------------------------------------------ */
 
 /* Print at (y, x) at most w columns (UTF-8 text), padding with spaces to w
- * when pad is set.  Returns the columns written. */
+ * when pad is set; a combining or zero-width character is drawn in the
+ * cell of the one before it (also on the last column, and after a wide
+ * one).  Returns the columns written. */
 int screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s);
 /* Fields separated by '\t' in text, joined by sep, each shown whole or
  * left out (the first is cut only when it alone does not fit). */
