@@ -1037,8 +1037,11 @@ explore_said_yes(const char *text)
 }
 
 /* One byte more typed into the prompt, at the cursor (a UTF-8 character
- * comes a byte at a time, each after the one before, so the cursor stays
- * off the middle of any other).  A character is taken only when the
+ * comes a byte at a time, each after the one before; as prompt_map reads
+ * the text before the cursor apart from the rest, the cursor stays off
+ * the middle of any other, even where a byte typed would join the bytes
+ * after it: a stray lead byte typed before stray continuation bytes, a
+ * letter before a combining mark).  A character is taken only when the
  * whole of it fits in EXPLORE_PROMPT_MAX bytes with the NUL; one that does
  * not is dropped whole (its lead byte and the continuation bytes after
  * it), and the prompt says it is full: from then on nothing is taken
@@ -1145,7 +1148,12 @@ prompt_finish(struct explore *ex, const char *text)
 /* A prompt's text as the cursor moves over it: where each character
  * starts (starts[i], a byte offset) and the columns before it (cols[i]),
  * n of them, and the end of the text as starts[n] and cols[n].  A
- * combining or zero-width character goes with the one before it. */
+ * combining or zero-width character goes with the one before it.  The
+ * text before the cursor and the text from it are read apart, so the
+ * cursor is always at a character's start as drawn; a zero-width
+ * character at the start of either (with nothing before it to go with)
+ * is a character of its own, one column: drawn on a dotted circle (see
+ * prompt_put), so that the cursor on it shows. */
 struct prompt_map {
 	int *starts, *cols;
 	int n;
@@ -1156,13 +1164,16 @@ static void
 prompt_map(const struct explore *ex, struct prompt_map *pm)
 {
 	const char *b = ex->prompt_buf;
-	int len = ex->prompt_len, n = 0, used = 0;
+	int len = ex->prompt_len, pos = ex->prompt_pos, n = 0, used = 0;
 	pm->starts = pl_xreallocarray(NULL, (size_t)len + 1, sizeof *pm->starts);
 	pm->cols = pl_xreallocarray(NULL, (size_t)len + 1, sizeof *pm->cols);
 	for (int i = 0; i < len; ) {
-		int cw;
-		size_t bytes = screen_char(b + i, (size_t)(len - i), &cw);
-		if (cw > 0 || n == 0) {
+		int cw, part_end = i < pos ? pos : len;
+		size_t bytes = screen_char(b + i, (size_t)(part_end - i), &cw);
+		int alone = i == 0 || i == pos;	/* nothing before it to go with */
+		if (cw == 0 && alone)
+			cw = 1;	/* (on the dotted circle) */
+		if (cw > 0) {
 			pm->starts[n] = i;
 			pm->cols[n++] = used;
 		}
@@ -1300,12 +1311,18 @@ prompt_scroll(struct explore *ex, const struct prompt_map *pm, int k, int room)
 	return kv;
 }
 
-/* Draw bytes [from, to) of a prompt's text at (y, x) in at most width
- * columns; the columns drawn. */
+/* Draw bytes [from, to) of a prompt's text (whole characters of its map)
+ * at (y, x) in at most width columns; the columns drawn.  A zero-width
+ * character they start with is drawn on a dotted circle (U+25CC, as
+ * editors show a combining mark alone), a column of its own. */
 static int
 prompt_put(const struct explore *ex, int y, int x, int width, int from, int to)
 {
-	char *s = pl_xstrndup(ex->prompt_buf + from, (size_t)(to - from));
+	int cw = 1;
+	if (from < to)
+		screen_char(ex->prompt_buf + from, (size_t)(to - from), &cw);
+	char *s = pl_xasprintf("%s%.*s", cw == 0 ? (screen_utf8() ? "\u25cc" : " ") : "",
+	    to - from, ex->prompt_buf + from);
 	int used = screen_put(stdscr, y, x, width, 0, s);
 	free(s);
 	return used;
