@@ -115,11 +115,6 @@ figure(const char *what, const char *field, double v, char **cause)
 	return -1;
 }
 
-/* A name as the messages below quote it: whole up to 120 bytes, else its
- * start (cut between characters) and "…", so that what[] holds two. */
-#define SHOWN(s) (int)pl_utf8_cut((s), strlen(s), 120), (s), \
-	pl_utf8_cut((s), strlen(s), 120) < strlen(s) ? "…" : ""
-
 /* Check the invariant. */
 int
 pl_cluster_validate(const struct pl_cluster *c, char **cause)
@@ -141,7 +136,7 @@ pl_cluster_validate(const struct pl_cluster *c, char **cause)
 				*cause = pl_xasprintf("device '%s': duplicate name", d->name);
 				return -1;
 			}
-		snprintf(what, sizeof what, "device '%.*s%s'", SHOWN(d->name));
+		snprintf(what, sizeof what, "device '%.*s%s'", PL_SHOWN(d->name));
 		if (figure(what, "peak_flops", d->peak_flops, cause) != 0 ||
 		    figure(what, "mem_bytes", (double)d->mem_bytes, cause) != 0 ||
 		    figure(what, "mem_bw", d->mem_bw, cause) != 0 ||
@@ -152,14 +147,14 @@ pl_cluster_validate(const struct pl_cluster *c, char **cause)
 		for (int j = 0; j < c->n_dev; j++) {
 			if (i == j)
 				continue;
-			snprintf(what, sizeof what, "link '%.*s%s' -> '%.*s%s'", SHOWN(c->dev[i].name),
-			    SHOWN(c->dev[j].name));
+			snprintf(what, sizeof what, "link '%.*s%s' -> '%.*s%s'", PL_SHOWN(c->dev[i].name),
+			    PL_SHOWN(c->dev[j].name));
 			if (figure(what, "bandwidth", c->bw[i * c->n_dev + j], cause) != 0 ||
 			    figure(what, "latency_us", c->lat_us[i * c->n_dev + j], cause) != 0)
 				return -1;
 		}
 	const struct pl_placeto_params *p = &c->placeto;
-	snprintf(what, sizeof what, "cluster '%.*s%s': placeto", SHOWN(c->name));
+	snprintf(what, sizeof what, "cluster '%.*s%s': placeto", PL_SHOWN(c->name));
 	if (figure(what, "delta1", p->delta1, cause) != 0 || figure(what, "delta2", p->delta2, cause) != 0 ||
 	    figure(what, "transfer_speed", p->transfer_speed, cause) != 0 ||
 	    figure(what, "init_offset", p->init_offset, cause) != 0)

@@ -44,8 +44,9 @@ enum pl_compare_format {
 };
 /* "table", "md" (or "markdown"), "csv", "tex" (or "latex"), "json"; -1. */
 int pl_compare_format_parse(const char *s);
-/* The format a file suffix (without the dot, any case) names: md, csv,
- * tex, json, and txt for the text table; -1 for another. */
+/* The format a file suffix (without the dot, any case) names: md (or
+ * markdown), csv, tex (or latex), json, and txt for the text table; -1
+ * for another, "table" included (a format's name, no suffix). */
 int pl_compare_format_of_suffix(const char *ext);
 const char *pl_compare_format_name(enum pl_compare_format f);
 

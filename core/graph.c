@@ -400,9 +400,7 @@ describe_cycle(const struct pl_graph_builder *b, const struct pl_graph *g, int o
 			break;
 		}
 		const char *name = g->ops[walk[i < seen_at[v] ? len - 1 : i]].name;
-		size_t nl = strlen(name), cut = pl_utf8_cut(name, nl, 120);
-		pl_sb_printf(&path, "'%.*s%s'%s", (int)cut, name, cut < nl ? "…" : "",
-		    i >= seen_at[v] ? " -> " : "");
+		pl_sb_printf(&path, "'%.*s%s'%s", PL_SHOWN(name), i >= seen_at[v] ? " -> " : "");
 	}
 	char *msg = errat(b, b->op_pos[walk[len - 1]],
 	    "the graph has a cycle of %d op%s: %s (expected a DAG)", count, count == 1 ? "" : "s",

@@ -390,22 +390,6 @@ vfail_pos(struct ctx *x, size_t off, const char *fmt, va_list ap)
 	free(msg);
 }
 
-/* How a message's prefix quotes a name: whole up to NAME_SHOWN bytes,
- * else its start and "…", so that the prefix (and what follows it) fits
- * its buffer. */
-#define NAME_SHOWN 120
-static int
-shown_len(const char *name)
-{
-	return (int)pl_utf8_cut(name, strlen(name), NAME_SHOWN);
-}
-
-static const char *
-shown_more(const char *name)
-{
-	return (size_t)shown_len(name) < strlen(name) ? "…" : "";
-}
-
 /* Set the error once, at byte off of the text. */
 static void
 fail_pos(struct ctx *x, size_t off, const char *fmt, ...)
@@ -866,7 +850,7 @@ read_op(struct ctx *x, struct pl_graph_builder *b, const cJSON *o, int i)
 		BAD(f[OP_NAME], "ops[%d]: field 'name' (expected a non-empty string)", i);
 	if (extra != NULL) {
 		char what[300];
-		snprintf(what, sizeof what, "op '%.*s%s': ", shown_len(name), name, shown_more(name));
+		snprintf(what, sizeof what, "op '%.*s%s': ", PL_SHOWN(name));
 		fail_member(x, extra, what, op_keys, OP_NKEYS);
 		return;
 	}
@@ -1499,8 +1483,7 @@ read_link_field(struct ctx *x, const cJSON *f, const char *key, struct pl_cluste
 			const cJSON *v = cJSON_GetArrayItem(row, j);
 			char what[300];
 			snprintf(what, sizeof what, "link '%.*s%s' -> '%.*s%s' (links.%s[%d][%d]): ",
-			    shown_len(c->dev[i].name), c->dev[i].name, shown_more(c->dev[i].name),
-			    shown_len(c->dev[j].name), c->dev[j].name, shown_more(c->dev[j].name), key, i, j);
+			    PL_SHOWN(c->dev[i].name), PL_SHOWN(c->dev[j].name), key, i, j);
 			if (i == j && !cJSON_IsNumber(v)) {
 				fail_item(x, v, 0, "%s%s is not a number (expected a number; the diagonal is ignored)", what, key);
 				return -1;
@@ -1530,7 +1513,7 @@ read_device(struct ctx *x, struct pl_cluster *c, const cJSON *d, int i)
 		return -1;
 	}
 	char what[300];
-	snprintf(what, sizeof what, "device '%.*s%s': ", shown_len(dname), dname, shown_more(dname));
+	snprintf(what, sizeof what, "device '%.*s%s': ", PL_SHOWN(dname));
 	if (read_members(x, d, what, device_keys, DEV_NKEYS, f) != 0)
 		return -1;
 	if (pl_cluster_find(c, dname) >= 0) {

@@ -66,6 +66,12 @@ size_t pl_utf8_width(const char *s);
 /* The bytes of the longest start of UTF-8 text s[0 .. len) that is at
  * most max bytes and ends on a character boundary. */
 size_t pl_utf8_cut(const char *s, size_t len, size_t max);
+/* How a message quotes a name: whole up to PL_NAME_SHOWN bytes, else its
+ * start cut between characters and "…", as the three arguments of
+ * "%.*s%s" (each use reads s's length twice). */
+#define PL_NAME_SHOWN 120
+#define PL_SHOWN(s) (int)pl_utf8_cut((s), strlen(s), PL_NAME_SHOWN), (s), \
+	(strlen(s) > PL_NAME_SHOWN ? "…" : "")
 /* value and unit into buf with prec decimals (2, 1 or 0), fewer where the
  * value as printed reaches 10 or 100 (9.997 at 2 is "10.0", not
  * "10.00"); returns the magnitude printed. */

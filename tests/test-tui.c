@@ -618,9 +618,6 @@ test_action_table(void **state)
 	assert_int_equal(tui_action_for_key('x', 0), ACT_NONE);
 }
 
-/* Text widths count combining and zero-width characters as 0 columns and
- * go on after them; an invalid byte is one '?' column; a character alone
- * is measured the same way. */
 /* The commands' progress line is cut to the terminal's columns, whole
  * characters (it wrapped, and each update left a line behind). */
 static void
@@ -635,6 +632,9 @@ test_cut_columns(void **state)
 	assert_int_equal(cmd_cut_columns("", 3), 0);
 }
 
+/* Text widths count combining and zero-width characters as 0 columns and
+ * go on after them; an invalid byte is one '?' column; a character alone
+ * is measured the same way. */
 static void
 test_screen_width(void **state)
 {
@@ -861,7 +861,7 @@ test_export_fewer(void **state)
 #define SCRIPT_TEST(n) \
 	static void test_##n(void **state) { (void)state; run_script(#n); }
 #define SCRIPTS(X) \
-	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) X(help_views) X(compare_cells) \
+	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) X(help_views) X(compare_cells) X(compare_cells_edge) \
 	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(export) \
 	X(export_table) X(export_suffix) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
@@ -877,7 +877,7 @@ test_export_fewer(void **state)
 	X(placeto_demo) X(timeline_zoom) X(export_big) X(brkga_narrow) X(placeto_stepping) X(placeto_oom) X(export_decline) X(devices_scroll) X(devices_grow) \
 	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home) X(placeto_demo_policy) X(best_named) X(names_cut) X(names_tree) X(pace) X(restart_take) X(undo_save_path) X(held_files) X(export_replaces) X(quit_keys) X(take_same) X(follow_fits) X(follow_saved) X(dev_names) X(prompts) X(deep_scopes) X(export_race) X(flat_names) X(export_link) X(follow_retake) X(best_oom) X(pinned_group) X(hangup) X(demo_default) X(placeto_short) X(timeline_crowd) X(timeline_edges) X(timeline_pan_end) X(dev_tasks) X(search_again) X(devices_last_instant) \
 	X(prompt_edit) X(prompt_utf8) X(prompt_full_edit) X(prompt_scroll) X(export_warning) \
-	X(ops_edges) X(ops_edges_leave) X(ops_edges_none) \
+	X(ops_edges) X(ops_edges_leave) X(ops_edges_none) X(ops_edges_empty) \
 	X(prompt_marks) X(prompt_bytes)
 SCRIPTS(SCRIPT_TEST)
 

@@ -106,6 +106,22 @@ cmd_cut_columns(const char *s, int cols)
 	return at;
 }
 
+/* Rewrite the progress line on stderr (see cmd.h). */
+void
+cmd_progress(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *line = pl_xvasprintf(fmt, ap);
+	va_end(ap);
+	/* within the terminal's width, so that \r rewrites it */
+	struct winsize ws;
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		line[cmd_cut_columns(line, ws.ws_col - 1)] = '\0';
+	fprintf(stderr, "\r%s\033[K", line);
+	free(line);
+}
+
 /* Between two steps: stop on a signal; the progress line. */
 static int
 watch_step(const struct pl_placer *pl, double elapsed, void *arg)
@@ -115,14 +131,8 @@ watch_step(const struct pl_placer *pl, double elapsed, void *arg)
 		return 1;
 	if (w->progress && elapsed - w->last >= 0.5) {
 		w->last = elapsed;
-		char *line = pl_xasprintf("%s: step %d, %.1f s, %s", w->label, pl->n_steps,
+		cmd_progress("%s: step %d, %.1f s, %s", w->label, pl->n_steps,
 		    elapsed, pl->status != NULL ? pl->status : "");
-		/* within the terminal's width, so that \r rewrites it */
-		struct winsize ws;
-		if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
-			line[cmd_cut_columns(line, ws.ws_col - 1)] = '\0';
-		fprintf(stderr, "\r%s\033[K", line);
-		free(line);
 	}
 	return 0;
 }

@@ -301,7 +301,7 @@ cmd_train(int argc, char **argv)
 		}
 		if (progress && (now - last >= 1.0 || st.episodes >= budget)) {
 			last = now;
-			fprintf(stderr, "\repisode %ld/%ld  mean %.3f ms  best %.3f ms  entropy %.3f  lr %.2g  %.0f s\033[K",
+			cmd_progress("episode %ld/%ld  mean %.3f ms  best %.3f ms  entropy %.3f  lr %.2g  %.0f s",
 			    st.episodes, budget, st.last_mean_us / 1000, st.best_us / 1000,
 			    st.last_entropy, st.lr, now - t0);
 		}

@@ -129,6 +129,10 @@ void cmd_put_padded(FILE *f, const char *s, int w);
 /* The bytes of the longest start of UTF-8 text s that takes at most cols
  * terminal columns (whole characters). */
 size_t cmd_cut_columns(const char *s, int cols);
+/* Rewrite the progress line on stderr (a terminal): \r, the formatted
+ * text cut to the terminal's width less one column, the rest of the row
+ * cleared. */
+void cmd_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The larger of w and the columns s takes. */
 int cmd_width_max(int w, const char *s);
 /* The file an output option names: "-" is standard output (/dev/stdout,

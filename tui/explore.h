@@ -134,8 +134,8 @@ struct explore {
 
 	enum explore_prompt_kind prompt;
 	char *prompt_label;
-	char *prompt_buf;		/* what is typed (NUL-terminated, */
-	int prompt_len, prompt_cap;	/* whole UTF-8 characters), */
+	char *prompt_buf;		/* the bytes typed (NUL-terminated; */
+	int prompt_len, prompt_cap;	/* invalid UTF-8 shown as '?'), */
 	int prompt_full;		/* and whether some was not taken, */
 	int prompt_skip;		/* continuation bytes still to drop */
 	int prompt_pos;			/* the cursor: a byte offset, at a

@@ -365,9 +365,10 @@ screen_stderr_news(char *buf, size_t len)
 }
 
 /* Home, End and Delete as the terminals that send them otherwise than
- * the terminfo entry says (tmux, screen, rxvt and the Linux console under
- * TERM=xterm send ESC [1~ and ESC [4~): each sequence the entry leaves
- * unbound is taken as the key, never one it binds to another. */
+ * the terminfo entry says (tmux, screen and the Linux console under
+ * TERM=xterm send ESC [1~ and ESC [4~, rxvt ESC [7~ and ESC [8~): each
+ * sequence the entry leaves unbound is taken as the key, never one it
+ * binds to another. */
 static void
 known_keys(void)
 {

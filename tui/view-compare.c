@@ -103,7 +103,8 @@ is_current(const struct explore *ex, const struct pl_placement *pl)
 }
 
 /* A percentage cell, at most 7 columns: past +99999% in powers of ten
- * ("+8e+13%"), so that two values never read the same. */
+ * ("+8e+13%"), so that values of different magnitude never read the
+ * same. */
 static const char *
 pct(char *buf, int len, double v)
 {
@@ -131,8 +132,8 @@ cell_us(char *buf, int len, double us)
 	return buf;
 }
 
-/* Bytes in at most 9 columns, its unit kept: "1008.0 MiB" becomes
- * "0.98 GiB". */
+/* Bytes in at most 9 columns, its unit kept: "1008.0 MiB" (or
+ * "1000.0 MiB", from 999.95) becomes "0.98 GiB". */
 static const char *
 cell_bytes(char *buf, int len, int64_t b)
 {
@@ -142,7 +143,7 @@ cell_bytes(char *buf, int len, int64_t b)
 		return buf;
 	double v = (double)b / 1024;
 	int u = 0;
-	while (v >= 1000 && u < 5) {
+	while (v >= 999.95 && u < 5) {	/* (999.95 prints as 1000.0) */
 		v /= 1024;
 		u++;
 	}

@@ -545,7 +545,7 @@ draw_op_edges(struct ops_view *o, struct lines *l, int rect_y, int rect_x)
 			return;
 		int y = l->y + l->row - 1;
 		wattrset(w, screen_attr(SCR_HEADER));
-		if (from <= lo && to >= hi)
+		if (hi == lo || (from <= lo && to >= hi))	/* none, or all */
 			screen_printf(w, y, l->x, l->width, 1, "%s (%d)", what, hi - lo);
 		else if (from >= to)
 			screen_printf(w, y, l->x, l->width, 1, "%s (%d): none shown", what, hi - lo);
