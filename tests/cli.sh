@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..104"
+echo "1..105"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -186,6 +186,19 @@ $PLACELAB run -a placeto "$PL_SRCDIR/samples/teach.json" --episodes 2 --workers 
     --mem-penalty 2 --penalty-mem run -q >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "placeto: mem-penalty on the run's memory with --mem none: exit 2, said" sh -c \
     "test $rc = 2 && grep -q 'penalty-mem=run, but the run models no memory (--mem none)' '$tmp/err' && test ! -s '$tmp/out'"
+# a Beta file's tensor OP:INDEX names the output index, as a placement's
+# tensor priorities do (it counted the op's tensors: a:5 was refused and
+# a:0 set the genes of output 5)
+cat > "$tmp/gt.json" <<'EOF'
+{"format": "placelab-graph/1", "ops": [{"name": "a", "flops": 1e9}, {"name": "b", "flops": 1e9}, {"name": "c", "flops": 1e9}],
+ "edges": [["a", "b", 1000000, 5], ["a", "c", 2000, 7]]}
+EOF
+printf 'placelab-beta/1\ntensor a:5 * 3 1\ntensor a:7 /gpu:0 2 2\n' > "$tmp/bt5.txt"
+printf 'placelab-beta/1\ntensor a:0 * 3 1\n' > "$tmp/bt0.txt"
+$PLACELAB validate -g "$tmp/gt.json" -c k80x2 "$tmp/bt5.txt" >"$tmp/out" 2>"$tmp/err"; rc5=$?
+$PLACELAB validate -g "$tmp/gt.json" -c k80x2 "$tmp/bt0.txt" >"$tmp/out0" 2>"$tmp/err0"; rc0=$?
+check "Beta file: tensor a:5 is output 5 of a; a:0, which a lacks, is refused" sh -c \
+    "test $rc5 = 0 && test $rc0 = 2 && grep -q 'bt0.txt:2: .*expected an existing tensor OP:INDEX' '$tmp/err0'"
 # every action of the explorer's key table is listed by explore --keys
 $PLACELAB explore --keys > "$tmp/keys"; rc=$?
 missing=""

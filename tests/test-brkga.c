@@ -556,7 +556,7 @@ test_beta_file(void **state)
 	    "affinity op3 * 1 9\n"
 	    "affinity \"op10\" \"/gpu:2\" 20 1 # names may be quoted \"#\"\n"
 	    "priority \"op7\"\t1 30\n"
-	    "tensor op1:0 * 1 1\n");
+	    "tensor op1:1 * 1 1\n");
 	char *spec;
 	if (asprintf(&spec, "pop=200,evals=0,beta-file=%s", good) < 0)
 		fail();
@@ -618,7 +618,7 @@ test_beta_file(void **state)
 		{ "placelab-beta/1\ndefault .5 2\n", ":2: ALPHA '.5' is not a number > 0" },
 		{ "placelab-beta/1\naffinity op1 * +2 1\n", ":2: ALPHA '+2' is not a number > 0" },
 		{ "placelab-beta/1\ndefault 2\n", ":2: BETA is missing (expected 'default ALPHA BETA')" },
-		{ "placelab-beta/1\ntensor op1:0 * 1\n", ":2: BETA is missing (expected 'tensor OP:INDEX DEVICE ALPHA BETA')" },
+		{ "placelab-beta/1\ntensor op1:1 * 1\n", ":2: BETA is missing (expected 'tensor OP:INDEX DEVICE ALPHA BETA')" },
 		{ "placelab-beta/1\npriority op1 1 2 3\n", ":2: too many fields (expected 'priority OP ALPHA BETA'" },
 		{ "placelab-beta/1\ntensor op1:+0 * 1 1\n", ":2: expected an existing tensor OP:INDEX" },
 		{ "placelab-beta/1\naffinity op1 /tpu:9 1 1\n", ":2: device '/tpu:9' is not in cluster '" },
@@ -923,7 +923,7 @@ test_gene_limit(void **state)
 		fail_msg("'%s': %.6f GiB needed", cause, gib);
 	free(cause);
 
-	static const char good[] = "placelab-beta/1\npriority op5 2 2\ntensor op1:0 * 1 1\n";
+	static const char good[] = "placelab-beta/1\npriority op5 2 2\ntensor op1:1 * 1 1\n";
 	assert_int_equal(pl_brkga_check_beta(f.p, 1, good, strlen(good), "b.txt", &cause), 0);
 	assert_int_equal(pl_brkga_check_beta(f.p, 0, good, strlen(good), "b.txt", &cause), -1);
 	assert_non_null(strstr(cause, "b.txt:3: tensor line, but the chromosome has no tensor genes"));

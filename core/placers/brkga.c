@@ -1327,11 +1327,17 @@ beta_line(const struct pl_brkga_layout *lay, const struct pl_problem *prob, char
 				idx = (long)x;
 			v = pl_graph_find(g, f[0]);
 		}
-		if (v < 0 || idx < 0 || idx >= g->ops[v].n_tensors) {
+		/* the op's tensor of that output index (its outputs need not
+		 * be numbered 0, 1, ...) */
+		int t = -1;
+		for (int j = 0; v >= 0 && idx >= 0 && j < g->ops[v].n_tensors; j++)
+			if (g->tensors[g->ops[v].first_tensor + j].index == idx)
+				t = g->ops[v].first_tensor + j;
+		if (t < 0) {
 			snprintf(what, wn, "%s", "expected an existing tensor OP:INDEX");
 			return -1;
 		}
-		base = lay->tprio_off + (long)(g->ops[v].first_tensor + idx) * nd;
+		base = lay->tprio_off + (long)t * nd;
 	} else {
 		snprintf(what, wn, "%s", "unknown keyword (expected default, affinity, priority or tensor)");
 		return -1;
