@@ -1076,7 +1076,9 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 		goto out;
 	}
 	if (s[i] != '{') {
-		x.err = pl_xasprintf("%s:1:1: expected a JSON object at the top level", name);
+		/* a file in another encoding (UTF-16) is said as such */
+		if ((x.err = pl_utf8_error(name, x.text, x.len)) == NULL)
+			fail_pos(&x, i, "expected a JSON object at the top level");
 		goto out;
 	}
 	if (check_text(&x) != 0)
@@ -1952,9 +1954,10 @@ pl_placement_parse_json(const char *text, size_t len, const char *name,
 	int other_graph = for_graph != NULL && strcmp(for_graph, g->name) != 0;
 	int other_cluster = for_cluster != NULL && strcmp(for_cluster, c->name) != 0;
 	if (other_graph)
-		snprintf(pc.ghint, sizeof pc.ghint, " (the file places graph '%s')", for_graph);
+		snprintf(pc.ghint, sizeof pc.ghint, " (the file places graph '%.*s%s')", PL_SHOWN(for_graph));
 	if (other_cluster)
-		snprintf(pc.chint, sizeof pc.chint, " (the file places on cluster '%s')", for_cluster);
+		snprintf(pc.chint, sizeof pc.chint, " (the file places on cluster '%.*s%s')",
+		    PL_SHOWN(for_cluster));
 	const cJSON *devs = pc.f[PK_DEVICES], *prio = pc.f[PK_PRIO];
 	if (devs == NULL) {
 		x.err = pl_xasprintf("%s: missing 'devices' object (expected {\"op\": \"/gpu:0\", ...})", name);

@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..105"
+echo "1..106"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -199,6 +199,13 @@ $PLACELAB validate -g "$tmp/gt.json" -c k80x2 "$tmp/bt5.txt" >"$tmp/out" 2>"$tmp
 $PLACELAB validate -g "$tmp/gt.json" -c k80x2 "$tmp/bt0.txt" >"$tmp/out0" 2>"$tmp/err0"; rc0=$?
 check "Beta file: tensor a:5 is output 5 of a; a:0, which a lacks, is refused" sh -c \
     "test $rc5 = 0 && test $rc0 = 2 && grep -q 'bt0.txt:2: .*expected an existing tensor OP:INDEX' '$tmp/err0'"
+# a placement for a graph of a long name: the hint of what it places is
+# cut between characters (it was cut mid-character, its ')' lost)
+long=$(awk 'BEGIN { for (i = 0; i < 400; i++) printf "\303\251" }')
+printf '{"format": "placelab-placement/1", "graph": "x%s", "cluster": "k80x2", "devices": {"nosuch": "/gpu:0"}}\n' "$long" > "$tmp/longp.json"
+$PLACELAB validate -g "$tmp/gt.json" -c k80x2 "$tmp/longp.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "placement for a long-named graph: the hint cut between characters, whole UTF-8" sh -c \
+    "test $rc = 2 && grep -q \"(the file places graph 'x.*…')\" '$tmp/err' && iconv -f UTF-8 -t UTF-8 '$tmp/err' >/dev/null"
 # every action of the explorer's key table is listed by explore --keys
 $PLACELAB explore --keys > "$tmp/keys"; rc=$?
 missing=""

@@ -1519,6 +1519,10 @@ test_graph_load_by_suffix(void **state)
 		{ "f", dot, NULL },
 		{ "g.json", json, NULL },
 		{ "h.dot", dot, NULL },
+		/* where the top level is, and a file in UTF-16 said as such */
+		{ "i.json", "\n\n   [1]", "i.json:3:4: expected a JSON object" },
+		{ "j.json", "\xff\xfe{\0\"\0", "j.json:1:1: byte 0xFF is not UTF-8 (expected UTF-8 text; "
+		  "a file in another encoding can be converted with iconv)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char *path = put_file(dir, cases[i].name, cases[i].text, strlen(cases[i].text));
