@@ -828,6 +828,13 @@ test_budgets_objectives(void **state)
 	expect_create_error(&f, "elite=0.6,mutants=0.5", "no room");
 	expect_create_error(&f, "rho=0.3", "rho");
 	expect_create_error(&f, "populations=3,pop=10,exchange-count=5", "exchange-count");
+	/* with exchange 0 the count is moot: independent populations run */
+	pl = new_brkga(&f, "populations=50,exchange=0,pop=10,evals=0,generations=1", 1, 1);
+	pl_placer_free(pl);
+	/* more seeds than a population holds (one of its own) are refused,
+	 * not dropped */
+	expect_create_error(&f, "pop=2,seed-from=m-topo+heft",
+	    "brkga: option 'seed-from': 2 placers, but a population of 2 takes at most 1 (expected pop above 2)");
 	expect_create_error(&f, "seed-from=nosuchplacer", "nosuchplacer");
 	expect_create_error(&f, "seed-from=brkga", "not another placer");
 	/* an empty name in the list is refused, not skipped */

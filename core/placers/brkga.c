@@ -945,7 +945,8 @@ read_options(struct pl_placer *pl, struct brkga *b, char **cause)
 		    "initial population (%d x %d)", b->max_evals, b->P, b->p);
 		return -1;
 	}
-	if ((long)b->n_exchange * (b->P - 1) > b->p - b->ne) {
+	/* (with exchange 0 nothing is ever exchanged: the count is moot) */
+	if (b->exchange > 0 && (long)b->n_exchange * (b->P - 1) > b->p - b->ne) {
 		*cause = pl_xasprintf("brkga: option 'exchange-count': %d from each "
 		    "of %d other populations does not fit among the %d non-elite",
 		    b->n_exchange, b->P - 1, b->p - b->ne);
@@ -953,7 +954,17 @@ read_options(struct pl_placer *pl, struct brkga *b, char **cause)
 	}
 	if (parse_objective(b, pl_opt_str(o, "objective"), cause) != 0)
 		return -1;
-	return parse_seed_from(b, pl_opt_str(o, "seed-from"), cause);
+	if (parse_seed_from(b, pl_opt_str(o, "seed-from"), cause) != 0)
+		return -1;
+	/* a population keeps one chromosome of its own: the seeds fill
+	 * the rest at most (more were dropped without a word) */
+	if (b->n_seed_cls > b->p - 1) {
+		*cause = pl_xasprintf("brkga: option 'seed-from': %d placers, but a "
+		    "population of %d takes at most %d (expected pop above %d)",
+		    b->n_seed_cls, b->p, b->p - 1, b->n_seed_cls);
+		return -1;
+	}
+	return 0;
 }
 
 /* The chromosome layout of problem prob, with or without tensor genes
