@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..106"
+echo "1..107"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -206,6 +206,17 @@ printf '{"format": "placelab-placement/1", "graph": "x%s", "cluster": "k80x2", "
 $PLACELAB validate -g "$tmp/gt.json" -c k80x2 "$tmp/longp.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "placement for a long-named graph: the hint cut between characters, whole UTF-8" sh -c \
     "test $rc = 2 && grep -q \"(the file places graph 'x.*…')\" '$tmp/err' && iconv -f UTF-8 -t UTF-8 '$tmp/err' >/dev/null"
+# names reach the terminal with their control characters as spaces, as
+# the tables print them: an ESC in a graph's name or an op's type cannot
+# drive the terminal from info, sim or an error message
+printf '{"format": "placelab-graph/1", "name": "n\\u001b[31mRED", "ops": [{"name": "a\\u001b[2J", "type": "T\\u001b[1m"}, {"name": "a\\u001b[2J"}]}\n' > "$tmp/escdup.json"
+printf '{"format": "placelab-graph/1", "name": "n\\u001b[31mRED", "ops": [{"name": "a", "type": "T\\u001b[1m"}]}\n' > "$tmp/esc.json"
+esc=$(printf '\033')
+$PLACELAB info "$tmp/esc.json" >"$tmp/out" 2>&1; rc1=$?
+$PLACELAB sim "$tmp/esc.json" --place all:gpu0 >>"$tmp/out" 2>&1; rc2=$?
+$PLACELAB validate "$tmp/escdup.json" >>"$tmp/out" 2>&1; rc3=$?
+check "control characters in names printed as spaces (info, sim, errors)" sh -c \
+    "test $rc1 = 0 && test $rc2 = 0 && test $rc3 = 2 && ! grep -q '$esc' '$tmp/out' && grep -q 'n \[31mRED' '$tmp/out' && grep -q \"op 'a \[2J': duplicate name\" '$tmp/out'"
 # every action of the explorer's key table is listed by explore --keys
 $PLACELAB explore --keys > "$tmp/keys"; rc=$?
 missing=""

@@ -106,6 +106,26 @@ cmd_cut_columns(const char *s, int cols)
 	return at;
 }
 
+/* s with its control characters but newlines as spaces (see cmd.h). */
+const char *
+cmd_safe(const char *s)
+{
+	static char *ring[8];
+	static int next;
+	size_t i = 0;
+	while (s[i] != '\0' && !(((unsigned char)s[i] < 0x20 && s[i] != '\n') || s[i] == 0x7f))
+		i++;
+	if (s[i] == '\0')
+		return s;
+	free(ring[next]);
+	char *c = ring[next] = pl_xstrdup(s);
+	next = (next + 1) % 8;
+	for (char *q = c + i; *q != '\0'; q++)
+		if (((unsigned char)*q < 0x20 && *q != '\n') || *q == 0x7f)
+			*q = ' ';
+	return c;
+}
+
 /* Rewrite the progress line on stderr (see cmd.h). */
 void
 cmd_progress(const char *fmt, ...)
@@ -166,7 +186,7 @@ cmd_report_stream(const char *path1, const char *path2)
 void
 cmd_put_padded(FILE *f, const char *s, int w)
 {
-	fputs(s, f);
+	fputs(cmd_safe(s), f);
 	for (int k = (int)pl_utf8_width(s); k < w; k++)
 		fputc(' ', f);
 }
@@ -190,7 +210,7 @@ cmd_out_path(const char *arg)
 int
 cmd_fail(char *msg)
 {
-	fprintf(stderr, "placelab: %s\n", msg);
+	fprintf(stderr, "placelab: %s\n", cmd_safe(msg));
 	free(msg);
 	return 2;
 }
@@ -200,11 +220,11 @@ int
 cmd_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("placelab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	char *msg = pl_xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "placelab: %s\n", cmd_safe(msg));
+	free(msg);
 	return 2;
 }
 

@@ -85,7 +85,7 @@ info_text(const struct pl_graph *g, const struct pl_problem *p)
 	double pflops = pl_graph_longest_flops_path(g, NULL, &plen);
 	int named, largest;
 	group_stats(g, &named, &largest);
-	printf("%-*s%s\n", LABEL_W, "graph", g->name);
+	printf("%-*s%s\n", LABEL_W, "graph", cmd_safe(g->name));
 	printf("%-*s%d\n", LABEL_W, "ops", g->n_ops);
 	printf("%-*s%d (%d tensors)\n", LABEL_W, "edges", g->n_edges, g->n_tensors);
 	printf("%-*s%.3f GFLOPs per step\n", LABEL_W, "compute", pl_graph_total_flops(g) / 1e9);
@@ -118,7 +118,7 @@ info_text(const struct pl_graph *g, const struct pl_problem *p)
 	free(t);
 	if (p != NULL) {
 		const struct pl_cluster *c = p->c;
-		printf("%-*s%s: %d devices\n", LABEL_W, "cluster", c->name, c->n_dev);
+		printf("%-*s%s: %d devices\n", LABEL_W, "cluster", cmd_safe(c->name), c->n_dev);
 		int dw = 10;
 		for (int d = 0; d < c->n_dev; d++) {
 			int len = cmd_width_max(0, c->dev[d].name);
@@ -347,7 +347,7 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 		struct pl_cluster *c = pl_cluster_parse_json(text, len, path, &cause);
 		rc = c != NULL ? 0 : cmd_fail(cause);
 		if (c != NULL)
-			printf("%s: ok (cluster '%s', %d devices)\n", path, c->name, c->n_dev);
+			printf("%s: ok (cluster '%s', %d devices)\n", cmd_safe(path), cmd_safe(c->name), c->n_dev);
 		pl_cluster_free(c);
 	} else if (tag != NULL && same_kind(tag, PL_FORMAT_PLACEMENT)) {
 		if (graph_path == NULL) {
@@ -385,7 +385,7 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 			printf("%s: ok (graph '%s', %d ops, %d edges; runs on cluster '%s')\n", path,
 			    g->name, g->n_ops, g->n_edges, c->name);
 		else
-			printf("%s: ok (graph '%s', %d ops, %d edges)\n", path, g->name, g->n_ops, g->n_edges);
+			printf("%s: ok (graph '%s', %d ops, %d edges)\n", cmd_safe(path), cmd_safe(g->name), g->n_ops, g->n_edges);
 		pl_problem_free(pb);
 		pl_cluster_free(c);
 		pl_graph_free(g);

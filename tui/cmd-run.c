@@ -214,7 +214,7 @@ print_summary(const struct pl_placer *pl, FILE *f)
 {
 	const struct pl_problem *p = pl->prob;
 	fprintf(f, "method     %s (%s)\n", pl->cls->name, pl->cls->title);
-	fprintf(f, "problem    %s on %s, %s simulator\n", p->g->name, p->c->name,
+	fprintf(f, "problem    %s on %s, %s simulator\n", cmd_safe(p->g->name), cmd_safe(p->c->name),
 	    pl_sim_kind_name(pl->run.sim.kind));
 	fprintf(f, "status     %s\n", pl->status != NULL ? pl->status : "");
 	if (pl->error != NULL)

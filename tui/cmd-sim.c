@@ -221,8 +221,8 @@ print_text(const struct pl_problem *p, const struct pl_placement *pl,
 	const struct pl_sim_result *r = &tr->res;
 	const struct pl_cluster *c = p->c;
 	char s1[32], s2[32], s3[32], s4[32];
-	fprintf(f, "graph      %s (%d ops, %d edges)\n", p->g->name, p->n_ops, p->g->n_edges);
-	fprintf(f, "cluster    %s (%d devices, %s)\n", c->name, c->n_dev,
+	fprintf(f, "graph      %s (%d ops, %d edges)\n", cmd_safe(p->g->name), p->n_ops, p->g->n_edges);
+	fprintf(f, "cluster    %s (%d devices, %s)\n", cmd_safe(c->name), c->n_dev,
 	    c->shared_bus ? "shared bus" : "per-pair links");
 	fprintf(f, "simulator  %s, memory model %s\n", pl_sim_kind_name(o->kind),
 	    pl_mem_model_name(o->mem));

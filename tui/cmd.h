@@ -129,6 +129,11 @@ void cmd_put_padded(FILE *f, const char *s, int w);
 /* The bytes of the longest start of UTF-8 text s that takes at most cols
  * terminal columns (whole characters). */
 size_t cmd_cut_columns(const char *s, int cols);
+/* s as placelab prints it for people: its control characters (ESC, tab,
+ * ...) but newlines as spaces, as the tables write them, so that a name
+ * cannot drive the terminal.  s itself when it has none, else a copy that
+ * lasts until the eighth call after. */
+const char *cmd_safe(const char *s);
 /* Rewrite the progress line on stderr (a terminal): \r, the formatted
  * text cut to the terminal's width less one column, the rest of the row
  * cleared. */
