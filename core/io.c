@@ -48,15 +48,27 @@ skip_value(const char *s, size_t i, size_t n)
 		return i + 1;
 	}
 	if (s[i] == '{' || s[i] == '[') {
+		/* the closers expected, one bit a level (1: '}'), as deep as
+		 * a file may nest and more; a closer of the other kind ends
+		 * the value before it, so that the error is found there */
+		uint64_t want[CJSON_NESTING_LIMIT / 64 + 2] = { 0 };
 		int depth = 0;
 		for (; i < n; i++) {
 			char ch = s[i];
 			if (ch == '"') {
 				i = skip_value(s, i, n) - 1;
 			} else if (ch == '{' || ch == '[') {
+				if (depth < (int)sizeof want * 8) {
+					uint64_t bit = (uint64_t)1 << (depth % 64);
+					want[depth / 64] = ch == '{' ? want[depth / 64] | bit : want[depth / 64] & ~bit;
+				}
 				depth++;
 			} else if (ch == '}' || ch == ']') {
-				if (--depth == 0)
+				depth--;
+				if (depth < (int)sizeof want * 8 &&
+				    (int)((want[depth / 64] >> (depth % 64)) & 1) != (ch == '}'))
+					return i;
+				if (depth == 0)
 					return i + 1;
 			}
 		}
@@ -977,6 +989,10 @@ parse_span(struct ctx *x, size_t a, size_t b)
 	if (v == NULL) {
 		const char *at = cJSON_GetErrorPtr();
 		size_t off = at != NULL && at >= x->text + a && at <= x->text + b ? (size_t)(at - x->text) : a;
+		/* the span ran out (cut before a closer of the wrong kind):
+		 * the error is at what follows it */
+		if (b < x->len && skip_ws(x->text, off, b) >= b)
+			off = skip_ws(x->text, b, x->len);
 		if (off >= x->len)
 			fail_pos(x, off, "%s", eof_msg(x));
 		else {

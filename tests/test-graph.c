@@ -140,6 +140,10 @@ test_truncated(void **state)
 {
 	(void)state;
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\", \"flops\": 1", "unexpected end of file", NULL);
+	/* a bracket missing in the middle is said where the wrong one
+	 * stands, not as the end of the file */
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n\"edges\": [\n [\"a\", \"b\"\n}\n",
+	    "t.json:5:1: JSON syntax error near '}' (expected ',' or ']')", NULL);
 }
 
 static void
