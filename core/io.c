@@ -589,7 +589,9 @@ number_error(const char *s, size_t n)
 }
 
 /* Refuse numbers that cJSON reads but JSON does not allow ("01", "1.",
- * "-.5", "1.e3"): another reader of the same file would refuse it.  A
+ * "-.5", "1.e3"), and control characters it takes where JSON does not
+ * (raw in a string, or as white space other than tab, newline and
+ * carriage return): another reader of the same file would refuse it.  A
  * number is a run of [-+.0-9eE] outside strings that starts a value.
  * 0, or -1 with the error set at it. */
 static int
@@ -601,13 +603,25 @@ check_numbers(struct ctx *x)
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 		if (c == '"') {
-			for (i++; i < n && s[i] != '"'; i++)
+			for (i++; i < n && s[i] != '"'; i++) {
+				if ((unsigned char)s[i] < 0x20) {
+					fail_pos(x, i, "a control character (byte 0x%02X) in a string "
+					    "(expected it escaped: \\t, \\n or \\u%04X)",
+					    (unsigned char)s[i], (unsigned char)s[i]);
+					return -1;
+				}
 				if (s[i] == '\\')
 					i++;
+			}
 			prev = '"';
 			continue;
 		}
-		if ((unsigned char)c <= 0x20)	/* white space, as cJSON skips it */
+		if ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+			fail_pos(x, i, "a control character (byte 0x%02X) between values "
+			    "(expected white space: spaces, tabs, newlines)", (unsigned char)c);
+			return -1;
+		}
+		if ((unsigned char)c <= 0x20)	/* white space */
 			continue;
 		if ((c == '-' || (c >= '0' && c <= '9')) &&
 		    (prev == '[' || prev == ',' || prev == ':')) {
@@ -628,8 +642,8 @@ check_numbers(struct ctx *x)
 }
 
 /* What every loader refuses in the text before reading it: bytes that
- * are not UTF-8, a \u0000 escape, then numbers JSON does not allow.  0,
- * or -1 with the error set. */
+ * are not UTF-8, a \u0000 escape, then numbers and control characters
+ * JSON does not allow.  0, or -1 with the error set. */
 static int
 check_text(struct ctx *x)
 {

@@ -1519,6 +1519,12 @@ test_graph_load_by_suffix(void **state)
 		{ "f", dot, NULL },
 		{ "g.json", json, NULL },
 		{ "h.dot", dot, NULL },
+		/* control characters JSON does not allow, raw in a string or
+		 * as white space */
+		{ "k.json", "{\"format\": \"placelab-graph/1\", \"ops\": [{\"name\": \"a\tb\"}]}",
+		  "k.json:1:51: a control character (byte 0x09) in a string (expected it escaped: \\t, \\n or \\u0009)" },
+		{ "l.json", "{\"format\": \"placelab-graph/1\", \"ops\": [{\"name\": \"a\"},\f{\"name\": \"b\"}]}",
+		  "l.json:1:54: a control character (byte 0x0C) between values (expected white space" },
 		/* where the top level is, and a file in UTF-16 said as such */
 		{ "i.json", "\n\n   [1]", "i.json:3:4: expected a JSON object" },
 		{ "j.json", "\xff\xfe{\0\"\0", "j.json:1:1: byte 0xFF is not UTF-8 (expected UTF-8 text; "
