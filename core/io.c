@@ -1149,11 +1149,17 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 			fail_pos(&x, n, "%s", eof_msg(&x));
 			break;
 		}
+		/* a key with escapes ("\u006fps") is compared decoded */
+		cJSON *decoded = memchr(key, '\\', klen) != NULL ?
+		    cJSON_ParseWithLength(key - 1, klen + 2) : NULL;
+		const char *kname = cJSON_IsString(decoded) ? decoded->valuestring : NULL;
 		int k = 0;
-		while (k < GRAPH_NKEYS && !(klen == strlen(graph_keys[k]) && memcmp(key, graph_keys[k], klen) == 0))
+		while (k < GRAPH_NKEYS && !(kname != NULL ? strcmp(kname, graph_keys[k]) == 0 :
+		    klen == strlen(graph_keys[k]) && memcmp(key, graph_keys[k], klen) == 0))
 			k++;
+		cJSON_Delete(decoded);
 		if (k < GRAPH_NKEYS && (seen & 1u << k)) {
-			fail_pos(&x, (size_t)(key - s) - 1, "field '%.*s' given a second time (expected it once)", (int)klen, key);
+			fail_pos(&x, (size_t)(key - s) - 1, "field '%s' given a second time (expected it once)", graph_keys[k]);
 			break;
 		}
 		if (k < GRAPH_NKEYS)

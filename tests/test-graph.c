@@ -127,6 +127,21 @@ test_longest_path_op0_later(void **state)
 	pl_graph_free(g);
 }
 
+/* Top-level keys with escapes are the keys they spell, as every other
+ * key is ("\u006fps" was an unknown field). */
+static void
+test_escaped_keys(void **state)
+{
+	(void)state;
+	struct pl_graph *g = parse_ok("{\"\\u0066ormat\": \"placelab-graph/1\", \"n\\u0061me\": \"esc\",\n"
+	    "\"\\u006fps\": [{\"name\": \"a\"}, {\"name\": \"b\"}], \"edge\\u0073\": [[\"a\", \"b\"]]}");
+	assert_int_equal(g->n_ops, 2);
+	assert_int_equal(g->n_edges, 1);
+	assert_string_equal(g->name, "esc");
+	pl_graph_free(g);
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}], \"\\u006fps\": []}", "field 'ops' given a second time", NULL);
+}
+
 /* Every class of bad input gets a clear error with a position. */
 static void
 test_syntax_error(void **state)
@@ -590,6 +605,7 @@ main(void)
 		cmocka_unit_test(test_syntax_error),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_cycle),
+		cmocka_unit_test(test_escaped_keys),
 		cmocka_unit_test(test_longest_path_op0_later),
 		cmocka_unit_test(test_unknown_op),
 		cmocka_unit_test(test_duplicate),
