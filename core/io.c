@@ -699,7 +699,8 @@ parse_text(struct ctx *x)
 		return NULL;
 	}
 	if (!cJSON_IsObject(root)) {
-		x->err = pl_xasprintf("%s:1:1: expected a JSON object at the top level", x->name);
+		fail_pos(x, skip_ws(x->text, bom_len(x->text, x->len), x->len),
+		    "expected a JSON object at the top level");
 		cJSON_Delete(root);
 		return NULL;
 	}

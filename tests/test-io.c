@@ -185,6 +185,8 @@ test_cluster_parse(void **state)
 		{ "{\"name\": \"x\",\n \"format\": \"placelab-cluster/2\"}", "c.json:2:12: format version \"placelab-cluster/2\" is not supported" },
 		{ "{\"format\": 1, \"devices\": []}", "c.json:1:12: field 'format' (expected the string \"placelab-cluster/1\")" },
 		{ "{\"devices\": []}", "c.json:1:1: missing \"format\" field" },
+		/* where the top level is (it said 1:1) */
+		{ "\n\n   [1]", "c.json:3:4: expected a JSON object at the top level" },
 		{ CL DEV("a") "]}\n{\"format\": \"placelab-cluster/1\"}", "c.json:3:1: '{\"format\": \"' after the JSON object (expected the end of the file)" },
 		/* unknown and repeated fields, in every object */
 		{ CL DEV("a") "], \"link\": {}}", "c.json:2:71: unknown field 'link' (expected format, name, description, devices, links, placeto)" },
