@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..70"
+echo "1..71"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -268,6 +268,20 @@ $PLACELAB export "$nmt4" -c k80x4 -p "$tmp/h.json" --dpi 1200 -o "$tmp/big.png" 
 fewer=$(sed -n 's/.*--max-nodes \([0-9]*\),.*/\1/p' "$tmp/err")
 check "PNG too big at the default node budget: it suggests fewer nodes (--max-nodes ${fewer:-none}), not more" \
     sh -c "test $rc = 2 && test -n '$fewer' && test '${fewer:-99}' -lt 60 && test ! -e '$tmp/big.png'"
+# 64 devices, three of them used, at --level 0 (one node per device used,
+# the fewest drawn): the device legend flows onto more lines rather than
+# widening the figure (in one line it was eight times as wide).
+awk 'BEGIN {
+	printf "{\"format\": \"placelab-cluster/1\", \"name\": \"g64\", \"devices\": [{\"name\": \"/cpu:0\", \"kind\": \"cpu\", \"peak_flops\": 5e11, \"mem_bytes\": 68719476736, \"mem_bw\": 6e10}"
+	for (i = 0; i < 63; i++) printf ", {\"name\": \"/gpu:%d\", \"kind\": \"gpu\", \"peak_flops\": 4e12, \"mem_bytes\": 17179869184, \"mem_bw\": 2e11}", i
+	print "]}"
+}' > "$tmp/g64.json"
+svg_w() { sed -n 's/^<svg width="\([0-9]*\)pt".*/\1/p' "$1"; }
+$PLACELAB export "$teach" -c "$tmp/g64.json" -p "$tmp/p.json" --level 0 -o "$tmp/g64.svg"
+$PLACELAB export "$teach" -c "$tmp/g64.json" -p "$tmp/p.json" --level 0 --no-legend -o "$tmp/g64n.svg"
+wl=$(svg_w "$tmp/g64.svg"); wn=$(svg_w "$tmp/g64n.svg")
+check "64 devices: the legend leaves the figure at most 1.25 times as wide (${wl:-?}pt, ${wn:-?}pt without)" \
+    sh -c "test -n '$wl' && test -n '$wn' && test $((${wl:-1} * 4)) -le $((${wn:-0} * 5))"
 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/forced.svg" --force
 check "--force is taken" is "$tmp/forced.svg" 3c3f786d6c 5000
 

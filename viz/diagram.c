@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +398,103 @@ node_label(Agnode_t *n, const struct pl_graph *g, const struct pl_coarse_node *n
 	set_sb(n, "tooltip", &tip);
 }
 
+/* Whether the n-byte character at s is East Asian wide (two columns). */
+static int
+char_wide(const char *s, int n)
+{
+	char one[8] = { 0 };
+	memcpy(one, s, (size_t)n);
+	return pl_utf8_width(one) > 1;
+}
+
+/* The width in points text s takes at font size fs, roughly: Helvetica's
+ * narrow characters a third of an em, capitals and m, w three quarters,
+ * East Asian wide ones a whole em, the rest a little over half.  Enough
+ * to break a line of the legend near a width, not to measure with. */
+static double
+text_est(const char *s, double fs)
+{
+	double em = 0;
+	uint32_t cp;
+	for (int n; *s; s += n) {
+		n = pl_utf8_decode(s, &cp);
+		if (cp < 0x80 && strchr(" /:.,;'!|ijlftrI()[]-", (int)cp) != NULL)
+			em += 0.31;
+		else if (cp < 0x80 && (isupper((int)cp) || cp == 'm' || cp == 'w'))
+			em += 0.72;
+		else if (cp != PL_UTF8_BAD && cp >= 0x80 && char_wide(s, n))
+			em += 1.0;
+		else
+			em += 0.56;
+	}
+	return em * fs;
+}
+
+/* The width of one device's legend entry (legend_swatches), its
+ * separator from the one before aside. */
+static double
+swatch_est(const struct pl_device *dev, int used)
+{
+	return text_est("■ ", 12) + text_est(dev->name, 9) + (used ? 0 : text_est(" (idle)", 9));
+}
+
+#define LEGEND_GAP "    "	/* between two devices of a legend line */
+#define LEGEND_MIN_W 420.0	/* points: about the width of the line-styles line */
+
+/*
+ * How wide a line of device swatches may grow before the next starts on a
+ * new line: as wide as the drawing is at least without the legend, from
+ * the device headers (side by side in a top-down or bottom-up drawing, one
+ * under another left to right), and never less than LEGEND_MIN_W, about
+ * what the legend's line of line styles takes anyway.  So a few devices
+ * keep one line, and many add lines rather than width.
+ */
+static double
+legend_width(const struct pl_cluster *c, const struct plv_opts *o)
+{
+	const char *rd = plv_rankdir(o);
+	int across = strcmp(rd, "TB") == 0 || strcmp(rd, "BT") == 0;
+	double w = 0;
+	for (int d = 0; d < c->n_dev; d++) {
+		/* a header's bold name at 10 points, in a cluster's margins */
+		double hw = text_est(c->dev[d].name, 10) * 1.1 + 16;
+		w = across ? w + hw : fmax(w, hw);
+	}
+	return fmax(w, LEGEND_MIN_W);
+}
+
+/* The device swatches (coloured squares and names, idle devices grey),
+ * as rows of the legend's table, a row holding as many as fit in width
+ * points (at least one). */
+static void
+legend_swatches(struct pl_strbuf *b, const struct pl_cluster *c, const int *used,
+    double width)
+{
+	double x = 0;
+	for (int d = 0; d < c->n_dev; d++) {
+		const struct plv_colour *col = plv_device_colour(d);
+		double w = swatch_est(&c->dev[d], used[d]);
+		if (d > 0 && x + text_est(LEGEND_GAP, 9) + w > width) {
+			pl_sb_printf(b, "</FONT></TD></TR>");
+			x = 0;
+		}
+		if (x == 0)
+			pl_sb_printf(b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
+		else {
+			pl_sb_printf(b, LEGEND_GAP);
+			x += text_est(LEGEND_GAP, 9);
+		}
+		x += w;
+		pl_sb_printf(b, "<FONT COLOR=\"%s\" POINT-SIZE=\"12\">■</FONT> ", col->hex);
+		if (!used[d])
+			pl_sb_printf(b, "<FONT COLOR=\"#808080\">");
+		sb_html(b, c->dev[d].name);
+		if (!used[d])
+			pl_sb_printf(b, " (idle)</FONT>");
+	}
+	pl_sb_printf(b, "</FONT></TD></TR>");
+}
+
 /* The legend and title, as the graph's HTML label. */
 static void
 legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement *pl,
@@ -425,19 +523,7 @@ legend_label(Agraph_t *gr, const struct pl_problem *p, const struct pl_placement
 	}
 	pl_sb_printf(&b, "</B></TD></TR>");
 	if (o->legend) {
-		/* device swatches, as coloured squares in one line of text */
-		pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
-		for (int d = 0; d < c->n_dev; d++) {
-			const struct plv_colour *col = plv_device_colour(d);
-			pl_sb_printf(&b, "%s<FONT COLOR=\"%s\" POINT-SIZE=\"12\">■</FONT> ",
-			    d ? "    " : "", col->hex);
-			if (!used[d])
-				pl_sb_printf(&b, "<FONT COLOR=\"#808080\">");
-			sb_html(&b, c->dev[d].name);
-			if (!used[d])
-				pl_sb_printf(&b, " (idle)</FONT>");
-		}
-		pl_sb_printf(&b, "</FONT></TD></TR>");
+		legend_swatches(&b, c, used, legend_width(c, o));
 		/* line styles */
 		pl_sb_printf(&b, "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">");
 		if (t != NULL && t->n_critical > 0)

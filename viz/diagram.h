@@ -12,7 +12,8 @@
  * the edge to its first reader there: pl_coarse_set_moved), so the labels
  * of a pair of devices add up to its transfers and the legend's total to
  * the step's bytes moved; the critical path in red and bold; the title and
- * legend in the graph's label.
+ * legend in the graph's label, the devices' swatches flowing onto more
+ * lines rather than widening the figure beyond its drawing.
  *
  * Invariant: the graph is built only through the cgraph API, so every
  * string is quoted and escaped by cgraph itself; the same inputs give the
