@@ -31,7 +31,7 @@ fails_with() {
 
 teach=$PL_SRCDIR/samples/teach.json
 nmt4=$PL_SRCDIR/samples/nmt4.json
-echo "1..71"
+echo "1..72"
 
 check "--help shows the options" sh -c "$PLACELAB export --help | grep -q -- '--max-nodes'"
 # synopsis_lists_all: every option the help describes is in its usage lines
@@ -270,7 +270,8 @@ check "PNG too big at the default node budget: it suggests fewer nodes (--max-no
     sh -c "test $rc = 2 && test -n '$fewer' && test '${fewer:-99}' -lt 60 && test ! -e '$tmp/big.png'"
 # 64 devices, three of them used, at --level 0 (one node per device used,
 # the fewest drawn): the device legend flows onto more lines rather than
-# widening the figure (in one line it was eight times as wide).
+# widening the figure (in one line it was eight times as wide), and a PNG
+# too big because of the legend says --no-legend, not fewer nodes.
 awk 'BEGIN {
 	printf "{\"format\": \"placelab-cluster/1\", \"name\": \"g64\", \"devices\": [{\"name\": \"/cpu:0\", \"kind\": \"cpu\", \"peak_flops\": 5e11, \"mem_bytes\": 68719476736, \"mem_bw\": 6e10}"
 	for (i = 0; i < 63; i++) printf ", {\"name\": \"/gpu:%d\", \"kind\": \"gpu\", \"peak_flops\": 4e12, \"mem_bytes\": 17179869184, \"mem_bw\": 2e11}", i
@@ -282,6 +283,13 @@ $PLACELAB export "$teach" -c "$tmp/g64.json" -p "$tmp/p.json" --level 0 --no-leg
 wl=$(svg_w "$tmp/g64.svg"); wn=$(svg_w "$tmp/g64n.svg")
 check "64 devices: the legend leaves the figure at most 1.25 times as wide (${wl:-?}pt, ${wn:-?}pt without)" \
     sh -c "test -n '$wl' && test -n '$wn' && test $((${wl:-1} * 4)) -le $((${wn:-0} * 5))"
+# the largest --dpi at which the drawing without its legend fits; with
+# the legend it does not
+$PLACELAB export "$teach" -c "$tmp/g64.json" -p "$tmp/p.json" --level 0 --no-legend --dpi 2000 -o "$tmp/g64.png" 2>"$tmp/err"
+dpi=$(sed -n 's/.*use --dpi \([0-9]*\) or less.*/\1/p' "$tmp/err")
+$PLACELAB export "$teach" -c "$tmp/g64.json" -p "$tmp/p.json" --level 0 --dpi "${dpi:-0}" -o "$tmp/g64.png" 2>"$tmp/err"; rc=$?
+check "... a PNG too big for its legend (--dpi ${dpi:-none}): --no-legend named, no fewer nodes at the fewest" \
+    sh -c "test $rc = 2 && grep -q 'leave the legend out (--no-legend)' '$tmp/err' && ! grep -q 'max-nodes\|fewer nodes' '$tmp/err' && test ! -e '$tmp/g64.png'"
 $PLACELAB export "$teach" -c k80x2 -p "$tmp/p.json" -o "$tmp/forced.svg" --force
 check "--force is taken" is "$tmp/forced.svg" 3c3f786d6c 5000
 

@@ -1163,6 +1163,52 @@ test_cross_edges_by_sender(void **state)
 		}
 }
 
+/* A PNG too big at --level 0, one node per device used (the fewest a
+ * diagram draws), suggests no fewer nodes, neither by --max-nodes nor in
+ * a front end's words; at the default budget it suggests fewer, no fewer
+ * than the devices used. */
+static void
+test_png_fewest(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fixture_sample(&f, "nmt4", "heft");
+	struct plv_opts o;
+	plv_opts_init(&o);
+	o.format = PLV_FMT_PNG;
+	o.dpi = 3000;
+	o.max_nodes = 0;
+	o.level = 0;
+	char *cause = NULL;
+	assert_int_equal(plv_export(f.p, f.pl, f.t, &o, "/nonexistent/l0.png", &cause), -1);
+	if (strstr(cause, "more than cairo draws") == NULL || strstr(cause, "--dpi") == NULL ||
+	    strstr(cause, "--max-nodes") != NULL || strstr(cause, "fewer nodes") != NULL)
+		fail_msg("at the fewest nodes: %s", cause);
+	free(cause);
+	cause = NULL;
+	o.fewer = "pick a smaller Detail";
+	assert_int_equal(plv_export(f.p, f.pl, f.t, &o, "/nonexistent/l0.png", &cause), -1);
+	if (strstr(cause, "more than cairo draws") == NULL || strstr(cause, "Detail") != NULL)
+		fail_msg("at the fewest nodes, in a front end's words: %s", cause);
+	free(cause);
+	cause = NULL;
+	o.fewer = NULL;
+	o.max_nodes = 60;
+	assert_int_equal(plv_export(f.p, f.pl, f.t, &o, "/nonexistent/60.png", &cause), -1);
+	int used = 0, n = 0;
+	for (int d = 0; d < f.p->c->n_dev; d++) {
+		int any = 0;
+		for (int v = 0; v < f.p->g->n_ops; v++)
+			any |= f.pl->dev[v] == d;
+		used += any;
+	}
+	const char *m = strstr(cause, "--max-nodes ");
+	if (m == NULL || sscanf(m, "--max-nodes %d", &n) != 1 || n < used || n >= 60)
+		fail_msg("at 60 nodes, %d devices used: %s", used, cause);
+	free(cause);
+	fixture_free(&f);
+}
+
 /* What a dot layout costs is known before it runs: nmt4 at full detail
  * (3 million layout nodes; it did not finish in 11 minutes) is refused at
  * once with what to do, through the call the explorer's Export view makes
@@ -1318,6 +1364,7 @@ main(void)
 		cmocka_unit_test(test_moved_bytes),
 		cmocka_unit_test(test_cross_edges_by_sender),
 		cmocka_unit_test(test_layout_work),
+		cmocka_unit_test(test_png_fewest),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_timeline_zero_cost),
 		cmocka_unit_test(test_node_count),

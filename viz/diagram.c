@@ -1088,12 +1088,42 @@ header_extent(Agraph_t *g, double *w, double *h)
 	}
 }
 
-/* Whether laid-out g makes a PNG too big for cairo at dpi; if so *cause
- * says how big and what to do (fewer: how to draw less, or NULL, left
- * out when one device's header alone is too big, as drawing less does
- * not shrink it; cli: name the command line's --dpi). */
+/* Whether a drawing of w x h points is too big for cairo at dpi. */
 static int
-png_too_big(Agraph_t *g, double dpi, const char *fewer, int cli, char **cause)
+too_big_at(double w, double h, double dpi)
+{
+	w *= dpi / 72;
+	h *= dpi / 72;
+	return w >= PLV_PNG_MAX_SIDE || h >= PLV_PNG_MAX_SIDE || w * h > PLV_PNG_MAX_PIXELS;
+}
+
+/* The size in points of laid-out g's device clusters together (the
+ * drawing without its title and legend), or 0 x 0 when it has none. */
+static void
+clusters_extent(Agraph_t *g, double *w, double *h)
+{
+	double x0 = HUGE_VAL, y0 = HUGE_VAL, x1 = -HUGE_VAL, y1 = -HUGE_VAL;
+	for (int i = 1; i <= GD_n_cluster(g); i++) {
+		boxf bb = GD_bb(GD_clust(g)[i]);
+		x0 = fmin(x0, bb.LL.x);
+		y0 = fmin(y0, bb.LL.y);
+		x1 = fmax(x1, bb.UR.x);
+		y1 = fmax(y1, bb.UR.y);
+	}
+	*w = x1 > x0 ? x1 - x0 : 0;
+	*h = y1 > y0 ? y1 - y0 : 0;
+}
+
+/*
+ * Whether laid-out g makes a PNG too big for cairo at dpi; if so *cause
+ * says how big and what to do (fewer: how to draw less, or NULL, left
+ * out when one device's header or the legend alone is too big, as
+ * drawing less does not shrink them; cli: name the command line's --dpi;
+ * legend: g has a legend, and cli, to name --no-legend when the drawing
+ * would fit without its title and legend).
+ */
+static int
+png_too_big(Agraph_t *g, double dpi, const char *fewer, int cli, int legend, char **cause)
 {
 	double x0, y0, x1, y1;
 	const char *bb = agget(g, (char *)"bb");
@@ -1113,14 +1143,24 @@ png_too_big(Agraph_t *g, double dpi, const char *fewer, int cli, char **cause)
 	hh *= dpi / 72;
 	int headers_too_big = hw >= PLV_PNG_MAX_SIDE || hh >= PLV_PNG_MAX_SIDE ||
 	    hw * hh > PLV_PNG_MAX_PIXELS;
+	/* the graph's label: the title and, unless left out, the legend
+	 * (a title too big by itself is not told apart from it) */
+	textlabel_t *lab = GD_label(g);
+	double cw, ch;
+	clusters_extent(g, &cw, &ch);
+	int legend_too_big = lab != NULL && too_big_at(lab->dimen.x, lab->dimen.y, dpi);
+	int legend_cause = legend && lab != NULL && cw > 0 &&
+	    !too_big_at(cw + 2 * pad, ch + 2 * pad, dpi);
 	pl_sb_printf(&b, "a PNG of %.0f x %.0f pixels is more than cairo draws", w, h);
 	if (headers_too_big)
 		pl_sb_printf(&b, " (a device's name alone takes %.0f x %.0f)", hw, hh);
 	pl_sb_printf(&b, ": ");
 	if (cli && floor(fit) >= 10)
 		pl_sb_printf(&b, "use --dpi %.0f or less, ", floor(fit));
-	if (fewer != NULL && !headers_too_big)
+	if (fewer != NULL && !headers_too_big && !legend_too_big)
 		pl_sb_printf(&b, "%s, ", fewer);
+	if (legend_cause)
+		pl_sb_printf(&b, "leave the legend out (--no-legend), ");
 	pl_sb_printf(&b, "or write SVG or PDF, which have no size limit (the drawing is "
 	    "%.0f x %.0f inches, at %g dpi; cairo draws %d pixels a side, %.0f million in "
 	    "all)", w / dpi, h / dpi, dpi, PLV_PNG_MAX_SIDE, PLV_PNG_MAX_PIXELS / 1e6);
@@ -1148,6 +1188,23 @@ drawn_nodes(Agraph_t *g)
 	for (Agnode_t *n = agfstnode(g); n != NULL; n = agnxtnode(g, n))
 		drawn += agnameof(n)[0] != 'h';
 	return drawn;
+}
+
+/* The devices a diagram draws nodes on (its clusters holding more than
+ * their heading), at least 1. */
+static int
+used_devices(Agraph_t *g)
+{
+	int used = 0;
+	for (Agraph_t *sg = agfstsubg(g); sg != NULL; sg = agnxtsubg(sg)) {
+		if (strncmp(agnameof(sg), "cluster_d", 9) != 0)
+			continue;
+		int any = 0;
+		for (Agnode_t *n = agfstnode(sg); n != NULL && !any; n = agnxtnode(sg, n))
+			any = agnameof(n)[0] != 'h';
+		used += any;
+	}
+	return used > 0 ? used : 1;
 }
 
 /*
@@ -1205,7 +1262,7 @@ render_graph(Agraph_t *g, const struct plv_opts *o, const char *fewer, char **da
 		gv_end(&call);
 		return -1;
 	}
-	if (o->format != PLV_FMT_PNG || !png_too_big(g, dpi, fewer, cli, cause))
+	if (o->format != PLV_FMT_PNG || !png_too_big(g, dpi, fewer, cli, cli && o->legend, cause))
 		rc = render_to(gvc, g, o->format, data, len, cause);
 	gvFreeLayout(gvc, g);
 	gv_end(&call);
@@ -1219,15 +1276,21 @@ int
 plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data, size_t *len,
     char **cause)
 {
+	/* none when the drawing has one node per device used already, the
+	 * fewest a diagram draws */
+	int drawn = drawn_nodes(g), least = used_devices(g);
+	if (drawn <= least)
+		return render_graph(g, o, NULL, data, len, cause);
 	if (o->fewer != NULL)
 		return render_graph(g, o, o->fewer, data, len, cause);
 	/* fewer than drawn now: 200 (still readable as a large figure) for
-	 * a bigger drawing, else half as many (the device headers aside) */
-	int drawn = drawn_nodes(g);
+	 * a bigger drawing, else half as many (the device headers aside),
+	 * never below the fewest */
+	int target = drawn > 200 ? 200 : drawn / 2;
 	char cli_fewer[128];
 	snprintf(cli_fewer, sizeof cli_fewer, "draw fewer nodes (--max-nodes %d, --level; "
-	    "in the explorer a smaller Detail)", drawn > 200 ? 200 : drawn / 2);
-	return render_graph(g, o, drawn > 1 ? cli_fewer : NULL, data, len, cause);
+	    "in the explorer a smaller Detail)", target > least ? target : least);
+	return render_graph(g, o, cli_fewer, data, len, cause);
 }
 
 /* Lay out g with engine and report its drawing's width / height. */

@@ -40,7 +40,8 @@ Agraph_t *plv_diagram_build(const struct pl_problem *p,
  * frees) and *len; PLV_FMT_DOT writes the graph without layout, with the
  * effort limits below as graph attributes (never refused).  With dot,
  * the effort follows the work (below); more than PLV_MAX_WORK is refused
- * unless o->force.  0, or -1 + *cause. */
+ * unless o->force.  0, or -1 + *cause; a refusal suggests fewer nodes
+ * only when g draws more than one per device used. */
 int plv_diagram_render(Agraph_t *g, const struct plv_opts *o, char **data,
     size_t *len, char **cause);
 
