@@ -878,7 +878,8 @@ test_export_fewer(void **state)
 	X(searches_share) X(undo_overwritten) X(quit_small) X(interrupt) X(undo_redo) X(ops_scroll) X(export_snapshot) X(tiny) X(export_queue) X(export_saves) X(save_home) X(placeto_demo_policy) X(best_named) X(names_cut) X(names_tree) X(pace) X(restart_take) X(undo_save_path) X(held_files) X(export_replaces) X(quit_keys) X(take_same) X(follow_fits) X(follow_saved) X(dev_names) X(prompts) X(deep_scopes) X(export_race) X(flat_names) X(export_link) X(follow_retake) X(best_oom) X(pinned_group) X(hangup) X(demo_default) X(placeto_short) X(timeline_crowd) X(timeline_edges) X(timeline_pan_end) X(dev_tasks) X(search_again) X(devices_last_instant) \
 	X(prompt_edit) X(prompt_utf8) X(prompt_full_edit) X(prompt_scroll) X(export_warning) \
 	X(ops_edges) X(ops_edges_leave) X(ops_edges_none) X(ops_edges_empty) \
-	X(prompt_marks) X(prompt_bytes)
+	X(prompt_marks) X(prompt_bytes) \
+	X(dev_glyph_names) X(dev_tails)
 SCRIPTS(SCRIPT_TEST)
 
 /* A hangup the main loop never answers (a loop stuck) still ends the

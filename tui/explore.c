@@ -89,6 +89,28 @@ explore_dev_label(const struct explore *ex, int d)
 	return n[0] == '/' ? n + 1 : n;
 }
 
+/* Text s (n bytes) into buf (len bytes): whole when it fits, else "…"
+ * and as much of its end as fits (on a character boundary). */
+static void
+keep_tail(char *buf, size_t len, const char *s, size_t n)
+{
+	if (len == 0)
+		return;
+	if (n < len) {
+		memcpy(buf, s, n + 1);
+		return;
+	}
+	size_t el = strlen("…"), w = 0;
+	if (len > el + 1) {
+		memcpy(buf, "…", el);
+		w = el;
+	}
+	const char *t = s + n - (len - 1 - w);
+	while (*t != '\0' && ((unsigned char)*t & 0xc0) == 0x80)
+		t++;	/* not inside a character */
+	memcpy(buf + w, t, strlen(t) + 1);
+}
+
 /* Component i (of those '/' separates) of a device label: its start and
  * length, or NULL when it has fewer. */
 static const char *
@@ -113,8 +135,11 @@ explore_dev_distinct(const struct explore *ex, int d, char *buf, size_t len)
 	int parts = 1;
 	for (const char *p = me; (p = strchr(p, '/')) != NULL; p++)
 		parts++;
+	/* never longer than the label: build it whole, then keep its end
+	 * when buf is too small, where names that differ at all differ */
+	char *own = pl_xmalloc(strlen(me) + 1);
 	size_t w = 0;
-	buf[0] = '\0';
+	own[0] = '\0';
 	for (int i = 0; i < parts; i++) {
 		size_t n = 0, m = 0;
 		const char *c = label_part(me, i, &n);
@@ -125,11 +150,14 @@ explore_dev_distinct(const struct explore *ex, int d, char *buf, size_t len)
 		}
 		if (shared)
 			continue;
-		int k = snprintf(buf + w, len - w, "%s%.*s", w > 0 ? "/" : "", (int)n, c);
-		if (k < 0 || (size_t)k >= len - w)
-			break;
-		w += (size_t)k;
+		if (w > 0)
+			own[w++] = '/';
+		memcpy(own + w, c, n);
+		w += n;
+		own[w] = '\0';
 	}
+	keep_tail(buf, len, own, w);
+	free(own);
 	return buf;
 }
 
@@ -144,8 +172,40 @@ explore_dev_fit(const struct explore *ex, int d, int width, char *buf, size_t le
 	const char *full = explore_dev_label(ex, d);
 	if (screen_width(full) <= width)
 		return screen_mid(buf, len, full, width);
-	char own[256];
-	return screen_mid(buf, len, explore_dev_distinct(ex, d, own, sizeof own), width);
+	char *own = pl_xmalloc(strlen(full) + 1);	/* the distinct part, whole */
+	screen_mid(buf, len, explore_dev_distinct(ex, d, own, strlen(full) + 1), width);
+	free(own);
+	return buf;
+}
+
+/* Device d as its glyph (screen_dev_glyph, one per device), a space and
+ * its short name (explore_dev_fit) in at most width columns: the glyph
+ * tells apart devices whose cut names, or colours, match. */
+const char *
+explore_dev_tag(const struct explore *ex, int d, int width, char *buf, size_t len)
+{
+	if (d < 0 || d >= ex->c->n_dev || width < 1 || len < 2)
+		return explore_dev_fit(ex, d, width, buf, len);
+	buf[0] = (char)screen_dev_glyph(d);
+	buf[1] = '\0';
+	if (width >= 3 && len >= 3) {
+		buf[1] = ' ';
+		explore_dev_fit(ex, d, width - 2, buf + 2, len - 2);
+	}
+	return buf;
+}
+
+/* Columns the widest device's explore_dev_tag takes, at most most (and
+ * at least 3): a column of tags no wider than its names need. */
+int
+explore_dev_tag_w(const struct explore *ex, int most)
+{
+	int w = 3;
+	for (int d = 0; d < ex->c->n_dev && w < most; d++) {
+		int n = 2 + screen_width(explore_dev_label(ex, d));
+		w = n > w ? n : w;
+	}
+	return w < most ? w : most < 3 ? 3 : most;
 }
 
 /* The last component of a path. */

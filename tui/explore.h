@@ -281,11 +281,17 @@ const char *explore_fmt_wall(const struct explore *ex, char *buf, int len,
 const char *explore_dev_label(const struct explore *ex, int d);
 /* Device d's label without the components every device's label shares
  * but the last ("job:worker/replica:0/task:1/device:GPU:0" among tasks
- * 0 and 1 is "task:1/device:GPU:0"), in buf (len bytes). */
+ * 0 and 1 is "task:1/device:GPU:0"), in buf (len bytes; when too small,
+ * "…" and the name's end, where two names differ). */
 const char *explore_dev_distinct(const struct explore *ex, int d, char *buf, size_t len);
 /* That name in at most width columns, cut in the middle when longer
  * (into buf, len bytes); returns buf. */
 const char *explore_dev_fit(const struct explore *ex, int d, int width, char *buf, size_t len);
+/* Device d's glyph, a space and that name, in at most width columns (into
+ * buf, len bytes): unambiguous however the name is cut; returns buf. */
+const char *explore_dev_tag(const struct explore *ex, int d, int width, char *buf, size_t len);
+/* Columns the widest device's tag takes, at most most (at least 3). */
+int explore_dev_tag_w(const struct explore *ex, int most);
 
 /* Name of view i's class. */
 const char *explore_view_name(int i);

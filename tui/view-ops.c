@@ -475,8 +475,10 @@ draw_edge(struct ops_view *o, WINDOW *w, int y, int x, int wd, int v, int dir, i
 	wattrset(w, base);
 	x += screen_put(w, y, x, LEFT(2), 0, dir == 0 ? "< " : "> ");
 	wattrset(w, sel ? base : screen_dev_fg(od));
-	char lb[64];
-	x += screen_printf(w, y, x, LEFT(7), 1, "%s", explore_dev_fit(ex, od, 6, lb, sizeof lb));
+	/* the device's glyph and name, the name longer where there is room */
+	int dw = 1 + explore_dev_tag_w(ex, wd / 5 < 8 ? 8 : wd / 5 > 19 ? 19 : wd / 5);
+	char lb[128];
+	x += screen_printf(w, y, x, LEFT(dw), 1, "%s", explore_dev_tag(ex, od, dw - 1, lb, sizeof lb));
 	wattrset(w, sel ? base : od != ex->cur->dev[v] ? screen_attr(SCR_KEY) : A_NORMAL);
 	x += screen_printf(w, y, x, LEFT(11), 1, "%10s", screen_fmt_bytes(a, sizeof a, g->tensors[e->tensor].bytes));
 	wattrset(w, base);
@@ -728,6 +730,9 @@ draw_scope_detail(struct ops_view *o, struct lines *l, int k)
 		screen_put(w, l->y + l->row - 1, l->x, l->width, 1, "compute per device");
 		wattrset(w, A_NORMAL);
 	}
+	/* the device's glyph and name, the name longer where there is room */
+	int lw = 1 + explore_dev_tag_w(ex, l->width / 4 < 8 ? 8 : l->width / 4 > 23 ? 23 : l->width / 4);
+	lw = lw < 8 ? 8 : lw;
 	int left = 0;	/* devices with compute not listed yet */
 	for (int d = 0; d < nd; d++)
 		left += o->dev_time[(size_t)k * nd + d] > 0;
@@ -746,12 +751,12 @@ draw_scope_detail(struct ops_view *o, struct lines *l, int k)
 			return;
 		left--;
 		int y = l->y + l->row - 1;
-		char lb[64];
+		char lb[128];
 		wattrset(w, screen_dev_fg(d));
-		screen_printf(w, y, l->x, 8, 1, "%s", explore_dev_fit(ex, d, 7, lb, sizeof lb));
+		screen_printf(w, y, l->x, lw, 1, "%s", explore_dev_tag(ex, d, lw - 1, lb, sizeof lb));
 		wattrset(w, A_NORMAL);
-		screen_printf(w, y, l->x + 8, 11, 1, "%10s ", screen_fmt_us(a, sizeof a, t));
-		screen_bar(w, y, l->x + 19, l->width - 19, n->time_us > 0 ? t / n->time_us : 0,
+		screen_printf(w, y, l->x + lw, 11, 1, "%10s ", screen_fmt_us(a, sizeof a, t));
+		screen_bar(w, y, l->x + lw + 11, l->width - lw - 11, n->time_us > 0 ? t / n->time_us : 0,
 		    screen_dev_block(d), A_NORMAL);
 	}
 	if (line_next(l))

@@ -202,6 +202,8 @@ draw_neighbours(struct placeto_view *p, WINDOW *w, int y, int x, int width, int 
 	const int *ops = pl_placeto_group_ops(pc, group, &n);
 	memset(p->seen, 0, p->n_seen * sizeof *p->seen);
 	p->seen[group] = 3;
+	int nw = width * 2 / 5;	/* the device column: glyph, name, a blank */
+	nw = 1 + explore_dev_tag_w(p->ex, nw < 8 ? 8 : nw > 19 ? 19 : nw);
 	int row = 0, more = 0;
 	for (int dir = 0; dir < 2; dir++)
 		for (int i = 0; i < n; i++) {
@@ -223,9 +225,9 @@ draw_neighbours(struct placeto_view *p, WINDOW *w, int y, int x, int width, int 
 				int xx = x;
 				xx += screen_put(w, y + row, xx, 2, 0, dir == 0 ? "< " : "> ");
 				wattrset(w, screen_dev_fg(d));
-				char lb[64];
-				xx += screen_printf(w, y + row, xx, 7, 1, "%s ",
-				    explore_dev_fit(p->ex, d, 6, lb, sizeof lb));
+				char lb[128];	/* glyph and name: unambiguous */
+				xx += screen_printf(w, y + row, xx, nw, 1, "%s ",
+				    explore_dev_tag(p->ex, d, nw - 1, lb, sizeof lb));
 				wattrset(w, A_NORMAL);
 				screen_put_name(w, y + row, xx, width - (xx - x), 1, pl_placeto_group_name(pc, gg));
 				row++;
@@ -746,8 +748,13 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		if (d->moved > 1)
 			snprintf(with, sizeof with, ", with %d connected group%s",
 			    d->moved - 1, d->moved > 2 ? "s" : "");
-		screen_printf(w, py++, rx, rw, 1, "action: %s -> %s%s", explore_dev_label(ex, d->prev_dev),
-		    explore_dev_label(ex, d->action), with);
+		/* both ends in the room, their names cut in the middle */
+		int aw = (rw - (int)strlen("action:  -> ") - screen_width(with)) / 2;
+		char from[512], to[512];
+		aw = aw < 6 ? 6 : aw;
+		screen_printf(w, py++, rx, rw, 1, "action: %s -> %s%s",
+		    explore_dev_fit(ex, d->prev_dev, aw, from, sizeof from),
+		    explore_dev_fit(ex, d->action, aw, to, sizeof to), with);
 		wattrset(w, A_NORMAL);
 		if (d->undone) {
 			screen_printf(w, py++, rx, rw, 1, "run time %s -> %s: undone",
@@ -764,10 +771,11 @@ pv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	} else if (d != NULL && mid_h > 0) {
 		/* too short for the panels: the decision on one line (never
 		 * the intro, which is for before the first) */
-		char before[32], after[32];
+		char before[32], after[32], to[128];
+		int tw = r->w / 4 < 8 ? 8 : r->w / 4 > 32 ? 32 : r->w / 4;	/* the device, cut */
 		screen_printf(w, y, r->x, r->w, 1, "group %d: %s to %s, p %.3f, run time %s -> %s, "
 		    "reward %+.4g", d->group, pl_placeto_group_name(pl, d->group),
-		    explore_dev_label(ex, d->action), d->probs[d->action],
+		    explore_dev_fit(ex, d->action, tw, to, sizeof to), d->probs[d->action],
 		    screen_fmt_us(before, sizeof before, d->before_us),
 		    screen_fmt_us(after, sizeof after, d->after_us), d->reward);
 	} else if (mid_h > 0) {

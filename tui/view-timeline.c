@@ -104,7 +104,7 @@ row_label(const struct tl_view *t, const struct tl_row *r, int width, char *buf,
 	char *src = pl_xstrndup(n[0] == '/' ? n + 1 : n, (size_t)(arrow - n) - (n[0] == '/'));
 	const char *dst = arrow[2] == '/' ? arrow + 3 : arrow + 2;
 	int room = width - 1;
-	char ds[256], dd[256];
+	char *dd = NULL;	/* the distinct parts, whole (never longer) */
 	if (screen_width(src) + screen_width(dst) > room) {
 		int s_dev = -1, d_dev = -1;
 		for (int e = 0; e < t->ex->c->n_dev; e++) {
@@ -113,9 +113,13 @@ row_label(const struct tl_view *t, const struct tl_row *r, int width, char *buf,
 			d_dev = strcmp(l, dst) == 0 ? e : d_dev;
 		}
 		if (s_dev >= 0 && d_dev >= 0) {
+			size_t sn = strlen(src) + 1, dn = strlen(dst) + 1;
+			char *ds = pl_xmalloc(sn);
+			explore_dev_distinct(t->ex, s_dev, ds, sn);
 			free(src);
-			src = pl_xstrdup(explore_dev_distinct(t->ex, s_dev, ds, sizeof ds));
-			dst = explore_dev_distinct(t->ex, d_dev, dd, sizeof dd);
+			src = ds;
+			dd = pl_xmalloc(dn);
+			dst = explore_dev_distinct(t->ex, d_dev, dd, dn);
 		}
 	}
 	int ws = screen_width(src), wd = screen_width(dst);
@@ -133,6 +137,7 @@ row_label(const struct tl_view *t, const struct tl_row *r, int width, char *buf,
 	char a[512], b[512];
 	snprintf(buf, len, "%s>%s", screen_mid(a, sizeof a, src, ws), screen_mid(b, sizeof b, dst, wd));
 	free(src);
+	free(dd);
 }
 
 /* Build the rows from the trace. */
