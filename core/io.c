@@ -35,7 +35,8 @@ skip_ws(const char *s, size_t i, size_t n)
 	return i;
 }
 
-/* Skip one JSON value starting at i (already known to be valid JSON). */
+/* Skip one JSON value starting at i: past its end, or up to a closer of
+ * the wrong kind (where the text is not JSON), or to n. */
 static size_t
 skip_value(const char *s, size_t i, size_t n)
 {
@@ -595,7 +596,7 @@ number_error(const char *s, size_t n)
  * number is a run of [-+.0-9eE] outside strings that starts a value.
  * 0, or -1 with the error set at it. */
 static int
-check_numbers(struct ctx *x)
+check_tokens(struct ctx *x)
 {
 	const char *s = x->text;
 	size_t n = x->len;
@@ -651,7 +652,7 @@ check_text(struct ctx *x)
 		return -1;
 	if (check_u_escapes(x) != 0)
 		return -1;
-	return check_numbers(x);
+	return check_tokens(x);
 }
 
 /* Parse the text with cJSON, reporting syntax errors with a position. */
@@ -1004,11 +1005,14 @@ parse_span(struct ctx *x, size_t a, size_t b)
 	if (v == NULL) {
 		const char *at = cJSON_GetErrorPtr();
 		size_t off = at != NULL && at >= x->text + a && at <= x->text + b ? (size_t)(at - x->text) : a;
-		/* the span ran out (cut before a closer of the wrong kind):
-		 * the error is at what follows it */
-		if (b < x->len && skip_ws(x->text, off, b) >= b)
-			off = skip_ws(x->text, b, x->len);
-		if (off >= x->len)
+		const char *s = x->text;
+		if ((s[a] == '[' || s[a] == '{') && b < x->len && (s[b] == '}' || s[b] == ']') &&
+		    unclosed(s + a, b - a)) {
+			/* skip_value cut the span at a closer of the wrong
+			 * kind: the innermost value open there wants the other */
+			fail_pos(x, b, "JSON syntax error near '%.*s' (expected ',' or '%c')",
+			    excerpt_len(s + b), s + b, s[b] == '}' ? ']' : '}');
+		} else if (off >= x->len)
 			fail_pos(x, off, "%s", eof_msg(x));
 		else {
 			size_t rel = off - a;
@@ -1108,7 +1112,7 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 	}
 	if (s[i] != '{') {
 		/* a file in another encoding (UTF-16) is said as such */
-		if ((x.err = pl_utf8_error(name, x.text, x.len)) == NULL)
+		if (check_text(&x) == 0)
 			fail_pos(&x, i, "expected a JSON object at the top level");
 		goto out;
 	}
@@ -1176,6 +1180,10 @@ pl_graph_parse_json(const char *text, size_t len, const char *name, char **cause
 			after = value_end(s, i, n);
 			if (after > n)
 				fail_pos(&x, n, "%s", eof_msg(&x));
+			else if (s[after - 1] != ']')
+				/* cut at a closer of the wrong kind (read later
+				 * as it is, it would end the object): said now */
+				cJSON_Delete(parse_span(&x, i, after));
 		} else {
 			after = value_end(s, i, n);
 			if (after > n) {

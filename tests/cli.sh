@@ -215,8 +215,17 @@ esc=$(printf '\033')
 $PLACELAB info "$tmp/esc.json" >"$tmp/out" 2>&1; rc1=$?
 $PLACELAB sim "$tmp/esc.json" --place all:gpu0 >>"$tmp/out" 2>&1; rc2=$?
 $PLACELAB validate "$tmp/escdup.json" >>"$tmp/out" 2>&1; rc3=$?
+# an op's name on sim's critical line, a C1 control (U+009B, CSI), and a
+# table's column measured as printed
+printf '{"format": "placelab-graph/1", "ops": [{"name": "a\\u001b[2J", "type": "T\\u001b\\u001bX"}, {"name": "Q\\u009b2J", "type": "T2"}], "edges": [["a\\u001b[2J", "Q\\u009b2J", 8]]}\n' > "$tmp/esc2.json"
+$PLACELAB sim "$tmp/esc2.json" --place round-robin >>"$tmp/out" 2>&1 || rc2=1
+$PLACELAB info "$tmp/esc2.json" > "$tmp/info2" 2>&1 || rc1=1
+c1=$(printf '\302\233')
 check "control characters in names printed as spaces (info, sim, errors)" sh -c \
-    "test $rc1 = 0 && test $rc2 = 0 && test $rc3 = 2 && ! grep -q '$esc' '$tmp/out' && grep -q 'n \[31mRED' '$tmp/out' && grep -q \"op 'a \[2J': duplicate name\" '$tmp/out'"
+    "test $rc1 = 0 && test $rc2 = 0 && test $rc3 = 2 && ! grep -q '$esc' '$tmp/out' '$tmp/info2' && ! grep -q '$c1' '$tmp/out' &&
+     grep -q 'n \[31mRED' '$tmp/out' && grep -q \"op 'a \[2J': duplicate name\" '$tmp/out' && grep -q 'critical   2 ops: a \[2J ... Q 2J' '$tmp/out' &&
+     test \$(grep -c '^  T  X  *1 ' '$tmp/info2') = 1 && test \$(grep -c '^  T2  *1 ' '$tmp/info2') = 1 &&
+     test \$(awk '/^  T  X/ { print index(\$0, \" 1 \") } ' '$tmp/info2') = \$(awk '/^  T2 / { print index(\$0, \" 1 \") }' '$tmp/info2')"
 # every action of the explorer's key table is listed by explore --keys
 $PLACELAB explore --keys > "$tmp/keys"; rc=$?
 missing=""

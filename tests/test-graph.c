@@ -159,6 +159,15 @@ test_truncated(void **state)
 	 * stands, not as the end of the file */
 	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n\"edges\": [\n [\"a\", \"b\"\n}\n",
 	    "t.json:5:1: JSON syntax error near '}' (expected ',' or ']')", NULL);
+	/* and with more after it: elements, or another key after the
+	 * edges (which are read last) */
+	parse_bad(HDR "\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n\"edges\": [[\"a\", \"b\"}, [\"b\", \"a\"]]}",
+	    "t.json:3:20: JSON syntax error near '}, [\"b\", \"a\"' (expected ',' or ']')", NULL);
+	parse_bad(HDR "\"edges\": [[\"a\", \"b\"}],\n\"ops\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}",
+	    "t.json:2:20: JSON syntax error near '}],' (expected ',' or ']')", NULL);
+	/* a form feed before the object is said as such, as in any file */
+	parse_bad("\f{\"format\": \"placelab-graph/1\", \"ops\": []}",
+	    "t.json:1:1: a control character (byte 0x0C) between values", NULL);
 }
 
 static void

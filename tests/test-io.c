@@ -1529,11 +1529,13 @@ test_graph_load_by_suffix(void **state)
 		  "l.json:1:54: a control character (byte 0x0C) between values (expected white space" },
 		/* where the top level is, and a file in UTF-16 said as such */
 		{ "i.json", "\n\n   [1]", "i.json:3:4: expected a JSON object" },
-		{ "j.json", "\xff\xfe{\0\"\0", "j.json:1:1: byte 0xFF is not UTF-8 (expected UTF-8 text; "
+		{ "j.json", "\xff\xfe{\0\"\0f\0", "j.json:1:1: byte 0xFF is not UTF-8 (expected UTF-8 text; "
 		  "a file in another encoding can be converted with iconv)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char *path = put_file(dir, cases[i].name, cases[i].text, strlen(cases[i].text));
+		/* (the UTF-16 file's bytes whole, its NULs too) */
+		size_t len = strcmp(cases[i].name, "j.json") == 0 ? 8 : strlen(cases[i].text);
+		char *path = put_file(dir, cases[i].name, cases[i].text, len);
 		char *cause = NULL;
 		struct pl_graph *g = plv_graph_load(path, &cause);
 		if (cases[i].err == NULL) {

@@ -106,6 +106,19 @@ cmd_cut_columns(const char *s, int cols)
 	return at;
 }
 
+/* The bytes of the control character at s (an ASCII one but a newline,
+ * DEL, or a C1 one, U+0080 to U+009F: 2 bytes in UTF-8), or 0. */
+static int
+control_at(const char *s)
+{
+	unsigned char c = (unsigned char)s[0];
+	if ((c < 0x20 && c != '\n' && c != '\0') || c == 0x7f)
+		return 1;
+	if (c == 0xC2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9F)
+		return 2;
+	return 0;
+}
+
 /* s with its control characters but newlines as spaces (see cmd.h). */
 const char *
 cmd_safe(const char *s)
@@ -113,16 +126,24 @@ cmd_safe(const char *s)
 	static char *ring[8];
 	static int next;
 	size_t i = 0;
-	while (s[i] != '\0' && !(((unsigned char)s[i] < 0x20 && s[i] != '\n') || s[i] == 0x7f))
+	while (s[i] != '\0' && control_at(s + i) == 0)
 		i++;
 	if (s[i] == '\0')
 		return s;
 	free(ring[next]);
-	char *c = ring[next] = pl_xstrdup(s);
+	char *c = ring[next] = pl_xmalloc(strlen(s) + 1);
 	next = (next + 1) % 8;
-	for (char *q = c + i; *q != '\0'; q++)
-		if (((unsigned char)*q < 0x20 && *q != '\n') || *q == 0x7f)
-			*q = ' ';
+	memcpy(c, s, i);
+	size_t o = i;
+	while (s[i] != '\0') {
+		int k = control_at(s + i);
+		if (k > 0) {
+			c[o++] = ' ';	/* a C1 control's two bytes: one space */
+			i += (size_t)k;
+		} else
+			c[o++] = s[i++];
+	}
+	c[o] = '\0';
 	return c;
 }
 
@@ -186,7 +207,8 @@ cmd_report_stream(const char *path1, const char *path2)
 void
 cmd_put_padded(FILE *f, const char *s, int w)
 {
-	fputs(cmd_safe(s), f);
+	s = cmd_safe(s);	/* measured as printed */
+	fputs(s, f);
 	for (int k = (int)pl_utf8_width(s); k < w; k++)
 		fputc(' ', f);
 }
@@ -195,7 +217,7 @@ cmd_put_padded(FILE *f, const char *s, int w)
 int
 cmd_width_max(int w, const char *s)
 {
-	int n = (int)pl_utf8_width(s);
+	int n = (int)pl_utf8_width(cmd_safe(s));	/* as cmd_put_padded prints it */
 	return n > w ? n : w;
 }
 

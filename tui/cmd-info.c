@@ -306,8 +306,8 @@ validate_beta(const char *path, const char *text, size_t len, const char *graph_
 	struct pl_problem *p = c != NULL ? pl_problem_new(g, c, &cause) : NULL;
 	int rc = 2;
 	if (p != NULL && pl_brkga_check_beta(p, 1, text, len, path, &cause) == 0) {
-		printf("%s: ok (BRKGA Beta parameters for graph '%s' on cluster '%s')\n", path,
-		    g->name, c->name);
+		printf("%s: ok (BRKGA Beta parameters for graph '%s' on cluster '%s')\n", cmd_safe(path),
+		    cmd_safe(g->name), cmd_safe(c->name));
 		rc = 0;
 	} else if (cause != NULL)
 		cmd_fail(cause);
@@ -357,7 +357,7 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 			struct pl_cluster *c = g != NULL ? cmd_load_cluster(cluster_arg) : NULL;
 			struct pl_placement *p = c != NULL ? pl_placement_parse_json(text, len, path, g, c, NULL, &cause) : NULL;
 			if (p != NULL)
-				printf("%s: ok (placement of %d ops)\n", path, p->n_ops);
+				printf("%s: ok (placement of %d ops)\n", cmd_safe(path), p->n_ops);
 			else
 				rc = cause != NULL ? cmd_fail(cause) : 2;
 			pl_placement_free(p);
@@ -382,8 +382,8 @@ validate_one(const char *path, const char *graph_path, const char *cluster_arg)
 		else if (c != NULL && pb == NULL)
 			rc = cmd_fail(cause);
 		else if (c != NULL)
-			printf("%s: ok (graph '%s', %d ops, %d edges; runs on cluster '%s')\n", path,
-			    g->name, g->n_ops, g->n_edges, c->name);
+			printf("%s: ok (graph '%s', %d ops, %d edges; runs on cluster '%s')\n", cmd_safe(path),
+			    cmd_safe(g->name), g->n_ops, g->n_edges, cmd_safe(c->name));
 		else
 			printf("%s: ok (graph '%s', %d ops, %d edges)\n", cmd_safe(path), cmd_safe(g->name), g->n_ops, g->n_edges);
 		pl_problem_free(pb);

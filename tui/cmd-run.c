@@ -216,9 +216,9 @@ print_summary(const struct pl_placer *pl, FILE *f)
 	fprintf(f, "method     %s (%s)\n", pl->cls->name, pl->cls->title);
 	fprintf(f, "problem    %s on %s, %s simulator\n", cmd_safe(p->g->name), cmd_safe(p->c->name),
 	    pl_sim_kind_name(pl->run.sim.kind));
-	fprintf(f, "status     %s\n", pl->status != NULL ? pl->status : "");
+	fprintf(f, "status     %s\n", pl->status != NULL ? cmd_safe(pl->status) : "");
 	if (pl->error != NULL)
-		fprintf(f, "error      %s\n", pl->error);
+		fprintf(f, "error      %s\n", cmd_safe(pl->error));
 	fprintf(f, "search     %.3f s, %d steps, %ld evaluations\n", pl->search_s, pl->n_steps, pl->evals);
 	if (pl->best == NULL) {
 		fprintf(f, "result     no placement\n");
@@ -423,9 +423,9 @@ cmd_run(int argc, char **argv)
 	}
 	if (pl->best == NULL)
 		fprintf(stderr, "placelab: %s found no placement: %s\n", cls->name,
-		    pl->error != NULL ? pl->error : pl->status);
+		    cmd_safe(pl->error != NULL ? pl->error : pl->status));
 	else if (pl->error != NULL)
-		fprintf(stderr, "placelab: %s stopped: %s%s\n", cls->name, pl->error,
+		fprintf(stderr, "placelab: %s stopped: %s%s\n", cls->name, cmd_safe(pl->error),
 		    output != NULL ? "; its best placement so far is written" : "");
 	if (cmd_stopped()) {
 		fprintf(stderr, "placelab: %s stopped by signal %d after %d steps%s\n", cls->name,

@@ -238,8 +238,8 @@ print_text(const struct pl_problem *p, const struct pl_placement *pl,
 	fprintf(f, "transfers  %d (%s)\n", r->n_transfers, s1);
 	fprintf(f, "critical   %d ops", tr->n_critical);
 	if (tr->n_critical > 0)
-		fprintf(f, ": %s ... %s", p->g->ops[tr->critical[0]].name,
-		    p->g->ops[tr->critical[tr->n_critical - 1]].name);
+		fprintf(f, ": %s ... %s", cmd_safe(p->g->ops[tr->critical[0]].name),
+		    cmd_safe(p->g->ops[tr->critical[tr->n_critical - 1]].name));
 	int dw = 16;	/* the device column: its longest name */
 	for (int d = 0; d < c->n_dev; d++)
 		dw = cmd_width_max(dw, c->dev[d].name);

@@ -957,7 +957,7 @@ read_options(struct pl_placer *pl, struct brkga *b, char **cause)
 	if (parse_seed_from(b, pl_opt_str(o, "seed-from"), cause) != 0)
 		return -1;
 	/* a population keeps one chromosome of its own: the seeds fill
-	 * the rest at most (more were dropped without a word) */
+	 * the rest at most, and a longer list is refused */
 	if (b->n_seed_cls > b->p - 1) {
 		*cause = pl_xasprintf("brkga: option 'seed-from': %d placers, but a "
 		    "population of %d takes at most %d (expected pop above %d)",
