@@ -343,6 +343,19 @@ pl_utf8_decode(const char *s, uint32_t *cp)
 	return len;
 }
 
+/* Columns of code point c (PL_UTF8_BAD: a byte a terminal shows as one
+ * U+FFFD). */
+static int
+cp_columns(uint32_t c)
+{
+	if (c == PL_UTF8_BAD)
+		return 1;
+	if (c < 0x20 || (c >= 0x7F && c < 0xA0) ||
+	    in_ranges(c, zero_width, sizeof zero_width / sizeof *zero_width))
+		return 0;
+	return in_ranges(c, double_width, sizeof double_width / sizeof *double_width) ? 2 : 1;
+}
+
 /* Columns of UTF-8 text on a terminal (see strbuf.h). */
 size_t
 pl_utf8_width(const char *s)
@@ -351,16 +364,24 @@ pl_utf8_width(const char *s)
 	uint32_t c;
 	for (int len; *s; s += len) {
 		len = pl_utf8_decode(s, &c);
-		if (c == PL_UTF8_BAD) {
-			n++;	/* a terminal shows each such byte as one U+FFFD */
-			continue;
-		}
-		if (c < 0x20 || (c >= 0x7F && c < 0xA0) ||
-		    in_ranges(c, zero_width, sizeof zero_width / sizeof *zero_width))
-			continue;
-		n += in_ranges(c, double_width, sizeof double_width / sizeof *double_width) ? 2 : 1;
+		n += (size_t)cp_columns(c);
 	}
 	return n;
+}
+
+/* The longest start of s in at most cols columns (see strbuf.h). */
+size_t
+pl_utf8_head(const char *s, size_t cols)
+{
+	size_t at = 0, used = 0;
+	uint32_t c;
+	for (int len; s[at] != '\0'; at += (size_t)len) {
+		len = pl_utf8_decode(s + at, &c);
+		if (used + (size_t)cp_columns(c) > cols)
+			break;
+		used += (size_t)cp_columns(c);
+	}
+	return at;
 }
 
 /* value and unit with prec decimals (see strbuf.h). */

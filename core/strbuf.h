@@ -63,6 +63,9 @@ int pl_utf8_decode(const char *s, uint32_t *cp);
  * and fullwidth characters and emoji, none for combining marks,
  * zero-width and control characters, one for the others. */
 size_t pl_utf8_width(const char *s);
+/* The bytes of the longest start of UTF-8 text s that takes at most cols
+ * columns as pl_utf8_width() counts them (whole characters). */
+size_t pl_utf8_head(const char *s, size_t cols);
 /* The bytes of the longest start of UTF-8 text s[0 .. len) that is at
  * most max bytes and ends on a character boundary. */
 size_t pl_utf8_cut(const char *s, size_t len, size_t max);

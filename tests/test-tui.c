@@ -65,6 +65,7 @@
 #include "fileio.h"
 #include "gen/gen.h"
 #include "io.h"
+#include "strbuf.h"
 #include "tui/cmd.h"
 #include "tui/explore.h"
 #include "tui/screen.h"
@@ -619,17 +620,18 @@ test_action_table(void **state)
 }
 
 /* The commands' progress line is cut to the terminal's columns, whole
- * characters (it wrapped, and each update left a line behind). */
+ * characters (it wrapped, and each update left a line behind), by
+ * pl_utf8_head(). */
 static void
 test_cut_columns(void **state)
 {
 	(void)state;
-	assert_int_equal(cmd_cut_columns("abcdef", 4), 4);
-	assert_int_equal(cmd_cut_columns("abc", 10), 3);
-	assert_int_equal(cmd_cut_columns("abc\xe4\xb8\x96x", 4), 3);	/* 世 takes 2 */
-	assert_int_equal(cmd_cut_columns("abc\xe4\xb8\x96x", 5), 6);
-	assert_int_equal(cmd_cut_columns("e\xcc\x81\xc3\xa9z", 2), 5);	/* e + U+0301, é */
-	assert_int_equal(cmd_cut_columns("", 3), 0);
+	assert_int_equal(pl_utf8_head("abcdef", 4), 4);
+	assert_int_equal(pl_utf8_head("abc", 10), 3);
+	assert_int_equal(pl_utf8_head("abc\xe4\xb8\x96x", 4), 3);	/* 世 takes 2 */
+	assert_int_equal(pl_utf8_head("abc\xe4\xb8\x96x", 5), 6);
+	assert_int_equal(pl_utf8_head("e\xcc\x81\xc3\xa9z", 2), 5);	/* e + U+0301, é */
+	assert_int_equal(pl_utf8_head("", 3), 0);
 }
 
 /* Text widths count combining and zero-width characters as 0 columns and

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -84,28 +83,6 @@ struct step_watch {
 	double last;		/* seconds at the last line drawn (0: none) */
 };
 
-/* The bytes of the longest start of UTF-8 text s that takes at most
- * cols columns (see cmd.h). */
-size_t
-cmd_cut_columns(const char *s, int cols)
-{
-	size_t at = 0;
-	int used = 0;
-	while (s[at] != '\0') {
-		uint32_t cp;
-		int n = pl_utf8_decode(s + at, &cp);
-		char one[8];
-		memcpy(one, s + at, (size_t)n);
-		one[n] = '\0';
-		int w = (int)pl_utf8_width(one);
-		if (used + w > cols)
-			break;
-		used += w;
-		at += (size_t)n;
-	}
-	return at;
-}
-
 /* The bytes of the control character at s (an ASCII one but a newline,
  * DEL, or a C1 one, U+0080 to U+009F: 2 bytes in UTF-8), or 0. */
 static int
@@ -158,7 +135,7 @@ cmd_progress(const char *fmt, ...)
 	/* within the terminal's width, so that \r rewrites it */
 	struct winsize ws;
 	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
-		line[cmd_cut_columns(line, ws.ws_col - 1)] = '\0';
+		line[pl_utf8_head(line, (size_t)ws.ws_col - 1)] = '\0';
 	fprintf(stderr, "\r%s\033[K", line);
 	free(line);
 }
@@ -245,9 +222,7 @@ cmd_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = pl_xvasprintf(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "placelab: %s\n", cmd_safe(msg));
-	free(msg);
-	return 2;
+	return cmd_fail(msg);
 }
 
 /* Load a graph or report why not. */

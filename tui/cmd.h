@@ -127,9 +127,6 @@ FILE *cmd_report_stream(const char *path1, const char *path2);
  * (pl_utf8_width: a CJK name is two columns a character, a combining
  * accent none). */
 void cmd_put_padded(FILE *f, const char *s, int w);
-/* The bytes of the longest start of UTF-8 text s that takes at most cols
- * terminal columns (whole characters). */
-size_t cmd_cut_columns(const char *s, int cols);
 /* s as placelab prints it for people: its control characters (ESC, tab,
  * ..., and the C1 ones, U+0080 to U+009F) but newlines as spaces, as the
  * tables write them, so that a name cannot drive the terminal.  s itself when it has none, else a copy that
