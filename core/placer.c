@@ -153,12 +153,26 @@ pl_placer_evaluate(struct pl_placer *pl, const struct pl_placement *cand,
 int
 pl_result_better(const struct pl_sim_result *a, const struct pl_sim_result *b)
 {
-	int aok = a->oom_mask == 0, bok = b->oom_mask == 0;
+	return pl_outcome_better(pl_outcome_of(a), pl_outcome_of(b));
+}
+
+/* Result r's outcome (see placer.h). */
+struct pl_outcome
+pl_outcome_of(const struct pl_sim_result *r)
+{
+	return (struct pl_outcome){ r->makespan_us, r->oom_mask, r->oom_excess };
+}
+
+/* Whether a is better than b (see placer.h). */
+int
+pl_outcome_better(struct pl_outcome a, struct pl_outcome b)
+{
+	int aok = a.oom == 0, bok = b.oom == 0;
 	if (aok != bok)
 		return aok;
-	if (!aok && a->oom_excess != b->oom_excess)
-		return a->oom_excess < b->oom_excess;
-	return a->makespan_us < b->makespan_us;
+	if (!aok && a.excess != b.excess)
+		return a.excess < b.excess;
+	return a.us < b.us;
 }
 
 /* Keep cand if it beats the best. */

@@ -20,6 +20,7 @@
 #ifndef PL_PLACER_H
 #define PL_PLACER_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -140,5 +141,18 @@ void pl_placer_note(struct pl_placer *pl, const char *fmt, ...)
 /* Whether result a is better than b: fitting in memory beats OOM; then the
  * shorter makespan; among OOM results the smaller excess. */
 int pl_result_better(const struct pl_sim_result *a, const struct pl_sim_result *b);
+
+/* What pl_result_better compares, kept without the rest of a result. */
+struct pl_outcome {
+	double us;		/* makespan */
+	uint64_t oom;		/* devices out of memory */
+	int64_t excess;		/* bytes above capacity, summed */
+};
+/* Worse than any result: what a best starts from. */
+#define PL_OUTCOME_NONE ((struct pl_outcome){ INFINITY, ~(uint64_t)0, INT64_MAX })
+/* Result r's outcome. */
+struct pl_outcome pl_outcome_of(const struct pl_sim_result *r);
+/* Whether a is better than b, by pl_result_better's rule. */
+int pl_outcome_better(struct pl_outcome a, struct pl_outcome b);
 
 #endif

@@ -403,11 +403,12 @@ check "gen -o DIRECTORY: refused before the graph is made, nothing left" sh -c \
 $PLACELAB gen chain >/dev/full 2>"$tmp/err"; rc=$?
 check "gen >/dev/full: exit 2, one message, with why" sh -c \
     "test $rc = 2 && test \$(wc -l <'$tmp/err') = 1 && grep -q 'write error on standard output: No space left on device' '$tmp/err'"
-# train marks a best or greedy placement that does not fit, names the
-# MDP's simulator when it is not --sim's, and its help lists what it takes
+# train marks a best or greedy placement that does not fit (16 GiB of
+# parameters per op: none fits), names the MDP's simulator when it is
+# not --sim's, and its help lists what it takes
 python3 -c "
 import json
-ops = [{'name': 'op%d' % i, 'type': 'MatMul', 'flops': 20e9, 'param_bytes': 4 * 2**30, 'out_bytes': 4194304} for i in range(10)]
+ops = [{'name': 'op%d' % i, 'type': 'MatMul', 'flops': 20e9, 'param_bytes': 16 * 2**30, 'out_bytes': 4194304} for i in range(10)]
 edges = [['op%d' % i, 'op%d' % (i + 1), 4194304, 0] for i in range(9)]
 json.dump({'format': 'placelab-graph/1', 'name': 'fat', 'ops': ops, 'edges': edges}, open('$tmp/fat.json', 'w'))"
 $PLACELAB train placeto "$tmp/fat.json" -o "$tmp/fat.plw" --episodes 8 >"$tmp/out" 2>"$tmp/err"; rc=$?

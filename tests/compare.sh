@@ -12,7 +12,7 @@ nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 quiet() { "$@" > /dev/null 2>&1; }
 
-echo "1..56"
+echo "1..60"
 
 # A small graph of an unknown family: two branches joining, a CPU-only
 # input and a colocation group.
@@ -184,6 +184,41 @@ kill -TERM $pid
 wait $pid; b=$?
 check "train stopped by SIGTERM exits 143 ($b)" test "$b" -eq 143
 check "train stopped by SIGTERM saves the policy" sh -c "grep -q 'training stopped by signal 15' '$T/train.err' && test -s '$T/stopped.plw'"
+# a signal after the whole budget has trained (during the greedy
+# evaluation, which takes about a second here; the policy is saved just
+# before it) does not say training was cut short
+"$PLACELAB" train placeto "$PL_SRCDIR/samples/nmt4.json" -o "$T/full.plw" \
+	--episodes 1 --workers 1 --groups 0 -q > "$T/full.out" 2> "$T/full.err" &
+pid=$!
+i=0
+while [ $i -lt 1200 ] && ! [ -s "$T/full.plw" ]; do
+	sleep 0.05; i=$((i + 1))
+done
+kill -TERM $pid
+wait $pid; b=$?
+check "train: a signal during the greedy evaluation exits 143 ($b)" test "$b" -eq 143
+check "train: a signal after the budget trained says training was complete" \
+	sh -c "grep -q 'greedy evaluations stopped by signal 15 after [01] of 1 graph; training was complete (1 episodes)' '$T/full.err' && ! grep -q 'training stopped' '$T/full.err'"
+
+# train's best seen puts a placement that fits first, as run's best does
+cat > "$T/tight.json" <<'EOC'
+{"format": "placelab-cluster/1", "name": "tight4", "devices": [
+ {"name": "/cpu:0", "kind": "cpu", "peak_flops": 1e11, "mem_bytes": 68719476736, "mem_bw": 5e10, "launch_us": 5},
+ {"name": "/gpu:0", "kind": "gpu", "peak_flops": 4e12, "mem_bytes": 157286400, "mem_bw": 2e11, "launch_us": 5},
+ {"name": "/gpu:1", "kind": "gpu", "peak_flops": 4e12, "mem_bytes": 157286400, "mem_bw": 2e11, "launch_us": 5},
+ {"name": "/gpu:2", "kind": "gpu", "peak_flops": 4e12, "mem_bytes": 157286400, "mem_bw": 2e11, "launch_us": 5},
+ {"name": "/gpu:3", "kind": "gpu", "peak_flops": 4e12, "mem_bytes": 157286400, "mem_bw": 2e11, "launch_us": 5}],
+ "links": {"shared_bus": false, "bandwidth": 6e9, "latency_us": 10}}
+EOC
+"$PLACELAB" train placeto "$PL_SRCDIR/samples/teach.json" -c "$T/tight.json" -o "$T/tight.plw" \
+	--episodes 40 --curve "$T/tight.csv" -q > "$T/tight.out" 2>&1
+"$PLACELAB" run -a placeto "$PL_SRCDIR/samples/teach.json" -c "$T/tight.json" --episodes 40 -q > "$T/tight-run.out" 2>&1
+rbest=$(sed -n 's/^step time *\([0-9.]*\) ms.*/\1/p' "$T/tight-run.out")
+tbest=$(sed -n 's/.*best seen *\([0-9.]*\) ms.*/\1/p' "$T/tight.out")
+check "train's best seen ($tbest ms) is run's best that fits ($rbest ms), not a faster one out of memory" \
+	sh -c "grep -q '^memory *fits' '$T/tight-run.out' && test -n '$rbest' && test '$tbest' = '$rbest' && ! grep -q 'best seen *[0-9.]* ms (OOM)' '$T/tight.out'"
+check "train's curve: the graph's best is the one that fits" \
+	sh -c "test \"\$(tail -1 '$T/tight.csv' | cut -d, -f7 | awk '{ printf \"%.3f\", \$1 / 1000 }')\" = '$rbest'"
 
 # export -a: a stop signal draws the method's best so far
 "$PLACELAB" export "$PL_SRCDIR/samples/nmt4.json" -a placeto --seconds 120 \

@@ -301,8 +301,9 @@ cmd_train(int argc, char **argv)
 		}
 		if (progress && (now - last >= 1.0 || st.episodes >= budget)) {
 			last = now;
-			cmd_progress("episode %ld/%ld  mean %.3f ms  best %.3f ms  entropy %.3f  lr %.2g  %.0f s",
+			cmd_progress("episode %ld/%ld  mean %.3f ms  best %.3f ms%s  entropy %.3f  lr %.2g  %.0f s",
 			    st.episodes, budget, st.last_mean_us / 1000, st.best_us / 1000,
+			    st.best_oom != 0 ? " (OOM)" : "",
 			    st.last_entropy, st.lr, now - t0);
 		}
 		if (now - saved >= 30) {
@@ -327,6 +328,7 @@ cmd_train(int argc, char **argv)
 	if (progress)
 		fputc('\n', stderr);
 	pl_placeto_trainer_stats(tr, &st);
+	int cut = cmd_stopped();	/* a signal ended the training */
 	free(note);
 	note = train_note(n_graphs, &st, budget, run.seed);
 	if (pl_placeto_trainer_save(tr, output, note, &cause) != 0 ||
@@ -348,7 +350,10 @@ cmd_train(int argc, char **argv)
 	int gw = 28;	/* the graph column: its longest name */
 	for (int i = 0; i < n_graphs; i++)
 		gw = cmd_width_max(gw, graphs[i]->name);
-	for (int i = 0; i < n_graphs; i++) {
+	/* (after a signal during training, the evaluations still run: the
+	 * policy so far is worth its figures) */
+	int evaluated = 0;	/* graphs given their greedy evaluation */
+	for (int i = 0; i < n_graphs && (cut || !cmd_stopped()); i++, evaluated++) {
 		double greedy;
 		uint64_t greedy_oom;
 		if (pl_placeto_trainer_greedy(tr, i, &greedy, &greedy_oom, &cause) != 0) {
@@ -365,9 +370,14 @@ cmd_train(int argc, char **argv)
 	}
 	fprintf(report, "policy     %s\n", output);
 	rc = 0;
-	if (cmd_stopped()) {
+	if (cut) {
 		fprintf(stderr, "placelab: training stopped by signal %d after %ld episodes; the policy so far is saved\n",
-		    cmd_stopped(), st.episodes);
+		    cut, st.episodes);
+		rc = 128 + cut;
+	} else if (cmd_stopped()) {	/* training done, evaluations cut */
+		fprintf(stderr, "placelab: the greedy evaluations stopped by signal %d after %d of %d graph%s; "
+		    "training was complete (%ld episodes) and the policy is saved\n",
+		    cmd_stopped(), evaluated, n_graphs, n_graphs == 1 ? "" : "s", st.episodes);
 		rc = 128 + cmd_stopped();
 	}
 out:

@@ -105,8 +105,8 @@ struct env {
 	float *stat;			/* n x 3: cost, out bytes, memory */
 	int *init_dev;
 	int *best_dev;
-	double best_R, best_us;
-	uint64_t best_oom;		/* the best's devices out of memory */
+	double best_R;			/* the MDP's best (init=best): by R */
+	struct pl_outcome shown;	/* the best reported: fits first */
 	long stall;			/* batches since best_R last improved */
 	double stall_R;			/* best_R when stall was last reset */
 	int bl_cap, bl_count, bl_head;	/* baseline ring */
@@ -672,7 +672,7 @@ env_init(struct env *e, const struct pl_problem *p, struct bucket *b, int nb,
 	e->best_dev = pl_xcalloc((size_t)nb, sizeof(int));
 	memcpy(e->best_dev, e->init_dev, (size_t)nb * sizeof(int));
 	e->best_R = INFINITY;
-	e->best_us = INFINITY;
+	e->shown = PL_OUTCOME_NONE;
 	e->stall_R = INFINITY;
 	e->bl_cap = baseline > 0 ? baseline : 0;
 	e->bl_ret = pl_xcalloc((size_t)(e->bl_cap ? e->bl_cap : 1) * (size_t)(nb ? nb : 1), sizeof(double));
@@ -722,7 +722,8 @@ struct episode {
 	struct pl_sim_ws *sws;		/* lean simulator of env sws_env */
 	int sws_env;
 	struct pl_sim_result res;
-	double R, R_init, init_us, best_us;
+	double R, R_init, init_us;
+	struct pl_outcome best;		/* within the episode, fits first */
 	float *x0s;			/* steps x n x d */
 	uint8_t *pars;			/* steps x n (peers > 0) */
 	int *act;
@@ -761,6 +762,7 @@ struct engine {
 	long budget;			/* training episodes for the LR schedule */
 	long next_id;			/* next episode number */
 	struct pl_placeto_stats st;
+	struct pl_outcome best;		/* st.best_us's: fits first */
 	char **feat_names;
 	char *err;			/* training stopped: why */
 };
@@ -831,8 +833,8 @@ episode_simulate(struct engine *E, struct episode *ep)
 	}
 	ep->R = engine_R(E, &ep->res);
 	ep->offered++;
-	if (ep->res.makespan_us < ep->best_us)
-		ep->best_us = ep->res.makespan_us;
+	if (pl_outcome_better(pl_outcome_of(&ep->res), ep->best))
+		ep->best = pl_outcome_of(&ep->res);
 	return 0;
 }
 
@@ -900,7 +902,7 @@ episode_start(struct engine *E, int s, int env_i, int greedy)
 	pl_rng_stream(&ep->rng, E->run.seed, 0x1000 + (uint64_t)ep->id);
 	ep->t = 0;
 	ep->ent_sum = 0;
-	ep->best_us = INFINITY;
+	ep->best = PL_OUTCOME_NONE;
 	ep->offered = 0;
 	if (ep->pl == NULL || ep->pl->n_ops != e->prob->n_ops) {
 		pl_placement_free(ep->pl);
@@ -1434,6 +1436,7 @@ engine_new(const struct pl_problem *const *probs, int n, const struct pl_options
 		E->feat_names[5] = pl_xstrdup("memory");
 	for (int dv = 0; dv < E->n_dev; dv++)
 		E->feat_names[5 + E->memf + dv] = pl_xasprintf("on:%s", probs[0]->c->dev[dv].name);
+	E->best = PL_OUTCOME_NONE;
 	E->st.best_us = INFINITY;
 	E->st.last_mean_us = NAN;
 	E->st.lr = E->lr;	/* what the first update will use */
@@ -1664,12 +1667,18 @@ engine_note_best(struct engine *E, struct episode *ep)
 {
 	struct env *e = &E->envs[ep->env_i];
 	E->st.placements++;
-	if (ep->res.makespan_us < E->st.best_us)
-		E->st.best_us = ep->res.makespan_us;
+	/* what is reported puts a placement that fits first, as every
+	 * method's best does; the MDP's own best (init=best) is by R */
+	struct pl_outcome o = pl_outcome_of(&ep->res);
+	if (pl_outcome_better(o, E->best)) {
+		E->best = o;
+		E->st.best_us = o.us;
+		E->st.best_oom = o.oom;
+	}
+	if (pl_outcome_better(o, e->shown))
+		e->shown = o;
 	if (ep->R < e->best_R) {
 		e->best_R = ep->R;
-		e->best_us = ep->res.makespan_us;
-		e->best_oom = ep->res.oom_mask;
 		memcpy(e->best_dev, ep->dev, (size_t)e->n * sizeof(int));
 	}
 }
@@ -1680,7 +1689,7 @@ episode_log(const struct episode *ep)
 {
 	return (struct pl_placeto_episode_log){
 		.episode = ep->id, .graph = ep->env_i, .greedy = ep->greedy,
-		.init_us = ep->init_us, .final_us = ep->res.makespan_us, .best_us = ep->best_us,
+		.init_us = ep->init_us, .final_us = ep->res.makespan_us, .best_us = ep->best.us,
 		.entropy = ep->t > 0 ? ep->ent_sum / ep->t : 0,
 		.ret = ep->t > 0 ? ep->dec[ep->t - 1].ret : 0,	/* the whole return */
 	};
@@ -2276,14 +2285,14 @@ pl_placeto_trainer_stats(const struct pl_placeto_trainer *tr, struct pl_placeto_
 double
 pl_placeto_trainer_best(const struct pl_placeto_trainer *tr, int i)
 {
-	return tr->E->envs[i].best_us;
+	return tr->E->envs[i].shown.us;
 }
 
 /* The devices out of memory in the best placement seen on problem i. */
 uint64_t
 pl_placeto_trainer_best_oom(const struct pl_placeto_trainer *tr, int i)
 {
-	return tr->E->envs[i].best_oom;
+	return tr->E->envs[i].shown.oom;
 }
 
 /* The simulator of the MDP, whose times the trainer reports. */

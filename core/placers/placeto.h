@@ -78,7 +78,9 @@ struct pl_placeto_stats {
 	long placements;	/* placements simulated */
 	double last_mean_us;	/* mean final makespan of the last batch */
 	double last_entropy;	/* mean per-step entropy of the last batch */
-	double best_us;		/* best makespan seen */
+	double best_us;		/* the best placement's makespan: one
+				 * that fits beats one that does not */
+	uint64_t best_oom;	/* its devices out of memory */
 	double lr;		/* learning rate of the last update (before the
 				 * first: the configured initial rate) */
 	double grad_norm;	/* before clipping */
