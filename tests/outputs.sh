@@ -10,7 +10,7 @@ set -u
 : "${PL_SRCDIR:=..}"
 . "$PL_SRCDIR/tests/tap-check.sh"
 
-echo "1..67"
+echo "1..70"
 cd "$T" || exit 1
 cp "$PL_SRCDIR/samples/teach.json" g.json
 cp g.json g.orig
@@ -223,6 +223,16 @@ check "gen family -o -: refused (a family is a directory), no directory -" \
 $PLACELAB gen family enas-cnn --count 2 --seed 9007199254740992 -g layer -o famseed >/dev/null 2>se; rc=$?
 check "gen family: a last member's seed past the largest is refused, nothing written" \
     'test $rc = 2 && grep -q "expected --seed at most 9007199254740991" se && ! test -e famseed'
+for name in resnet50 nosuch; do
+	$PLACELAB gen family $name -o "fam-$name" >/dev/null 2>se; rc=$?
+	check "gen family $name (not a family): refused, no directory made" \
+	    'test $rc = 2 && grep -q "no family .$name. (expected enas-cnn, enas-rnn or nmt)" se && ! test -e "fam-$name"'
+done
+mkdir famkeep && : > famkeep/nmt-01.json && echo '{"format": "placelab-placement/1"}' > famkeep/nmt-01.json
+$PLACELAB gen family nmt --count 3 -o famnew/ >/dev/null 2>&1
+$PLACELAB gen family nmt --count 3 -o famkeep >/dev/null 2>se; rc=$?
+check "gen family into a folder holding a placement: refused, the folder kept" \
+    'test $rc = 2 && test -d famkeep && test -s famkeep/nmt-01.json && test "$(ls famnew | wc -l)" = 3'
 $PLACELAB compare g2.json -c k80x4 --methods expert,heft --format csv -o - -q 2>se | cat >dcmp.csv
 check "compare -o -: the table on standard output, no file -" \
     'test "$(grep -c "^expert,\|^heft," dcmp.csv)" = 2 && ! test -e ./-'

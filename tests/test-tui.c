@@ -871,6 +871,8 @@ test_export_fewer(void **state)
 	X(placeto_curve) \
 	X(placeto_refused) \
 	X(placeto_mode) \
+	X(placeto_options_policy) \
+	X(help_redraw) \
 	X(placeto_header) \
 	X(ops_detail_one) \
 	X(save_name) \

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "compare.h"
@@ -351,22 +352,33 @@ cmd_gen(int argc, char **argv)
 			return cmd_error("gen family: --seed %llu with --count %d: the last member's seed "
 			    "would pass %llu (expected --seed at most %llu)", (unsigned long long)o.seed,
 			    count, PL_SEED_MAX, PL_SEED_MAX - (unsigned long long)(count - 1));
+		const struct pl_gen_model *fm = pl_gen_model_find(argv[1]);
+		if (fm == NULL || !fm->family)	/* before the directory is made */
+			return cmd_error("gen family: no family '%s' (expected enas-cnn, enas-rnn or nmt)",
+			    cmd_safe(argv[1]));
 		if (check_applies(argv[1], &o) != 0)
 			return 2;
-		if (mkdir(out, 0777) != 0 && errno != EEXIST)
+		int made = mkdir(out, 0777) == 0;	/* an empty one is taken back */
+		if (!made && errno != EEXIST)
 			return cmd_error("gen family: cannot create directory '%s': %s", out, strerror(errno));
 		for (int i = 0; i < count; i++) {	/* every member's file first */
 			char *path = pl_xasprintf("%s/%s-%02d.json", out, argv[1], i);
 			int rc = check_output(path, PL_FORMAT_GRAPH);
 			free(path);
-			if (rc != 0)
+			if (rc != 0) {
+				if (made)
+					rmdir(out);
 				return rc;
+			}
 		}
 		for (int i = 0; i < count; i++) {
 			char *cause = NULL;
 			struct pl_graph *g = pl_gen_family_member(argv[1], i, o.seed, &o, &cause);
-			if (g == NULL)
+			if (g == NULL) {
+				if (made && i == 0)
+					rmdir(out);
 				return cmd_fail(cause);
+			}
 			char *path = pl_xasprintf("%s/%s-%02d.json", out, argv[1], i);
 			int rc = emit(g, path);
 			free(path);

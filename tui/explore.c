@@ -1963,6 +1963,7 @@ explore_action(struct explore *ex, enum tui_action a)
 		case ACT_QUIT:
 		case ACT_CANCEL:
 		case ACT_HELP: ex->help = 0; return 1;
+		case ACT_REDRAW: clearok(curscr, TRUE); return 1;
 		default:
 			ex->help = 0;
 			break;

@@ -913,16 +913,28 @@ policy_done(struct explore *ex, const char *text, void *arg)
 	free(dropped);
 }
 
-/* The options prompt's answer: restart with them if they are valid. */
+/* The options prompt's answer: restart with them if they are valid.  A
+ * policy among them (policy=FILE, the last one; empty: none) is then
+ * loaded as L loads it, with what a policy implies. */
 static void
 options_done(struct explore *ex, const char *text, void *arg)
 {
 	struct placeto_view *p = arg;
 	if (text == NULL)
 		return;
-	char *opts = *text ? pl_xstrdup(text) : NULL;
-	if (reconfigure(p, p->policy != NULL ? pl_xstrdup(p->policy) : NULL, opts, "options") == 0)
-		explore_message(ex, 0, "Placeto restarted with %s", p->opts != NULL ? p->opts : "the reference defaults");
+	static const char *const policy_key[] = { "policy", NULL };
+	char *named = NULL, *taken = NULL;
+	char *opts = split_keys(*text ? text : NULL, policy_key, &named, &taken);
+	if (reconfigure(p, p->policy != NULL ? pl_xstrdup(p->policy) : NULL, opts, "options") == 0) {
+		if (taken != NULL) {
+			const char *last = strrchr(taken, ',') != NULL ? strrchr(taken, ',') + 1 : taken;
+			size_t kl = strcspn(last, "=");
+			policy_done(ex, last[kl] == '=' ? last + kl + 1 : "", p);
+		} else
+			explore_message(ex, 0, "Placeto restarted with %s", p->opts != NULL ? p->opts : "the reference defaults");
+	}
+	free(named);
+	free(taken);
 }
 
 /* Decision, episode, run/pause, restart, policy, options, adopt. */
