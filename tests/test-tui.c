@@ -883,7 +883,8 @@ test_export_fewer(void **state)
 	X(prompt_edit) X(prompt_utf8) X(prompt_full_edit) X(prompt_scroll) X(export_warning) \
 	X(ops_edges) X(ops_edges_leave) X(ops_edges_none) X(ops_edges_empty) \
 	X(prompt_marks) X(prompt_bytes) \
-	X(dev_glyph_names) X(dev_tails)
+	X(dev_glyph_names) X(dev_tails) \
+	X(devices_load)
 SCRIPTS(SCRIPT_TEST)
 
 /* A hangup the main loop never answers (a loop stuck) still ends the

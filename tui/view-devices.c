@@ -22,6 +22,7 @@
 
 #define TEXT_W 30
 #define MIN_ROWS 3	/* a device's fewest rows: name and load, memory, traffic */
+#define NAME_MIN 10	/* the columns a long device name keeps beside its load */
 
 struct dev_view {
 	struct explore *ex;
@@ -102,25 +103,47 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 	char a[32], b[32];
 	int oom = (r->oom_mask >> dev) & 1;
 	int sel = dev == d->sel;
+	double util = r->makespan_us > 0 ? r->busy_us[dev] / r->makespan_us * 100 : 0;
+	/* the load after the name: OUT OF MEMORY, or busy with the percent
+	 * and the time, or idle */
+	char head[32];
+	const char *busy = NULL;
+	if (oom)
+		snprintf(head, sizeof head, "OUT OF MEMORY");
+	else if (r->busy_us[dev] <= 0)
+		snprintf(head, sizeof head, "idle");
+	else {
+		snprintf(head, sizeof head, "busy %.0f%%", util);
+		busy = screen_fmt_us(a, sizeof a, r->busy_us[dev]);
+	}
+	/* the name (cut in the middle) gives way to the load down to
+	 * NAME_MIN columns, then the load's fields are left out whole, the
+	 * time first (the name taking its room back); all a column short of
+	 * the chart */
+	int gap = oom ? 1 : 2, end = x + TEXT_W - 1;
+	int hw = screen_width(head), bw = busy != NULL ? 1 + screen_width(busy) : 0;
+	int name_w = end - (x + 2) - gap - hw - bw;
+	int whole = screen_width(explore_dev_label(ex, dev));
+	if (name_w < NAME_MIN && name_w < whole && busy != NULL) {
+		busy = NULL;
+		name_w += bw;
+	}
 	/* text column */
 	wattrset(w, screen_dev_block(dev));
 	mvwaddch(w, y, x, (chtype)screen_dev_glyph(dev));
 	wattrset(w, sel ? screen_attr(SCR_SELECT) : screen_dev_fg(dev));
 	char lb[256];
 	int tx = x + 1 + screen_printf(w, y, x + 1, TEXT_W - 2, 0, " %s",
-	    explore_dev_fit(ex, dev, TEXT_W - 3, lb, sizeof lb));
+	    explore_dev_fit(ex, dev, name_w > NAME_MIN ? name_w : NAME_MIN, lb, sizeof lb));
 	wattrset(w, A_NORMAL);
-	double util = r->makespan_us > 0 ? r->busy_us[dev] / r->makespan_us * 100 : 0;
-	if (oom) {
-		wattrset(w, screen_attr(SCR_OOM));
-		screen_put(w, y, tx + 1, TEXT_W - (tx - x) - 1, 0, "OUT OF MEMORY");
+	screen_fill(w, y, tx, x + TEXT_W - tx, ' ');
+	if (tx + gap + hw <= end) {
+		wattrset(w, oom ? screen_attr(SCR_OOM) : A_NORMAL);
+		tx += gap + screen_put(w, y, tx + gap, hw, 0, head);
 		wattrset(w, A_NORMAL);
-	} else
-	if (r->busy_us[dev] <= 0)
-		screen_put(w, y, tx, TEXT_W - (tx - x), 1, "  idle");
-	else
-		screen_printf(w, y, tx, TEXT_W - (tx - x), 1, "  busy %.0f%% %s", util,
-		    screen_fmt_us(a, sizeof a, r->busy_us[dev]));
+		if (busy != NULL)
+			screen_printf(w, y, tx, bw, 0, " %s", busy);
+	}
 	int line = 1;
 	if (line < h) {
 		wattrset(w, oom ? screen_attr(SCR_BAD) : A_NORMAL);
