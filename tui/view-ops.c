@@ -458,6 +458,34 @@ line_next(struct lines *l)
 	return 1;
 }
 
+/* Fields (separated by '\t' in text) on new detail lines, joined by sep:
+ * a field that does not fit after others starts the next line, indented
+ * by 2, so that none is cut (only one wider than a line alone is); those
+ * past the pane's last line are left out. */
+static void
+line_fields(struct lines *l, const char *sep, const char *text)
+{
+	int y = 0, x = l->x, end = l->x + l->width, sepw = screen_width(sep), shown = 0;
+	char *copy = pl_xstrdup(text), *save = NULL;
+	for (char *f = strtok_r(copy, "\t", &save); f != NULL; f = strtok_r(NULL, "\t", &save)) {
+		if (shown && x + sepw + screen_width(f) <= end)
+			x += screen_put(l->w, y, x, end - x, 0, sep);
+		else {
+			if (shown)
+				screen_fill(l->w, y, x, end - x, ' ');
+			if (!line_next(l))
+				break;
+			y = l->y + l->row - 1;
+			x = l->x + (shown ? 2 : 0);
+			shown = 1;
+		}
+		x += screen_put(l->w, y, x, end - x, 0, f);
+	}
+	if (shown)
+		screen_fill(l->w, y, x, end - x, ' ');
+	free(copy);
+}
+
 /* Entry i of op v's inputs (dir 0) or outputs (1) at (y, x), at most wd
  * columns: the other op's device, the bytes, its name; sel: the whole
  * entry in the selection's colours (the walk's cursor). */
@@ -622,10 +650,11 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 			}
 		}
 	}
-	if (line_next(l))
-		screen_printf(w, l->y + l->row - 1, l->x, l->width, 1, "%.3g GFLOP  params %s  out %s  temp %s",
-		    op->flops / 1e9, screen_fmt_bytes(a, sizeof a, op->param_bytes),
-		    screen_fmt_bytes(b, sizeof b, op->out_bytes), screen_fmt_bytes(c, sizeof c, op->temp_bytes));
+	char *sizes = pl_xasprintf("%.3g GFLOP\tparams %s\tout %s\ttemp %s",
+	    op->flops / 1e9, screen_fmt_bytes(a, sizeof a, op->param_bytes),
+	    screen_fmt_bytes(b, sizeof b, op->out_bytes), screen_fmt_bytes(c, sizeof c, op->temp_bytes));
+	line_fields(l, "  ", sizes);
+	free(sizes);
 	/* cost per device, several per line */
 	if (line_next(l)) {
 		int y = l->y + l->row - 1, x = l->x;
@@ -720,11 +749,11 @@ draw_scope_detail(struct ops_view *o, struct lines *l, int k)
 	screen_put_name(w, l->y + l->row - 1, l->x, l->width, 1, path);
 	free(path);
 	wattrset(w, A_NORMAL);
-	if (line_next(l))
-		screen_printf(w, l->y + l->row - 1, l->x, l->width, 1,
-		    "%d ops, %s of compute, %s of memory, %d on the critical path",
-		    n->n_ops, screen_fmt_us(a, sizeof a, n->time_us),
-		    screen_fmt_bytes(b, sizeof b, n->mem), n->crit);
+	char *sums = pl_xasprintf("%d ops,\t%s of compute,\t%s of memory,\t%d on the critical path",
+	    n->n_ops, screen_fmt_us(a, sizeof a, n->time_us),
+	    screen_fmt_bytes(b, sizeof b, n->mem), n->crit);
+	line_fields(l, " ", sums);
+	free(sums);
 	if (line_next(l)) {
 		wattrset(w, screen_attr(SCR_HEADER));
 		screen_put(w, l->y + l->row - 1, l->x, l->width, 1, "compute per device");
