@@ -884,7 +884,7 @@ test_export_fewer(void **state)
 	X(ops_edges) X(ops_edges_leave) X(ops_edges_none) X(ops_edges_empty) \
 	X(prompt_marks) X(prompt_bytes) \
 	X(dev_glyph_names) X(dev_tails) \
-	X(devices_load) X(ops_detail_wrap)
+	X(devices_load) X(ops_detail_wrap) X(timeline_link_ends)
 SCRIPTS(SCRIPT_TEST)
 
 /* A hangup the main loop never answers (a loop stuck) still ends the

@@ -403,16 +403,26 @@ tl_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	if (t->sel_row < t->n_rows && t->rows[t->sel_row].dev < 0 && t->sel_xfer >= 0) {
 		/* a long op name gives way (its leaf shows) to the figures */
 		const struct pl_trace_xfer *x = &tr->xfers[t->sel_xfer];
-		/* the channel as its row names it, with room for both ends */
-		char on[512];
-		row_label(t, &t->rows[t->sel_row], 2 * t->label_w, on, sizeof on);
-		char *rest = pl_xasprintf(" (%s): %s .. %s on %s",
+		const char *name = ex->g->ops[ex->g->tensors[x->tensor].op].name;
+		char *figs = pl_xasprintf(" (%s): %s .. %s",
 		    screen_fmt_bytes(a, sizeof a, x->bytes), screen_fmt_us(b, sizeof b, x->start),
-		    screen_fmt_us(c, sizeof c, x->end), on);
+		    screen_fmt_us(c, sizeof c, x->end));
 		int x0 = r->x + screen_put(w, y, r->x, r->w, 0, "transfer of ");
-		int nw = r->w - (x0 - r->x) - screen_width(rest);
-		x0 += screen_put_name(w, y, x0, name_room(nw, r->w - (x0 - r->x)), 0,
-		    ex->g->ops[ex->g->tensors[x->tensor].op].name);
+		/* the channel as its row names it, both ends (each cut in
+		 * the middle) in what the figures and the op name's least
+		 * leave; left out when that is under 3 columns an end */
+		int avail = r->w - (x0 - r->x), nw = screen_width(name);
+		int link_w = avail - name_room(0, nw < avail ? nw : avail) - screen_width(figs) -
+		    screen_width(" on ");
+		char on[512];
+		char *rest = figs;
+		if (link_w >= 7) {
+			row_label(t, &t->rows[t->sel_row], link_w < 2 * t->label_w ? link_w : 2 * t->label_w,
+			    on, sizeof on);
+			rest = pl_xasprintf("%s on %s", figs, on);
+			free(figs);
+		}
+		x0 += screen_put_name(w, y, x0, name_room(avail - screen_width(rest), avail), 0, name);
 		screen_put(w, y, x0, r->w - (x0 - r->x), 1, rest);
 		free(rest);
 	} else if (ex->sel_op >= 0) {
