@@ -873,6 +873,7 @@ test_export_fewer(void **state)
 	X(placeto_mode) \
 	X(placeto_options_policy) \
 	X(help_redraw) \
+	X(ops_detail_dev_times) \
 	X(placeto_header) \
 	X(ops_detail_one) \
 	X(save_name) \

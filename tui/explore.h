@@ -284,6 +284,9 @@ const char *explore_dev_label(const struct explore *ex, int d);
  * 0 and 1 is "task:1/device:GPU:0"), in buf (len bytes; when too small,
  * "…" and the name's end, where two names differ). */
 const char *explore_dev_distinct(const struct explore *ex, int d, char *buf, size_t len);
+/* The fewest columns a long device name keeps beside figures that are
+ * shown whole (a device's load, an op's times): below it they give way. */
+#define EXPLORE_DEV_NAME_MIN 10
 /* That name in at most width columns, cut in the middle when longer
  * (into buf, len bytes); returns buf. */
 const char *explore_dev_fit(const struct explore *ex, int d, int width, char *buf, size_t len);

@@ -22,7 +22,6 @@
 
 #define TEXT_W 30
 #define MIN_ROWS 3	/* a device's fewest rows: name and load, memory, traffic */
-#define NAME_MIN 10	/* the columns a long device name keeps beside its load */
 
 struct dev_view {
 	struct explore *ex;
@@ -117,14 +116,14 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 		busy = screen_fmt_us(a, sizeof a, r->busy_us[dev]);
 	}
 	/* the name (cut in the middle) gives way to the load down to
-	 * NAME_MIN columns, then the load's fields are left out whole, the
-	 * time first (the name taking its room back); all a column short of
-	 * the chart */
+	 * EXPLORE_DEV_NAME_MIN columns, then the load's fields are left out
+	 * whole, the time first (the name taking its room back); all a
+	 * column short of the chart */
 	int gap = oom ? 1 : 2, end = x + TEXT_W - 1;
 	int hw = screen_width(head), bw = busy != NULL ? 1 + screen_width(busy) : 0;
 	int name_w = end - (x + 2) - gap - hw - bw;
 	int whole = screen_width(explore_dev_label(ex, dev));
-	if (name_w < NAME_MIN && name_w < whole && busy != NULL) {
+	if (name_w < EXPLORE_DEV_NAME_MIN && name_w < whole && busy != NULL) {
 		busy = NULL;
 		name_w += bw;
 	}
@@ -133,8 +132,8 @@ draw_device(struct dev_view *d, WINDOW *w, int y, int x, int width, int h, int d
 	mvwaddch(w, y, x, (chtype)screen_dev_glyph(dev));
 	wattrset(w, sel ? screen_attr(SCR_SELECT) : screen_dev_fg(dev));
 	char lb[256];
-	int tx = x + 1 + screen_printf(w, y, x + 1, TEXT_W - 2, 0, " %s",
-	    explore_dev_fit(ex, dev, name_w > NAME_MIN ? name_w : NAME_MIN, lb, sizeof lb));
+	int tx = x + 1 + screen_printf(w, y, x + 1, TEXT_W - 2, 0, " %s", explore_dev_fit(ex, dev,
+	    name_w > EXPLORE_DEV_NAME_MIN ? name_w : EXPLORE_DEV_NAME_MIN, lb, sizeof lb));
 	wattrset(w, A_NORMAL);
 	screen_fill(w, y, tx, x + TEXT_W - tx, ' ');
 	if (tx + gap + hw <= end) {

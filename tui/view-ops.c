@@ -634,20 +634,34 @@ draw_op_detail(struct ops_view *o, struct lines *l, int v)
 	if (line_next(l)) {
 		int y = l->y + l->row - 1, x = l->x;
 		x += screen_put(w, y, x, l->width, 0, "on ");
-		wattrset(w, screen_dev_fg(d));
-		char lb[256];
-		x += screen_put(w, y, x, l->width - (x - l->x), 0,
-		    explore_dev_fit(ex, d, l->width - (x - l->x), lb, sizeof lb));
-		wattrset(w, A_NORMAL);
+		/* the times and the mark after the device show whole or not
+		 * at all: the name (cut in the middle) gives way to them, down
+		 * to EXPLORE_DEV_NAME_MIN columns */
+		char runs[96] = "";
+		const char *mark = "";
 		if (ex->tr != NULL) {
 			const struct pl_trace_op *to = &ex->tr->ops[v];
-			x += screen_printf(w, y, x, l->width - (x - l->x), 0, "  runs %s .. %s",
+			snprintf(runs, sizeof runs, "  runs %s .. %s",
 			    screen_fmt_us(a, sizeof a, to->start), screen_fmt_us(b, sizeof b, to->end));
-			if (ex->tr->critical_mask != NULL && ex->tr->critical_mask[v]) {
-				wattrset(w, screen_attr(SCR_CRITICAL));
-				screen_put(w, y, x, l->width - (x - l->x), 0, "  * critical path");
-				wattrset(w, A_NORMAL);
-			}
+			if (ex->tr->critical_mask != NULL && ex->tr->critical_mask[v])
+				mark = "  * critical path";
+		}
+		int end = l->x + l->width, rw = screen_width(runs), mw = screen_width(mark);
+		int full = screen_width(explore_dev_label(ex, d)), nw = end - x - rw - mw;
+		if (nw < EXPLORE_DEV_NAME_MIN && nw < full)	/* the mark left out first */
+			nw = end - x - rw, mw = 0;
+		if (nw < EXPLORE_DEV_NAME_MIN && nw < full)	/* then the times */
+			nw = end - x, rw = 0;
+		wattrset(w, screen_dev_fg(d));
+		char lb[256];
+		x += screen_put(w, y, x, end - x, 0, explore_dev_fit(ex, d, nw < full ? nw : full, lb, sizeof lb));
+		wattrset(w, A_NORMAL);
+		if (rw > 0)
+			x += screen_put(w, y, x, end - x, 0, runs);
+		if (mw > 0) {
+			wattrset(w, screen_attr(SCR_CRITICAL));
+			screen_put(w, y, x, end - x, 0, mark);
+			wattrset(w, A_NORMAL);
 		}
 	}
 	char *sizes = pl_xasprintf("%.3g GFLOP\tparams %s\tout %s\ttemp %s",
