@@ -31,6 +31,7 @@ struct cmp_view {
 	struct view_run run;
 	int started, paused;
 	int cur, top, rows_h;
+	int cur_is_current;	/* the user chose the current placement's row */
 	double method_t0;
 };
 
@@ -64,6 +65,30 @@ cv_free(void *priv)
 	free(c);
 }
 
+/* Add the row of the method `next` (its placer pl, or why it could not
+ * run), keeping the selection on the row the user chose: the current
+ * placement's row, always the last one, moves down with it. */
+static void
+add_row(struct cmp_view *c, const struct pl_placer *pl, const char *why)
+{
+	struct pl_compare *cmp = c->ex->cmp;
+	if (pl != NULL)
+		pl_compare_add_placer(cmp, pl);
+	else
+		pl_compare_add_failure(cmp, c->methods[c->next], why);
+	if (c->cur_is_current)
+		c->cur = cmp->n_rows;
+}
+
+/* Select row k (the current placement's when k is the number of method
+ * rows), as the row for the selection to follow. */
+static void
+select_row(struct cmp_view *c, int k)
+{
+	c->cur = k;
+	c->cur_is_current = k == c->ex->cmp->n_rows;
+}
+
 /* Start the next method, if any. */
 static void
 start_next(struct cmp_view *c)
@@ -73,7 +98,7 @@ start_next(struct cmp_view *c)
 		return;
 	view_run_init(&c->run, c->ex, c->methods[c->next]->name, NULL);
 	if (view_run_restart(&c->run) != 0) {
-		pl_compare_add_failure(c->ex->cmp, c->methods[c->next], c->run.error);
+		add_row(c, NULL, c->run.error);
 		c->next++;
 		start_next(c);
 		return;
@@ -272,10 +297,10 @@ cv_action(struct view *v, enum tui_action a)
 	struct pl_compare *cmp = c->ex->cmp;
 	int n = cmp->n_rows + 1;
 	switch (a) {
-	case ACT_UP: if (c->cur > 0) c->cur--; break;
-	case ACT_DOWN: if (c->cur < n - 1) c->cur++; break;
-	case ACT_HOME: case ACT_PAGE_UP: c->cur = 0; break;
-	case ACT_END: case ACT_PAGE_DOWN: c->cur = n - 1; break;
+	case ACT_UP: if (c->cur > 0) select_row(c, c->cur - 1); break;
+	case ACT_DOWN: if (c->cur < n - 1) select_row(c, c->cur + 1); break;
+	case ACT_HOME: case ACT_PAGE_UP: select_row(c, 0); break;
+	case ACT_END: case ACT_PAGE_DOWN: select_row(c, n - 1); break;
 	case ACT_RUN:
 		if (!c->started)
 			restart(c);
@@ -315,7 +340,7 @@ cv_click(struct view *v, int y, int x)
 		return 0;
 	if (k == c->cur)
 		return cv_action(v, ACT_ENTER);
-	c->cur = k;
+	select_row(c, k);
 	return 1;
 }
 
@@ -336,7 +361,7 @@ cv_tick(struct view *v, double deadline)
 		if (pl != NULL && (c->run.done || pl->search_s - c->method_t0 > PL_COMPARE_SECONDS)) {
 			if (!pl->done)
 				pl_placer_set_status(pl, "stopped after %.0f s", PL_COMPARE_SECONDS);
-			pl_compare_add_placer(c->ex->cmp, pl);
+			add_row(c, pl, NULL);
 			c->next++;
 			start_next(c);
 		}
