@@ -864,7 +864,7 @@ test_export_fewer(void **state)
 	static void test_##n(void **state) { (void)state; run_script(#n); }
 #define SCRIPTS(X) \
 	X(ops) X(ops_edit) X(search) X(timeline) X(devices) X(help) X(help_views) X(compare_cells) X(compare_cells_edge) \
-	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(compare_follow) X(export) \
+	X(resize) X(small) X(brkga) X(placeto) X(placeto_options) X(compare) X(compare_follow) X(brkga_options) X(brkga_options_refused) X(export) \
 	X(export_table) X(export_suffix) \
 	X(demo) X(nocolor) X(colour8) X(reopen) X(quit) X(save) X(click) X(oom) \
 	X(edits_kept) X(placement_renamed) X(timeline_link_jump) X(placeto_many_devices) X(timeline_labels) X(devices_click) X(devices_zoom) X(export_scroll) X(export_wide) X(quit_writing) X(prompt_long) X(save_blank) X(timeline_follow) X(ops_detail_lists) X(save_input) X(export_pending) \

@@ -76,7 +76,7 @@
 	X(PLACETO_STEP, "placeto-step", AV_PLACETO, 'n', 0, "one MDP decision") \
 	X(PLACETO_EPISODE, "placeto-episode", AV_PLACETO, 'e', 0, "finish the current episode") \
 	X(LOAD_POLICY, "load-policy", AV_PLACETO, 'L', 0, "load a trained policy (zero-shot)") \
-	X(PLACETO_OPTIONS, "placeto-options", AV_PLACETO, 'O', 0, "Placeto's options (e.g. accept=improve,init=best), then restart") \
+	X(OPTIONS, "options", AV_PLACETO | AV_BRKGA, 'O', 0, "the method's options, k=v,... as run --opt takes them (e.g. Placeto's accept=improve,init=best, BRKGA's pop=50), then restart; options it refuses are not used") \
 	X(BRKGA_STEP, "brkga-step", AV_BRKGA, 'n', 0, "one generation") \
 	X(RUN, "run", AV_PLACETO | AV_BRKGA | AV_COMPARE, ' ', 0, "run / pause (in time slices; keys stay live)") \
 	X(SLOWER, "slower", AV_PLACETO | AV_BRKGA, '-', '_', "run slower, for a demo: 8, 4, 2, 1 steps a second, then one every 2 s (n and e are not slowed)") \

@@ -5,6 +5,9 @@
  * times.  While it runs, each new best becomes the explorer's current
  * placement, so the other views show it.
  *
+ * O sets BRKGA's options (as `placelab run -a brkga --opt` takes them)
+ * and restarts with them; options BRKGA refuses leave the run as it is.
+ *
  * Invariant: the view reads the placer only through core/placers/brkga.h
  * and the generic placer fields; it never changes the placer except by
  * stepping it.
@@ -188,9 +191,20 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 			if (screen_width(line) <= r->w)
 				break;
 		}
+		/* the options set with O after it, or on a line of their own */
+		char *with = b->run.optspec != NULL ? pl_xasprintf("with %s", b->run.optspec) : NULL;
+		char *both = with != NULL ? pl_xasprintf("%s  %s", line, with) : NULL;
 		wattrset(w, screen_attr(SCR_DIM));
-		screen_put(w, y++, r->x, r->w, 1, line);
+		if (both != NULL && screen_width(both) <= r->w)
+			screen_put(w, y++, r->x, r->w, 1, both);
+		else {
+			screen_put(w, y++, r->x, r->w, 1, line);
+			if (with != NULL)
+				screen_put(w, y++, r->x, r->w, 1, with);
+		}
 		wattrset(w, A_NORMAL);
+		free(both);
+		free(with);
 	}
 	/* chart (left) and elite (right) */
 	int bottom = r->y + r->h - 3;
@@ -256,9 +270,18 @@ bv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 	}
 	wattrset(w, screen_attr(SCR_DIM));
 	screen_put_fields(w, r->y + r->h - 1, r->x, r->w, 1, "  ",
-	    "n generation\tSpace run/pause\ta use best (followed as it improves)\t+/- speed\tr restart");
+	    "n generation\tSpace run/pause\ta use best (followed as it improves)\t+/- speed\tr restart\tO options");
 	wattrset(w, A_NORMAL);
 	view_run_frame_save(&b->run, w, r);
+}
+
+/* (Re)start the run from the explorer's run time.  0, or -1 with the
+ * run's error set. */
+static int
+restart(struct brkga_view *b)
+{
+	b->start_us = b->ex->tr != NULL ? b->ex->tr->res.makespan_us : 0;
+	return view_run_restart(&b->run);
 }
 
 /* Start a run if needed. */
@@ -267,11 +290,33 @@ ensure(struct brkga_view *b)
 {
 	if (b->run.pl != NULL)
 		return 0;
-	b->start_us = b->ex->tr != NULL ? b->ex->tr->res.makespan_us : 0;
-	return view_run_restart(&b->run);
+	return restart(b);
 }
 
-/* Step, run/pause, restart, adopt. */
+/* The options prompt's answer: restart with the options (empty: the
+ * defaults) if BRKGA starts with them; if not, keep the options and the
+ * run as they are, and say why. */
+static void
+options_done(struct explore *ex, const char *text, void *arg)
+{
+	struct brkga_view *b = arg;
+	if (text == NULL)
+		return;
+	const char *spec = *text ? text : NULL;
+	struct view_run trial;
+	view_run_init(&trial, ex, "brkga", spec);
+	if (view_run_restart(&trial) != 0)
+		explore_message(ex, 1, "Not used (BRKGA keeps its current options): %s", trial.error);
+	else {
+		free(b->run.optspec);
+		b->run.optspec = spec != NULL ? pl_xstrdup(spec) : NULL;
+		restart(b);
+		explore_message(ex, 0, "BRKGA restarted with %s", spec != NULL ? spec : "the defaults");
+	}
+	view_run_free(&trial);
+}
+
+/* Step, run/pause, restart, options, adopt. */
 static int
 bv_action(struct view *v, enum tui_action a)
 {
@@ -294,8 +339,11 @@ bv_action(struct view *v, enum tui_action a)
 		}
 		break;
 	case ACT_RESTART:
-		b->start_us = b->ex->tr != NULL ? b->ex->tr->res.makespan_us : 0;
-		view_run_restart(&b->run);
+		restart(b);
+		break;
+	case ACT_OPTIONS:
+		explore_prompt(b->ex, PROMPT_TEXT, "BRKGA options (k=v,...; empty: defaults): ",
+		    b->run.optspec, options_done, b);
 		break;
 	case ACT_ADOPT:
 		view_run_adopt(&b->run);

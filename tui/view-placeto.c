@@ -974,7 +974,7 @@ pv_action(struct view *v, enum tui_action a)
 		explore_prompt(p->ex, PROMPT_PATH, "Policy file (empty: train live): ",
 		    p->policy, policy_done, p);
 		break;
-	case ACT_PLACETO_OPTIONS:
+	case ACT_OPTIONS:
 		explore_prompt(p->ex, PROMPT_TEXT, "Placeto options (k=v,...; empty: defaults): ",
 		    p->opts, options_done, p);
 		break;
