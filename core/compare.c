@@ -133,16 +133,8 @@ fill_result(struct pl_compare_row *r, const struct pl_cluster *c,
 	if (!r->mem_known)
 		return;
 	r->oom = res->oom_mask != 0;
-	int worst = 0;
-	double fill = -1;
-	for (int d = 0; d < c->n_dev && d < res->n_dev; d++) {
-		double f = (double)res->peak_bytes[d] / (double)c->dev[d].mem_bytes;
-		if (f > fill) {
-			fill = f;
-			worst = d;
-		}
-	}
-	r->peak_bytes = res->peak_bytes[worst];
+	int worst = res->fullest;
+	r->peak_bytes = res->peak_fullest;
 	r->peak_cap = c->dev[worst].mem_bytes;
 	free(r->peak_dev);
 	r->peak_dev = pl_xstrdup(c->dev[worst].name);

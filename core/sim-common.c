@@ -733,14 +733,20 @@ pl_sim_finish(struct pl_sim_ws *ws, struct pl_sim_result *r)
 	r->oom_mask = 0;
 	r->peak_max = 0;
 	r->oom_excess = 0;
+	r->fullest = 0;
 	for (int d = 0; d < ws->n_dev; d++) {
 		if (r->peak_bytes[d] > r->peak_max)
 			r->peak_max = r->peak_bytes[d];
+		/* peak / capacity above the fullest's so far (cross-multiplied) */
+		if ((double)r->peak_bytes[d] * (double)c->dev[r->fullest].mem_bytes >
+		    (double)r->peak_bytes[r->fullest] * (double)c->dev[d].mem_bytes)
+			r->fullest = d;
 		if (r->peak_bytes[d] > c->dev[d].mem_bytes) {
 			r->oom_mask |= (uint64_t)1 << d;
 			r->oom_excess += r->peak_bytes[d] - c->dev[d].mem_bytes;
 		}
 	}
+	r->peak_fullest = r->peak_bytes[r->fullest];
 }
 
 /* Record one transfer into the trace. */

@@ -61,6 +61,9 @@ struct pl_sim_result {
 	int n_transfers;
 	uint64_t oom_mask;	/* bit d: device d's peak exceeds its capacity */
 	int64_t peak_max;	/* max over devices of peak_bytes */
+	int fullest;		/* the fullest device: largest peak / capacity
+				 * (the first of equals) */
+	int64_t peak_fullest;	/* its peak_bytes: "peak" in tables and views */
 	int64_t oom_excess;	/* sum over devices of bytes above capacity */
 };
 

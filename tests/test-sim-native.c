@@ -400,6 +400,17 @@ test_memory(void **state)
 	assert_int_equal(r.oom_mask, 1);
 	assert_int_equal(r.oom_excess, 5);
 	assert_int_equal(r.peak_max, 175);
+	assert_int_equal(r.fullest, 0);
+	assert_int_equal(r.peak_fullest, 175);
+	/* the fullest device is the one with the largest peak / capacity,
+	 * not the largest peak: 50 of 60 against 175 of 1000 */
+	f.c->dev[0].mem_bytes = 1000;
+	f.c->dev[1].mem_bytes = 60;
+	pl_sim_eval(ws, pl, &native, &r);
+	assert_int_equal(r.oom_mask, 0);
+	assert_int_equal(r.peak_max, 175);
+	assert_int_equal(r.fullest, 1);
+	assert_int_equal(r.peak_fullest, 50);
 	pl_sim_ws_free(ws);
 	pl_placement_free(pl);
 	fix_free(&f);

@@ -763,7 +763,9 @@ draw_info(struct explore *ex)
 	}
 	if (ex->dirty)
 		info_field(&x, screen_attr(SCR_KEY), " [edited]");
-	snprintf(f, sizeof f, "  peak %s", screen_fmt_bytes(m, sizeof m, r->peak_max));
+	/* the fullest device's, as Compare's peak (the largest is the
+	 * Devices view's to show) */
+	snprintf(f, sizeof f, "  peak %s", screen_fmt_bytes(m, sizeof m, r->peak_fullest));
 	info_field(&x, A_NORMAL, f);
 	double gap = pl_bounds_gap(&ex->bounds, r->makespan_us);
 	if (isnan(gap))

@@ -43,7 +43,7 @@ best_when(const struct view_run *r, char *buf, size_t n)
 	const struct pl_brkga_gen *h = pl_brkga_history(r->pl, &ng);
 	for (int i = 0; i < ng; i++)
 		if (h[i].best_makespan_us == r->pl->best_res.makespan_us &&
-		    h[i].best_peak_bytes == r->pl->best_res.peak_max) {
+		    h[i].best_peak_bytes == r->pl->best_res.peak_fullest) {
 			snprintf(buf, n, "generation %d", h[i].gen);
 			return;
 		}

@@ -269,10 +269,16 @@ dv_draw(struct view *v, WINDOW *w, const struct view_rect *r)
 		wattrset(w, A_NORMAL);
 	} else {
 		wattrset(w, screen_attr(SCR_DIM));
-		screen_printf(w, yy, r->x, r->w, 1, "%d transfers, %s moved; fullest device %s%s",
+		/* the fullest by peak / capacity, as Compare's peak */
+		/* (the way to the hidden devices before the fullest) */
+		char lb[64], line[256];
+		snprintf(line, sizeof line, "%d transfers, %s moved%s\tfullest %s %s of %s",
 		    res->n_transfers, screen_fmt_bytes(b, sizeof b, res->bytes_moved),
-		    screen_fmt_bytes(c, sizeof c, res->peak_max),
-		    shown < nd ? "   Up/Down for more devices" : "");
+		    shown < nd ? "\tUp/Down for more devices" : "",
+		    explore_dev_tag(ex, res->fullest, 20, lb, sizeof lb),
+		    screen_fmt_bytes(c, sizeof c, res->peak_fullest),
+		    screen_fmt_bytes(a, sizeof a, ex->c->dev[res->fullest].mem_bytes));
+		screen_put_fields(w, yy, r->x, r->w, 1, "   ", line);
 		wattrset(w, A_NORMAL);
 	}
 }

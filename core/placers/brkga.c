@@ -195,7 +195,7 @@ static void
 make_key(const struct brkga *b, const struct pl_sim_result *r, struct key *k,
     double *fit)
 {
-	double ms = r->makespan_us, mem = (double)r->peak_max, f, other;
+	double ms = r->makespan_us, mem = (double)r->peak_fullest, f, other;
 	switch (b->obj) {
 	case OBJ_MEMORY:
 		f = mem;
@@ -813,7 +813,7 @@ finish_generation(struct pl_placer *pl, double t0)
 		.worst = n_ok ? worst : NAN,
 		.n_oom = n_oom,
 		.best_makespan_us = br->makespan_us,
-		.best_peak_bytes = br->peak_max,
+		.best_peak_bytes = br->peak_fullest,
 		.diversity = diversity(b),
 	};
 	pl_placer_set_status(pl, "generation %d: best %.6g%s, %ld evals", b->gen,

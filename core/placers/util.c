@@ -362,16 +362,7 @@ pl_pu_describe_mem(const struct pl_problem *p, const struct pl_sim_result *r)
 {
 	if (r->oom_mask == 0)
 		return pl_xstrdup("fits");
-	int worst = -1;
-	double over = 0;
-	for (int d = 0; d < p->n_dev; d++)
-		if ((r->oom_mask >> d) & 1) {
-			double o = (double)r->peak_bytes[d] / (double)p->c->dev[d].mem_bytes;
-			if (worst < 0 || o > over) {
-				worst = d;
-				over = o;
-			}
-		}
+	int worst = r->fullest;	/* over capacity, as a device is */
 	char need[32], have[32];
 	return pl_xasprintf("OOM: %s needs %s of %s", p->c->dev[worst].name,
 	    pl_fmt_mem(need, sizeof need, (double)r->peak_bytes[worst]),
