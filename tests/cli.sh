@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..107"
+echo "1..109"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -467,4 +467,13 @@ json.dump({'format': 'placelab-placement/1', 'devices': {'x' * 1100: '/gpu:0'}},
 $PLACELAB sim "$PL_SRCDIR/samples/chain.json" -p "$tmp/longop.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "a placement's op of a 1100-byte name not in the graph: the reason whole" sh -c \
     "test $rc = 2 && grep -q \"x' is not in graph 'chain'\" '$tmp/err'"
+# BRKGA's status gives its best in the objective's unit: ms for the run
+# time (the step time's figure), the fullest device's memory
+$PLACELAB run -a brkga "$PL_SRCDIR/samples/teach.json" -c k80x4 --evals 300 -q >"$tmp/out" 2>&1
+st=$(sed -n 's/^step time *\([0-9.]*\) ms.*/\1/p' "$tmp/out")
+check "brkga status: its best in ms, the step time's figure ($st)" sh -c \
+    "test -n '$st' && grep -q '^status *generation [0-9]*: best $st ms, [0-9]* evals$' '$tmp/out'"
+$PLACELAB run -a brkga "$PL_SRCDIR/samples/teach.json" -c k80x4 --evals 300 -q --objective memory >"$tmp/out" 2>&1
+check "brkga status, memory objective: its best in bytes' units" sh -c \
+    "grep -q '^status *generation [0-9]*: best [0-9.]* [KMG]iB, [0-9]* evals$' '$tmp/out'"
 exit 0

@@ -816,8 +816,17 @@ finish_generation(struct pl_placer *pl, double t0)
 		.best_peak_bytes = br->peak_fullest,
 		.diversity = diversity(b),
 	};
-	pl_placer_set_status(pl, "generation %d: best %.6g%s, %ld evals", b->gen,
-	    bestf, h->best_oom ? " (OOM)" : "", pl->evals);
+	/* the objective in its unit: ms, bytes of the fullest device, or
+	 * the mix's unitless sum */
+	char fit[48];
+	if (b->obj == OBJ_RUNTIME)
+		snprintf(fit, sizeof fit, "%.3f ms", bestf / 1000);
+	else if (b->obj == OBJ_MEMORY)
+		pl_fmt_mem(fit, sizeof fit, bestf);
+	else
+		snprintf(fit, sizeof fit, "%.6g (mix)", bestf);
+	pl_placer_set_status(pl, "generation %d: best %s%s, %ld evals", b->gen,
+	    fit, h->best_oom ? " (OOM)" : "", pl->evals);
 	pl_placer_note(pl, "generation %d: best %.6g mean %.6g oom %d div %.3f%s",
 	    b->gen, bestf, h->mean, n_oom, h->diversity, improved ? " *" : "");
 }
