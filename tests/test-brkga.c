@@ -703,7 +703,7 @@ test_best_monotone(void **state)
 	assert_int_equal(pl_sim_eval(ws, pl->best, &pl->run.sim, &r), 0);
 	assert_true(r.makespan_us == pl->best_res.makespan_us);
 	assert_true(r.makespan_us == h[n - 1].best_makespan_us);
-	assert_true(r.peak_max == h[n - 1].best_peak_bytes);
+	assert_true(r.peak_fullest == h[n - 1].best_peak_bytes);
 	pl_sim_ws_free(ws);
 	/* if some chromosome ever fit, the best fits */
 	int ever_ok = 0;
