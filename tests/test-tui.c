@@ -8,8 +8,9 @@
  * automatically).
  *
  * Script lines:
- *   open GRAPH [cluster C] [demo] [nocolor] [term T] [placement FILE]
- *                           (GRAPH from the source tree, or ./GRAPH from here)
+ *   open GRAPH [cluster C] [demo] [nocolor] [term T] [locale L] [placement FILE]
+ *                           (GRAPH from the source tree, or ./GRAPH from here;
+ *                           L as LC_ALL for the explorer, e.g. C: not UTF-8)
  *   size COLS ROWS          before open: the terminal size
  *   key K...                keys: a letter, Enter Tab BTab Esc Space Up Down
  *                           Left Right PgUp PgDn Home End BS Del, ^X for
@@ -319,6 +320,7 @@ static void
 run_script(const char *name)
 {
 	restore_home();	/* a script that failed after "home" */
+	setenv("LC_ALL", "C.UTF-8", 1);	/* or after "locale" */
 	char *path = pl_xasprintf("%s/%s.script", TUI_DIR, name);
 	FILE *f = fopen(path, "r");
 	if (f == NULL)
@@ -369,6 +371,8 @@ run_script(const char *name)
 					nocolor = 1;
 				else if (strcmp(w, "term") == 0)
 					term = strtok_r(NULL, " ", &save);
+				else if (strcmp(w, "locale") == 0)
+					setenv("LC_ALL", strtok_r(NULL, " ", &save), 1);
 				else if (strcmp(w, "placement") == 0) {
 					char *pf = strtok_r(NULL, " ", &save);
 					free(ppath);
@@ -396,7 +400,8 @@ run_script(const char *name)
 			in = fopen("/dev/null", "r");
 			sp = newterm(term, out, in);
 			assert_non_null(sp);
-			screen_start(sp);
+			screen_start(sp);	/* (in the locale LC_ALL names) */
+			setenv("LC_ALL", "C.UTF-8", 1);	/* (the next script's) */
 			screen_catch_interrupt();	/* as placelab explore does */
 			screen_catch_hangup();
 			if (strcmp(term, "xterm") == 0 && !nocolor)
@@ -586,6 +591,7 @@ run_script(const char *name)
 	if (opened)
 		close_explorer(&ex, sp, out, in);
 	restore_home();
+	assert_non_null(setlocale(LC_ALL, "C.UTF-8"));	/* (after "locale") */
 }
 
 /* Every action has a unique name, help, and no key means two things in
@@ -634,6 +640,53 @@ test_cut_columns(void **state)
 	assert_int_equal(pl_utf8_head("", 3), 0);
 }
 
+/* An 80x24 screen of its own for a test of the drawing helpers (on
+ * /dev/null), started and erased; closed with test_screen_close. */
+struct test_screen {
+	FILE *out, *in;
+	SCREEN *sp;
+};
+
+static void
+test_screen_open(struct test_screen *ts)
+{
+	ts->out = fopen("/dev/null", "w");
+	ts->in = fopen("/dev/null", "r");
+	setenv("COLUMNS", "80", 1);
+	setenv("LINES", "24", 1);
+	ts->sp = newterm("xterm-256color", ts->out, ts->in);
+	assert_non_null(ts->sp);
+	screen_start(ts->sp);
+	erase();
+}
+
+/* Stop and free what test_screen_open made. */
+static void
+test_screen_close(struct test_screen *ts)
+{
+	screen_stop();
+	delscreen(ts->sp);
+	fclose(ts->out);
+	fclose(ts->in);
+}
+
+/* Row y's text as mvwinnwstr reads it back (each cell's characters, its
+ * combining ones too), trailing blanks removed. */
+static char *
+row_text(int y)
+{
+	wchar_t ws[256];
+	int got = mvwinnwstr(stdscr, y, 0, ws, 255);
+	ws[got > 0 ? got : 0] = 0;
+	char *out = pl_xmalloc(1024);
+	size_t b = wcstombs(out, ws, 1023);
+	b = b == (size_t)-1 ? 0 : b;
+	while (b > 0 && out[b - 1] == ' ')
+		b--;
+	out[b] = '\0';
+	return out;
+}
+
 /* Text widths count combining and zero-width characters as 0 columns and
  * go on after them; an invalid byte is one '?' column; a character alone
  * is measured the same way. */
@@ -670,7 +723,8 @@ static void
 test_screen_mid_wrap(void **state)
 {
 	(void)state;
-	assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+	struct test_screen ts;
+	test_screen_open(&ts);	/* UTF-8: the ellipsis is U+2026 */
 	char b[64];
 	assert_string_equal(screen_mid(b, sizeof b, "job:worker/device:GPU:3", 10), "job:w\xe2\x80\xa6PU:3");
 	assert_string_equal(screen_mid(b, sizeof b, "short", 10), "short");
@@ -692,6 +746,47 @@ test_screen_mid_wrap(void **state)
 	assert_int_equal(screen_wrap(NULL, 0, 0, 99, 30, wide), 3);
 	assert_int_equal(screen_wrap(NULL, 0, 0, 99, 10, "aaa bbb ccc ddd"), 2);
 	assert_int_equal(screen_wrap(NULL, 0, 0, 99, 1, "\xe8\xae\x8a\xe8\xae\x8a"), 2);	/* wider than a row: one a row */
+	test_screen_close(&ts);
+}
+
+/* In a locale that is not UTF-8 (C) text is still read as UTF-8, a whole
+ * character at a time, each one the locale cannot show one '?' column
+ * (a prompt's Backspace took one byte of "\xc3\xa9" and left the other);
+ * a middle cut's ellipsis is "...", counted as its 3 columns (U+2026 was
+ * shown as "???" and the end of the name lost its last 2 columns). */
+static void
+test_screen_not_utf8(void **state)
+{
+	(void)state;
+	setenv("LC_ALL", "C", 1);
+	struct test_screen ts;
+	test_screen_open(&ts);
+	setenv("LC_ALL", "C.UTF-8", 1);
+	assert_int_equal(screen_utf8(), 0);
+	assert_string_equal(screen_ellipsis(), "...");
+	char b[64];
+	assert_string_equal(screen_mid(b, sizeof b, "job:worker/device:GPU:3", 10), "job:...U:3");
+	assert_string_equal(screen_mid(b, sizeof b, "cluster_with_a_rather_long_name_x", 24),
+	    "cluster_wit...ong_name_x");
+	assert_string_equal(screen_mid(b, sizeof b, "abcdef", 3), "abc");	/* no room for "..." and more */
+	assert_string_equal(screen_mid(b, sizeof b, "ab\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9xyz", 8),
+	    "ab\xc3\xa9...yz");
+	/* one character, one '?' column */
+	int cols = -1;
+	assert_int_equal(screen_char("\xc3\xa9x", 3, &cols), 2);
+	assert_int_equal(cols, 1);
+	assert_int_equal(screen_char("\xe6\xbc\xa2x", 4, &cols), 3);
+	assert_int_equal(screen_char("\xff" "a", 2, &cols), 1);	/* invalid: one '?' */
+	assert_int_equal(cols, 1);
+	assert_int_equal(screen_width("ab\xc3\xa9\xe6\xbc\xa2" "e\xcc\x81"), 6);
+	assert_string_equal(screen_tail("\xc3\xa9\xc3\xa9xy", 3), "\xc3\xa9xy");
+	assert_int_equal(screen_head("\xc3\xa9\xc3\xa9xy", 1), 2);
+	assert_int_equal(screen_put(stdscr, 0, 0, 10, 0, "a\xc3\xa9" "b\xe2\x80\xa6"), 4);
+	char *t = row_text(0);
+	assert_string_equal(t, "a?b?");
+	free(t);
+	test_screen_close(&ts);
+	assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
 }
 
 /* Times a tick apart read differently however small the tick; without a
@@ -730,36 +825,6 @@ test_dev_glyphs(void **state)
 	assert_int_equal(screen_dev_glyph(-1), '?');
 }
 
-/* An 80x24 screen of its own for a test of the drawing helpers (on
- * /dev/null), started and erased; closed with test_screen_close. */
-struct test_screen {
-	FILE *out, *in;
-	SCREEN *sp;
-};
-
-static void
-test_screen_open(struct test_screen *ts)
-{
-	ts->out = fopen("/dev/null", "w");
-	ts->in = fopen("/dev/null", "r");
-	setenv("COLUMNS", "80", 1);
-	setenv("LINES", "24", 1);
-	ts->sp = newterm("xterm-256color", ts->out, ts->in);
-	assert_non_null(ts->sp);
-	screen_start(ts->sp);
-	erase();
-}
-
-/* Stop and free what test_screen_open made. */
-static void
-test_screen_close(struct test_screen *ts)
-{
-	screen_stop();
-	delscreen(ts->sp);
-	fclose(ts->out);
-	fclose(ts->in);
-}
-
 /* Fields too wide for the line are left out whole, never cut; later
  * ones that fit still show. */
 static void
@@ -776,23 +841,6 @@ test_put_fields(void **state)
 	assert_non_null(strstr(s, "\na long\n"));
 	free(s);
 	test_screen_close(&ts);
-}
-
-/* Row y's text as mvwinnwstr reads it back (each cell's characters, its
- * combining ones too), trailing blanks removed. */
-static char *
-row_text(int y)
-{
-	wchar_t ws[256];
-	int got = mvwinnwstr(stdscr, y, 0, ws, 255);
-	ws[got > 0 ? got : 0] = 0;
-	char *out = pl_xmalloc(1024);
-	size_t b = wcstombs(out, ws, 1023);
-	b = b == (size_t)-1 ? 0 : b;
-	while (b > 0 && out[b - 1] == ' ')
-		b--;
-	out[b] = '\0';
-	return out;
 }
 
 /* A character and the combining or zero-width characters after it go
@@ -885,7 +933,8 @@ test_export_fewer(void **state)
 	X(ops_edges) X(ops_edges_leave) X(ops_edges_none) X(ops_edges_empty) \
 	X(prompt_marks) X(prompt_bytes) \
 	X(dev_glyph_names) X(dev_tails) \
-	X(devices_load) X(ops_detail_wrap) X(timeline_link_ends)
+	X(devices_load) X(ops_detail_wrap) X(timeline_link_ends) \
+	X(locale_c)
 SCRIPTS(SCRIPT_TEST)
 
 /* A hangup the main loop never answers (a loop stuck) still ends the
@@ -927,6 +976,7 @@ main(void)
 		cmocka_unit_test(test_screen_width),
 		cmocka_unit_test(test_cut_columns),
 		cmocka_unit_test(test_screen_mid_wrap),
+		cmocka_unit_test(test_screen_not_utf8),
 		cmocka_unit_test(test_fmt_us_res),
 		cmocka_unit_test(test_dev_glyphs),
 		cmocka_unit_test(test_put_fields),

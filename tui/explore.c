@@ -89,8 +89,8 @@ explore_dev_label(const struct explore *ex, int d)
 	return n[0] == '/' ? n + 1 : n;
 }
 
-/* Text s (n bytes) into buf (len bytes): whole when it fits, else "…"
- * and as much of its end as fits (on a character boundary). */
+/* Text s (n bytes) into buf (len bytes): whole when it fits, else an
+ * ellipsis (screen_ellipsis(): the same bytes either way) and as much of its end as fits (on a character boundary). */
 static void
 keep_tail(char *buf, size_t len, const char *s, size_t n)
 {
@@ -100,9 +100,10 @@ keep_tail(char *buf, size_t len, const char *s, size_t n)
 		memcpy(buf, s, n + 1);
 		return;
 	}
-	size_t el = strlen("…"), w = 0;
+	const char *more = screen_ellipsis();
+	size_t el = strlen(more), w = 0;
 	if (len > el + 1) {
-		memcpy(buf, "…", el);
+		memcpy(buf, more, el);
 		w = el;
 	}
 	const char *t = s + n - (len - 1 - w);
@@ -777,7 +778,7 @@ draw_info(struct explore *ex)
 	 * least 8 columns of it show ("from file teach-he…"), else not at
 	 * all (the status line says it too when the placement changes) */
 	char *from = pl_xasprintf("  from %s", ex->source);
-	const char *more = screen_utf8() ? "\u2026" : "...";
+	const char *more = screen_ellipsis();
 	int room = COLS - x - screen_width(more);
 	if (screen_width(from) > COLS - x && room >= 7 + 8) {
 		from[screen_head(from, room)] = '\0';	/* whole characters */
@@ -837,7 +838,7 @@ draw_status(struct explore *ex)
 		}
 		if (ex->prompt == PROMPT_KEY && screen_width(label) > COLS) {
 			/* longer than the status area: its end holds the answers */
-			more = screen_utf8() ? "\u2026" : "...";
+			more = screen_ellipsis();
 			label = screen_tail(label, COLS - screen_width(more));
 		}
 		int x = screen_printf(stdscr, y, 0, COLS, 0, "%s%s", more, label);

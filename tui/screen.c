@@ -499,28 +499,48 @@ screen_utf8(void)
 	return utf8;
 }
 
-/* The next character of UTF-8 text p (left bytes): its wide character in
- * *wc (an invalid or unprintable one as '?'), its columns (0 for a
- * combining or zero-width one); -1 at the end. */
-static int
-next_char(const char **p, size_t *left, mbstate_t *st, wchar_t *wc)
+/* The ellipsis a cut shows (see screen.h). */
+const char *
+screen_ellipsis(void)
 {
-	if (*left == 0)
+	return utf8 ? "\u2026" : "...";
+}
+
+/* The code point of the UTF-8 character that starts p (left bytes) in
+ * *cp and its bytes, or 0 when none does: a stray byte, a sequence cut
+ * short (by left too), an overlong form, a surrogate, past U+10FFFF. */
+static size_t
+utf8_char(const char *p, size_t left, uint32_t *cp)
+{
+	char one[5] = { 0 };	/* (pl_utf8_decode reads up to a NUL) */
+	memcpy(one, p, left < 4 ? left : 4);
+	int n = pl_utf8_decode(one, cp);
+	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (*cp == PL_UTF8_BAD || (unsigned char)*p > 0xF4 || *cp < least[n] || *cp > 0x10FFFF ||
+	    (*cp >= 0xD800 && *cp <= 0xDFFF))
+		return 0;
+	return (size_t)n;
+}
+
+/* The next character of UTF-8 text p (left bytes), whatever the locale's
+ * charset (placelab's text is UTF-8): its wide character in *wc (an
+ * invalid byte, or one the locale cannot show, as '?'), its columns (0
+ * for a combining or zero-width one); -1 at the end. */
+static int
+next_char(const char **p, size_t *left, wchar_t *wc)
+{
+	if (*left == 0 || **p == '\0')
 		return -1;
-	size_t n = mbrtowc(wc, *p, *left, st);
-	if (n == (size_t)-1 || n == (size_t)-2) {
-		memset(st, 0, sizeof *st);
-		*wc = L'?';
-		n = 1;
-	} else if (n == 0)
-		return -1;
+	uint32_t cp;
+	size_t n = utf8_char(*p, *left, &cp);
+	*wc = n > 0 ? (wchar_t)cp : L'?';
 	int cw = wcwidth(*wc);
 	if (cw < 0) {
 		*wc = L'?';
 		cw = 1;
 	}
-	*p += n;
-	*left -= n;
+	*p += n > 0 ? n : 1;
+	*left -= n > 0 ? n : 1;
 	return cw;
 }
 
@@ -528,13 +548,11 @@ next_char(const char **p, size_t *left, mbstate_t *st, wchar_t *wc)
 int
 screen_width(const char *s)
 {
-	mbstate_t st;
-	memset(&st, 0, sizeof st);
 	const char *p = s != NULL ? s : "";
 	size_t left = strlen(p);
 	wchar_t wc;
 	int used = 0, cw;
-	while ((cw = next_char(&p, &left, &st, &wc)) >= 0)
+	while ((cw = next_char(&p, &left, &wc)) >= 0)
 		used += cw;
 	return used;
 }
@@ -544,13 +562,11 @@ screen_width(const char *s)
 const char *
 screen_tail(const char *s, int width)
 {
-	mbstate_t st;
-	memset(&st, 0, sizeof st);
 	const char *p = s;
 	size_t left = strlen(p);
 	wchar_t wc;
 	int used = screen_width(s), cw;
-	while (used > width && (cw = next_char(&p, &left, &st, &wc)) >= 0)
+	while (used > width && (cw = next_char(&p, &left, &wc)) >= 0)
 		used -= cw;
 	return p;
 }
@@ -559,13 +575,11 @@ screen_tail(const char *s, int width)
 size_t
 screen_head(const char *s, int width)
 {
-	mbstate_t st;
-	memset(&st, 0, sizeof st);
 	const char *p = s, *fit = s;
 	size_t left = strlen(p);
 	wchar_t wc;
 	int used = 0, cw;
-	while ((cw = next_char(&p, &left, &st, &wc)) >= 0 && used + cw <= width) {
+	while ((cw = next_char(&p, &left, &wc)) >= 0 && used + cw <= width) {
 		used += cw;
 		fit = p;
 	}
@@ -576,11 +590,9 @@ screen_head(const char *s, int width)
 size_t
 screen_char(const char *s, size_t left, int *cols)
 {
-	mbstate_t st;
-	memset(&st, 0, sizeof st);
 	const char *p = s;
 	wchar_t wc;
-	int cw = next_char(&p, &left, &st, &wc);
+	int cw = next_char(&p, &left, &wc);
 	*cols = cw > 0 ? cw : 0;
 	return p > s ? (size_t)(p - s) : 1;
 }
@@ -591,25 +603,28 @@ screen_mid(char *buf, size_t len, const char *s, int width)
 {
 	if (len == 0)
 		return buf;
-	if (screen_width(s) <= width || width < 2 || len < 4) {
+	const char *more = screen_ellipsis();
+	size_t ml = strlen(more);	/* 3 bytes either way */
+	int mw = screen_width(more);
+	if (screen_width(s) <= width || width < mw + 1 || len < ml + 1) {
 		size_t n = screen_head(s, width);
 		n = pl_utf8_cut(s, n, len - 1);
 		memcpy(buf, s, n);
 		buf[n] = '\0';
 		return buf;
 	}
-	int room = width - 1;	/* less the ellipsis */
+	int room = width - mw;	/* less the ellipsis */
 	size_t h = screen_head(s, room - room / 2);
 	const char *t = screen_tail(s + h, room / 2);
 	size_t tn = strlen(t);
-	if (h + strlen("…") + tn + 1 > len) {	/* buf too small: the start only */
-		h = pl_utf8_cut(s, h, len - 4);	/* len >= 4 here */
+	if (h + ml + tn + 1 > len) {	/* buf too small: the start only */
+		h = pl_utf8_cut(s, h, len - ml - 1);	/* len > ml here */
 		tn = 0;
 	}
 	memcpy(buf, s, h);
-	memcpy(buf + h, "…", strlen("…"));
-	memcpy(buf + h + strlen("…"), t, tn);
-	buf[h + strlen("…") + tn] = '\0';
+	memcpy(buf + h, more, ml);
+	memcpy(buf + h + ml, t, tn);
+	buf[h + ml + tn] = '\0';
 	return buf;
 }
 
@@ -640,14 +655,12 @@ screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
 	if (width <= 0)
 		return 0;
 	int used = 0;
-	mbstate_t st;
-	memset(&st, 0, sizeof st);
 	wmove(w, y, x);
 	const char *p = s != NULL ? s : "";
 	size_t left = strlen(p);
 	for (;;) {
 		wchar_t cl[CCHARW_MAX + 1];
-		int cw = next_char(&p, &left, &st, &cl[0]);
+		int cw = next_char(&p, &left, &cl[0]);
 		if (cw < 0 || used + cw > width)
 			break;
 		if (cw == 0) {	/* no character before it */
@@ -659,15 +672,13 @@ screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
 		for (;;) {	/* the zero-width ones after it */
 			const char *q = p;
 			size_t ql = left;
-			mbstate_t qs = st;
 			wchar_t wc;
-			if (next_char(&q, &ql, &qs, &wc) != 0)
+			if (next_char(&q, &ql, &wc) != 0)
 				break;
 			if (n < CCHARW_MAX)
 				cl[n++] = wc;
 			p = q;
 			left = ql;
-			st = qs;
 		}
 		put_cluster(w, cl, n);
 		used += cw;
@@ -682,7 +693,7 @@ screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s)
 int
 screen_put_name(WINDOW *w, int y, int x, int width, int pad, const char *s)
 {
-	const char *more = screen_utf8() ? "\u2026" : "...";
+	const char *more = screen_ellipsis();
 	int mw = screen_width(more);
 	if (s == NULL || screen_width(s) <= width || width <= mw)
 		return screen_put(w, y, x, width, pad, s);

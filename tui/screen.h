@@ -118,6 +118,9 @@ int screen_put(WINDOW *w, int y, int x, int width, int pad, const char *s);
  * left out (the first is cut only when it alone does not fit). */
 int screen_put_fields(WINDOW *w, int y, int x, int width, int pad, const char *sep,
     const char *text);
+/* Text is UTF-8 whatever the locale's charset: a byte that does not start
+ * a whole character, and a character the locale cannot show, is drawn
+ * (and counted) as one '?'. */
 /* Columns UTF-8 text takes on the screen. */
 int screen_width(const char *s);
 /* The shortest end of s that fits in width columns. */
@@ -130,8 +133,8 @@ size_t screen_head(const char *s, int width);
  * *cols (0 for a combining or zero-width one). */
 size_t screen_char(const char *s, size_t left, int *cols);
 /* s in at most width columns into buf (len bytes): whole, or its start
- * and end with "…" between (whole characters; the start takes the odd
- * column), so that names differing only at either end stay apart.  Below
+ * and end with screen_ellipsis() between (whole characters; the start
+ * takes the odd column), so that names differing only at either end stay apart.  Below
  * 2 columns, or when buf cannot hold both ends, as much of the start as
  * fits.  Returns buf. */
 char *screen_mid(char *buf, size_t len, const char *s, int width);
@@ -158,6 +161,9 @@ void screen_vcell(WINDOW *w, int y, int x, int level, attr_t a);
 int screen_wrap(WINDOW *w, int y, int x, int h, int width, const char *text);
 /* Whether the locale can show UTF-8 block characters. */
 int screen_utf8(void);
+/* The ellipsis that marks a cut: "\u2026" (one column) when the locale is
+ * UTF-8, else "..." (three); 3 bytes either way. */
+const char *screen_ellipsis(void);
 
 /* ---- formatting ------------------------------------------------------ */
 
