@@ -12,7 +12,7 @@ set -u
 : "${PLACELAB:?PLACELAB not set}"
 : "${PL_SRCDIR:?PL_SRCDIR not set}"
 GOLD="$PL_SRCDIR/tests/tui"
-N=17
+N=18
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "1..0 # SKIP tmux is not installed"
@@ -248,6 +248,25 @@ $T new-session -d -s t -x 40 -y 12 \
 if wait_for "EXITED 0" && [ "$(capture | grep -c 'brkga: step')" = 1 ] &&
     [ "$(capture | grep -v '^$' | wc -l)" = 2 ]; then ok "run's progress line: one line within 40 columns"
 else notok "run's progress line: one line within 40 columns" "$(capture | grep -v '^$' | head -5)"; fi
+
+# 15. A terminal the explorer cannot use is refused before curses starts,
+# with the reason and exit status 2: TERM unknown to terminfo (ncurses
+# exited with status 1 and its own message), unset or empty, or without
+# cursor addressing (dumb: it started and drew nothing usable).
+bad=""
+for t in "TERM=nosuchterm|unknown terminal type 'nosuchterm'" "-u TERM|TERM is not set" \
+    "TERM=|TERM is not set" "TERM=dumb|terminal type 'dumb' cannot move the cursor"; do
+	$T kill-server >/dev/null 2>&1
+	session=$((session + 1))
+	T="tmux -L $SOCK-$session -f /dev/null"
+	$T new-session -d -s t -x 200 -y 12 \
+	    "cd '$WORK'; env ${t%%|*} $PLACELAB $PL_SRCDIR/samples/chain.json; echo EXITED \$?; exec cat"
+	if ! wait_for "EXITED 2" || ! capture | grep -qF "placelab: ${t#*|}"; then
+		bad="$bad [${t%%|*}] $(capture | grep -v '^$' | head -2)"
+	fi
+done
+if [ -z "$bad" ]; then ok "explorer on an unknown, unset or dumb TERM: refused with the reason, exit 2"
+else notok "explorer on an unknown, unset or dumb TERM: refused with the reason, exit 2" "$bad"; fi
 
 $T kill-server >/dev/null 2>&1
 exit 0

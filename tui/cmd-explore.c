@@ -109,6 +109,11 @@ cmd_explore(int argc, char **argv)
 		explore_close(&ex);
 		return cmd_error("the explorer needs a terminal (try 'placelab info' or 'placelab --help')");
 	}
+	char *why = screen_term_unusable(STDOUT_FILENO);
+	if (why != NULL) {
+		explore_close(&ex);
+		return cmd_fail(why);
+	}
 	screen_start(NULL);
 	screen_catch_interrupt();
 	screen_catch_hangup();

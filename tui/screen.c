@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <term.h>
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -382,6 +383,27 @@ known_keys(void)
 			define_key(keys[i].seq, keys[i].key);
 }
 
+/* Why the terminal on fd (TERM's type) cannot show the explorer, or NULL
+ * when it can (see screen.h). */
+char *
+screen_term_unusable(int fd)
+{
+	const char *term = getenv("TERM");
+	if (term == NULL || *term == '\0')
+		return pl_xstrdup("TERM is not set (set it to the terminal's type, e.g. xterm-256color)");
+	int err = 0;
+	if (setupterm(term, fd, &err) != OK)
+		return err == -1 ? pl_xstrdup("no terminfo database found (is ncurses' terminfo installed?)") :
+		    pl_xasprintf("unknown terminal type '%s' (set TERM to the terminal's type, "
+		    "e.g. xterm-256color)", term);
+	const char *cup = tigetstr("cup");
+	char *why = cup == NULL || cup == (char *)-1 ?
+	    pl_xasprintf("terminal type '%s' cannot move the cursor, which the explorer needs "
+	    "(set TERM to the terminal's type, e.g. xterm-256color)", term) : NULL;
+	del_curterm(cur_term);
+	return why;
+}
+
 /* Start curses and install the restore hooks. */
 void
 screen_start(SCREEN *sp)
@@ -392,8 +414,8 @@ screen_start(SCREEN *sp)
 	setlocale(LC_NUMERIC, "C");
 	const char *cs = nl_langinfo(CODESET);
 	utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
-	if (sp == NULL) {
-		if (initscr() == NULL) {
+	if (sp == NULL) {	/* (newterm, unlike initscr, says when it fails) */
+		if (newterm(NULL, stdout, stdin) == NULL) {
 			fprintf(stderr, "placelab: cannot start the terminal\n");
 			exit(2);
 		}

@@ -104,6 +104,12 @@ attr_t screen_dev_block(int d);
 /* The glyph that marks device d in monochrome (0-9 then a-z). */
 int screen_dev_glyph(int d);
 
+/* Why the terminal on fd cannot show the explorer (a new string: TERM not
+ * set, a type terminfo does not know, one without cursor addressing such
+ * as dumb), or NULL when it can.  Call before screen_start, which exits
+ * when curses cannot start. */
+char *screen_term_unusable(int fd);
+
 /* Whether the terminal is at least the minimum size. */
 int screen_big_enough(void);
 
