@@ -687,6 +687,57 @@ row_text(int y)
 	return out;
 }
 
+/* The progress lines as stderr gets them under TERM term (stderr a file:
+ * no cut to a width), from two updates and a last line. */
+static char *
+progress_bytes(const char *term)
+{
+	if (term != NULL)
+		setenv("TERM", term, 1);
+	else
+		unsetenv("TERM");
+	char path[] = "/tmp/placelab-test-progress-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	cmd_progress("brkga: step %d, long status", 12);
+	cmd_progress("brkga: step %d", 13);
+	cmd_progress_end("brkga: %s", "done");
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(fd);
+	setenv("TERM", "xterm-256color", 1);
+	size_t len;
+	char *cause = NULL;
+	char *got = pl_file_read(path, &len, &cause);
+	assert_non_null(got);
+	unlink(path);
+	return got;
+}
+
+/* A progress line clears what the one before it left with ESC [K where
+ * the terminal has it, and with blanks where it has not (TERM dumb, unset
+ * or unknown, which showed "^[[K" or garbage). */
+static void
+test_progress_clear(void **state)
+{
+	(void)state;
+	char *got = progress_bytes("xterm-256color");
+	assert_string_equal(got, "\rbrkga: step 12, long status\033[K\rbrkga: step 13\033[K"
+	    "\rbrkga: done\033[K\n");
+	free(got);
+	static const char *plain[] = { "dumb", NULL, "", "nosuchterm" };
+	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+		got = progress_bytes(plain[i]);
+		assert_string_equal(got, "\rbrkga: step 12, long status"
+		    "\rbrkga: step 13             \rbrkga: done   \n");
+		free(got);
+	}
+}
+
 /* Text widths count combining and zero-width characters as 0 columns and
  * go on after them; an invalid byte is one '?' column; a character alone
  * is measured the same way. */
@@ -975,6 +1026,7 @@ main(void)
 		cmocka_unit_test(test_hangup_unanswered),
 		cmocka_unit_test(test_screen_width),
 		cmocka_unit_test(test_cut_columns),
+		cmocka_unit_test(test_progress_clear),
 		cmocka_unit_test(test_screen_mid_wrap),
 		cmocka_unit_test(test_screen_not_utf8),
 		cmocka_unit_test(test_fmt_us_res),

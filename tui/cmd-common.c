@@ -24,6 +24,7 @@
 #include "io.h"
 #include "options.h"
 #include "placer.h"
+#include "screen.h"
 #include "strbuf.h"
 #include "viz/load.h"
 #include "xmalloc.h"
@@ -124,19 +125,30 @@ cmd_safe(const char *s)
 	return c;
 }
 
-/* Rewrite the progress line on stderr (see cmd.h). */
+/* Columns of the progress line now on stderr's row (0: none). */
+static int progress_shown;
+
+/* The formatted text over the progress line on stderr (see cmd.h). */
 void
-cmd_progress(const char *fmt, ...)
+cmd_progress_put(int last, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	char *line = pl_xvasprintf(fmt, ap);
 	va_end(ap);
-	/* within the terminal's width, so that \r rewrites it */
+	/* an update within the terminal's width, so that \r rewrites it */
 	struct winsize ws;
-	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+	if (!last && ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
 		line[pl_utf8_head(line, (size_t)ws.ws_col - 1)] = '\0';
-	fprintf(stderr, "\r%s\033[K", line);
+	int w = (int)pl_utf8_width(line);
+	fprintf(stderr, "\r%s", line);
+	if (screen_term_has(STDERR_FILENO, "el"))
+		fputs("\033[K", stderr);
+	else	/* (TERM=dumb, unset or unknown) */
+		fprintf(stderr, "%*s", progress_shown > w ? progress_shown - w : 0, "");
+	if (last)
+		fputc('\n', stderr);
+	progress_shown = last ? 0 : w;
 	free(line);
 }
 

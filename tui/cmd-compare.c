@@ -287,7 +287,7 @@ cmd_compare(int argc, char **argv)
 		double t0 = pl_now_s();
 		cmd_step_placer(pl, budget.max_steps, budget.max_seconds, label, progress);
 		if (progress)
-			fprintf(stderr, "\r%s: %.2f s, %s\033[K\n", label,
+			cmd_progress_end("%s: %.2f s, %s", label,
 			    pl_now_s() - t0, pl->status ? pl->status : "");
 		pl_compare_add_placer(cmp, pl);
 		pl_placer_free(pl);

@@ -118,7 +118,7 @@ run_placer(const struct pl_problem *p, const char *name, const struct pl_sim_opt
 	}
 	if (cmd_step_placer(pl, 0, seconds >= 0 ? seconds : PL_COMPARE_SECONDS, name,
 	    isatty(STDERR_FILENO)))
-		fprintf(stderr, "\r%s: %s\033[K\n", name, pl->status != NULL ? pl->status : "");
+		cmd_progress_end("%s: %s", name, pl->status != NULL ? pl->status : "");
 	struct pl_placement *best = NULL;
 	if (pl->best != NULL)
 		best = pl_placement_clone(pl->best);
@@ -220,7 +220,7 @@ write_table(const struct pl_problem *p, const char *list, enum pl_compare_format
 		char label[128];
 		snprintf(label, sizeof label, "[%d/%d] %s", i + 1, n, cls[i]->name);
 		if (cmd_step_placer(pl, 0, budget, label, progress))
-			fprintf(stderr, "\r%s: %s\033[K\n", label, pl->status != NULL ? pl->status : "");
+			cmd_progress_end("%s: %s", label, pl->status != NULL ? pl->status : "");
 		pl_compare_add_placer(cmp, pl);
 		pl_placer_free(pl);
 	}

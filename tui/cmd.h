@@ -132,10 +132,14 @@ void cmd_put_padded(FILE *f, const char *s, int w);
  * tables write them, so that a name cannot drive the terminal.  s itself when it has none, else a copy that
  * lasts until the eighth call after. */
 const char *cmd_safe(const char *s);
-/* Rewrite the progress line on stderr (a terminal): \r, the formatted
- * text cut to the terminal's width less one column, the rest of the row
- * cleared. */
-void cmd_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The formatted text over the progress line on stderr (a terminal): \r,
+ * the text, the rest of the row cleared (ESC [K where TERM's terminfo
+ * entry has it, else blanks over the line before: TERM=dumb, unset or
+ * unknown).  An update (last 0) is cut to the terminal's width less one
+ * column; the last line is whole and ends with a newline, so it stays. */
+void cmd_progress_put(int last, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define cmd_progress(...) cmd_progress_put(0, __VA_ARGS__)
+#define cmd_progress_end(...) cmd_progress_put(1, __VA_ARGS__)
 /* The larger of w and the columns s takes. */
 int cmd_width_max(int w, const char *s);
 /* The file an output option names: "-" is standard output (/dev/stdout,

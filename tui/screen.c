@@ -383,25 +383,48 @@ known_keys(void)
 			define_key(keys[i].seq, keys[i].key);
 }
 
+/* TERM's terminfo entry for the terminal on fd: 1 when it has string
+ * capability cap, 0 when not, -1 when TERM is unset or empty, or when
+ * terminfo cannot tell (*err: setupterm's, -1 for no database).  The
+ * entry is freed again: not while curses owns the terminal. */
+static int
+term_has(int fd, const char *cap, int *err)
+{
+	const char *term = getenv("TERM");
+	*err = 0;
+	if (term == NULL || *term == '\0' || setupterm(term, fd, err) != OK)
+		return -1;
+	const char *s = tigetstr(cap);
+	int has = s != NULL && s != (char *)-1;
+	del_curterm(cur_term);
+	return has;
+}
+
+/* Whether the terminal on fd (TERM's type) has string capability cap. */
+int
+screen_term_has(int fd, const char *cap)
+{
+	int err;
+	return term_has(fd, cap, &err) > 0;
+}
+
 /* Why the terminal on fd (TERM's type) cannot show the explorer, or NULL
  * when it can (see screen.h). */
 char *
 screen_term_unusable(int fd)
 {
 	const char *term = getenv("TERM");
+	int err, cup = term_has(fd, "cup", &err);
 	if (term == NULL || *term == '\0')
 		return pl_xstrdup("TERM is not set (set it to the terminal's type, e.g. xterm-256color)");
-	int err = 0;
-	if (setupterm(term, fd, &err) != OK)
+	if (cup < 0)
 		return err == -1 ? pl_xstrdup("no terminfo database found (is ncurses' terminfo installed?)") :
 		    pl_xasprintf("unknown terminal type '%s' (set TERM to the terminal's type, "
 		    "e.g. xterm-256color)", term);
-	const char *cup = tigetstr("cup");
-	char *why = cup == NULL || cup == (char *)-1 ?
-	    pl_xasprintf("terminal type '%s' cannot move the cursor, which the explorer needs "
-	    "(set TERM to the terminal's type, e.g. xterm-256color)", term) : NULL;
-	del_curterm(cur_term);
-	return why;
+	if (cup == 0)
+		return pl_xasprintf("terminal type '%s' cannot move the cursor, which the explorer needs "
+		    "(set TERM to the terminal's type, e.g. xterm-256color)", term);
+	return NULL;
 }
 
 /* Start curses and install the restore hooks. */

@@ -109,6 +109,10 @@ int screen_dev_glyph(int d);
  * as dumb), or NULL when it can.  Call before screen_start, which exits
  * when curses cannot start. */
 char *screen_term_unusable(int fd);
+/* Whether the terminal on fd, of TERM's type, has terminfo string
+ * capability cap ("el": it can clear to the end of a line); not while
+ * curses owns the terminal. */
+int screen_term_has(int fd, const char *cap);
 
 /* Whether the terminal is at least the minimum size. */
 int screen_big_enough(void);
