@@ -1053,7 +1053,10 @@ pl_result_to_json(const struct pl_placer *pl)
 	cJSON *opts = cJSON_AddObjectToObject(root, "options");
 	const struct pl_option_def *defs = pl_options_defs(pl->opts);
 	for (int i = 0; defs != NULL && defs[i].name != NULL; i++)
-		cJSON_AddItemToObject(opts, defs[i].name, option_json(pl->opts, &defs[i], i));
+		if (pl->cls->option_unused != NULL && pl->cls->option_unused(pl->opts, defs[i].name))
+			cJSON_AddNullToObject(opts, defs[i].name);	/* does nothing here */
+		else
+			cJSON_AddItemToObject(opts, defs[i].name, option_json(pl->opts, &defs[i], i));
 	cJSON *pobj = NULL;
 	if (pl->best != NULL) {
 		char *pj = pl_placement_to_json(pl->best, p->g, p->c);

@@ -49,6 +49,10 @@ struct pl_placer_class {
 	/* Optional: write the placer's own per-step history as CSV (header
 	 * line first), for `placelab run --history FILE`.  0 or -1. */
 	int (*history_csv)(const struct pl_placer *pl, FILE *f);
+	/* Optional: 1 when option name does nothing with the others as set
+	 * in o (the placer refuses it given there): `run --json` records it
+	 * as null, so that the record can be given back. */
+	int (*option_unused)(const struct pl_options *o, const char *name);
 	int quick;	/* finishes within seconds on the largest sample */
 };
 

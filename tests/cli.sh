@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..109"
+echo "1..111"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -476,4 +476,15 @@ check "brkga status: its best in ms, the step time's figure ($st)" sh -c \
 $PLACELAB run -a brkga "$PL_SRCDIR/samples/teach.json" -c k80x4 --evals 300 -q --objective memory >"$tmp/out" 2>&1
 check "brkga status, memory objective: its best in bytes' units" sh -c \
     "grep -q '^status *generation [0-9]*: best [0-9.]* [KMG]iB, [0-9]* evals$' '$tmp/out'"
+# Scotch takes every bit of the seed: 2^32 + 1 is not seed 1
+$PLACELAB run -a scotch "$PL_SRCDIR/samples/nmt2.json" --seed 1 -q -o "$tmp/s1.json" >/dev/null 2>&1
+$PLACELAB run -a scotch "$PL_SRCDIR/samples/nmt2.json" --seed 4294967297 -q -o "$tmp/s2.json" >/dev/null 2>&1
+check "scotch --seed 4294967297: another placement than --seed 1 (the high bits count)" sh -c \
+    "test -s '$tmp/s1.json' && test -s '$tmp/s2.json' && ! cmp -s '$tmp/s1.json' '$tmp/s2.json'"
+# run --json records null for an option that does nothing (refused if
+# given back): episodes with a policy, finetune without one
+$PLACELAB run -a placeto "$PL_SRCDIR/samples/nmt2.json" --policy "$PL_SRCDIR/samples/policies/nmt.plw" --json -q >"$tmp/zs.json" 2>/dev/null
+$PLACELAB run -a placeto "$PL_SRCDIR/samples/chain.json" --episodes 2 --json -q >"$tmp/fs.json" 2>/dev/null
+check "run --json: Placeto's episodes null with a policy, finetune null without one" sh -c \
+    "test \"\$(jq -c '[.options.episodes, .options.finetune]' '$tmp/zs.json')\" = '[null,0]' && test \"\$(jq -c '[.options.episodes, .options.finetune]' '$tmp/fs.json')\" = '[2,null]'"
 exit 0

@@ -1417,10 +1417,30 @@ test_option_tables(void **state)
 	}
 }
 
+/* Scotch's and METIS's seed: seeds below 2^31 as they are, every bit of
+ * a larger one counting, always in 31 bits. */
+static void
+test_seed31(void **state)
+{
+	(void)state;
+	assert_int_equal(pl_pu_seed31(1), 1);
+	assert_int_equal(pl_pu_seed31(0x7fffffff), 0x7fffffff);
+	const uint64_t big[] = { ((uint64_t)1 << 31) + 1, ((uint64_t)1 << 32) + 1,
+	    ((uint64_t)1 << 53), ((uint64_t)1 << 53) + 1 };
+	for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+		int s = pl_pu_seed31(big[i]);
+		assert_true(s >= 0);
+		assert_int_not_equal(s, 1);	/* not seed 1's, as the low bits are */
+		for (size_t j = 0; j < i; j++)
+			assert_int_not_equal(s, pl_pu_seed31(big[j]));
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed31),
 		cmocka_unit_test(test_option_tables),
 		cmocka_unit_test(test_compare_unknown_memory),
 		cmocka_unit_test(test_compare_long_names),

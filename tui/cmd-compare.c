@@ -159,7 +159,9 @@ cmd_compare(int argc, char **argv)
 			    "picks the format (a FILE without a suffix gets the text table; another\n"
 			    "suffix needs --format, and one that names a format must agree with\n"
 			    "it).  JSON output is tagged \"%s\".  --threads defaults to\n"
-			    "one per core; results do not depend on it.  --mem none leaves\n"
+			    "one per core; results do not depend on it, unless a time budget\n"
+			    "(--seconds, or a method's own, such as BRKGA's 10 s) stops a run: how\n"
+			    "far it got then depends on the machine's speed.  --mem none leaves\n"
 			    "memory out (its cells read n/a).  -q leaves out the progress lines\n"
 			    "on a terminal (the table is printed all the same).\n",
 			    COMPARE_USAGE, PL_DEFAULT_CLUSTER, PL_FORMAT_COMPARE);

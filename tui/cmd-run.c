@@ -330,7 +330,9 @@ cmd_run(int argc, char **argv)
 			    "a summary (or with --json a placelab-result/1 document).  -o saves\n"
 			    "the best placement; --history writes what each step did as CSV.\n"
 			    "The run flags also set the method's option of the same name.  --threads\n"
-			    "defaults to one per core; results do not depend on it.  -q leaves\n"
+			    "defaults to one per core; results do not depend on it, unless a time\n"
+			    "budget (--seconds, or the method's own, such as BRKGA's 10 s) stops\n"
+			    "the run: how far it got then depends on the machine's speed.  -q leaves\n"
 			    "out the progress line on a terminal, not the summary.\n",
 			    RUN_USAGE, PL_DEFAULT_CLUSTER);
 			if (cls != NULL) {

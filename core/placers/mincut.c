@@ -108,7 +108,7 @@ pl_metis_partition(const struct pl_problem *p, const struct pl_pu_cgraph *cg,
 	METIS_SetDefaultOptions(options);
 	options[METIS_OPTION_OBJTYPE] = METIS_OBJTYPE_CUT;
 	options[METIS_OPTION_NUMBERING] = 0;
-	options[METIS_OPTION_SEED] = (idx_t)(seed & 0x7fffffff);
+	options[METIS_OPTION_SEED] = (idx_t)pl_pu_seed31(seed);
 	options[METIS_OPTION_UFACTOR] = ufactor;
 	idx_t nvtxs = n, ncon = 1, nparts = nd, obj = 0;
 	int rc = metis_kway_quiet(&nvtxs, &ncon, xadj, adjncy, vwgt, adjwgt,

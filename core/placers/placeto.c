@@ -1943,6 +1943,16 @@ placeto_history_csv(const struct pl_placer *pl, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/* episodes without a policy, finetune with one: the other does nothing
+ * (placeto_create refuses it given). */
+static int
+placeto_option_unused(const struct pl_options *o, const char *name)
+{
+	int policy = *pl_opt_str(o, "policy") != '\0';
+	return (policy && strcmp(name, "episodes") == 0) ||
+	    (!policy && strcmp(name, "finetune") == 0);
+}
+
 const struct pl_placer_class pl_placer_placeto = {
 	.name = "placeto",
 	.title = "Placeto (graph-network RL)",
@@ -1953,6 +1963,7 @@ const struct pl_placer_class pl_placer_placeto = {
 	.step = placeto_step,
 	.destroy = placeto_destroy,
 	.history_csv = placeto_history_csv,
+	.option_unused = placeto_option_unused,
 	.quick = 0,
 };
 

@@ -103,7 +103,7 @@ pl_scotch_map(const struct pl_problem *p, const struct pl_pu_cgraph *cg, int by_
 	SCOTCH_contextInit(&ctx);
 	SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
 	SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1);
-	SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)(seed & 0x7fffffff));
+	SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)pl_pu_seed31(seed));
 	SCOTCH_contextThreadSpawn(&ctx, 1, NULL);
 	SCOTCH_graphInit(&bound);
 	SCOTCH_graphInit(&graph);

@@ -46,6 +46,15 @@ pl_pu_op_mean_us(const struct pl_problem *p, int v)
 	return n ? s / n : 0;
 }
 
+/* seed in 31 bits (see util.h). */
+int
+pl_pu_seed31(uint64_t seed)
+{
+	seed ^= seed >> 31;
+	seed ^= seed >> 62;
+	return (int)(seed & 0x7fffffff);
+}
+
 /* Effective relative speed of every device. */
 void
 pl_pu_device_speed(const struct pl_problem *p, double *speed)

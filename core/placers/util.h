@@ -29,6 +29,10 @@ int64_t pl_pu_group_mem(const struct pl_graph *g, int grp);
 /* Mean op time over the op's allowed devices. */
 double pl_pu_op_mean_us(const struct pl_problem *p, int v);
 
+/* A seed (up to 2^53) folded into the 31 bits a partitioner's seed takes:
+ * every bit counts, and seeds below 2^31 stay as they are. */
+int pl_pu_seed31(uint64_t seed);
+
 /* Effective speed of each device relative to the mean device: the sum of
  * mean op times over the sum of op times on d (over ops allowed on d).
  * Handles measured times as well as roofline estimates. */
