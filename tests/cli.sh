@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-echo "1..111"
+echo "1..112"
 check "--version names the program" sh -c "$PLACELAB --version | grep -q '^placelab [0-9]'"
 check "--help lists info and validate" sh -c "$PLACELAB --help | grep -q 'info' && $PLACELAB --help | grep -q 'validate'"
 
@@ -487,4 +487,9 @@ $PLACELAB run -a placeto "$PL_SRCDIR/samples/nmt2.json" --policy "$PL_SRCDIR/sam
 $PLACELAB run -a placeto "$PL_SRCDIR/samples/chain.json" --episodes 2 --json -q >"$tmp/fs.json" 2>/dev/null
 check "run --json: Placeto's episodes null with a policy, finetune null without one" sh -c \
     "test \"\$(jq -c '[.options.episodes, .options.finetune]' '$tmp/zs.json')\" = '[null,0]' && test \"\$(jq -c '[.options.episodes, .options.finetune]' '$tmp/fs.json')\" = '[2,null]'"
+# a graph no episode played has no best, and nothing out of memory
+$PLACELAB train placeto "$PL_SRCDIR/samples/chain.json" "$PL_SRCDIR/samples/teach.json" --episodes 1 --workers 1 \
+    -o "$tmp/two.plw" >"$tmp/out" 2>&1
+check "train: a graph never played shows no best and no OOM" sh -c \
+    "grep -q '^  teach  *best seen  *inf ms   greedy' '$tmp/out'"
 exit 0

@@ -1425,12 +1425,14 @@ test_seed31(void **state)
 	(void)state;
 	assert_int_equal(pl_pu_seed31(1), 1);
 	assert_int_equal(pl_pu_seed31(0x7fffffff), 0x7fffffff);
-	const uint64_t big[] = { ((uint64_t)1 << 31) + 1, ((uint64_t)1 << 32) + 1,
+	const uint64_t big[] = { (uint64_t)1 << 31, ((uint64_t)1 << 31) + 1, ((uint64_t)1 << 32) + 1,
 	    ((uint64_t)1 << 53), ((uint64_t)1 << 53) + 1 };
 	for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
 		int s = pl_pu_seed31(big[i]);
 		assert_true(s >= 0);
 		assert_int_not_equal(s, 1);	/* not seed 1's, as the low bits are */
+		assert_int_not_equal(s, (int)(big[i] & 0x7fffffff));
+		assert_int_not_equal(s, (int)((big[i] ^ big[i] >> 31) & 0x7fffffff));
 		for (size_t j = 0; j < i; j++)
 			assert_int_not_equal(s, pl_pu_seed31(big[j]));
 	}

@@ -142,7 +142,17 @@ cmd_progress_put(int last, const char *fmt, ...)
 		line[pl_utf8_head(line, (size_t)ws.ws_col - 1)] = '\0';
 	int w = (int)pl_utf8_width(line);
 	fprintf(stderr, "\r%s", line);
-	if (screen_term_has(STDERR_FILENO, "el"))
+	/* whether the terminal clears to the line's end, looked up once per
+	 * TERM (terminfo is read from disk) */
+	static char *el_term;
+	static int el;
+	const char *term = getenv("TERM") != NULL ? getenv("TERM") : "";
+	if (el_term == NULL || strcmp(el_term, term) != 0) {
+		free(el_term);
+		el_term = pl_xstrdup(term);
+		el = screen_term_has(STDERR_FILENO, "el");
+	}
+	if (el)
 		fputs("\033[K", stderr);
 	else	/* (TERM=dumb, unset or unknown) */
 		fprintf(stderr, "%*s", progress_shown > w ? progress_shown - w : 0, "");

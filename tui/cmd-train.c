@@ -328,7 +328,8 @@ cmd_train(int argc, char **argv)
 	if (progress)
 		fputc('\n', stderr);
 	pl_placeto_trainer_stats(tr, &st);
-	int cut = cmd_stopped();	/* a signal ended the training */
+	/* a signal ended the training (not one in the batch that completed it) */
+	int cut = st.episodes < budget ? cmd_stopped() : 0;
 	free(note);
 	note = train_note(n_graphs, &st, budget, run.seed);
 	if (pl_placeto_trainer_save(tr, output, note, &cause) != 0 ||

@@ -282,7 +282,7 @@ const char *explore_dev_label(const struct explore *ex, int d);
 /* Device d's label without the components every device's label shares
  * but the last ("job:worker/replica:0/task:1/device:GPU:0" among tasks
  * 0 and 1 is "task:1/device:GPU:0"), in buf (len bytes; when too small,
- * "…" and the name's end, where two names differ). */
+ * screen_ellipsis() and the name's end, where two names differ). */
 const char *explore_dev_distinct(const struct explore *ex, int d, char *buf, size_t len);
 /* The fewest columns a long device name keeps beside figures that are
  * shown whole (a device's load, an op's times): below it they give way. */

@@ -144,9 +144,10 @@ size_t screen_head(const char *s, int width);
 size_t screen_char(const char *s, size_t left, int *cols);
 /* s in at most width columns into buf (len bytes): whole, or its start
  * and end with screen_ellipsis() between (whole characters; the start
- * takes the odd column), so that names differing only at either end stay apart.  Below
- * 2 columns, or when buf cannot hold both ends, as much of the start as
- * fits.  Returns buf. */
+ * takes the odd column), so that names differing only at either end
+ * stay apart.  In fewer columns than the ellipsis and one more (2 in a
+ * UTF-8 locale, 4 otherwise), or when buf cannot hold both ends, as much
+ * of the start as fits.  Returns buf. */
 char *screen_mid(char *buf, size_t len, const char *s, int width);
 /* A name (an op's or a scope's path) in at most width columns: whole, or
  * its start replaced by an ellipsis so that the end (the leaf) shows and

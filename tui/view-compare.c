@@ -114,6 +114,8 @@ restart(struct cmp_view *c)
 	struct pl_run_opts run = c->ex->cmp->run;
 	pl_compare_free(c->ex->cmp);
 	c->ex->cmp = pl_compare_new(c->ex->p, &run);
+	c->cur = 0;	/* the top row, as when the view opens: the table */
+	c->cur_is_current = 0;	/* fills in below it */
 	c->next = 0;
 	c->started = 1;
 	c->paused = 0;

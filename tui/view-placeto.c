@@ -875,14 +875,27 @@ with_entries(const char *spec, const char *extra)
 	return sb.s;
 }
 
+static void load_policy(struct explore *ex, struct placeto_view *p, const char *text,
+    const char *base);
+
 /* The policy prompt's answer: restart with it if it loads, the options
  * it fixes left to it (and given back when training live again). */
 static void
 policy_done(struct explore *ex, const char *text, void *arg)
 {
 	struct placeto_view *p = arg;
-	if (text == NULL)
-		return;
+	if (text != NULL)
+		load_policy(ex, p, text, p->opts);
+}
+
+/* Restart with policy file text (empty: train live) and the options base
+ * (k=v,...; NULL: none) as a policy takes them: the options it fixes
+ * left to it (and given back when training live again), episodes left
+ * out with a policy and finetune without one; if Placeto refuses them,
+ * nothing changes. */
+static void
+load_policy(struct explore *ex, struct placeto_view *p, const char *text, const char *base)
+{
 	char *policy = *text ? pl_xstrdup(text) : NULL, *dropped = NULL, *unused = NULL;
 	/* a policy runs with the options it fixes (pl_placeto_policy_fixed)
 	 * and fine-tunes rather than trains; without one, nothing is
@@ -890,8 +903,8 @@ policy_done(struct explore *ex, const char *text, void *arg)
 	static const char *const with_policy[] = { "episodes", NULL };
 	static const char *const without_policy[] = { "finetune", NULL };
 	char *held = NULL;
-	char *opts = policy != NULL ? split_keys(p->opts, pl_placeto_policy_fixed, &dropped, &held) :
-	    with_entries(p->opts, p->held);
+	char *opts = policy != NULL ? split_keys(base, pl_placeto_policy_fixed, &dropped, &held) :
+	    with_entries(base, p->held);
 	char *left = without_keys(opts, policy != NULL ? with_policy : without_policy, &unused);
 	free(opts);
 	if (reconfigure(p, policy, left, "policy") == 0) {
@@ -914,8 +927,8 @@ policy_done(struct explore *ex, const char *text, void *arg)
 }
 
 /* The options prompt's answer: restart with them if they are valid.  A
- * policy among them (policy=FILE, the last one; empty: none) is then
- * loaded as L loads it, with what a policy implies. */
+ * policy among them (policy=FILE, the last one; empty: none) is loaded
+ * with them as L loads it, with what a policy implies. */
 static void
 options_done(struct explore *ex, const char *text, void *arg)
 {
@@ -925,14 +938,13 @@ options_done(struct explore *ex, const char *text, void *arg)
 	static const char *const policy_key[] = { "policy", NULL };
 	char *named = NULL, *taken = NULL;
 	char *opts = split_keys(*text ? text : NULL, policy_key, &named, &taken);
-	if (reconfigure(p, p->policy != NULL ? pl_xstrdup(p->policy) : NULL, opts, "options") == 0) {
-		if (taken != NULL) {
-			const char *last = strrchr(taken, ',') != NULL ? strrchr(taken, ',') + 1 : taken;
-			size_t kl = strcspn(last, "=");
-			policy_done(ex, last[kl] == '=' ? last + kl + 1 : "", p);
-		} else
-			explore_message(ex, 0, "Placeto restarted with %s", p->opts != NULL ? p->opts : "the reference defaults");
-	}
+	if (taken != NULL) {	/* one restart, with the policy and the rest */
+		const char *last = strrchr(taken, ',') != NULL ? strrchr(taken, ',') + 1 : taken;
+		size_t kl = strcspn(last, "=");
+		load_policy(ex, p, last[kl] == '=' ? last + kl + 1 : "", opts);
+		free(opts);
+	} else if (reconfigure(p, p->policy != NULL ? pl_xstrdup(p->policy) : NULL, opts, "options") == 0)
+		explore_message(ex, 0, "Placeto restarted with %s", p->opts != NULL ? p->opts : "the reference defaults");
 	free(named);
 	free(taken);
 }

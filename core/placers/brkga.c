@@ -125,7 +125,7 @@ static const struct pl_option_def brkga_options[] = {
 	{ "exchange-count", PL_OPT_INT, "2",
 	    "chromosomes each population sends to every other one" },
 	{ "objective", PL_OPT_STRING, "runtime",
-	    "runtime, memory (peak of the fullest device) or mix:W (W weighs memory)" },
+	    "runtime, memory (the largest device peak) or mix:W (W weighs memory)" },
 	{ "tensor-genes", PL_OPT_BOOL, "1",
 	    "include tensor x device transfer priorities in the chromosome" },
 	{ "seed-from", PL_OPT_STRING, "",
@@ -195,7 +195,9 @@ static void
 make_key(const struct brkga *b, const struct pl_sim_result *r, struct key *k,
     double *fit)
 {
-	double ms = r->makespan_us, mem = (double)r->peak_fullest, f, other;
+	/* the largest device peak (REGAL's peak memory): bytes compare like
+	 * for like, where the fullest device's could be another device's */
+	double ms = r->makespan_us, mem = (double)r->peak_max, f, other;
 	switch (b->obj) {
 	case OBJ_MEMORY:
 		f = mem;

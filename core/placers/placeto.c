@@ -2292,7 +2292,7 @@ pl_placeto_trainer_stats(const struct pl_placeto_trainer *tr, struct pl_placeto_
 	st->budget = tr->E->budget;
 }
 
-/* Best makespan seen on problem i. */
+/* The best placement's makespan on problem i (see placeto.h). */
 double
 pl_placeto_trainer_best(const struct pl_placeto_trainer *tr, int i)
 {
@@ -2303,7 +2303,8 @@ pl_placeto_trainer_best(const struct pl_placeto_trainer *tr, int i)
 uint64_t
 pl_placeto_trainer_best_oom(const struct pl_placeto_trainer *tr, int i)
 {
-	return tr->E->envs[i].shown.oom;
+	const struct env *e = &tr->E->envs[i];
+	return isfinite(e->shown.us) ? e->shown.oom : 0;	/* (never played: none) */
 }
 
 /* The simulator of the MDP, whose times the trainer reports. */

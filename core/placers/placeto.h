@@ -178,9 +178,10 @@ int pl_placeto_trainer_greedy(struct pl_placeto_trainer *tr, int i,
     double *makespan_us, uint64_t *oom_mask, char **cause);
 void pl_placeto_trainer_stats(const struct pl_placeto_trainer *tr,
     struct pl_placeto_stats *st);
-/* Best makespan seen so far on problem i (in the MDP's simulator: the
- * smallest run time plus any memory penalty), and its devices out of
- * memory. */
+/* The makespan of the best placement seen so far on problem i (in the
+ * MDP's simulator; one that fits beats one that does not, by
+ * pl_result_better's rule; INFINITY before any), and its devices out of
+ * memory (0 before any). */
 double pl_placeto_trainer_best(const struct pl_placeto_trainer *tr, int i);
 uint64_t pl_placeto_trainer_best_oom(const struct pl_placeto_trainer *tr, int i);
 /* The MDP's simulator, whose times the trainer reports. */

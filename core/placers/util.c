@@ -50,8 +50,13 @@ pl_pu_op_mean_us(const struct pl_problem *p, int v)
 int
 pl_pu_seed31(uint64_t seed)
 {
+	if (seed <= 0x7fffffff)
+		return (int)seed;
+	/* a larger one mixed (splitmix64's finaliser), so that no small
+	 * seed's bits decide it */
+	seed = (seed ^ (seed >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	seed = (seed ^ (seed >> 27)) * 0x94d049bb133111ebULL;
 	seed ^= seed >> 31;
-	seed ^= seed >> 62;
 	return (int)(seed & 0x7fffffff);
 }
 
