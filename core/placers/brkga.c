@@ -818,8 +818,8 @@ finish_generation(struct pl_placer *pl, double t0)
 		.best_peak_bytes = br->peak_fullest,
 		.diversity = diversity(b),
 	};
-	/* the objective in its unit: ms, bytes of the fullest device, or
-	 * the mix's unitless sum */
+	/* the objective in its unit: ms, bytes of the largest device peak,
+	 * or the mix's unitless sum */
 	char fit[48];
 	if (b->obj == OBJ_RUNTIME)
 		snprintf(fit, sizeof fit, "%.3f ms", bestf / 1000);

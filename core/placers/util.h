@@ -29,8 +29,8 @@ int64_t pl_pu_group_mem(const struct pl_graph *g, int grp);
 /* Mean op time over the op's allowed devices. */
 double pl_pu_op_mean_us(const struct pl_problem *p, int v);
 
-/* A seed (up to 2^53) folded into the 31 bits a partitioner's seed takes:
- * every bit counts, and seeds below 2^31 stay as they are. */
+/* A seed (up to 2^53) in the 31 bits a partitioner's seed takes: seeds
+ * below 2^31 as they are, larger ones mixed, so that every bit counts. */
 int pl_pu_seed31(uint64_t seed);
 
 /* Effective speed of each device relative to the mean device: the sum of
