@@ -686,6 +686,17 @@ pl_graph_find(const struct pl_graph *g, const char *name)
 	return -1;
 }
 
+/* Op v's tensor of output index idx (see graph.h). */
+int
+pl_graph_tensor_of(const struct pl_graph *g, int v, long idx)
+{
+	const struct pl_op *o = &g->ops[v];
+	for (int t = o->first_tensor; t < o->first_tensor + o->n_tensors; t++)
+		if (g->tensors[t].index == idx)
+			return t;
+	return -1;
+}
+
 /* Sum of op flops. */
 double
 pl_graph_total_flops(const struct pl_graph *g)

@@ -160,6 +160,9 @@ char *pl_graph_op_message(const struct pl_graph *g, int v, const char *fmt, ...)
 
 /* Op id by name (hash lookup), or -1. */
 int pl_graph_find(const struct pl_graph *g, const char *name);
+/* The tensor op v outputs at output index idx (an op's outputs need not
+ * be numbered 0, 1, ...), or -1. */
+int pl_graph_tensor_of(const struct pl_graph *g, int v, long idx);
 /* Total flops, parameter bytes and output (activation) bytes. */
 double pl_graph_total_flops(const struct pl_graph *g);
 int64_t pl_graph_total_params(const struct pl_graph *g);

@@ -1937,10 +1937,10 @@ read_tensor_priorities(struct place_ctx *pc)
 			    cJSON_IsString(a) ? "'" : "", g->name, pc->ghint);
 			goto out;
 		}
-		int t = -1;
-		for (int j = g->ops[op].first_tensor; cJSON_IsNumber(o) && j < g->ops[op].first_tensor + g->ops[op].n_tensors; j++)
-			if (g->tensors[j].index == o->valuedouble)
-				t = j;
+		/* (a whole number below PL_MAX_OUTPUTS: what an output index can be) */
+		double ix = cJSON_IsNumber(o) ? o->valuedouble : -1;
+		int t = ix >= 0 && ix < PL_MAX_OUTPUTS && ix == (long)ix ?
+		    pl_graph_tensor_of(g, op, (long)ix) : -1;
 		if (t < 0) {
 			fail_item(x, o, 0, "tensor_priorities[%d]: op '%s' has no tensor of that output index (expected the output index of one of its tensors)",
 			    k, g->ops[op].name);

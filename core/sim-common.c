@@ -356,7 +356,6 @@ build_placeto(struct pl_sim_ws *ws)
 	int *slot_gen = pl_xcalloc(PL_MAX_OUTPUTS, sizeof *slot_gen);
 	for (int u = 0; u < n; u++) {
 		int ns = 0;
-		const struct pl_op *o = &g->ops[u];
 		for (int c = ws->ch_off[u]; c < ws->ch_off[u + 1]; c++) {
 			int idx = cidx[c];
 			if (slot_gen[idx] != u + 1) {
@@ -364,15 +363,9 @@ build_placeto(struct pl_sim_ws *ws)
 				slot_of[idx] = ns++;
 			}
 			ws->ch_slot[c] = slot_of[idx];
-			int64_t bytes = 0;
-			ws->ch_tensor[c] = -1;
-			for (int t = o->first_tensor; t < o->first_tensor + o->n_tensors; t++)
-				if (g->tensors[t].index == idx) {
-					bytes = g->tensors[t].bytes;
-					ws->ch_tensor[c] = t;
-					break;
-				}
-			ws->ch_bytes[c] = bytes;
+			int t = pl_graph_tensor_of(g, u, idx);
+			ws->ch_tensor[c] = t;
+			ws->ch_bytes[c] = t >= 0 ? g->tensors[t].bytes : 0;
 		}
 		ws->nslot[u] = ns;
 	}

@@ -129,8 +129,8 @@ FILE *cmd_report_stream(const char *path1, const char *path2);
 void cmd_put_padded(FILE *f, const char *s, int w);
 /* s as placelab prints it for people: its control characters (ESC, tab,
  * ..., and the C1 ones, U+0080 to U+009F) but newlines as spaces, as the
- * tables write them, so that a name cannot drive the terminal.  s itself when it has none, else a copy that
- * lasts until the eighth call after. */
+ * tables write them, so that a name cannot drive the terminal.  s itself
+ * when it has none, else a copy that lasts until the eighth call after. */
 const char *cmd_safe(const char *s);
 /* The formatted text over the progress line on stderr (a terminal): \r,
  * the text, the rest of the row cleared (ESC [K where TERM's terminfo

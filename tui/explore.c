@@ -90,7 +90,8 @@ explore_dev_label(const struct explore *ex, int d)
 }
 
 /* Text s (n bytes) into buf (len bytes): whole when it fits, else an
- * ellipsis (screen_ellipsis(): the same bytes either way) and as much of its end as fits (on a character boundary). */
+ * ellipsis (screen_ellipsis(): the same bytes either way) and as much of
+ * its end as fits (on a character boundary). */
 static void
 keep_tail(char *buf, size_t len, const char *s, size_t n)
 {

@@ -303,18 +303,16 @@ options_done(struct explore *ex, const char *text, void *arg)
 	if (text == NULL)
 		return;
 	const char *spec = *text ? text : NULL;
-	struct view_run trial;
-	view_run_init(&trial, ex, "brkga", spec);
-	int ok = view_run_restart(&trial) == 0;
-	if (!ok)
-		explore_message(ex, 1, "Not used (BRKGA keeps its current options): %s", trial.error);
-	view_run_free(&trial);	/* (before the run's own placer is made) */
-	if (ok) {
-		free(b->run.optspec);
-		b->run.optspec = spec != NULL ? pl_xstrdup(spec) : NULL;
-		restart(b);
-		explore_message(ex, 0, "BRKGA restarted with %s", spec != NULL ? spec : "the defaults");
+	char *why = view_run_refusal(ex, "brkga", spec);
+	if (why != NULL) {
+		explore_message(ex, 1, "Not used (BRKGA keeps its current options): %s", why);
+		free(why);
+		return;
 	}
+	free(b->run.optspec);
+	b->run.optspec = spec != NULL ? pl_xstrdup(spec) : NULL;
+	restart(b);
+	explore_message(ex, 0, "BRKGA restarted with %s", spec != NULL ? spec : "the defaults");
 }
 
 /* Step, run/pause, restart, options, adopt. */

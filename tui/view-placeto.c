@@ -117,28 +117,24 @@ clear_refused(struct placeto_view *p)
 static int
 reconfigure(struct placeto_view *p, char *policy, char *opts, const char *what)
 {
-	struct view_run trial;
 	char *spec = optspec(policy, opts);
-	view_run_init(&trial, p->ex, "placeto", spec);
+	char *why = view_run_refusal(p->ex, "placeto", spec);
 	free(spec);
-	int rc = view_run_restart(&trial);
-	if (rc != 0) {
+	if (why != NULL) {
 		free(p->refused);
-		p->refused = pl_xasprintf("Not used (Placeto keeps its current %s): %s",
-		    what, trial.error);
+		p->refused = pl_xasprintf("Not used (Placeto keeps its current %s): %s", what, why);
 		explore_message(p->ex, 1, "%s", p->refused);
+		free(why);
 		free(policy);
 		free(opts);
-	} else {
-		clear_refused(p);
-		free(p->policy);
-		free(p->opts);
-		p->policy = policy;
-		p->opts = opts;
-		rc = restart(p);
+		return -1;
 	}
-	view_run_free(&trial);
-	return rc;
+	clear_refused(p);
+	free(p->policy);
+	free(p->opts);
+	p->policy = policy;
+	p->opts = opts;
+	return restart(p);
 }
 
 /* The episode that found the placer's best (the placer records it as

@@ -285,6 +285,17 @@ view_run_free(struct view_run *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* Why the method would not start with optspec (see view.h). */
+char *
+view_run_refusal(struct explore *ex, const char *name, const char *optspec)
+{
+	struct view_run trial;
+	view_run_init(&trial, ex, name, optspec);
+	char *why = view_run_restart(&trial) != 0 ? pl_xstrdup(trial.error) : NULL;
+	view_run_free(&trial);
+	return why;
+}
+
 /* Adopt the best placement. */
 void
 view_run_adopt(struct view_run *r)

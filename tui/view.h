@@ -134,6 +134,9 @@ void view_run_init(struct view_run *r, struct explore *ex, const char *name,
  * r->error set. */
 int view_run_restart(struct view_run *r);
 void view_run_free(struct view_run *r);
+/* Why method `name` would not start with optspec (a trial placer, made
+ * and freed), or NULL when it would.  Caller frees. */
+char *view_run_refusal(struct explore *ex, const char *name, const char *optspec);
 /* Run steps on the worker until the deadline while there is work; 1 if
  * work remains.  visible: the view is on screen (fresh frames). */
 int view_run_tick(struct view_run *r, double deadline, int visible);

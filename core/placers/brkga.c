@@ -1349,12 +1349,7 @@ beta_line(const struct pl_brkga_layout *lay, const struct pl_problem *prob, char
 				idx = (long)x;
 			v = pl_graph_find(g, f[0]);
 		}
-		/* the op's tensor of that output index (its outputs need not
-		 * be numbered 0, 1, ...) */
-		int t = -1;
-		for (int j = 0; v >= 0 && idx >= 0 && j < g->ops[v].n_tensors; j++)
-			if (g->tensors[g->ops[v].first_tensor + j].index == idx)
-				t = g->ops[v].first_tensor + j;
+		int t = v >= 0 && idx >= 0 ? pl_graph_tensor_of(g, v, idx) : -1;
 		if (t < 0) {
 			snprintf(what, wn, "%s", "expected an existing tensor OP:INDEX");
 			return -1;
